@@ -1,0 +1,268 @@
+import { createHmac, randomUUID } from "node:crypto";
+import type { Caller } from "../auth/authenticator.js";
+import { isAppError, providerUnavailable } from "../errors.js";
+import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
+import {
+  findPermanentAccount,
+  insertAccount,
+  listAccountsByOrdinal,
+  recordIssuedNumber,
+  retireNumber,
+  updateAccount,
+} from "../storage/account-repository.js";
+import { accountCount, nextAccountOrdinal } from "../storage/business-repository.js";
+import type { Storage } from "../storage/database.js";
+import { isStorageUnavailable, isUniqueViolation } from "../storage/errors.js";
+import { type Executor, writeTransaction } from "../storage/transactions.js";
+import {
+  type Identity,
+  type PermanentInput,
+  parseListQuery,
+  parsePermanentInput,
+  parseTemporaryInput,
+} from "./validation.js";
+
+export const BANK_NAME = "Virtual Bank";
+
+/** `data` of a generate-permanent response. */
+export interface PermanentAccount {
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+}
+
+/** `data` of a generate-temporary response. */
+export interface TemporaryAccount {
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+  email: string;
+  bankName: string;
+  isTemporary: true;
+  createdAt: string;
+  expiresAt: string;
+  expiresInMinutes: number;
+}
+
+/** One item of the list. */
+export interface AccountSummary {
+  bankName: string;
+  accountNumber: string;
+  email: string;
+  accountName: string;
+  createdAt: string;
+  isTemporary: boolean;
+  expiresAt: string | null;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface AccountServiceOptions {
+  storage: Storage;
+  provider: AccountProvider;
+  /** Keys the fingerprints stored in place of BVNs and NINs. */
+  fingerprintKey: Buffer;
+  now?: () => Date;
+}
+
+/** Generating and listing a business's virtual accounts. */
+export class AccountService {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: AccountServiceOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Issues a permanent account for the customer, or re-issues the existing one (one per
+   * business and email): `created` tells which. The provider is called first and nothing is
+   * written unless it issued a number.
+   */
+  async generatePermanent(
+    caller: Caller,
+    body: Record<string, unknown>,
+  ): Promise<{ created: boolean; account: PermanentAccount }> {
+    const input = parsePermanentInput(body);
+    const reference = randomUUID();
+    const issued = await this.issue(caller, input, reference);
+    const write = (trx: Executor) => this.savePermanent(trx, caller, input, issued, reference);
+    let created: boolean;
+    try {
+      created = await writeTransaction(this.options.storage, write);
+    } catch (error) {
+      // Another request created this customer's account between our read and our insert
+      // (PostgreSQL): the account now exists, so this becomes a re-issue of it.
+      if (!isUniqueViolation(error)) throw error;
+      created = await writeTransaction(this.options.storage, write);
+    }
+    return {
+      created,
+      account: {
+        bankName: BANK_NAME,
+        accountNumber: issued.accountNumber,
+        accountName: issued.accountName,
+        userName: input.name,
+      },
+    };
+  }
+
+  /** Creates a new temporary account that expires `duration` minutes after creation. */
+  async generateTemporary(caller: Caller, body: Record<string, unknown>): Promise<TemporaryAccount> {
+    const input = parseTemporaryInput(body);
+    const reference = randomUUID();
+    const issued = await this.issue(caller, input, reference);
+    return writeTransaction(this.options.storage, async (trx) => {
+      const now = this.now();
+      const createdAt = now.toISOString();
+      const expiresAt = new Date(now.getTime() + input.durationMinutes * 60_000).toISOString();
+      const id = randomUUID();
+      await insertAccount(trx, {
+        id,
+        business_id: caller.businessId,
+        ordinal: await nextAccountOrdinal(trx, caller.businessId),
+        kind: "temporary",
+        account_number: issued.accountNumber,
+        account_name: issued.accountName,
+        customer_name: input.name,
+        email: input.email,
+        ...this.identityColumns(input.identity),
+        duration_minutes: input.durationMinutes,
+        expires_at: expiresAt,
+        created_at: createdAt,
+        updated_at: createdAt,
+      });
+      await this.recordNumber(trx, caller, id, issued.accountNumber, reference, createdAt);
+      return {
+        accountNumber: issued.accountNumber,
+        accountName: issued.accountName,
+        userName: input.name,
+        email: input.email,
+        bankName: BANK_NAME,
+        isTemporary: true,
+        createdAt,
+        expiresAt,
+        expiresInMinutes: input.durationMinutes,
+      };
+    });
+  }
+
+  /**
+   * One page of the business's accounts, newest first. Accounts carry dense per-business
+   * ordinals and the business row keeps the count, so any page is an index range read.
+   */
+  async list(
+    caller: Caller,
+    query: Record<string, unknown>,
+  ): Promise<{ items: AccountSummary[]; pagination: Pagination }> {
+    const { page, limit } = parseListQuery(query);
+    const db = this.options.storage.db;
+    const total = await accountCount(db, caller.businessId);
+    const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
+    const upTo = total - (page - 1) * limit;
+    if (upTo <= 0) return { items: [], pagination };
+    const rows = await listAccountsByOrdinal(db, caller.businessId, Math.max(0, upTo - limit), upTo);
+    const items = rows.map((row) => ({
+      bankName: BANK_NAME,
+      accountNumber: row.account_number,
+      email: row.email,
+      accountName: row.account_name,
+      createdAt: row.created_at,
+      isTemporary: row.kind === "temporary",
+      expiresAt: row.expires_at,
+    }));
+    return { items, pagination };
+  }
+
+  private async issue(
+    caller: Caller,
+    input: PermanentInput,
+    reference: string,
+  ): Promise<IssuedVirtualAccount> {
+    try {
+      return await this.options.provider.createVirtualAccount({
+        identityType: input.identity.type === "bvn" ? "personal" : "personal_nin",
+        licenseNumber: input.identity.number,
+        virtualAccountName: `${caller.businessName}/${input.name}`,
+        customerName: input.name,
+        email: input.email,
+        accountReference: reference,
+      });
+    } catch (error) {
+      if (isAppError(error) || isStorageUnavailable(error)) throw error;
+      throw providerUnavailable(error);
+    }
+  }
+
+  private async savePermanent(
+    trx: Executor,
+    caller: Caller,
+    input: PermanentInput,
+    issued: IssuedVirtualAccount,
+    reference: string,
+  ): Promise<boolean> {
+    const lock = this.options.storage.dialect === "postgres";
+    const existing = await findPermanentAccount(trx, caller.businessId, input.email, lock);
+    const now = this.now().toISOString();
+    const fields = {
+      account_number: issued.accountNumber,
+      account_name: issued.accountName,
+      customer_name: input.name,
+      ...this.identityColumns(input.identity),
+      updated_at: now,
+    };
+    if (existing) {
+      await updateAccount(trx, existing.id, fields);
+      await retireNumber(trx, existing.account_number, now);
+      await this.recordNumber(trx, caller, existing.id, issued.accountNumber, reference, now);
+      return false;
+    }
+    const id = randomUUID();
+    await insertAccount(trx, {
+      id,
+      business_id: caller.businessId,
+      ordinal: await nextAccountOrdinal(trx, caller.businessId),
+      kind: "permanent",
+      email: input.email,
+      duration_minutes: null,
+      expires_at: null,
+      created_at: now,
+      ...fields,
+    });
+    await this.recordNumber(trx, caller, id, issued.accountNumber, reference, now);
+    return true;
+  }
+
+  private recordNumber(
+    trx: Executor,
+    caller: Caller,
+    accountId: string,
+    accountNumber: string,
+    reference: string,
+    now: string,
+  ): Promise<void> {
+    return recordIssuedNumber(trx, {
+      account_number: accountNumber,
+      account_id: accountId,
+      business_id: caller.businessId,
+      reference,
+      issued_at: now,
+      retired_at: null,
+    });
+  }
+
+  private identityColumns(identity: Identity) {
+    return {
+      identity_type: identity.type,
+      identity_fingerprint: createHmac("sha256", this.options.fingerprintKey)
+        .update(`${identity.type}:${identity.number}`)
+        .digest("hex"),
+      identity_last4: identity.number.slice(-4),
+    };
+  }
+}

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { validationFailed } from "../errors.js";
+import type { IdentityType } from "../storage/schema.js";
+
+// Field rules as zod schemas (the OpenAPI document is generated from these too); the order in
+// which fields are checked, the aliases and the "required" messages are the functions below.
+
+export const MAX_NAME_LENGTH = 200;
+export const MAX_EMAIL_LENGTH = 254;
+export const MIN_DURATION_MINUTES = 1;
+export const MAX_DURATION_MINUTES = 10_080;
+export const DEFAULT_DURATION_MINUTES = 40;
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+
+// C0 and C1 control characters and the Unicode line separators: never part of a name.
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
+
+export const nameSchema = z
+  .string({ error: "name must be a string" })
+  .transform((name) => name.normalize("NFC").trim())
+  .pipe(
+    z
+      .string()
+      .min(1, { error: "name must be a non-empty string" })
+      .max(MAX_NAME_LENGTH, { error: `name must be at most ${MAX_NAME_LENGTH} characters` })
+      .refine((name) => !CONTROL_CHARACTERS.test(name), {
+        error: "name must not contain control characters",
+      }),
+  );
+
+export const emailSchema = z
+  .string({ error: "email must be a string" })
+  .transform((email) => email.trim().toLowerCase())
+  .pipe(
+    z
+      .email({ error: "email must be a valid email address" })
+      .max(MAX_EMAIL_LENGTH, { error: `email must be at most ${MAX_EMAIL_LENGTH} characters` }),
+  );
+
+const identitySchema = (field: string) =>
+  z.string({ error: `${field} must be a string of exactly 11 digits` }).regex(/^\d{11}$/, {
+    error: `${field} must be a string of exactly 11 digits`,
+  });
+
+export const durationSchema = z
+  .number({ error: "duration must be a whole number of minutes" })
+  .int({ error: "duration must be a whole number of minutes" })
+  .min(MIN_DURATION_MINUTES, {
+    error: `duration must be between ${MIN_DURATION_MINUTES} and ${MAX_DURATION_MINUTES} minutes`,
+  })
+  .max(MAX_DURATION_MINUTES, {
+    error: `duration must be between ${MIN_DURATION_MINUTES} and ${MAX_DURATION_MINUTES} minutes`,
+  });
+
+/** Names under which each identity number is accepted, in order of precedence. */
+export const BVN_FIELDS = ["bvn", "BVN"] as const;
+export const NIN_FIELDS = ["nin", "NIN", "ninNumber"] as const;
+
+export interface Identity {
+  type: IdentityType;
+  number: string;
+}
+
+export interface PermanentInput {
+  name: string;
+  email: string;
+  identity: Identity;
+}
+
+export interface TemporaryInput extends PermanentInput {
+  durationMinutes: number;
+}
+
+type Body = Record<string, unknown>;
+
+/** Absent and JSON null both count as "not sent". */
+const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
+
+function check<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(result.error.issues[0]?.message ?? "invalid value");
+  return result.data;
+}
+
+function required<T>(body: Body, field: string, schema: z.ZodType<T, unknown>): T {
+  if (!isSent(body, field)) throw validationFailed(`${field} is required`);
+  return check(schema, body[field]);
+}
+
+function identity(body: Body): Identity {
+  // bvn wins whenever it is sent: nin and its aliases are then ignored entirely.
+  const bvnField = BVN_FIELDS.find((field) => isSent(body, field));
+  if (bvnField) return { type: "bvn", number: check(identitySchema(bvnField), body[bvnField]) };
+  const ninField = NIN_FIELDS.find((field) => isSent(body, field));
+  if (ninField) return { type: "nin", number: check(identitySchema(ninField), body[ninField]) };
+  throw validationFailed("bvn or nin is required");
+}
+
+/** Validates a generate-permanent body: name, then email, then identity; the first problem wins. */
+export function parsePermanentInput(body: Body): PermanentInput {
+  const name = required(body, "name", nameSchema);
+  const email = required(body, "email", emailSchema);
+  return { name, email, identity: identity(body) };
+}
+
+/** As parsePermanentInput, then `duration` (optional, default 40). */
+export function parseTemporaryInput(body: Body): TemporaryInput {
+  const input = parsePermanentInput(body);
+  const durationMinutes = isSent(body, "duration")
+    ? check(durationSchema, body.duration)
+    : DEFAULT_DURATION_MINUTES;
+  return { ...input, durationMinutes };
+}
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+}
+
+function queryInteger(
+  query: Record<string, unknown>,
+  field: string,
+  fallback: number,
+  max: number,
+  message: string,
+): number {
+  const value = query[field];
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) throw validationFailed(message);
+  const number = Number(value);
+  if (number < 1 || number > max) throw validationFailed(message);
+  return number;
+}
+
+/** Validates list query parameters: whole numbers only, page >= 1, limit 1..100. */
+export function parseListQuery(query: Record<string, unknown>): ListQuery {
+  return {
+    page: queryInteger(
+      query,
+      "page",
+      DEFAULT_PAGE,
+      Number.MAX_SAFE_INTEGER,
+      "page must be a whole number of at least 1",
+    ),
+    limit: queryInteger(
+      query,
+      "limit",
+      DEFAULT_LIMIT,
+      MAX_LIMIT,
+      `limit must be a whole number from 1 to ${MAX_LIMIT}`,
+    ),
+  };
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import type { DestinationStream, LevelWithSilent } from "pino";
+import type { AccountService } from "./accounts/account-service.js";
+import type { Authenticator } from "./auth/authenticator.js";
+import { registerAuthentication } from "./http/authenticate.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { registerBodyCapture } from "./http/request-body.js";
+import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
+import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
+import { healthRoute } from "./http/routes/health.js";
+import { listAccountsRoute } from "./http/routes/list-accounts.js";
+import type { Executor } from "./storage/transactions.js";
+
+export const API_PREFIX = "/api/v1/external";
+
+/** Everything the HTTP app needs, built by the caller (main.ts or a test). */
+export interface AppDependencies {
+  authenticator: Authenticator;
+  accounts: AccountService;
+  /** For the health check. */
+  db: Executor;
+  bodyLimitBytes: number;
+  requestTimeoutMs?: number;
+  trustProxy?: boolean;
+  logger?: { level: LevelWithSilent; stream?: DestinationStream };
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+// Never logged, whatever a future log line includes.
+const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers["x-signature"]',
+  "req.headers.authorization",
+  "req.body",
+  "body",
+];
+
+/** Builds the Fastify app. Reads no environment and does not listen. */
+export function buildApp(deps: AppDependencies): FastifyInstance {
+  const app = Fastify({
+    logger: deps.logger
+      ? {
+          level: deps.logger.level,
+          redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+          ...(deps.logger.stream ? { stream: deps.logger.stream } : {}),
+        }
+      : false,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.bodyLimitBytes,
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
+    connectionTimeout: deps.requestTimeoutMs ?? 30_000,
+    trustProxy: deps.trustProxy ?? false,
+    return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const inbound = request.headers["x-request-id"];
+      return typeof inbound === "string" && REQUEST_ID.test(inbound) ? inbound : randomUUID();
+    },
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // One line per request, with no headers, query values or bodies.
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? "(no route)",
+        statusCode: reply.statusCode,
+        businessId: request.caller?.businessId,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      "request completed",
+    );
+  });
+
+  registerErrorHandling(app, deps.bodyLimitBytes);
+  registerBodyCapture(app, deps.bodyLimitBytes);
+  healthRoute(app, deps.db);
+
+  app.register(
+    async (api) => {
+      registerAuthentication(api, deps.authenticator);
+      generatePermanentRoute(api, deps.accounts);
+      generateTemporaryRoute(api, deps.accounts);
+      listAccountsRoute(api, deps.accounts);
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

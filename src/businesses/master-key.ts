@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseMasterKey } from "../config.js";
+
+export const MASTER_KEY_FILE = "master.key";
+
+/** Where the master key came from, so the process can say so in its log. */
+export type MasterKeySource = "environment" | "file" | "generated";
+
+/**
+ * The configured master key, or the one kept in `<dataDir>/master.key`, generating that file
+ * (mode 0600) on first use. Callers must refuse this fallback in production (config does).
+ */
+export function resolveMasterKey(
+  configured: Buffer | undefined,
+  dataDir: string,
+): { key: Buffer; source: MasterKeySource; file?: string } {
+  if (configured) return { key: configured, source: "environment" };
+  const file = path.join(dataDir, MASTER_KEY_FILE);
+  if (existsSync(file)) return { key: readKeyFile(file), source: "file", file };
+  mkdirSync(dataDir, { recursive: true });
+  // Written whole to a private temporary file, then linked into place: link fails if another
+  // process won the race, and nobody ever reads a half-written key.
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(temporary, `${randomBytes(32).toString("hex")}\n`, { flag: "wx", mode: 0o600 });
+  try {
+    linkSync(temporary, file);
+    return { key: readKeyFile(file), source: "generated", file };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return { key: readKeyFile(file), source: "file", file };
+  } finally {
+    unlinkSync(temporary);
+  }
+}
+
+function readKeyFile(file: string): Buffer {
+  const key = parseMasterKey(readFileSync(file, "utf8"));
+  if (!key) throw new Error(`${file} does not hold a 32-byte master key (64 hex characters)`);
+  return key;
+}

@@ -1,0 +1,165 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { resolveMasterKey } from "../businesses/master-key.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { isAppError } from "../errors.js";
+import { openServices, type Services } from "../services.js";
+import { type ApiKeyStatus, VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import { formatTable } from "./table.js";
+import { USAGE } from "./usage.js";
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+class UsageError extends Error {}
+
+const KEY_ACTIONS: Record<string, ApiKeyStatus> = {
+  activate: "active",
+  deactivate: "inactive",
+  revoke: "revoked",
+};
+
+function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function positionals(values: string[], count: number, names: string): string[] {
+  if (values.length !== count) throw new UsageError(`expected ${names}`);
+  return values;
+}
+
+function status(value: string): VerificationStatus {
+  if (!(VERIFICATION_STATUSES as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown status "${value}": use one of ${VERIFICATION_STATUSES.join(", ")}`);
+  }
+  return value as VerificationStatus;
+}
+
+type Command = (args: string[], services: () => Promise<Services>, io: CliIo) => Promise<void>;
+
+const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);
+
+const commands: Record<string, Command> = {
+  "business create": async (args, services, io) => {
+    const { values, positionals: rest } = parse(args, {
+      name: { type: "string" },
+      status: { type: "string" },
+      json: { type: "boolean" },
+    });
+    positionals(rest, 0, "no positional arguments");
+    if (values.name === undefined) throw new UsageError("--name is required");
+    const created = await (await services()).businesses.createBusiness(
+      values.name,
+      values.status === undefined ? undefined : status(values.status),
+    );
+    const result = {
+      businessId: created.business.id,
+      name: created.business.name,
+      verificationStatus: created.business.verification_status,
+      apiKey: created.apiKey,
+      secretKey: created.secretKey,
+    };
+    if (values.json) return json(io, result);
+    io.stdout(
+      `Created business "${result.name}" (${result.businessId}), status ${result.verificationStatus}\n` +
+        `API key:    ${result.apiKey}\nSecret key: ${result.secretKey}\n` +
+        "Store the secret key now: it is not shown again.\n",
+    );
+  },
+  "business set-status": async (args, services, io) => {
+    const [businessId, value] = positionals(parse(args, {}).positionals, 2, "<businessId> <status>") as [
+      string,
+      string,
+    ];
+    await (await services()).businesses.setVerificationStatus(businessId, status(value));
+    io.stdout(`Business ${businessId} is now ${value}\n`);
+  },
+  "business list": async (args, services, io) => {
+    const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+    positionals(rest, 0, "no positional arguments");
+    const rows = (await (await services()).businesses.listBusinesses()).map((b) => ({
+      businessId: b.id,
+      name: b.name,
+      verificationStatus: b.verification_status,
+      accounts: b.account_count,
+      createdAt: b.created_at,
+    }));
+    if (values.json) return json(io, rows);
+    io.stdout(formatTable(rows, ["businessId", "name", "verificationStatus", "accounts", "createdAt"]));
+  },
+  "key create": async (args, services, io) => {
+    const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+    const [businessId] = positionals(rest, 1, "<businessId>") as [string];
+    const pair = await (await services()).businesses.createKey(businessId);
+    if (values.json) return json(io, pair);
+    io.stdout(
+      `API key:    ${pair.apiKey}\nSecret key: ${pair.secretKey}\nStore the secret key now: it is not shown again.\n`,
+    );
+  },
+  "key list": async (args, services, io) => {
+    const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+    const [businessId] = positionals(rest, 1, "<businessId>") as [string];
+    const keys = await (await services()).businesses.listKeys(businessId);
+    if (values.json) return json(io, keys);
+    io.stdout(formatTable(keys, ["keyId", "prefix", "status", "createdAt", "updatedAt"]));
+  },
+};
+for (const [action, keyStatus] of Object.entries(KEY_ACTIONS)) {
+  commands[`key ${action}`] = async (args, services, io) => {
+    const [apiKey] = positionals(parse(args, {}).positionals, 1, "<apiKey>") as [string];
+    await (await services()).businesses.setKeyStatus(apiKey, keyStatus);
+    io.stdout(`Key ${apiKey.slice(0, 12)}... is now ${keyStatus}\n`);
+  };
+}
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [group, action, ...args] = argv;
+  if (group === undefined || ["--help", "-h", "help"].includes(group)) {
+    io.stdout(USAGE);
+    return group === undefined ? 2 : 0;
+  }
+  const command = commands[`${group} ${action}`];
+  if (!command) {
+    io.stderr(`vas: unknown command "${[group, action].filter(Boolean).join(" ")}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  let opened: Services | undefined;
+  const services = async () => {
+    if (opened) return opened;
+    const config = loadConfig(io.env);
+    const master = resolveMasterKey(config.masterKey, config.dataDir);
+    if (master.source === "generated") io.stderr(`vas: generated a new master key in ${master.file}\n`);
+    opened = await openServices({
+      database: config.database,
+      storageOptions: { poolSize: 2, ssl: config.databaseSsl },
+      masterKey: master.key,
+      institutionCode: config.nubanInstitutionCode,
+    });
+    return opened;
+  };
+  try {
+    await command(args, services, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`vas ${group} ${action}: ${error.message}\nRun "vas --help" for usage.\n`);
+      return 2;
+    }
+    const message = isAppError(error) || error instanceof ConfigError ? error.message : String(error);
+    io.stderr(`vas ${group} ${action}: ${message}\n`);
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+}

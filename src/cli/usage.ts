@@ -1,0 +1,28 @@
+export const USAGE = `vas: administer the Virtual Account Service (businesses and API keys)
+
+Usage:
+  vas business create --name <name> [--status <status>] [--json]
+      Create a business and its first API key pair. The secret key is shown once, here only.
+      --status defaults to not_submitted. --json prints one JSON object:
+      {"businessId","name","verificationStatus","apiKey","secretKey"}
+  vas business set-status <businessId> <status>
+      Change a business's verification status. Only "completed" businesses may call the API.
+  vas business list [--json]
+      List businesses.
+  vas key create <businessId> [--json]
+      Create another key pair for the business (for example to rotate a secret with no downtime).
+      --json prints {"apiKey","secretKey"}.
+  vas key deactivate <apiKey>    Stop a key from authenticating; it can be activated again.
+  vas key activate <apiKey>      Let a deactivated key authenticate again.
+  vas key revoke <apiKey>        Revoke a key for good.
+  vas key list <businessId> [--json]
+      List a business's keys (prefix and status; secrets are never shown again).
+  vas --help
+      Show this help.
+
+Statuses: completed, in_progress, rejected, not_submitted.
+
+The CLI works on the database named by DATABASE_URL (default sqlite:./data/vas.db), with the
+master key from VAS_MASTER_KEY or <DATA_DIR>/master.key: run it with the same environment as the
+server. Exit codes: 0 success, 1 the operation failed, 2 bad arguments.
+`;

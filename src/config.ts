@@ -1,0 +1,160 @@
+import path from "node:path";
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const integerString = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const booleanString = (name: string) =>
+  z
+    .enum(["true", "false", "1", "0"], { error: `${name} must be true or false` })
+    .transform((v) => v === "true" || v === "1");
+
+/** A 32-byte key written as 64 hex characters or as base64. */
+export function parseMasterKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const key = Buffer.from(trimmed, "base64");
+    if (key.length === 32) return key;
+  }
+  return undefined;
+}
+
+const masterKey = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const key = parseMasterKey(text);
+    if (!key) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be 32 bytes written as 64 hex characters or base64`,
+      });
+      return z.NEVER;
+    }
+    return key;
+  });
+
+export type DatabaseLocation = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
+
+/** `sqlite:<path>` (`:memory:` allowed) or `postgres://` / `postgresql://`. */
+export function parseDatabaseUrl(url: string): DatabaseLocation | undefined {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+    return file.length > 0 ? { dialect: "sqlite", file } : undefined;
+  }
+  if (/^postgres(ql)?:\/\/.+/.test(url)) return { dialect: "postgres", url };
+  return undefined;
+}
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      error: "NODE_ENV must be development, production or test",
+    })
+    .default("development"),
+  PORT: integerString("PORT", 0, 65535).default(3000),
+  HOST: z.string().min(1, "HOST must not be empty").default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .default("sqlite:./data/vas.db")
+    .transform((url, ctx) => {
+      const location = parseDatabaseUrl(url);
+      if (!location) {
+        ctx.addIssue({
+          code: "custom",
+          message: "DATABASE_URL must look like sqlite:<path> or postgres://user@host:port/database",
+        });
+        return z.NEVER;
+      }
+      return location;
+    }),
+  DATABASE_POOL_SIZE: integerString("DATABASE_POOL_SIZE", 1, 1000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: integerString("DATABASE_STATEMENT_TIMEOUT_MS", 0, 3_600_000).default(10_000),
+  DATABASE_SSL: z
+    .enum(["disable", "require", "verify-full"], {
+      error: "DATABASE_SSL must be disable, require or verify-full",
+    })
+    .default("disable"),
+  DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
+  VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` })
+    .default("info"),
+  NUBAN_INSTITUTION_CODE: z
+    .string()
+    .regex(/^\d{6}$/, "NUBAN_INSTITUTION_CODE must be exactly 6 digits")
+    .default("999240"),
+  BODY_LIMIT_BYTES: integerString("BODY_LIMIT_BYTES", 256, 1_048_576).default(16_384),
+  REQUEST_TIMEOUT_MS: integerString("REQUEST_TIMEOUT_MS", 1_000, 600_000).default(30_000),
+  SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 0, 600_000).default(10_000),
+  TRUST_PROXY: booleanString("TRUST_PROXY").default(false),
+});
+
+/** The service's whole configuration, validated once at start. */
+export type Config = Readonly<{
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  database: DatabaseLocation;
+  databasePoolSize: number;
+  databaseStatementTimeoutMs: number;
+  databaseSsl: "disable" | "require" | "verify-full";
+  dataDir: string;
+  masterKey: Buffer | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  nubanInstitutionCode: string;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  trustProxy: boolean;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment (unset and empty variables take their defaults); throws ConfigError listing every bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => issue.message));
+  }
+  const e = result.data;
+  if (e.NODE_ENV === "production" && !e.VAS_MASTER_KEY) {
+    throw new ConfigError([
+      "VAS_MASTER_KEY is required when NODE_ENV=production (generate one with: openssl rand -hex 32)",
+    ]);
+  }
+  const database: DatabaseLocation =
+    e.DATABASE_URL.dialect === "sqlite" && e.DATABASE_URL.file !== ":memory:"
+      ? { dialect: "sqlite", file: path.resolve(e.DATABASE_URL.file) }
+      : e.DATABASE_URL;
+  return Object.freeze({
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseSsl: e.DATABASE_SSL,
+    dataDir: path.resolve(e.DATA_DIR),
+    masterKey: e.VAS_MASTER_KEY,
+    logLevel: e.LOG_LEVEL,
+    nubanInstitutionCode: e.NUBAN_INSTITUTION_CODE,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
+  });
+}

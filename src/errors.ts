@@ -1,0 +1,82 @@
+/** Every failure the service reports on purpose: a stable code, the HTTP status and a client-safe message. */
+export class AppError extends Error {
+  override readonly name = "AppError";
+  constructor(
+    readonly code: ErrorCode,
+    readonly statusCode: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const ErrorCode = {
+  MISSING_HEADER: "MISSING_HEADER",
+  INVALID_API_KEY: "INVALID_API_KEY",
+  BUSINESS_NOT_VERIFIED: "BUSINESS_NOT_VERIFIED",
+  INVALID_TIMESTAMP: "INVALID_TIMESTAMP",
+  TIMESTAMP_EXPIRED: "TIMESTAMP_EXPIRED",
+  INVALID_SIGNATURE: "INVALID_SIGNATURE",
+  VALIDATION_FAILED: "VALIDATION_FAILED",
+  INVALID_JSON: "INVALID_JSON",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  NOT_FOUND: "NOT_FOUND",
+  METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
+  PROVIDER_REJECTED: "PROVIDER_REJECTED",
+  PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
+  NUMBER_SPACE_EXHAUSTED: "NUMBER_SPACE_EXHAUSTED",
+  CONFLICT: "CONFLICT",
+  BAD_REQUEST: "BAD_REQUEST",
+  SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  INTERNAL: "INTERNAL",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const missingHeader = (header: string) =>
+  new AppError(ErrorCode.MISSING_HEADER, 401, `Missing required header: ${header}`);
+export const invalidApiKey = () => new AppError(ErrorCode.INVALID_API_KEY, 401, "Invalid API key");
+export const businessNotVerified = () =>
+  new AppError(ErrorCode.BUSINESS_NOT_VERIFIED, 401, "Business not verified");
+export const invalidTimestamp = () =>
+  new AppError(
+    ErrorCode.INVALID_TIMESTAMP,
+    401,
+    "Invalid x-timestamp header: expected Unix time in milliseconds (digits only)",
+  );
+export const timestampExpired = () =>
+  new AppError(ErrorCode.TIMESTAMP_EXPIRED, 401, "Request timestamp expired");
+export const invalidSignature = () => new AppError(ErrorCode.INVALID_SIGNATURE, 401, "Invalid signature");
+
+export const validationFailed = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
+export const invalidJson = (message: string) => new AppError(ErrorCode.INVALID_JSON, 400, message);
+export const unsupportedMediaType = () =>
+  new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 415, "Content-Type must be application/json");
+export const payloadTooLarge = (limit: number) =>
+  new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 413, `Request body is larger than ${limit} bytes`);
+export const notFound = (method: string, url: string) =>
+  new AppError(ErrorCode.NOT_FOUND, 404, `Route ${method} ${url} not found`);
+
+/** The account provider answered and refused: its own message goes to the client (spec rule 6). */
+export const providerRejected = (message: string) => new AppError(ErrorCode.PROVIDER_REJECTED, 400, message);
+/** The account provider could not be reached or answered nonsense: nothing was issued. */
+export const providerUnavailable = (cause?: unknown) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    502,
+    "The account provider is unavailable; no account was created. Retry later.",
+    { cause },
+  );
+/** The database cannot answer right now; the request changed nothing and may be retried. */
+export const serviceUnavailable = (cause?: unknown) =>
+  new AppError(
+    ErrorCode.SERVICE_UNAVAILABLE,
+    503,
+    "Service temporarily unavailable: the database is not reachable. Retry later.",
+    { cause },
+  );
+export const numberSpaceExhausted = () =>
+  new AppError(ErrorCode.NUMBER_SPACE_EXHAUSTED, 503, "No account numbers are left to issue");
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Authenticator, Caller } from "../auth/authenticator.js";
+import { EMPTY_BODY } from "../auth/signature.js";
+import { receivedBody } from "./request-body.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+/** What a request without a body may be signed over: `{}` (documented) or the empty string. */
+const NO_BODY_FORMS = [EMPTY_BODY, ""];
+
+/**
+ * Authenticates every request of the scope before its body is looked at (preValidation runs
+ * after the body is read but before anything judges it).
+ */
+export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest("caller", undefined);
+  app.addHook("preValidation", async (request) => {
+    const body = receivedBody(request);
+    request.caller = await authenticator.authenticate(
+      request.headers,
+      body ? body.signedForms() : NO_BODY_FORMS,
+    );
+  });
+}
+
+/** The authenticated caller; routes of an authenticated scope always have one. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error("route reached without authentication");
+  return request.caller;
+}

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  AppError,
+  ErrorCode,
+  invalidJson,
+  isAppError,
+  notFound,
+  payloadTooLarge,
+  serviceUnavailable,
+  unsupportedMediaType,
+} from "../errors.js";
+import { isStorageUnavailable } from "../storage/errors.js";
+
+/** The spec's failure envelope for a deliberate failure. */
+export function failBody(error: AppError) {
+  return {
+    status: "fail" as const,
+    message: error.message,
+    error: { statusCode: error.statusCode, name: error.name, code: error.code },
+  };
+}
+
+/** Turns whatever was thrown into an AppError the client may see, or undefined for an unexpected failure. */
+function classify(error: unknown, bodyLimit: number): AppError | undefined {
+  if (isAppError(error)) return error;
+  if (isStorageUnavailable(error)) return serviceUnavailable(error);
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return payloadTooLarge(bodyLimit);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return fastifyError.statusCode === 415 ? unsupportedMediaType() : invalidJson("Invalid Content-Length");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return invalidJson("Request body is not valid JSON");
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return new AppError(ErrorCode.BAD_REQUEST, status, fastifyError.message ?? "Bad request");
+  }
+  return undefined;
+}
+
+/** The one place where errors become responses. */
+export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = classify(error, bodyLimit);
+    if (!known) {
+      request.log.error({ err: error }, "unexpected failure");
+      return reply.code(500).send({
+        status: "fail",
+        error: `Internal server error (request id ${request.id})`,
+        requestId: request.id,
+      });
+    }
+    if (known.statusCode >= 500) {
+      request.log.error({ err: known.cause ?? known, code: known.code }, known.message);
+      if (known.statusCode === 503) reply.header("retry-after", "1");
+    }
+    return reply.code(known.statusCode).send(failBody(known));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = notFound(request.method, (request.url.split("?")[0] ?? "/").slice(0, 200));
+    return reply.code(404).send(failBody(error));
+  });
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import secureJsonParse from "secure-json-parse";
+import { type AppError, invalidJson, unsupportedMediaType } from "../errors.js";
+
+/**
+ * A request body as received: its exact bytes (the signature covers them) and either the parsed
+ * JSON object or the reason it is not one. Problems are held back, not thrown, so that
+ * authentication runs first and an unauthenticated caller learns nothing about body rules.
+ */
+export class ReceivedBody {
+  private constructor(
+    readonly raw: Buffer,
+    readonly value: Record<string, unknown> | undefined,
+    readonly problem: AppError | undefined,
+  ) {}
+
+  static parse(contentType: string | undefined, raw: Buffer): ReceivedBody {
+    if (!isJsonContentType(contentType)) return new ReceivedBody(raw, undefined, unsupportedMediaType());
+    if (raw.length === 0) return new ReceivedBody(raw, {}, undefined);
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return new ReceivedBody(raw, undefined, invalidJson("Request body is not valid UTF-8"));
+    }
+    let parsed: unknown;
+    try {
+      parsed = secureJsonParse(text, null, { protoAction: "error", constructorAction: "error" });
+    } catch (error) {
+      const forbidden = error instanceof SyntaxError && /forbidden prototype property/.test(error.message);
+      const message = forbidden
+        ? "Request body must not contain __proto__ or constructor.prototype keys"
+        : "Request body is not valid JSON";
+      return new ReceivedBody(raw, undefined, invalidJson(message));
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      return new ReceivedBody(raw, undefined, invalidJson("Request body must be a JSON object"));
+    }
+    return new ReceivedBody(raw, parsed as Record<string, unknown>, undefined);
+  }
+
+  /**
+   * What a valid signature may cover: the exact bytes, and the compact JSON re-serialisation
+   * of the parsed body (for HTTP libraries that reformat JSON).
+   */
+  signedForms(): Array<string | Uint8Array> {
+    if (!this.value) return [this.raw];
+    const compact = JSON.stringify(this.value);
+    return compact === this.raw.toString("utf8") ? [this.raw] : [this.raw, compact];
+  }
+
+  /** The body as a JSON object, or the held-back problem. */
+  object(): Record<string, unknown> {
+    if (this.problem) throw this.problem;
+    return this.value ?? {};
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  return parameters.every(
+    (p) => !p.startsWith("charset=") || p === "charset=utf-8" || p === 'charset="utf-8"',
+  );
+}
+
+/** Replaces Fastify's parsers with one that captures every body as a ReceivedBody. */
+export function registerBodyCapture(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (request, raw, done) => {
+    done(null, ReceivedBody.parse(request.headers["content-type"], raw as Buffer));
+  });
+}
+
+/** The request's body, or undefined when it had none (GET, or a POST without a body). */
+export function receivedBody(request: FastifyRequest): ReceivedBody | undefined {
+  return request.body instanceof ReceivedBody ? request.body : undefined;
+}

@@ -1,0 +1,86 @@
+import { buildApp } from "./app.js";
+import { resolveMasterKey } from "./businesses/master-key.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { MasterKeyMismatchError, openServices } from "./services.js";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const master = resolveMasterKey(config.masterKey, config.dataDir);
+  const services = await openServices({
+    database: config.database,
+    storageOptions: {
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      ssl: config.databaseSsl,
+    },
+    masterKey: master.key,
+    institutionCode: config.nubanInstitutionCode,
+  });
+  const app = buildApp({
+    authenticator: services.authenticator,
+    accounts: services.accounts,
+    db: services.storage.db,
+    bodyLimitBytes: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
+    logger: { level: config.logLevel },
+  });
+  const log = app.log;
+  if (master.source === "generated") {
+    log.warn(
+      { file: master.file },
+      "No VAS_MASTER_KEY set: generated a new master key in the data directory. Back it up: without it the stored secret keys cannot be read. Set VAS_MASTER_KEY in production.",
+    );
+  } else if (master.source === "file") {
+    log.info(
+      { file: master.file },
+      "Using the master key from the data directory (VAS_MASTER_KEY is not set)",
+    );
+  }
+  if (services.migrated.length > 0) log.info({ migrations: services.migrated }, "database migrated");
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, "shutting down: finishing in-flight requests");
+    const timer = setTimeout(() => {
+      log.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    app
+      .close()
+      .then(() => services.close())
+      .then(() => {
+        log.info("shut down cleanly");
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, "error while shutting down");
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  log.info(
+    { database: services.storage.dialect, institutionCode: config.nubanInstitutionCode },
+    "Virtual Account Service ready",
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof MasterKeyMismatchError) {
+    console.error(error.message);
+  } else {
+    console.error("Failed to start:", error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+/**
+ * The upstream that actually issues virtual account numbers, shaped like a real bank's
+ * virtual-account API. The embedded Virtual Bank implements it; an HTTP adapter to a real bank
+ * can implement it too without any change to the domain.
+ *
+ * Implementations throw `providerRejected(message)` when the upstream refuses the request (its
+ * message reaches the client) and `providerUnavailable()` when it cannot be reached.
+ */
+export interface AccountProvider {
+  createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount>;
+}
+
+/** `personal` carries a BVN in licenseNumber, `personal_nin` a NIN. */
+export type IdentityType = "personal" | "personal_nin";
+
+export interface VirtualAccountRequest {
+  identityType: IdentityType;
+  /** The BVN or NIN. */
+  licenseNumber: string;
+  virtualAccountName: string;
+  customerName: string;
+  email: string;
+  /** Unique per issuance; lets the two sides reconcile. */
+  accountReference: string;
+}
+
+export interface IssuedVirtualAccount {
+  accountNumber: string;
+  accountName: string;
+  accountReference: string;
+}

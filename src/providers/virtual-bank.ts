@@ -1,0 +1,90 @@
+import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
+import { advanceCounter } from "../storage/counter-repository.js";
+import type { Executor } from "../storage/transactions.js";
+import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
+import { SerialPermutation } from "./serial-permutation.js";
+
+export const SERIAL_COUNTER = "virtual_bank.serial";
+
+/**
+ * Identity numbers the sandbox answers with a fixed outcome, so integrators can test their
+ * error paths (documented in docs/api.md). Real BVNs and NINs never take these values.
+ */
+export const SANDBOX_IDENTITIES = {
+  notFound: "00000000001",
+  nameMismatch: "00000000002",
+  unavailable: "00000000003",
+} as const;
+
+export interface VirtualBankOptions {
+  db: Executor;
+  /** The 6-digit code the check digit is computed for. */
+  institutionCode: string;
+  permutationKey: Buffer;
+  /** Serials reserved from the database counter at a time; unused ones are skipped, never reused. */
+  blockSize?: number;
+}
+
+/**
+ * The embedded account provider. Account numbers are valid NUBANs whose serials come from a
+ * database counter (unique across processes by construction, never reissued) passed through a
+ * keyed permutation (consecutive issues look unrelated).
+ */
+export class VirtualBank implements AccountProvider {
+  private readonly permutation: SerialPermutation;
+  private readonly blockSize: number;
+  private next = 0;
+  private end = 0;
+  private refill: Promise<void> | undefined;
+
+  constructor(private readonly options: VirtualBankOptions) {
+    this.permutation = new SerialPermutation(options.permutationKey, SERIAL_SPACE);
+    this.blockSize = options.blockSize ?? 32;
+  }
+
+  async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
+    checkIdentity(request);
+    const serial = await this.nextSerial();
+    return {
+      accountNumber: nubanFromSerial(this.options.institutionCode, this.permutation.apply(serial)),
+      accountName: request.virtualAccountName,
+      accountReference: request.accountReference,
+    };
+  }
+
+  private async nextSerial(): Promise<number> {
+    while (this.next >= this.end) {
+      this.refill ??= this.reserveBlock().finally(() => {
+        this.refill = undefined;
+      });
+      await this.refill;
+    }
+    return this.next++;
+  }
+
+  private async reserveBlock(): Promise<void> {
+    const end = await advanceCounter(this.options.db, SERIAL_COUNTER, this.blockSize);
+    const start = end - this.blockSize;
+    if (start >= SERIAL_SPACE) throw numberSpaceExhausted();
+    this.next = start;
+    this.end = Math.min(end, SERIAL_SPACE);
+  }
+}
+
+/** The bank's own identity rules: what a real upstream would check before issuing. */
+export function checkIdentity(request: VirtualAccountRequest): void {
+  const label = request.identityType === "personal" ? "BVN" : "NIN";
+  const number = request.licenseNumber;
+  if (!/^\d{11}$/.test(number)) throw providerRejected(`Invalid ${label}: it must be exactly 11 digits`);
+  switch (number) {
+    case SANDBOX_IDENTITIES.notFound:
+      throw providerRejected(`${label} verification failed: no record found for this ${label}`);
+    case SANDBOX_IDENTITIES.nameMismatch:
+      throw providerRejected(
+        `${label} verification failed: the customer name does not match the ${label} record`,
+      );
+    case SANDBOX_IDENTITIES.unavailable:
+      throw providerUnavailable();
+  }
+}

@@ -1,0 +1,75 @@
+import type { Insertable, Updateable } from "kysely";
+import type { AccountNumbersTable, AccountRow, AccountsTable, NewAccount } from "./schema.js";
+import type { Executor } from "./transactions.js";
+
+/**
+ * The business's permanent account for an email (already normalised). With `lock`, the row is
+ * locked until the transaction ends (PostgreSQL; SQLite's write transaction already excludes
+ * every other writer).
+ */
+export function findPermanentAccount(
+  db: Executor,
+  businessId: string,
+  email: string,
+  lock: boolean,
+): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom("accounts")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("kind", "=", "permanent")
+    .where("email", "=", email)
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function insertAccount(db: Executor, row: NewAccount): Promise<void> {
+  await db.insertInto("accounts").values(row).execute();
+}
+
+export async function updateAccount(
+  db: Executor,
+  id: string,
+  changes: Updateable<AccountsTable>,
+): Promise<void> {
+  await db.updateTable("accounts").set(changes).where("id", "=", id).execute();
+}
+
+/** Records a newly issued number in the ledger; a number already there is a unique violation. */
+export async function recordIssuedNumber(db: Executor, row: Insertable<AccountNumbersTable>): Promise<void> {
+  await db.insertInto("account_numbers").values(row).execute();
+}
+
+export async function retireNumber(db: Executor, accountNumber: string, now: string): Promise<void> {
+  await db
+    .updateTable("account_numbers")
+    .set({ retired_at: now })
+    .where("account_number", "=", accountNumber)
+    .where("retired_at", "is", null)
+    .execute();
+}
+
+export type AccountListRow = Pick<
+  AccountRow,
+  "account_number" | "account_name" | "email" | "kind" | "expires_at" | "created_at" | "ordinal"
+>;
+
+/**
+ * Accounts whose ordinal lies in (`above`, `upTo`], newest first: an index range scan on
+ * (business_id, ordinal), whatever the depth of the page.
+ */
+export function listAccountsByOrdinal(
+  db: Executor,
+  businessId: string,
+  above: number,
+  upTo: number,
+): Promise<AccountListRow[]> {
+  return db
+    .selectFrom("accounts")
+    .select(["account_number", "account_name", "email", "kind", "expires_at", "created_at", "ordinal"])
+    .where("business_id", "=", businessId)
+    .where("ordinal", ">", above)
+    .where("ordinal", "<=", upTo)
+    .orderBy("ordinal", "desc")
+    .execute();
+}

@@ -1,0 +1,63 @@
+import type { Insertable } from "kysely";
+import type { ApiKeyRow, ApiKeyStatus, ApiKeysTable, VerificationStatus } from "./schema.js";
+import type { Executor } from "./transactions.js";
+
+export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto("api_keys").values(row).execute();
+}
+
+/** What authentication needs to know about a key, in one query. */
+export interface KeyCredential {
+  keyId: string;
+  keyStatus: ApiKeyStatus;
+  secretCiphertext: string;
+  businessId: string;
+  businessName: string;
+  verificationStatus: VerificationStatus;
+}
+
+export function findCredentialByKeyHash(db: Executor, keyHash: string): Promise<KeyCredential | undefined> {
+  return db
+    .selectFrom("api_keys")
+    .innerJoin("businesses", "businesses.id", "api_keys.business_id")
+    .select([
+      "api_keys.id as keyId",
+      "api_keys.status as keyStatus",
+      "api_keys.secret_ciphertext as secretCiphertext",
+      "businesses.id as businessId",
+      "businesses.name as businessName",
+      "businesses.verification_status as verificationStatus",
+    ])
+    .where("api_keys.key_hash", "=", keyHash)
+    .executeTakeFirst();
+}
+
+export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom("api_keys").selectAll().where("key_hash", "=", keyHash).executeTakeFirst();
+}
+
+export function listApiKeys(db: Executor, businessId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
+
+/** Sets a key's status unless it is revoked (revocation is final). Returns whether a row changed. */
+export async function updateApiKeyStatus(
+  db: Executor,
+  keyId: string,
+  status: ApiKeyStatus,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ status, updated_at: now })
+    .where("id", "=", keyId)
+    .where("status", "<>", "revoked")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

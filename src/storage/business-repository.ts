@@ -1,0 +1,54 @@
+import type { Insertable } from "kysely";
+import type { Business, BusinessesTable, VerificationStatus } from "./schema.js";
+import type { Executor } from "./transactions.js";
+
+export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
+  await db.insertInto("businesses").values(row).execute();
+}
+
+export function findBusiness(db: Executor, id: string): Promise<Business | undefined> {
+  return db.selectFrom("businesses").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function listBusinesses(db: Executor): Promise<Business[]> {
+  return db.selectFrom("businesses").selectAll().orderBy("created_at").orderBy("id").execute();
+}
+
+/** Returns false when no such business exists. */
+export async function updateVerificationStatus(
+  db: Executor,
+  id: string,
+  status: VerificationStatus,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("businesses")
+    .set({ verification_status: status, updated_at: now })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Counts one more account for the business and returns its ordinal. The row lock this takes
+ * on PostgreSQL orders account creation within a business, which keeps ordinals dense.
+ */
+export async function nextAccountOrdinal(db: Executor, businessId: string): Promise<number> {
+  const row = await db
+    .updateTable("businesses")
+    .set((eb) => ({ account_count: eb("account_count", "+", 1) }))
+    .where("id", "=", businessId)
+    .returning("account_count")
+    .executeTakeFirstOrThrow();
+  return row.account_count;
+}
+
+/** The number of accounts the business has ever created (accounts are never deleted). */
+export async function accountCount(db: Executor, businessId: string): Promise<number> {
+  const row = await db
+    .selectFrom("businesses")
+    .select("account_count")
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return row?.account_count ?? 0;
+}

@@ -1,0 +1,63 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DatabaseLocation } from "../config.js";
+import type { Database } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+/** An open database: the Kysely instance, which dialect it speaks, and how to close it. */
+export interface Storage {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  /** PostgreSQL statement timeout; 0 disables it. */
+  statementTimeoutMs?: number;
+  ssl?: "disable" | "require" | "verify-full";
+  /** How long SQLite waits for another process's write lock before giving up. */
+  busyTimeoutMs?: number;
+}
+
+/** Opens the database named by the location. Does not migrate (see migrate.ts). */
+export function openStorage(location: DatabaseLocation, options: StorageOptions = {}): Storage {
+  return location.dialect === "sqlite"
+    ? openSqlite(location.file, options)
+    : openPostgres(location.url, options);
+}
+
+function openSqlite(file: string, options: StorageOptions): Storage {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SqliteDatabase(file);
+  // WAL lets readers run beside the writer; the busy timeout makes a second process (the CLI,
+  // another server) wait for the write lock instead of failing; FULL sync keeps committed
+  // accounts through a power cut.
+  connection.pragma("journal_mode = WAL");
+  connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  connection.pragma("synchronous = FULL");
+  connection.pragma("foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+function openPostgres(url: string, options: StorageOptions): Storage {
+  const ssl = options.ssl ?? "disable";
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(ssl === "disable" ? {} : { ssl: { rejectUnauthorized: ssl === "verify-full" } }),
+    connectionTimeoutMillis: 5000,
+  });
+  // An idle client that loses its server emits 'error' on the pool; without a listener that
+  // would crash the process. The next query reconnects.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", close: () => db.destroy() };
+}

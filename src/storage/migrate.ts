@@ -1,0 +1,27 @@
+import { type Kysely, type Migration, Migrator } from "kysely";
+import type { Storage } from "./database.js";
+import { isBusy } from "./errors.js";
+import * as initial from "./migrations/0001-initial.js";
+
+// Listed here rather than read from a folder, so the compiled service carries them with it.
+const migrations: Record<string, Migration> = {
+  "0001-initial": initial,
+};
+
+/**
+ * Brings the schema up to date. Kysely takes a lock while it migrates (an advisory lock on
+ * PostgreSQL, the write lock on SQLite), so processes starting together migrate once.
+ */
+export async function migrate(storage: Storage): Promise<string[]> {
+  const migrator = new Migrator({
+    db: storage.db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    // Two SQLite processes racing to create the migration tables: the loser retries.
+    if (!isBusy(error) || attempt >= 5) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+}

@@ -1,0 +1,95 @@
+import type { Generated, Insertable, Selectable } from "kysely";
+
+export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const API_KEY_STATUSES = ["active", "inactive", "revoked"] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+export type AccountKind = "permanent" | "temporary";
+export type IdentityType = "bvn" | "nin";
+
+// Timestamps are ISO-8601 UTC text with milliseconds (`Date#toISOString`) on both dialects:
+// they sort as text, compare exactly, and are what the API returns.
+
+export interface BusinessesTable {
+  id: string;
+  name: string;
+  verification_status: VerificationStatus;
+  /** Accounts created so far; also the ordinal of the newest account (see accounts.ordinal). */
+  account_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  business_id: string;
+  /** SHA-256 of the API key, hex: the key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, for display. */
+  key_prefix: string;
+  /** The secret key sealed by the master key, bound to this row's id. */
+  secret_ciphertext: string;
+  status: ApiKeyStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  business_id: string;
+  /** 1, 2, 3... per business in creation order: page p of the list is an ordinal range. */
+  ordinal: number;
+  kind: AccountKind;
+  account_number: string;
+  account_name: string;
+  customer_name: string;
+  /** Trimmed and lower-cased: the key of the one-permanent-account-per-email rule. */
+  email: string;
+  identity_type: IdentityType;
+  /** HMAC-SHA256 of the identity number under a service key: comparable, not reversible. */
+  identity_fingerprint: string;
+  identity_last4: string;
+  duration_minutes: number | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every number ever issued, current or retired: a number in here is never issued again. */
+export interface AccountNumbersTable {
+  account_number: string;
+  account_id: string;
+  business_id: string;
+  /** The reference sent to the provider when this number was issued. */
+  reference: string;
+  issued_at: string;
+  retired_at: string | null;
+}
+
+/** Service-wide secrets (sealed by the master key), created once. */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface Database {
+  businesses: BusinessesTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  account_numbers: AccountNumbersTable;
+  settings: SettingsTable;
+  counters: CountersTable;
+}
+
+export type Business = Selectable<BusinessesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
