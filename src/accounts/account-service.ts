@@ -132,12 +132,13 @@ export class AccountService {
         customer_name: input.name,
         email: input.email,
         ...this.identityColumns(input.identity),
+        version: 1,
         duration_minutes: input.durationMinutes,
         expires_at: expiresAt,
         created_at: createdAt,
         updated_at: createdAt,
       });
-      await this.recordNumber(trx, caller, id, issued.accountNumber, reference, createdAt);
+      await this.recordNumber(trx, caller, id, 1, issued.accountNumber, reference, createdAt);
       return {
         accountNumber: issued.accountNumber,
         accountName: issued.accountName,
@@ -217,9 +218,10 @@ export class AccountService {
       updated_at: now,
     };
     if (existing) {
-      await updateAccount(trx, existing.id, fields);
+      const version = existing.version + 1;
+      await updateAccount(trx, existing.id, { ...fields, version });
       await retireNumber(trx, existing.account_number, now);
-      await this.recordNumber(trx, caller, existing.id, issued.accountNumber, reference, now);
+      await this.recordNumber(trx, caller, existing.id, version, issued.accountNumber, reference, now);
       return false;
     }
     const id = randomUUID();
@@ -229,12 +231,13 @@ export class AccountService {
       ordinal: await nextAccountOrdinal(trx, caller.businessId),
       kind: "permanent",
       email: input.email,
+      version: 1,
       duration_minutes: null,
       expires_at: null,
       created_at: now,
       ...fields,
     });
-    await this.recordNumber(trx, caller, id, issued.accountNumber, reference, now);
+    await this.recordNumber(trx, caller, id, 1, issued.accountNumber, reference, now);
     return true;
   }
 
@@ -242,6 +245,7 @@ export class AccountService {
     trx: Executor,
     caller: Caller,
     accountId: string,
+    version: number,
     accountNumber: string,
     reference: string,
     now: string,
@@ -249,6 +253,7 @@ export class AccountService {
     return recordIssuedNumber(trx, {
       account_number: accountNumber,
       account_id: accountId,
+      version,
       business_id: caller.businessId,
       reference,
       issued_at: now,

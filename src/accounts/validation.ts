@@ -128,9 +128,9 @@ function queryInteger(
 ): number {
   const value = query[field];
   if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) throw validationFailed(message);
+  if (typeof value !== "string" || !/^\d{1,16}$/.test(value)) throw validationFailed(message);
   const number = Number(value);
-  if (number < 1 || number > max) throw validationFailed(message);
+  if (number < 1 || number > max || !Number.isSafeInteger(number)) throw validationFailed(message);
   return number;
 }
 

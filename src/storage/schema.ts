@@ -51,6 +51,8 @@ export interface AccountsTable {
   /** HMAC-SHA256 of the identity number under a service key: comparable, not reversible. */
   identity_fingerprint: string;
   identity_last4: string;
+  /** 1 when created, +1 at each re-issue: the version of its current number in account_numbers. */
+  version: number;
   duration_minutes: number | null;
   expires_at: string | null;
   created_at: string;
@@ -62,6 +64,8 @@ export interface AccountNumbersTable {
   account_number: string;
   account_id: string;
   business_id: string;
+  /** Which issue of the account this number was (1 = at creation); the highest is current. */
+  version: number;
   /** The reference sent to the provider when this number was issued. */
   reference: string;
   issued_at: string;

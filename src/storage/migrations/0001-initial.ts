@@ -44,6 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("identity_type", "text", (c) => c.notNull())
     .addColumn("identity_fingerprint", "text", (c) => c.notNull())
     .addColumn("identity_last4", "text", (c) => c.notNull())
+    .addColumn("version", "integer", (c) => c.notNull())
     .addColumn("duration_minutes", "integer")
     .addColumn("expires_at", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
@@ -63,14 +64,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("account_number", "text", (c) => c.primaryKey())
     .addColumn("account_id", "text", (c) => c.notNull().references("accounts.id"))
     .addColumn("business_id", "text", (c) => c.notNull())
+    .addColumn("version", "integer", (c) => c.notNull())
     .addColumn("reference", "text", (c) => c.notNull())
     .addColumn("issued_at", "text", (c) => c.notNull())
     .addColumn("retired_at", "text")
-    .execute();
-  await db.schema
-    .createIndex("account_numbers_account_idx")
-    .on("account_numbers")
-    .column("account_id")
+    .addUniqueConstraint("account_numbers_account_version_key", ["account_id", "version"])
     .execute();
 
   await db.schema
