@@ -70,6 +70,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
         method: request.method,
         route: request.routeOptions.url ?? "(no route)",
         statusCode: reply.statusCode,
+        remoteAddress: request.ip,
         businessId: request.caller?.businessId,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
       },

@@ -41,6 +41,18 @@ const masterKey = (name: string) =>
 
 export type DatabaseLocation = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
 
+/** The location for logs and messages: a PostgreSQL URL loses its password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (location.dialect === "sqlite") return `sqlite:${location.file}`;
+  try {
+    const url = new URL(location.url);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://(unparseable URL)";
+  }
+}
+
 /** `sqlite:<path>` (`:memory:` allowed) or `postgres://` / `postgresql://`. */
 export function parseDatabaseUrl(url: string): DatabaseLocation | undefined {
   if (url.startsWith("sqlite:")) {
@@ -91,7 +103,7 @@ const envSchema = z.object({
     .default("999240"),
   BODY_LIMIT_BYTES: integerString("BODY_LIMIT_BYTES", 256, 1_048_576).default(16_384),
   REQUEST_TIMEOUT_MS: integerString("REQUEST_TIMEOUT_MS", 1_000, 600_000).default(30_000),
-  SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 0, 600_000).default(10_000),
+  SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).default(10_000),
   TRUST_PROXY: booleanString("TRUST_PROXY").default(false),
 });
 

@@ -1,7 +1,10 @@
 import { buildApp } from "./app.js";
 import { resolveMasterKey } from "./businesses/master-key.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, describeDatabase, loadConfig } from "./config.js";
 import { MasterKeyMismatchError, openServices } from "./services.js";
+import { isStorageUnavailable } from "./storage/errors.js";
+
+class StartupError extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,6 +18,10 @@ async function main(): Promise<void> {
     },
     masterKey: master.key,
     institutionCode: config.nubanInstitutionCode,
+  }).catch((error: unknown) => {
+    if (!isStorageUnavailable(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartupError(`Cannot reach the database at ${describeDatabase(config.database)}: ${reason}`);
   });
   const app = buildApp({
     authenticator: services.authenticator,
@@ -64,20 +71,25 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 
+  let address: string;
   try {
-    await app.listen({ port: config.port, host: config.host });
+    address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await services.close();
     throw error;
   }
   log.info(
-    { database: services.storage.dialect, institutionCode: config.nubanInstitutionCode },
+    { address, database: describeDatabase(config.database), institutionCode: config.nubanInstitutionCode },
     "Virtual Account Service ready",
   );
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof MasterKeyMismatchError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof MasterKeyMismatchError ||
+    error instanceof StartupError
+  ) {
     console.error(error.message);
   } else {
     console.error("Failed to start:", error instanceof Error ? error.message : error);

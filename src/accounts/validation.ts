@@ -2,8 +2,9 @@ import { z } from "zod";
 import { validationFailed } from "../errors.js";
 import type { IdentityType } from "../storage/schema.js";
 
-// Field rules as zod schemas (the OpenAPI document is generated from these too); the order in
-// which fields are checked, the aliases and the "required" messages are the functions below.
+// Field rules as zod schemas, so that a machine-readable contract can be generated from the very
+// rules the server applies; the order in which fields are checked, the aliases and the
+// "required" messages are the functions below.
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_EMAIL_LENGTH = 254;

@@ -9,7 +9,7 @@ export const EMPTY_BODY = "{}";
 /**
  * The signature of one request: lowercase hex HMAC-SHA256, keyed with the secret key, over the
  * body (exact bytes) immediately followed by the decimal timestamp. This is the function the
- * SDK signs with and the server verifies against.
+ * server verifies against; clients (and the tests) sign with it too.
  */
 export function sign(secretKey: string, body: string | Uint8Array, timestamp: string | number): string {
   return createHmac("sha256", secretKey).update(body).update(String(timestamp)).digest("hex");

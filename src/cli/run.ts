@@ -54,10 +54,9 @@ const commands: Record<string, Command> = {
     });
     positionals(rest, 0, "no positional arguments");
     if (values.name === undefined) throw new UsageError("--name is required");
-    const created = await (await services()).businesses.createBusiness(
-      values.name,
-      values.status === undefined ? undefined : status(values.status),
-    );
+    // Arguments are all checked before the database is opened: a usage error writes nothing.
+    const initial = values.status === undefined ? undefined : status(values.status);
+    const created = await (await services()).businesses.createBusiness(values.name, initial);
     const result = {
       businessId: created.business.id,
       name: created.business.name,
@@ -77,7 +76,8 @@ const commands: Record<string, Command> = {
       string,
       string,
     ];
-    await (await services()).businesses.setVerificationStatus(businessId, status(value));
+    const next = status(value);
+    await (await services()).businesses.setVerificationStatus(businessId, next);
     io.stdout(`Business ${businessId} is now ${value}\n`);
   },
   "business list": async (args, services, io) => {

@@ -56,7 +56,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     }
     if (known.statusCode >= 500) {
       request.log.error({ err: known.cause ?? known, code: known.code }, known.message);
-      if (known.statusCode === 503) reply.header("retry-after", "1");
+      if (known.code === ErrorCode.SERVICE_UNAVAILABLE) reply.header("retry-after", "1");
     }
     return reply.code(known.statusCode).send(failBody(known));
   });

@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  type DialectAdapter,
+  Kysely,
+  type MigrationLockOptions,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseLocation } from "../config.js";
 import type { Database } from "./schema.js";
@@ -42,8 +50,32 @@ function openSqlite(file: string, options: StorageOptions): Storage {
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma("synchronous = FULL");
   connection.pragma("foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database: connection }) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite adapter migrates outside a transaction and takes no lock: it assumes one
+ * process. SQLite does support transactional DDL, so migrate in a transaction whose first
+ * statement writes the lock row: that takes SQLite's write lock (waiting out the busy timeout),
+ * and a second process reads the migration state only after the first has committed.
+ */
+class MigrationLockingSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  override async acquireMigrationLock(db: Kysely<unknown>, options: MigrationLockOptions): Promise<void> {
+    await sql`update ${sql.table(options.lockTable)} set is_locked = 1 where id = ${options.lockRowId}`.execute(
+      db,
+    );
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new MigrationLockingSqliteAdapter();
+  }
 }
 
 function openPostgres(url: string, options: StorageOptions): Storage {
@@ -55,9 +87,11 @@ function openPostgres(url: string, options: StorageOptions): Storage {
     ...(ssl === "disable" ? {} : { ssl: { rejectUnauthorized: ssl === "verify-full" } }),
     connectionTimeoutMillis: 5000,
   });
-  // An idle client that loses its server emits 'error' on the pool; without a listener that
-  // would crash the process. The next query reconnects.
+  // A client that loses its server emits 'error' (on the pool when idle, on itself when checked
+  // out); without a listener that would crash the process. The query in flight still fails
+  // through its own promise, and the pool opens a fresh connection for the next one.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", close: () => db.destroy() };
 }

@@ -39,8 +39,9 @@ export function isStorageUnavailable(error: unknown): boolean {
   if (isBusy(error)) return true;
   const code = codeOf(error);
   if (code && CONNECTION_ERRORS.has(code)) return true;
-  // PostgreSQL classes 08 (connection), 53 (resources), 57P (operator intervention: shutdown).
-  if (code && /^(08|53|57P)/.test(code)) return true;
+  // PostgreSQL classes 08 (connection), 53 (resources), 57P (operator intervention: shutdown),
+  // and 57014 (statement timeout or cancellation: the database is too slow to answer now).
+  if (code && /^(08|53|57P|57014$)/.test(code)) return true;
   const message = error instanceof Error ? error.message : "";
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     message,

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, Migrator } from "kysely";
 import type { Storage } from "./database.js";
-import { isBusy } from "./errors.js";
+import { isBusy, isUniqueViolation } from "./errors.js";
 import * as initial from "./migrations/0001-initial.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
@@ -20,8 +20,8 @@ export async function migrate(storage: Storage): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
-    // Two SQLite processes racing to create the migration tables: the loser retries.
-    if (!isBusy(error) || attempt >= 5) throw error;
+    // Processes racing to create Kysely's own migration tables and lock row: the loser retries.
+    if (!(isBusy(error) || isUniqueViolation(error)) || attempt >= 5) throw error;
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }

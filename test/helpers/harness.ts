@@ -11,6 +11,7 @@ import type { AccountProvider } from "../../src/providers/account-provider.js";
 import { openServices, type Services } from "../../src/services.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
+import { createTestDatabase, type TestDialect } from "./databases.js";
 
 export const API = "/api/v1/external";
 export const BODY_LIMIT = 16_384;
@@ -37,6 +38,8 @@ export interface SignedRequest {
 }
 
 export interface Harness {
+  dialect: TestDialect;
+  database: DatabaseLocation;
   app: FastifyInstance;
   services: Services;
   storage: Storage;
@@ -48,17 +51,22 @@ export interface Harness {
 
 export interface HarnessOptions {
   provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
+  /** Which database to create (default SQLite); ignored when `database` is given. */
+  dialect?: TestDialect;
+  /** An existing database to use instead of a new one. */
   database?: DatabaseLocation;
   masterKey?: Buffer;
   logStream?: DestinationStream;
   now?: () => number;
 }
 
-/** A fresh database (a new SQLite file unless given) and the app built exactly as main.ts builds it. */
+/** A fresh database of the dialect asked for and the app built exactly as main.ts builds it. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), "vas-test-"));
+  const created = options.database ? undefined : await createTestDatabase(options.dialect ?? "sqlite", dir);
+  const database = options.database ?? (created?.location as DatabaseLocation);
   const services = await openServices({
-    database: options.database ?? { dialect: "sqlite", file: path.join(dir, "vas.db") },
+    database,
     masterKey: options.masterKey ?? randomBytes(32),
     institutionCode: "999240",
     ...(options.provider ? { provider: options.provider } : {}),
@@ -72,6 +80,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   });
   await app.ready();
   return {
+    dialect: database.dialect,
+    database,
     app,
     services,
     storage: services.storage,
@@ -89,6 +99,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     async close() {
       await app.close();
       await services.close();
+      await created?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

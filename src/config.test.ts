@@ -1,0 +1,260 @@
+import assert from "node:assert/strict";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { ConfigError, loadConfig, parseDatabaseUrl, parseMasterKey } from "./config.js";
+
+const HEX_KEY = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const KEY_BYTES = Buffer.from(HEX_KEY, "hex");
+
+/** Runs loadConfig and returns the ConfigError it must throw. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  test("defaults", () => {
+    const config = loadConfig({});
+    assert.equal(config.env, "development");
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, "127.0.0.1");
+    assert.deepEqual(config.database, { dialect: "sqlite", file: path.resolve("data/vas.db") });
+    assert.ok(path.isAbsolute((config.database as { file: string }).file));
+    assert.equal(config.dataDir, path.resolve("data"));
+    assert.equal(config.bodyLimitBytes, 16_384);
+    assert.equal(config.nubanInstitutionCode, "999240");
+    assert.equal(config.logLevel, "info");
+    assert.equal(config.masterKey, undefined);
+    assert.equal(config.trustProxy, false);
+    assert.equal(config.databasePoolSize, 10);
+    assert.equal(config.databaseSsl, "disable");
+  });
+
+  test("the result is frozen", () => {
+    const config = loadConfig({});
+    assert.ok(Object.isFrozen(config));
+  });
+
+  test("reads every variable it is given", () => {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "sqlite:/var/lib/vas/vas.db",
+      DATA_DIR: "/var/lib/vas",
+      VAS_MASTER_KEY: HEX_KEY,
+      LOG_LEVEL: "debug",
+      NUBAN_INSTITUTION_CODE: "090267",
+      BODY_LIMIT_BYTES: "256",
+      TRUST_PROXY: "true",
+    });
+    assert.equal(config.env, "test");
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, "0.0.0.0");
+    assert.deepEqual(config.database, { dialect: "sqlite", file: "/var/lib/vas/vas.db" });
+    assert.equal(config.dataDir, "/var/lib/vas");
+    assert.deepEqual(config.masterKey, KEY_BYTES);
+    assert.equal(config.logLevel, "debug");
+    assert.equal(config.nubanInstitutionCode, "090267");
+    assert.equal(config.bodyLimitBytes, 256);
+    assert.equal(config.trustProxy, true);
+  });
+
+  test("PORT bounds: 0 and 65535 are accepted", () => {
+    assert.equal(loadConfig({ PORT: "0" }).port, 0);
+    assert.equal(loadConfig({ PORT: "65535" }).port, 65535);
+  });
+
+  test("empty-string variables take their defaults", () => {
+    const config = loadConfig({
+      PORT: "",
+      HOST: "",
+      DATABASE_URL: "",
+      LOG_LEVEL: "",
+      NUBAN_INSTITUTION_CODE: "",
+      BODY_LIMIT_BYTES: "",
+      VAS_MASTER_KEY: "",
+      NODE_ENV: "",
+    });
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, "127.0.0.1");
+    assert.deepEqual(config.database, { dialect: "sqlite", file: path.resolve("data/vas.db") });
+    assert.equal(config.logLevel, "info");
+    assert.equal(config.nubanInstitutionCode, "999240");
+    assert.equal(config.bodyLimitBytes, 16_384);
+    assert.equal(config.masterKey, undefined);
+    assert.equal(config.env, "development");
+  });
+
+  test("unrelated variables are ignored", () => {
+    assert.equal(loadConfig({ PATH: "/usr/bin", HOME: "/root", SOMETHING: "else" }).port, 3000);
+  });
+
+  describe("database URLs", () => {
+    test("a relative sqlite path is resolved to an absolute one", () => {
+      assert.deepEqual(loadConfig({ DATABASE_URL: "sqlite:db/x.db" }).database, {
+        dialect: "sqlite",
+        file: path.resolve("db/x.db"),
+      });
+    });
+
+    test("sqlite:///absolute and sqlite:/absolute are the same file", () => {
+      assert.deepEqual(loadConfig({ DATABASE_URL: "sqlite:///tmp/x.db" }).database, {
+        dialect: "sqlite",
+        file: "/tmp/x.db",
+      });
+      assert.deepEqual(loadConfig({ DATABASE_URL: "sqlite:/tmp/x.db" }).database, {
+        dialect: "sqlite",
+        file: "/tmp/x.db",
+      });
+    });
+
+    test("sqlite::memory: stays in memory", () => {
+      assert.deepEqual(loadConfig({ DATABASE_URL: "sqlite::memory:" }).database, {
+        dialect: "sqlite",
+        file: ":memory:",
+      });
+    });
+
+    for (const url of ["postgres://vas@db:5432/vas", "postgresql://vas:pw@localhost/vas?sslmode=disable"]) {
+      test(`accepts ${url}`, () => {
+        assert.deepEqual(loadConfig({ DATABASE_URL: url }).database, { dialect: "postgres", url });
+      });
+    }
+
+    test("parseDatabaseUrl rejects other schemes and empty paths", () => {
+      for (const url of ["mysql://x", "sqlite:", "postgres://", "http://db", "./vas.db", "file:vas.db"]) {
+        assert.equal(parseDatabaseUrl(url), undefined, url);
+      }
+    });
+  });
+
+  describe("each bad value is a ConfigError naming the variable", () => {
+    const cases: Array<[string, string]> = [
+      ["PORT", "abc"],
+      ["PORT", "70000"],
+      ["PORT", "-1"],
+      ["PORT", "80.5"],
+      ["DATABASE_URL", "mysql://x"],
+      ["LOG_LEVEL", "loud"],
+      ["NUBAN_INSTITUTION_CODE", "12345"],
+      ["NUBAN_INSTITUTION_CODE", "1234567"],
+      ["NUBAN_INSTITUTION_CODE", "12345a"],
+      ["VAS_MASTER_KEY", "short"],
+      ["VAS_MASTER_KEY", HEX_KEY.slice(2)],
+      ["BODY_LIMIT_BYTES", "1"],
+      ["BODY_LIMIT_BYTES", "2000000"],
+      ["NODE_ENV", "staging"],
+      ["TRUST_PROXY", "yes"],
+      ["DATABASE_SSL", "on"],
+    ];
+    for (const [name, value] of cases) {
+      test(`${name}=${value}`, () => {
+        const error = configError({ [name]: value });
+        assert.equal(error.problems.length, 1, error.message);
+        assert.match(error.problems[0] as string, new RegExp(`\\b${name}\\b`));
+        assert.match(error.message, new RegExp(`\\b${name}\\b`));
+        assert.equal(error.name, "ConfigError");
+      });
+    }
+  });
+
+  test("several bad values are all reported at once", () => {
+    const error = configError({
+      PORT: "abc",
+      DATABASE_URL: "mysql://x",
+      LOG_LEVEL: "loud",
+      NUBAN_INSTITUTION_CODE: "12345",
+      VAS_MASTER_KEY: "short",
+      BODY_LIMIT_BYTES: "1",
+    });
+    assert.equal(error.problems.length, 6, error.message);
+    for (const name of [
+      "PORT",
+      "DATABASE_URL",
+      "LOG_LEVEL",
+      "NUBAN_INSTITUTION_CODE",
+      "VAS_MASTER_KEY",
+      "BODY_LIMIT_BYTES",
+    ]) {
+      assert.ok(
+        error.problems.some((problem) => problem.includes(name)),
+        `${name} missing from ${error.message}`,
+      );
+      assert.ok(error.message.includes(name));
+    }
+  });
+
+  test("the master key's value is never echoed in the error", () => {
+    const bad = `${HEX_KEY.slice(0, 60)}zzzz`;
+    const error = configError({ VAS_MASTER_KEY: bad });
+    assert.ok(!error.message.includes(bad));
+  });
+
+  describe("production", () => {
+    test("NODE_ENV=production without VAS_MASTER_KEY is a ConfigError", () => {
+      const error = configError({ NODE_ENV: "production" });
+      assert.match(error.message, /VAS_MASTER_KEY/);
+      assert.match(error.message, /production/);
+    });
+
+    test("an empty VAS_MASTER_KEY counts as missing", () => {
+      assert.match(configError({ NODE_ENV: "production", VAS_MASTER_KEY: "" }).message, /VAS_MASTER_KEY/);
+    });
+
+    test("loads with a 64-hex key (either case)", () => {
+      const config = loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY });
+      assert.equal(config.env, "production");
+      assert.deepEqual(config.masterKey, KEY_BYTES);
+      assert.deepEqual(
+        loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY.toUpperCase() }).masterKey,
+        KEY_BYTES,
+      );
+    });
+
+    test("loads with a base64 key, padded or not, standard or URL-safe", () => {
+      const keyBytes = Buffer.from(`fbff${"00".repeat(28)}fbff`, "hex");
+      for (const text of [
+        keyBytes.toString("base64"),
+        keyBytes.toString("base64").replace(/=$/, ""),
+        keyBytes.toString("base64url"),
+      ]) {
+        const config = loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: text });
+        assert.deepEqual(config.masterKey, keyBytes, text);
+      }
+    });
+
+    test("a key with surrounding whitespace (as read from a file) is accepted", () => {
+      assert.deepEqual(loadConfig({ VAS_MASTER_KEY: `${HEX_KEY}\n` }).masterKey, KEY_BYTES);
+    });
+  });
+});
+
+describe("parseMasterKey", () => {
+  test("64 hex characters", () => {
+    assert.deepEqual(parseMasterKey(HEX_KEY), KEY_BYTES);
+  });
+
+  test("base64 of 32 bytes", () => {
+    assert.deepEqual(parseMasterKey(KEY_BYTES.toString("base64")), KEY_BYTES);
+  });
+
+  test("rejects other lengths and alphabets", () => {
+    for (const text of [
+      "",
+      "short",
+      HEX_KEY.slice(1),
+      `${HEX_KEY}00`,
+      `${HEX_KEY.slice(0, 63)}g`,
+      Buffer.alloc(31, 1).toString("base64"),
+      Buffer.alloc(33, 1).toString("base64"),
+    ]) {
+      assert.equal(parseMasterKey(text), undefined, text);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import type { DatabaseLocation } from "../../src/config.js";
+
+export type TestDialect = "sqlite" | "postgres";
+
+/** An administrative connection to a PostgreSQL server on which throwaway databases are created. */
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+async function postgresAnswers(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const postgres = await postgresAnswers();
+if (!postgres && process.env.CI) {
+  throw new Error(
+    `CI runs every suite on PostgreSQL too, but ${new URL(POSTGRES_ADMIN_URL).host} does not answer`,
+  );
+}
+
+/** The databases every storage and HTTP suite runs against: SQLite always, PostgreSQL when it answers (always in CI). */
+export const DIALECTS: TestDialect[] = postgres ? ["sqlite", "postgres"] : ["sqlite"];
+export const POSTGRES_AVAILABLE = postgres;
+
+/** URL of another database on the admin server. */
+export function postgresUrl(database: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  location: DatabaseLocation;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database: a file in `dir` for SQLite, a throwaway database for PostgreSQL. */
+export async function createTestDatabase(dialect: TestDialect, dir: string): Promise<TestDatabase> {
+  if (dialect === "sqlite") {
+    return { location: { dialect: "sqlite", file: path.join(dir, "vas.db") }, drop: async () => {} };
+  }
+  const name = `vas_test_${randomBytes(6).toString("hex")}`;
+  await admin((client) => client.query(`create database "${name}"`));
+  return {
+    location: { dialect: "postgres", url: postgresUrl(name) },
+    drop: () =>
+      admin((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
+  };
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { sql } from "kysely";
+import { advanceCounter } from "../src/storage/counter-repository.js";
+import { openStorage } from "../src/storage/database.js";
+import { isStorageUnavailable, isUniqueViolation } from "../src/storage/errors.js";
+import { migrate } from "../src/storage/migrate.js";
+import { getOrInsertSetting } from "../src/storage/settings-repository.js";
+import { writeTransaction } from "../src/storage/transactions.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+
+const execFileAsync = promisify(execFile);
+const MIGRATE_SCRIPT = fileURLToPath(new URL("./fixtures/migrate.ts", import.meta.url));
+
+for (const dialect of DIALECTS) {
+  describe(`storage on ${dialect}`, () => {
+    let dir: string;
+    let database: TestDatabase;
+    before(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "vas-storage-"));
+      database = await createTestDatabase(dialect, dir);
+    });
+    after(async () => {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test("processes starting together migrate exactly once", async () => {
+      const url =
+        database.location.dialect === "sqlite" ? `sqlite:${database.location.file}` : database.location.url;
+      const runs = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          execFileAsync(process.execPath, ["--import", "tsx", MIGRATE_SCRIPT, url]),
+        ),
+      );
+      const applied = runs.flatMap((run) => JSON.parse(run.stdout) as string[]);
+      assert.deepEqual(applied, ["0001-initial"], "one process ran the migration, the others found it done");
+      const storage = openStorage(database.location);
+      try {
+        const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(storage.db);
+        assert.deepEqual(
+          rows.rows.map((r) => r.name),
+          ["0001-initial"],
+        );
+        assert.deepEqual(await migrate(storage), [], "migrating again is a no-op");
+      } finally {
+        await storage.close();
+      }
+    });
+
+    test("counters hand out disjoint ranges to concurrent callers on separate connections", async () => {
+      const storages = Array.from({ length: 4 }, () => openStorage(database.location));
+      try {
+        const ends = await Promise.all(
+          Array.from({ length: 80 }, (_, i) => advanceCounter(storages[i % 4]!.db, "test.counter", 5)),
+        );
+        assert.equal(new Set(ends).size, 80);
+        assert.deepEqual(
+          [...ends].sort((a, b) => a - b),
+          Array.from({ length: 80 }, (_, i) => (i + 1) * 5),
+        );
+      } finally {
+        await Promise.all(storages.map((storage) => storage.close()));
+      }
+    });
+
+    test("the first writer of a setting wins, everywhere", async () => {
+      const storages = Array.from({ length: 4 }, () => openStorage(database.location));
+      try {
+        const values = await Promise.all(
+          storages.map((storage, i) =>
+            getOrInsertSetting(storage.db, "test.setting", `value-${i}`, new Date().toISOString()),
+          ),
+        );
+        assert.equal(new Set(values).size, 1);
+      } finally {
+        await Promise.all(storages.map((storage) => storage.close()));
+      }
+    });
+
+    test("unique violations are recognised, and a failed write transaction leaves nothing", async () => {
+      const storage = openStorage(database.location);
+      try {
+        await getOrInsertSetting(storage.db, "test.unique", "a", "2026-01-01T00:00:00.000Z");
+        const failure = await writeTransaction(storage, async (trx) => {
+          await trx.insertInto("counters").values({ name: "test.rolled-back", value: 1 }).execute();
+          await trx
+            .insertInto("settings")
+            .values({ name: "test.unique", value: "b", created_at: "x" })
+            .execute();
+        }).catch((error: unknown) => error);
+        assert.ok(isUniqueViolation(failure), String(failure));
+        assert.ok(!isStorageUnavailable(failure));
+        const leftover = await storage.db
+          .selectFrom("counters")
+          .select("name")
+          .where("name", "=", "test.rolled-back")
+          .execute();
+        assert.deepEqual(leftover, []);
+      } finally {
+        await storage.close();
+      }
+    });
+  });
+}
