@@ -84,6 +84,20 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test("a statement over DATABASE_STATEMENT_TIMEOUT_MS is cut off and reads as 'unavailable' (503)", {
+      skip: dialect !== "postgres" && "statement timeouts are a PostgreSQL setting",
+    }, async () => {
+      const storage = openStorage(database.location, { statementTimeoutMs: 50 });
+      try {
+        const failure = await sql`select pg_sleep(2)`.execute(storage.db).catch((error: unknown) => error);
+        assert.ok(failure instanceof Error, "the statement was cancelled");
+        assert.equal((failure as { code?: string }).code, "57014");
+        assert.ok(isStorageUnavailable(failure));
+      } finally {
+        await storage.close();
+      }
+    });
+
     test("unique violations are recognised, and a failed write transaction leaves nothing", async () => {
       const storage = openStorage(database.location);
       try {
