@@ -9,6 +9,7 @@ import { sign } from "../src/auth/signature.js";
 import { runCli } from "../src/cli/run.js";
 import { USAGE } from "../src/cli/usage.js";
 import { openServices } from "../src/services.js";
+import { createTestDatabase, POSTGRES_AVAILABLE, type TestDatabase } from "./helpers/databases.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MASTER_KEY_HEX = "4f1c2e7a9b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8";
@@ -610,5 +611,37 @@ describe("the real binary", () => {
     const unknown = spawnVas(["key", "revoke", "vak_nope"], runEnv);
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /no such API key/);
+  });
+});
+
+describe("on PostgreSQL", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not answering" }, () => {
+  let database: TestDatabase;
+  let pgEnv: NodeJS.ProcessEnv;
+  before(async () => {
+    database = await createTestDatabase("postgres", dir);
+    pgEnv = {
+      DATABASE_URL: database.location.dialect === "postgres" ? database.location.url : "",
+      DATA_DIR: dir,
+      VAS_MASTER_KEY: MASTER_KEY_HEX,
+    };
+  });
+  after(() => database.drop());
+
+  test("the same commands manage businesses and keys in a PostgreSQL database", async () => {
+    const created = await vasJson<Created>(["business", "create", "--name", "Pg Ltd", "--json"], pgEnv);
+    assert.equal((await vas(["business", "set-status", created.businessId, "completed"], pgEnv)).code, 0);
+    const businesses = await vasJson<BusinessRow[]>(["business", "list", "--json"], pgEnv);
+    assert.deepEqual(
+      businesses.map((b) => [b.businessId, b.verificationStatus]),
+      [[created.businessId, "completed"]],
+    );
+    const second = await vasJson<{ apiKey: string; secretKey: string }>(
+      ["key", "create", created.businessId, "--json"],
+      pgEnv,
+    );
+    assert.equal((await vas(["key", "revoke", created.apiKey], pgEnv)).code, 0);
+    const keys = await vasJson<KeySummary[]>(["key", "list", created.businessId, "--json"], pgEnv);
+    assert.deepEqual(keys.map((k) => k.status).sort(), ["active", "revoked"]);
+    assert.ok(keys.some((k) => second.apiKey.startsWith(k.prefix) && k.status === "active"));
   });
 });

@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { sign } from "../src/auth/signature.js";
+import { MasterKeyMismatchError, openServices } from "../src/services.js";
+import { customer } from "./helpers/harness.js";
+import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+
+// The service as a process: master key on first start, graceful shutdown, key mismatch.
+
+describe("the server process", () => {
+  let dir: string;
+  let server: ServerProcess;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "vas-process-"));
+    server = await startServerProcess({ DATABASE_URL: `sqlite:${dir}/vas.db`, DATA_DIR: dir });
+  });
+  after(async () => {
+    await server.stop("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("without VAS_MASTER_KEY it generates one in the data directory (mode 0600) and says so", () => {
+    const file = path.join(dir, "master.key");
+    assert.ok(existsSync(file));
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.match(server.output(), /generated a new master key/);
+    assert.ok(!server.output().includes(readFileSync(file, "utf8").trim()), "the key itself is never logged");
+  });
+
+  test("SIGTERM lets an in-flight request finish, then exits 0", async () => {
+    const services = await openServices({
+      database: { dialect: "sqlite", file: path.join(dir, "vas.db") },
+      masterKey: Buffer.from(readFileSync(path.join(dir, "master.key"), "utf8").trim(), "hex"),
+      institutionCode: "999240",
+    });
+    const created = await services.businesses.createBusiness("Graceful Ltd", "completed");
+    await services.close();
+
+    const body = JSON.stringify(customer());
+    const timestamp = String(Date.now());
+    const request = http.request(new URL(`${server.url}/api/v1/external/account/generate`), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "x-api-key": created.apiKey,
+        "x-timestamp": timestamp,
+        "x-signature": sign(created.secretKey, body, timestamp),
+      },
+    });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request.on("error", reject);
+      request.on("response", (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+    });
+    // The headers and half the body go now; the request is in flight when the signal arrives.
+    request.write(body.slice(0, 10));
+    await new Promise((resolve) => request.once("socket", (socket) => socket.once("connect", resolve)));
+    await pause(300);
+    server.child.kill("SIGTERM");
+    await waitFor(() => server.output().includes("shutting down"));
+    request.end(body.slice(10));
+    const result = await response;
+    assert.equal(result.status, 201, result.body);
+    assert.equal(await server.stop(), 0, server.output());
+    assert.match(server.output(), /shut down cleanly/);
+  });
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a condition (bounded to ~10 s); not a timing assertion, only a wait for a log line. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await pause(50);
+}
+
+test("a master key that did not seal this database's secrets is refused with a clear error", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "vas-mismatch-"));
+  try {
+    const database = { dialect: "sqlite" as const, file: path.join(dir, "vas.db") };
+    const first = await openServices({ database, masterKey: randomBytes(32), institutionCode: "999240" });
+    await first.close();
+    await assert.rejects(
+      openServices({ database, masterKey: randomBytes(32), institutionCode: "999240" }),
+      (error: unknown) => error instanceof MasterKeyMismatchError && /VAS_MASTER_KEY/.test(error.message),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
