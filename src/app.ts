@@ -5,11 +5,14 @@ import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
+import { registerRequestGuard } from "./http/request-guard.js";
 import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
 import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
 import { healthRoute } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
+import type { RequestRecords } from "./idempotency/request-records.js";
 import type { Executor } from "./storage/transactions.js";
 
 export const API_PREFIX = "/api/v1/external";
@@ -18,6 +21,8 @@ export const API_PREFIX = "/api/v1/external";
 export interface AppDependencies {
   authenticator: Authenticator;
   accounts: AccountService;
+  requestRecords: RequestRecords;
+  rateLimits: RateLimitSettings;
   /** For the health check. */
   db: Executor;
   bodyLimitBytes: number;
@@ -80,11 +85,15 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
 
   registerErrorHandling(app, deps.bodyLimitBytes);
   registerBodyCapture(app, deps.bodyLimitBytes);
+  registerRateLimiting(app, deps.rateLimits);
   healthRoute(app, deps.db);
 
   app.register(
     async (api) => {
+      // Hook order is registration order: IP limit, authentication, key limit, replay guard.
+      applyRateLimits(api, deps.rateLimits);
       registerAuthentication(api, deps.authenticator);
+      registerRequestGuard(api, deps.requestRecords);
       generatePermanentRoute(api, deps.accounts);
       generateTemporaryRoute(api, deps.accounts);
       listAccountsRoute(api, deps.accounts);

@@ -94,6 +94,21 @@ const envSchema = z.object({
     .default("disable"),
   DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
   VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
+  VAS_MASTER_KEY_PREVIOUS: z
+    .string()
+    .transform((text, ctx) => {
+      const keys = text.split(",").map((part) => parseMasterKey(part));
+      if (keys.some((key) => key === undefined)) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "VAS_MASTER_KEY_PREVIOUS must be a comma-separated list of 32-byte keys (64 hex characters or base64)",
+        });
+        return z.NEVER;
+      }
+      return keys as Buffer[];
+    })
+    .optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` })
     .default("info"),
@@ -105,6 +120,13 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: integerString("REQUEST_TIMEOUT_MS", 1_000, 600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).default(10_000),
   TRUST_PROXY: booleanString("TRUST_PROXY").default(false),
+  RATE_LIMIT_PER_KEY_PER_MIN: integerString("RATE_LIMIT_PER_KEY_PER_MIN", 0, 10_000_000).default(600),
+  RATE_LIMIT_PER_IP_PER_MIN: integerString("RATE_LIMIT_PER_IP_PER_MIN", 0, 10_000_000).default(1200),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, "REDIS_URL must look like redis://host:6379 (or rediss:// for TLS)")
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
 });
 
 /** The service's whole configuration, validated once at start. */
@@ -118,12 +140,18 @@ export type Config = Readonly<{
   databaseSsl: "disable" | "require" | "verify-full";
   dataDir: string;
   masterKey: Buffer | undefined;
+  /** Earlier master keys that still open secrets (while rotating). */
+  previousMasterKeys: readonly Buffer[];
   logLevel: (typeof LOG_LEVELS)[number];
   nubanInstitutionCode: string;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
+  rateLimitPerKeyPerMinute: number;
+  rateLimitPerIpPerMinute: number;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
 }>;
 
 export class ConfigError extends Error {
@@ -162,11 +190,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSsl: e.DATABASE_SSL,
     dataDir: path.resolve(e.DATA_DIR),
     masterKey: e.VAS_MASTER_KEY,
+    previousMasterKeys: e.VAS_MASTER_KEY_PREVIOUS ?? [],
     logLevel: e.LOG_LEVEL,
     nubanInstitutionCode: e.NUBAN_INSTITUTION_CODE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
+    rateLimitPerKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MIN,
+    rateLimitPerIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MIN,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
   });
 }

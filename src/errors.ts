@@ -27,6 +27,10 @@ export const ErrorCode = {
   PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
   NUMBER_SPACE_EXHAUSTED: "NUMBER_SPACE_EXHAUSTED",
   CONFLICT: "CONFLICT",
+  REQUEST_IN_PROGRESS: "REQUEST_IN_PROGRESS",
+  IDEMPOTENCY_KEY_REUSED: "IDEMPOTENCY_KEY_REUSED",
+  INVALID_IDEMPOTENCY_KEY: "INVALID_IDEMPOTENCY_KEY",
+  RATE_LIMITED: "RATE_LIMITED",
   BAD_REQUEST: "BAD_REQUEST",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
 } as const;
@@ -76,5 +80,31 @@ export const serviceUnavailable = (cause?: unknown) =>
   );
 export const numberSpaceExhausted = () =>
   new AppError(ErrorCode.NUMBER_SPACE_EXHAUSTED, 503, "No account numbers are left to issue");
+
+/** The first request with this signature or Idempotency-Key has not finished yet. */
+export const requestInProgress = (what: "signature" | "Idempotency-Key") =>
+  new AppError(
+    ErrorCode.REQUEST_IN_PROGRESS,
+    409,
+    `A request with this ${what} is still being processed; retry shortly to get its result`,
+  );
+export const idempotencyKeyReused = () =>
+  new AppError(
+    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+    422,
+    "This Idempotency-Key was already used for a different request (another endpoint or body)",
+  );
+export const invalidIdempotencyKey = () =>
+  new AppError(
+    ErrorCode.INVALID_IDEMPOTENCY_KEY,
+    400,
+    "Idempotency-Key must be 1 to 255 visible ASCII characters",
+  );
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(
+    ErrorCode.RATE_LIMITED,
+    429,
+    `Rate limit exceeded; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`,
+  );
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -1,6 +1,7 @@
 import { buildApp } from "./app.js";
 import { resolveMasterKey } from "./businesses/master-key.js";
 import { ConfigError, describeDatabase, loadConfig } from "./config.js";
+import { connectRedis } from "./http/rate-limit.js";
 import { MasterKeyMismatchError, openServices } from "./services.js";
 import { isStorageUnavailable } from "./storage/errors.js";
 
@@ -17,15 +18,28 @@ async function main(): Promise<void> {
       ssl: config.databaseSsl,
     },
     masterKey: master.key,
+    previousMasterKeys: config.previousMasterKeys,
     institutionCode: config.nubanInstitutionCode,
+    requestLeaseMs: config.requestTimeoutMs * 2,
   }).catch((error: unknown) => {
     if (!isStorageUnavailable(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new StartupError(`Cannot reach the database at ${describeDatabase(config.database)}: ${reason}`);
   });
+  const redisErrors: Error[] = [];
+  const redis = config.redisUrl
+    ? await connectRedis(config.redisUrl, (error) => redisErrors.push(error))
+    : undefined;
   const app = buildApp({
     authenticator: services.authenticator,
     accounts: services.accounts,
+    requestRecords: services.requestRecords,
+    rateLimits: {
+      perKeyPerMinute: config.rateLimitPerKeyPerMinute,
+      perIpPerMinute: config.rateLimitPerIpPerMinute,
+      redis,
+      namespace: `${config.redisKeyPrefix}rate-limit:`,
+    },
     db: services.storage.db,
     bodyLimitBytes: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -45,6 +59,15 @@ async function main(): Promise<void> {
     );
   }
   if (services.migrated.length > 0) log.info({ migrations: services.migrated }, "database migrated");
+  if (redis) {
+    for (const error of redisErrors.splice(0)) log.warn({ err: error }, "Redis is not reachable yet");
+    redis.on("error", (error) =>
+      log.warn({ err: error }, "Redis error: rate limits are not enforced meanwhile"),
+    );
+  }
+  const stopPruning = services.requestRecords.startPruning(60_000, (error) =>
+    log.warn({ err: error }, "could not prune expired request records"),
+  );
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -56,9 +79,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     timer.unref();
+    stopPruning();
     app
       .close()
       .then(() => services.close())
+      .then(() => redis?.quit())
       .then(() => {
         log.info("shut down cleanly");
         process.exit(0);

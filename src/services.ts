@@ -4,6 +4,7 @@ import { BusinessService } from "./businesses/business-service.js";
 import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
 import type { DatabaseLocation } from "./config.js";
+import { RequestRecords } from "./idempotency/request-records.js";
 import type { AccountProvider } from "./providers/account-provider.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
 import { openStorage, type Storage, type StorageOptions } from "./storage/database.js";
@@ -13,7 +14,11 @@ export interface ServicesOptions {
   database: DatabaseLocation;
   storageOptions?: StorageOptions;
   masterKey: Buffer;
+  /** Earlier master keys that still open secrets while they are being re-sealed. */
+  previousMasterKeys?: readonly Buffer[];
   institutionCode: string;
+  /** How long an in-flight POST holds its signature / Idempotency-Key (default 60 s). */
+  requestLeaseMs?: number;
   /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
   provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
 }
@@ -25,6 +30,7 @@ export interface Services {
   businesses: BusinessService;
   accounts: AccountService;
   authenticator: Authenticator;
+  requestRecords: RequestRecords;
   /** Names of the migrations applied while opening. */
   migrated: string[];
   close(): Promise<void>;
@@ -46,7 +52,7 @@ export async function openServices(options: ServicesOptions): Promise<Services> 
   const storage = openStorage(options.database, options.storageOptions);
   try {
     const migrated = await migrate(storage);
-    const box = new SecretBox(options.masterKey);
+    const box = new SecretBox(options.masterKey, options.previousMasterKeys);
     let permutationKey: Buffer;
     let fingerprintKey: Buffer;
     try {
@@ -64,6 +70,7 @@ export async function openServices(options: ServicesOptions): Promise<Services> 
       businesses: new BusinessService(storage, box),
       accounts: new AccountService({ storage, provider, fingerprintKey }),
       authenticator: new Authenticator(storage.db, box),
+      requestRecords: new RequestRecords({ db: storage.db, leaseMs: options.requestLeaseMs ?? 60_000 }),
       migrated,
       close: () => storage.close(),
     };

@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { openStorage } from "../src/storage/database.js";
 import { isStorageUnavailable, isUniqueViolation } from "../src/storage/errors.js";
-import { migrate } from "../src/storage/migrate.js";
+import { MIGRATION_NAMES, migrate } from "../src/storage/migrate.js";
 import { getOrInsertSetting } from "../src/storage/settings-repository.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
@@ -40,13 +40,17 @@ for (const dialect of DIALECTS) {
         ),
       );
       const applied = runs.flatMap((run) => JSON.parse(run.stdout) as string[]);
-      assert.deepEqual(applied, ["0001-initial"], "one process ran the migration, the others found it done");
+      assert.deepEqual(
+        applied,
+        MIGRATION_NAMES,
+        "one process ran each migration, the others found them done",
+      );
       const storage = openStorage(database.location);
       try {
         const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(storage.db);
         assert.deepEqual(
           rows.rows.map((r) => r.name),
-          ["0001-initial"],
+          MIGRATION_NAMES,
         );
         assert.deepEqual(await migrate(storage), [], "migrating again is a no-op");
       } finally {

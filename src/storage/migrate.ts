@@ -2,11 +2,16 @@ import { type Kysely, type Migration, Migrator } from "kysely";
 import type { Storage } from "./database.js";
 import { isBusy, isUniqueViolation } from "./errors.js";
 import * as initial from "./migrations/0001-initial.js";
+import * as requestRecords from "./migrations/0002-request-records.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
-const migrations: Record<string, Migration> = {
+const migrations: Readonly<Record<string, Migration>> = {
   "0001-initial": initial,
+  "0002-request-records": requestRecords,
 };
+
+/** Every migration, in the order they apply. */
+export const MIGRATION_NAMES = Object.keys(migrations).sort();
 
 /**
  * Brings the schema up to date. Kysely takes a lock while it migrates (an advisory lock on

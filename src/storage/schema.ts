@@ -84,6 +84,25 @@ export interface CountersTable {
   value: number;
 }
 
+export type RequestRecordKind = "signature" | "idempotency";
+export type RequestRecordState = "in_flight" | "done";
+
+/** A POST seen before: by its signature (replay protection) or by its Idempotency-Key. */
+export interface RequestRecordsTable {
+  business_id: string;
+  kind: RequestRecordKind;
+  key: string;
+  /** SHA-256 of method, route and canonical body: the same key with another body is a misuse. */
+  fingerprint: string;
+  state: RequestRecordState;
+  status_code: number | null;
+  response: string | null;
+  /** While in flight: after this, the request is presumed dead and the key may be taken over. */
+  locked_until: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   api_keys: ApiKeysTable;
@@ -91,6 +110,7 @@ export interface Database {
   account_numbers: AccountNumbersTable;
   settings: SettingsTable;
   counters: CountersTable;
+  request_records: RequestRecordsTable;
 }
 
 export type Business = Selectable<BusinessesTable>;

@@ -7,6 +7,7 @@ import type { DestinationStream } from "pino";
 import { buildApp } from "../../src/app.js";
 import { sign } from "../../src/auth/signature.js";
 import type { DatabaseLocation } from "../../src/config.js";
+import type { RateLimitSettings } from "../../src/http/rate-limit.js";
 import type { AccountProvider } from "../../src/providers/account-provider.js";
 import { openServices, type Services } from "../../src/services.js";
 import type { Storage } from "../../src/storage/database.js";
@@ -58,6 +59,8 @@ export interface HarnessOptions {
   masterKey?: Buffer;
   logStream?: DestinationStream;
   now?: () => number;
+  /** Off unless a test is about them (the suites send hundreds of requests from one address). */
+  rateLimits?: RateLimitSettings;
 }
 
 /** A fresh database of the dialect asked for and the app built exactly as main.ts builds it. */
@@ -74,6 +77,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const app = buildApp({
     authenticator: services.authenticator,
     accounts: services.accounts,
+    requestRecords: services.requestRecords,
+    rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
     db: services.storage.db,
     bodyLimitBytes: BODY_LIMIT,
     logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },

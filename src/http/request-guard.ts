@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
+import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
+import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
+import type { RecordId } from "../storage/request-record-repository.js";
+import { callerOf } from "./authenticate.js";
+import { receivedBody } from "./request-body.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    claims?: RecordId[];
+  }
+}
+
+/** A signature may be replayed for as long as its timestamp is fresh: remember it a little longer. */
+const SIGNATURE_TTL_MS = 2 * TIMESTAMP_TOLERANCE_MS + 60_000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const REPLAYED_HEADER = "idempotent-replayed";
+
+/** Method, route and canonical body: what makes two requests "the same request". */
+function fingerprint(request: FastifyRequest): string {
+  const body = receivedBody(request);
+  const canonical = body?.value ? JSON.stringify(body.value) : (body?.raw ?? Buffer.alloc(0));
+  return createHash("sha256")
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
+    .update(canonical)
+    .digest("hex");
+}
+
+function sendStored(reply: FastifyReply, statusCode: number, response: string) {
+  return reply
+    .code(statusCode)
+    .header(REPLAYED_HEADER, "true")
+    .type("application/json; charset=utf-8")
+    .send(response);
+}
+
+/**
+ * Makes POSTs safe to retry and harmless to replay. A POST whose signature was already seen,
+ * or whose Idempotency-Key was already used by the business, is not executed again: it gets
+ * the first answer, a 409 while the first still runs, or a 422 if the key came with another
+ * request. Answers below 500 are stored; a 5xx (nothing was written) frees the key for a retry.
+ */
+export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
+  app.decorateRequest("claims", undefined);
+
+  app.addHook("preHandler", async (request, reply) => {
+    if (request.method !== "POST") return;
+    const header = request.headers["idempotency-key"];
+    if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {
+      throw invalidIdempotencyKey();
+    }
+    const claims: RecordId[] = [];
+    request.claims = claims;
+    try {
+      const stored = await claimKeys(records, request, header, claims);
+      if (stored) return sendStored(reply, stored.statusCode, stored.response);
+    } catch (error) {
+      // Refused by the guard itself (409, 422): nothing ran, so nothing is remembered.
+      request.claims = undefined;
+      await Promise.all(claims.map((claim) => records.release(claim)));
+      throw error;
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const claims = request.claims;
+    if (!claims || claims.length === 0) return payload;
+    request.claims = undefined;
+    const finished =
+      reply.statusCode >= 500
+        ? claims.map((claim) => records.release(claim))
+        : claims.map((claim) => records.complete(claim, reply.statusCode, String(payload)));
+    await Promise.all(finished);
+    return payload;
+  });
+}
+
+/**
+ * Claims the request's signature, then its Idempotency-Key if it has one. Returns the stored
+ * answer to send instead of running the request, if there is one.
+ */
+async function claimKeys(
+  records: RequestRecords,
+  request: FastifyRequest,
+  idempotencyKey: string | undefined,
+  claims: RecordId[],
+): Promise<{ statusCode: number; response: string } | undefined> {
+  const caller = callerOf(request);
+  const print = fingerprint(request);
+  const signature = String(request.headers["x-signature"]).toLowerCase();
+  const bySignature = await records.claim(
+    caller.businessId,
+    "signature",
+    `${caller.keyId}:${signature}`,
+    print,
+    SIGNATURE_TTL_MS,
+  );
+  const early = answer(bySignature, "signature", claims);
+  if (early || idempotencyKey === undefined) return early;
+  const byKey = await records.claim(
+    caller.businessId,
+    "idempotency",
+    idempotencyKey,
+    print,
+    IDEMPOTENCY_TTL_MS,
+  );
+  return answer(byKey, "Idempotency-Key", claims);
+}
+
+/** Turns a claim into what to do: undefined to go on (claimed), a stored answer, or an error. */
+function answer(
+  claim: Claim,
+  what: "signature" | "Idempotency-Key",
+  claims: RecordId[],
+): { statusCode: number; response: string } | undefined {
+  switch (claim.outcome) {
+    case "claimed":
+      claims.push(claim.claim);
+      return undefined;
+    case "replay":
+      return { statusCode: claim.statusCode, response: claim.response };
+    case "in_flight":
+      throw requestInProgress(what);
+    case "mismatch":
+      throw idempotencyKeyReused();
+  }
+}

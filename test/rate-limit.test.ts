@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Redis } from "ioredis";
+import { sign } from "../src/auth/signature.js";
+import { openServices, type Services } from "../src/services.js";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function redisAnswers(): Promise<boolean> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0 });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+const REDIS = await redisAnswers();
+if (!REDIS && process.env.CI)
+  throw new Error(`CI runs the shared rate-limit test, but Redis at ${REDIS_URL} does not answer`);
+
+function assertLimited(response: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  assert.equal(response.statusCode, 429, response.body);
+  const body = JSON.parse(response.body);
+  assert.equal(body.status, "fail");
+  assert.equal(body.error.code, "RATE_LIMITED");
+  assert.match(body.message, /^Rate limit exceeded; retry after \d+ seconds?$/);
+  const retryAfter = Number(response.headers["retry-after"]);
+  assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${response.headers["retry-after"]}`);
+  assert.equal(response.headers["ratelimit-remaining"], "0");
+  assert.ok(Number(response.headers["ratelimit-limit"]) > 0);
+  assert.ok(Number(response.headers["ratelimit-reset"]) >= 1);
+}
+
+for (const dialect of DIALECTS) {
+  describe(`rate limits on ${dialect}`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness({ dialect, rateLimits: { perKeyPerMinute: 5, perIpPerMinute: 12 } });
+    });
+    after(() => h.close());
+
+    test("per API key: the 6th request in a minute is a 429 with Retry-After and RateLimit-* headers", async () => {
+      const business = await h.createBusiness();
+      for (let i = 0; i < 5; i++) {
+        const ok = await h.request({ url: `${API}/account/list`, as: business });
+        assert.equal(ok.statusCode, 200);
+        assert.equal(ok.headers["ratelimit-limit"], "5");
+        assert.equal(ok.headers["ratelimit-remaining"], String(4 - i));
+      }
+      const limited = await h.request({ url: `${API}/account/generate`, body: customer(), as: business });
+      assertLimited(limited);
+      assert.equal(
+        await h.storage.db
+          .selectFrom("accounts")
+          .select("id")
+          .where("business_id", "=", business.businessId)
+          .execute()
+          .then((rows) => rows.length),
+        0,
+        "a limited request does nothing",
+      );
+      const otherKey = await h.services.businesses.createKey(business.businessId);
+      const fresh = await h.request({ url: `${API}/account/list`, as: otherKey });
+      assert.equal(fresh.statusCode, 200, "each key has its own budget");
+    });
+
+    test("per client IP, before authentication: unauthenticated floods are cut off", async () => {
+      const fresh = await createHarness({
+        dialect,
+        rateLimits: { perKeyPerMinute: 1000, perIpPerMinute: 4 },
+      });
+      try {
+        const stranger = { apiKey: "vak_unknown", secretKey: "x" };
+        for (let i = 0; i < 4; i++) {
+          assert.equal((await fresh.request({ url: `${API}/account/list`, as: stranger })).statusCode, 401);
+        }
+        assertLimited(await fresh.request({ url: `${API}/account/list`, as: stranger }));
+        const health = await fresh.app.inject({ method: "GET", url: "/health" });
+        assert.equal(health.statusCode, 200, "the health check is not limited");
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+}
+
+describe("rate limits shared across processes through Redis", {
+  skip: !REDIS && "Redis is not answering",
+}, () => {
+  let dir: string;
+  let database: TestDatabase;
+  let services: Services;
+  let servers: ServerProcess[] = [];
+  let business: TestBusiness;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "vas-ratelimit-"));
+    database = await createTestDatabase(DIALECTS.at(-1) ?? "sqlite", dir);
+    const masterKey = randomBytes(32);
+    services = await openServices({ database: database.location, masterKey, institutionCode: "999240" });
+    const created = await services.businesses.createBusiness("Limited Ltd", "completed");
+    business = {
+      businessId: created.business.id,
+      name: "Limited Ltd",
+      apiKey: created.apiKey,
+      secretKey: created.secretKey,
+    };
+    const url =
+      database.location.dialect === "sqlite" ? `sqlite:${database.location.file}` : database.location.url;
+    const env = {
+      DATABASE_URL: url,
+      DATA_DIR: dir,
+      VAS_MASTER_KEY: masterKey.toString("hex"),
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `vas-test-${randomBytes(6).toString("hex")}:`,
+      RATE_LIMIT_PER_KEY_PER_MIN: "10",
+      RATE_LIMIT_PER_IP_PER_MIN: "1000",
+    };
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await services.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("2 processes with a limit of 10 per key let 10 requests through in total, not 20", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) {
+      const timestamp = String(Date.now());
+      const response = await fetch(`${servers[i % 2]!.url}${API}/account/list`, {
+        headers: {
+          "x-api-key": business.apiKey,
+          "x-timestamp": timestamp,
+          "x-signature": sign(business.secretKey, "{}", timestamp),
+        },
+      });
+      statuses.push(response.status);
+      if (response.status === 429) assert.ok(Number(response.headers.get("retry-after")) >= 1);
+      await response.arrayBuffer();
+    }
+    assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join(","));
+    assert.equal(statuses.filter((s) => s === 429).length, 6);
+  });
+});
