@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { resolveMasterKey } from "../businesses/master-key.js";
+import { rotateMasterKey } from "../businesses/master-key-rotation.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { isAppError } from "../errors.js";
 import { openServices, type Services } from "../services.js";
@@ -110,6 +111,17 @@ const commands: Record<string, Command> = {
     io.stdout(formatTable(keys, ["keyId", "prefix", "status", "createdAt", "updatedAt"]));
   },
 };
+commands["secrets rotate-master-key"] = async (args, services, io) => {
+  const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+  positionals(rest, 0, "no positional arguments");
+  const opened = await services();
+  const report = await rotateMasterKey(opened.storage, opened.box);
+  if (values.json) return json(io, report);
+  io.stdout(
+    `Re-sealed ${report.resealed} secret(s) under the current master key (${report.alreadyCurrent} already were).\n` +
+      "Once every server runs with this VAS_MASTER_KEY, remove VAS_MASTER_KEY_PREVIOUS.\n",
+  );
+};
 for (const [action, keyStatus] of Object.entries(KEY_ACTIONS)) {
   commands[`key ${action}`] = async (args, services, io) => {
     const [apiKey] = positionals(parse(args, {}).positionals, 1, "<apiKey>") as [string];
@@ -144,6 +156,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       database: config.database,
       storageOptions: { poolSize: 2, ssl: config.databaseSsl },
       masterKey: master.key,
+      previousMasterKeys: config.previousMasterKeys,
       institutionCode: config.nubanInstitutionCode,
     });
     return opened;

@@ -17,6 +17,11 @@ Usage:
   vas key revoke <apiKey>        Revoke a key for good.
   vas key list <businessId> [--json]
       List a business's keys (prefix and status; secrets are never shown again).
+  vas secrets rotate-master-key [--json]
+      Re-seal every stored secret under VAS_MASTER_KEY (the new key), opening the old ones with
+      VAS_MASTER_KEY_PREVIOUS (the old key, comma-separated if several). Procedure: generate a new
+      key; restart every server with VAS_MASTER_KEY=<new> VAS_MASTER_KEY_PREVIOUS=<old>; run this
+      command with the same two variables; then drop VAS_MASTER_KEY_PREVIOUS everywhere.
   vas --help
       Show this help.
 
