@@ -3,8 +3,9 @@ import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { DestinationStream, LevelWithSilent } from "pino";
 import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
+import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
-import { registerErrorHandling } from "./http/error-handler.js";
+import { answerClientError, registerErrorHandling } from "./http/error-handler.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
@@ -32,6 +33,10 @@ export interface AppDependencies {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** More query parameters than this is an attack or a bug, not a client of this API. */
+export const MAX_QUERY_PARAMETERS = 20;
+/** Request line plus headers; a larger request is a 431. */
+export const MAX_HEADER_BYTES = 16_384;
 
 // Never logged, whatever a future log line includes.
 const REDACTED_PATHS = [
@@ -57,6 +62,10 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     requestTimeout: deps.requestTimeoutMs ?? 30_000,
     connectionTimeout: deps.requestTimeoutMs ?? 30_000,
     trustProxy: deps.trustProxy ?? false,
+    // Check for requests past their timeout every second (Node's default is every 30 s).
+    http: { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1_000 },
+    keepAliveTimeout: 5_000,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -67,6 +76,10 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    const query = request.url.indexOf("?");
+    if (query >= 0 && request.url.slice(query + 1).split("&").length > MAX_QUERY_PARAMETERS) {
+      throw validationFailed(`At most ${MAX_QUERY_PARAMETERS} query parameters are accepted`);
+    }
   });
   // One line per request, with no headers, query values or bodies.
   app.addHook("onResponse", async (request, reply) => {

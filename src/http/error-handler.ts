@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   AppError,
@@ -40,6 +41,30 @@ function classify(error: unknown, bodyLimit: number): AppError | undefined {
     return new AppError(ErrorCode.BAD_REQUEST, status, fastifyError.message ?? "Bad request");
   }
   return undefined;
+}
+
+/**
+ * Requests Node cannot even parse (malformed HTTP, headers over the size limit) never reach
+ * Fastify: answer them in the fail envelope too, then close the connection.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? 431 : 400;
+  const failure = new AppError(
+    ErrorCode.BAD_REQUEST,
+    status,
+    tooLarge ? "Request headers are too large" : "Malformed HTTP request",
+  );
+  const body = JSON.stringify(failBody(failure));
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The one place where errors become responses. */

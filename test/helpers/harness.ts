@@ -59,6 +59,7 @@ export interface HarnessOptions {
   masterKey?: Buffer;
   logStream?: DestinationStream;
   now?: () => number;
+  requestTimeoutMs?: number;
   /** Off unless a test is about them (the suites send hundreds of requests from one address). */
   rateLimits?: RateLimitSettings;
 }
@@ -81,6 +82,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
     db: services.storage.db,
     bodyLimitBytes: BODY_LIMIT,
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },
   });
   await app.ready();
