@@ -1,8 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { resolveMasterKey } from "../businesses/master-key.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
-import { ConfigError, loadConfig } from "../config.js";
-import { isAppError } from "../errors.js";
+import { createClient } from "../client/index.js";
+import { loadConfig } from "../config.js";
 import { openServices, type Services } from "../services.js";
 import { type ApiKeyStatus, VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { formatTable } from "./table.js";
@@ -15,6 +15,12 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+/** `vas request` got an error answer: already printed, exit 1. */
+class RequestFailed extends Error {
+  constructor(readonly status: number) {
+    super(`the API answered ${status}`);
+  }
+}
 
 const KEY_ACTIONS: Record<string, ApiKeyStatus> = {
   activate: "active",
@@ -111,6 +117,39 @@ const commands: Record<string, Command> = {
     io.stdout(formatTable(keys, ["keyId", "prefix", "status", "createdAt", "updatedAt"]));
   },
 };
+commands.request = async (args, _services, io) => {
+  const { values, positionals: rest } = parse(args, {
+    data: { type: "string" },
+    "api-key": { type: "string" },
+    "secret-key": { type: "string" },
+    "base-url": { type: "string" },
+    "idempotency-key": { type: "string" },
+  });
+  const [method, path] = positionals(rest, 2, "<METHOD> <path>") as [string, string];
+  if (!/^(GET|POST|PUT|PATCH|DELETE)$/i.test(method)) throw new UsageError(`unknown method "${method}"`);
+  if (!path.startsWith("/")) throw new UsageError('the path starts with "/", e.g. /account/list?page=1');
+  const apiKey = values["api-key"] ?? io.env.VAS_API_KEY;
+  const secretKey = values["secret-key"] ?? io.env.VAS_SECRET_KEY;
+  const baseUrl = values["base-url"] ?? io.env.VAS_BASE_URL ?? "http://127.0.0.1:3000";
+  if (!apiKey || !secretKey)
+    throw new UsageError("give --api-key and --secret-key, or set VAS_API_KEY and VAS_SECRET_KEY");
+  let body: unknown;
+  if (values.data !== undefined) {
+    try {
+      body = JSON.parse(values.data);
+    } catch {
+      throw new UsageError("--data must be JSON");
+    }
+  }
+  const client = createClient({ baseUrl, apiKey, secretKey, maxRetries: 0 });
+  const response = await client.request(method, path.replace(/^\/api\/v1\/external(?=\/)/, ""), body, {
+    ...(values["idempotency-key"] ? { idempotencyKey: values["idempotency-key"] } : {}),
+  });
+  io.stdout(
+    `HTTP ${response.status}\n${typeof response.body === "string" ? response.body : JSON.stringify(response.body, null, 2)}\n`,
+  );
+  if (response.status >= 400) throw new RequestFailed(response.status);
+};
 commands["secrets rotate-master-key"] = async (args, services, io) => {
   const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
   positionals(rest, 0, "no positional arguments");
@@ -132,12 +171,14 @@ for (const [action, keyStatus] of Object.entries(KEY_ACTIONS)) {
 
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [group, action, ...args] = argv;
+  // `vas request <METHOD> <path>` is the one command without a sub-command.
+  const [group, action, ...rest] = argv[0] === "request" ? ["request", "", ...argv.slice(1)] : argv;
+  const args = rest;
   if (group === undefined || ["--help", "-h", "help"].includes(group)) {
     io.stdout(USAGE);
     return group === undefined ? 2 : 0;
   }
-  const command = commands[`${group} ${action}`];
+  const command = commands[action ? `${group} ${action}` : `${group}`];
   if (!command) {
     io.stderr(`vas: unknown command "${[group, action].filter(Boolean).join(" ")}"\n\n${USAGE}`);
     return 2;
@@ -166,11 +207,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`vas ${group} ${action}: ${error.message}\nRun "vas --help" for usage.\n`);
+      io.stderr(
+        `vas ${[group, action].filter(Boolean).join(" ")}: ${error.message}\nRun "vas --help" for usage.\n`,
+      );
       return 2;
     }
-    const message = isAppError(error) || error instanceof ConfigError ? error.message : String(error);
-    io.stderr(`vas ${group} ${action}: ${message}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`vas ${[group, action].filter(Boolean).join(" ")}: ${message}\n`);
     return 1;
   } finally {
     await opened?.close();

@@ -22,6 +22,12 @@ Usage:
       VAS_MASTER_KEY_PREVIOUS (the old key, comma-separated if several). Procedure: generate a new
       key; restart every server with VAS_MASTER_KEY=<new> VAS_MASTER_KEY_PREVIOUS=<old>; run this
       command with the same two variables; then drop VAS_MASTER_KEY_PREVIOUS everywhere.
+  vas request <METHOD> <path> [--data <json>] [--idempotency-key <key>]
+             [--api-key <key>] [--secret-key <secret>] [--base-url <url>]
+      Sign and send one API request and print the status and body (for debugging a first
+      integration). Keys and URL default to VAS_API_KEY, VAS_SECRET_KEY and VAS_BASE_URL
+      (http://127.0.0.1:3000). Example: vas request POST /account/generate --data '{"name":"Ada",...}'
+      Exit code 1 when the API answers 4xx/5xx or cannot be reached.
   vas --help
       Show this help.
 

@@ -1,0 +1,220 @@
+import { randomUUID } from "node:crypto";
+import type {
+  AccountSummary,
+  Pagination,
+  PermanentAccount,
+  TemporaryAccount,
+} from "../accounts/account-service.js";
+import { EMPTY_BODY, sign } from "../auth/signature.js";
+import { errorFromResponse, VasApiError } from "./errors.js";
+
+export { sign } from "../auth/signature.js";
+export type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount };
+export { VasApiError };
+
+export interface ClientOptions {
+  /** Where the service runs, e.g. `https://vas.example.com` (the `/api/v1/external` prefix is added). */
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** First backoff delay; doubles each retry, with jitter (default 250 ms). */
+  retryDelayMs?: number;
+  /** Longest wait between attempts, whatever Retry-After says (default 30 s). */
+  maxRetryDelayMs?: number;
+  /** Per-attempt timeout (default 30 s). */
+  timeoutMs?: number;
+  /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
+  fetch?: typeof fetch;
+}
+
+/** The customer of a generate call: `bvn` or `nin` (BVN wins when both are given). */
+export interface CustomerInput {
+  name: string;
+  email: string;
+  bvn?: string;
+  nin?: string;
+}
+
+export interface RequestOptions {
+  /** Sent as Idempotency-Key; generated when absent. Reuse it to retry the same operation later. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface AccountPage {
+  data: AccountSummary[];
+  pagination: Pagination;
+}
+
+/** What a raw call returns: the HTTP status and the parsed body. */
+export interface RawResponse {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export const API_PREFIX = "/api/v1/external";
+const RETRYABLE_STATUS = (status: number) => status === 409 || status === 429 || status >= 500;
+
+/** A client for the Virtual Account Service: signs every request, retries safely, throws VasApiError. */
+export interface VasClient {
+  /** POST /account/generate: creates the customer's permanent account, or re-issues it. */
+  generateAccount(customer: CustomerInput, options?: RequestOptions): Promise<PermanentAccount>;
+  /** POST /account/generate/temporary: a new account expiring after `duration` minutes (default 40). */
+  generateTemporaryAccount(
+    customer: CustomerInput & { duration?: number },
+    options?: RequestOptions,
+  ): Promise<TemporaryAccount>;
+  /** GET /account/list: one page, newest first. */
+  listAccounts(query?: { page?: number; limit?: number }, options?: RequestOptions): Promise<AccountPage>;
+  /** Every account, newest first, fetched page by page. */
+  accounts(query?: { limit?: number }): AsyncIterableIterator<AccountSummary>;
+  /** A signed call to any path under the API prefix; does not throw on 4xx/5xx. */
+  request(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<RawResponse>;
+}
+
+export function createClient(options: ClientOptions): VasClient {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const maxRetries = options.maxRetries ?? 3;
+  const firstDelay = options.retryDelayMs ?? 250;
+  const maxDelay = options.maxRetryDelayMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  async function attempt(
+    method: string,
+    path: string,
+    payload: string | undefined,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ) {
+    const timestamp = String(Date.now());
+    const response = await doFetch(`${base}${API_PREFIX}${path}`, {
+      method,
+      headers: {
+        ...headers,
+        "x-api-key": options.apiKey,
+        "x-timestamp": timestamp,
+        "x-signature": sign(options.secretKey, payload ?? EMPTY_BODY, timestamp),
+        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(payload === undefined ? {} : { body: payload }),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+        : AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body, headers: response.headers };
+  }
+
+  /** Runs a call, retrying network failures, 409, 429 and 5xx (with the same Idempotency-Key on POSTs). */
+  async function request(method: string, path: string, body?: unknown, requestOptions: RequestOptions = {}) {
+    const upper = method.toUpperCase();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = {};
+    if (upper === "POST") headers["idempotency-key"] = requestOptions.idempotencyKey ?? randomUUID();
+    for (let retry = 0; ; retry++) {
+      let outcome: RawResponse | undefined;
+      let failure: unknown;
+      try {
+        outcome = await attempt(upper, path, payload, headers, requestOptions.signal);
+      } catch (error) {
+        if (requestOptions.signal?.aborted) throw error;
+        failure = error;
+      }
+      const retryable = outcome ? RETRYABLE_STATUS(outcome.status) : true;
+      if (!retryable || retry >= maxRetries) {
+        if (outcome) return outcome;
+        throw new VasApiError(
+          0,
+          "NETWORK_ERROR",
+          `Request failed: ${String(failure)}`,
+          undefined,
+          undefined,
+          {
+            cause: failure,
+          },
+        );
+      }
+      await pause(delayBefore(retry, outcome?.headers.get("retry-after")), requestOptions.signal);
+    }
+  }
+
+  function delayBefore(retry: number, retryAfter: string | null | undefined): number {
+    const seconds = retryAfter ? Number(retryAfter) : Number.NaN;
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, maxDelay);
+    const backoff = firstDelay * 2 ** retry;
+    return Math.min(backoff / 2 + Math.random() * (backoff / 2), maxDelay);
+  }
+
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    requestOptions?: RequestOptions,
+  ): Promise<T> {
+    const response = await request(method, path, body, requestOptions);
+    if (response.status >= 200 && response.status < 300) return response.body as T;
+    throw errorFromResponse(
+      response.status,
+      response.body,
+      response.headers.get("x-request-id") ?? undefined,
+    );
+  }
+
+  return {
+    request,
+    async generateAccount(customer, requestOptions) {
+      return (await call<{ data: PermanentAccount }>("POST", "/account/generate", customer, requestOptions))
+        .data;
+    },
+    async generateTemporaryAccount(customer, requestOptions) {
+      return (
+        await call<{ data: TemporaryAccount }>(
+          "POST",
+          "/account/generate/temporary",
+          customer,
+          requestOptions,
+        )
+      ).data;
+    },
+    async listAccounts(query = {}, requestOptions) {
+      const params = new URLSearchParams();
+      if (query.page !== undefined) params.set("page", String(query.page));
+      if (query.limit !== undefined) params.set("limit", String(query.limit));
+      const search = params.size > 0 ? `?${params}` : "";
+      const { data, pagination } = await call<AccountPage>(
+        "GET",
+        `/account/list${search}`,
+        undefined,
+        requestOptions,
+      );
+      return { data, pagination };
+    },
+    async *accounts(query = {}) {
+      for (let page = 1; ; page++) {
+        const { data, pagination } = await this.listAccounts({ page, limit: query.limit ?? 100 });
+        yield* data;
+        if (page >= pagination.pages) return;
+      }
+    },
+  };
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
