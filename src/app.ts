@@ -6,13 +6,16 @@ import type { Authenticator } from "./auth/authenticator.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, registerErrorHandling } from "./http/error-handler.js";
+import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
+import { docsRoute } from "./http/routes/docs.js";
 import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
 import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
 import { healthRoute } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
+import { openApiRoute } from "./http/routes/openapi.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
 import type { Executor } from "./storage/transactions.js";
 
@@ -100,6 +103,10 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   registerBodyCapture(app, deps.bodyLimitBytes);
   registerRateLimiting(app, deps.rateLimits);
   healthRoute(app, deps.db);
+  // Public, outside the authenticated (and rate-limited) scope below; the document is built once.
+  const openApiDocument = buildOpenApiDocument(API_PREFIX);
+  openApiRoute(app, `${API_PREFIX}/openapi.json`, openApiDocument);
+  docsRoute(app, openApiDocument);
 
   app.register(
     async (api) => {

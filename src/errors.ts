@@ -88,11 +88,11 @@ export const requestInProgress = (what: "signature" | "Idempotency-Key") =>
     409,
     `A request with this ${what} is still being processed; retry shortly to get its result`,
   );
-export const idempotencyKeyReused = () =>
+export const idempotencyKeyReused = (what: "signature" | "Idempotency-Key" = "Idempotency-Key") =>
   new AppError(
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     422,
-    "This Idempotency-Key was already used for a different request (another endpoint or body)",
+    `This ${what} was already used for a different request (another endpoint or body)`,
   );
 export const invalidIdempotencyKey = () =>
   new AppError(

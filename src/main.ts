@@ -83,7 +83,8 @@ async function main(): Promise<void> {
     app
       .close()
       .then(() => services.close())
-      .then(() => redis?.quit())
+      // An unreachable Redis cannot say goodbye: drop the connection instead.
+      .then(() => redis?.quit().catch(() => redis.disconnect()))
       .then(() => {
         log.info("shut down cleanly");
         process.exit(0);

@@ -40,7 +40,8 @@ export const emailSchema = z
       .max(MAX_EMAIL_LENGTH, { error: `email must be at most ${MAX_EMAIL_LENGTH} characters` }),
   );
 
-const identitySchema = (field: string) =>
+/** A BVN or NIN sent as `field`: a string of exactly 11 digits (messages name the field as sent). */
+export const identitySchema = (field: string) =>
   z.string({ error: `${field} must be a string of exactly 11 digits` }).regex(/^\d{11}$/, {
     error: `${field} must be a string of exactly 11 digits`,
   });

@@ -26,7 +26,11 @@ export function rotateMasterKey(storage: Storage, box: SecretBox): Promise<Rotat
       }
       const context = secretContext(key.id);
       const resealed = box.seal(box.open(key.secret_ciphertext, context), context);
-      await trx.updateTable("api_keys").set({ secret_ciphertext: resealed }).where("id", "=", key.id).execute();
+      await trx
+        .updateTable("api_keys")
+        .set({ secret_ciphertext: resealed })
+        .where("id", "=", key.id)
+        .execute();
       report.resealed++;
     }
     const settings = await trx.selectFrom("settings").select(["name", "value"]).execute();

@@ -68,7 +68,8 @@ function limiter(scope: FastifyInstance, max: number, keyGenerator: (request: Fa
   const check = scope.createRateLimit({ max, timeWindow: MINUTE_MS, keyGenerator });
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const result = await check(request);
-    if (result.isAllowed) return; // Redis unreachable: let it through
+    // Allowed outright: the counter store failed (skipOnError lets the request through).
+    if (result.isAllowed) return;
     reply.header("ratelimit-limit", result.max);
     reply.header("ratelimit-remaining", result.remaining);
     reply.header("ratelimit-reset", result.ttlInSeconds);

@@ -124,6 +124,6 @@ function answer(
     case "in_flight":
       throw requestInProgress(what);
     case "mismatch":
-      throw idempotencyKeyReused();
+      throw idempotencyKeyReused(what);
   }
 }

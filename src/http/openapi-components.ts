@@ -1,0 +1,270 @@
+import { z } from "zod";
+import {
+  accountSummarySchema,
+  listQuerySchema,
+  paginationSchema,
+  permanentAccountSchema,
+  permanentRequestSchema,
+  temporaryAccountSchema,
+  temporaryRequestSchema,
+} from "../accounts/api-schemas.js";
+import { EMPTY_BODY, TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
+import { ErrorCode } from "../errors.js";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency/request-records.js";
+
+// The reusable parts of the OpenAPI document; openapi.ts assembles the paths from them.
+
+/** The docs' worked example of a signature (test/openapi.test.ts recomputes it). */
+export const SIGNING_EXAMPLE = {
+  secretKey: "vsk_example0SecretKeyForDocsOnly0000000000000",
+  body: '{"name":"Ada Obi","email":"ada@example.com","bvn":"22345678901"}',
+  timestamp: "1767225600000",
+  signature: "b512160a0d194161f518ad3a11becf47ee57007dc495aa2680cfd48a0a56ec4d",
+};
+
+const failSchema = z
+  .strictObject({
+    status: z.literal("fail"),
+    message: z.string().meta({ description: "Human-readable; validation messages name the field." }),
+    error: z.strictObject({
+      statusCode: z.int().min(400).max(599).meta({ description: "The HTTP status, repeated." }),
+      name: z.literal("AppError"),
+      code: z.enum(ErrorCode).meta({ description: "Stable machine-readable code: branch on this." }),
+    }),
+  })
+  .meta({ description: "Every deliberate failure (4xx, 502, 503)." });
+
+const internalErrorSchema = z
+  .strictObject({
+    status: z.literal("fail"),
+    error: z
+      .string()
+      .meta({ examples: ["Internal server error (request id 5f0c2a4e-8a8e-4c55-9a57-0d2f4f1e9b1a)"] }),
+    requestId: z
+      .string()
+      .meta({ description: "The request id; the details are in the server's log under it." }),
+  })
+  .meta({ description: "An unexpected failure: `error` is a string and there is no `message`." });
+
+const success = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.literal("success"), data });
+
+/** Component schemas, named; references between them become `$ref`s. */
+function componentSchemas(): Record<string, unknown> {
+  const named = z.registry<{ id: string }>();
+  const add = (schema: z.ZodType, id: string) => named.add(schema, { id });
+  add(permanentRequestSchema, "PermanentAccountRequest");
+  add(temporaryRequestSchema, "TemporaryAccountRequest");
+  add(permanentAccountSchema, "PermanentAccount");
+  add(temporaryAccountSchema, "TemporaryAccount");
+  add(accountSummarySchema, "AccountSummary");
+  add(paginationSchema, "Pagination");
+  add(success(permanentAccountSchema), "PermanentAccountResponse");
+  add(success(temporaryAccountSchema), "TemporaryAccountResponse");
+  add(
+    z.strictObject({
+      status: z.literal("success"),
+      data: z.array(accountSummarySchema).meta({ description: "Newest first." }),
+      pagination: paginationSchema,
+    }),
+    "AccountListResponse",
+  );
+  add(failSchema, "Fail");
+  add(internalErrorSchema, "InternalError");
+  const { schemas } = z.toJSONSchema(named, {
+    target: "draft-2020-12",
+    io: "output",
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  // Each becomes part of the OpenAPI document, not a schema document of its own.
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}
+
+/** A reference to a component of the document. */
+export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** The response headers every operation may send, and `extra`. */
+export function headers(...extra: Array<"Retry-After" | "Idempotent-Replayed">) {
+  const names = ["x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", ...extra];
+  return Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
+}
+
+export const json = (schema: unknown) => ({ "application/json": { schema } });
+
+/** The fail envelope of an HTTP status, with `error.code` one of `codes`. */
+function failEnvelope(status: number, codes: ErrorCode[]) {
+  const error = {
+    type: "object",
+    properties: { statusCode: { const: status }, code: { enum: codes, examples: codes.slice(0, 1) } },
+  };
+  return { allOf: [ref("schemas", "Fail"), { type: "object", properties: { error } }] };
+}
+
+/** A fail-envelope response whose `error.code` is one of `codes`. */
+export function failure(
+  status: number,
+  description: string,
+  codes: ErrorCode[],
+  responseHeaders = headers(),
+) {
+  return { description, headers: responseHeaders, content: json(failEnvelope(status, codes)) };
+}
+
+const minutes = (ms: number) => ms / 60_000;
+
+const SIGNING_RECIPE = [
+  "Lowercase hex HMAC-SHA256, keyed with the secret key (its text, `vsk_` prefix included), of the",
+  "request body bytes exactly as sent immediately followed by the `x-timestamp` text, with no separator:",
+  "`hex(HMAC-SHA256(secretKey, body + timestamp))`.\n\n",
+  `Requests without a body (the list) sign \`${EMPTY_BODY}\` + timestamp; the timestamp alone is accepted too.`,
+  "The query string, method and path are not signed. For HTTP libraries that reformat JSON, a signature",
+  "over the compact JSON re-serialisation of the parsed body is accepted too. Upper-case hex is accepted.\n\n",
+  `Example: secret key \`${SIGNING_EXAMPLE.secretKey}\`, body \`${SIGNING_EXAMPLE.body}\`,`,
+  `timestamp \`${SIGNING_EXAMPLE.timestamp}\`: signature \`${SIGNING_EXAMPLE.signature}\`.`,
+].join(" ");
+
+const AUTH_CODES: ErrorCode[] = [
+  ErrorCode.MISSING_HEADER,
+  ErrorCode.INVALID_API_KEY,
+  ErrorCode.BUSINESS_NOT_VERIFIED,
+  ErrorCode.INVALID_TIMESTAMP,
+  ErrorCode.TIMESTAMP_EXPIRED,
+  ErrorCode.INVALID_SIGNATURE,
+];
+
+/** The `components` of the document: schemas, security schemes, parameters, headers, shared responses. */
+export function components() {
+  return {
+    schemas: componentSchemas(),
+    securitySchemes: {
+      ApiKey: {
+        type: "apiKey",
+        in: "header",
+        name: "x-api-key",
+        description:
+          "The business's API key (`vak_...`), issued with its secret key by the operator. Always sent " +
+          "together with `x-timestamp` and `x-signature`.",
+      },
+      Timestamp: {
+        type: "apiKey",
+        in: "header",
+        name: "x-timestamp",
+        description:
+          "The current Unix time in milliseconds, as decimal digits (`1767225600000`). It must be within " +
+          `${minutes(TIMESTAMP_TOLERANCE_MS)} minutes of the server's time, either side. It is signed.`,
+      },
+      Signature: { type: "apiKey", in: "header", name: "x-signature", description: SIGNING_RECIPE },
+    },
+    parameters: {
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "Makes a POST safe to retry: the first answer below 500 is stored for " +
+          `${minutes(IDEMPOTENCY_TTL_MS) / 60} hours and sent again (with \`Idempotent-Replayed: true\`) for ` +
+          "the same request with the same key. 409 while the first request still runs; 422 if the key " +
+          "comes with another endpoint or body. A replayed signature is answered the same way.",
+        // The pattern request-guard.ts enforces (400 INVALID_IDEMPOTENCY_KEY otherwise).
+        schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$", examples: ["order-7f3a9c"] },
+      },
+      RequestId: {
+        name: "x-request-id",
+        in: "header",
+        required: false,
+        description: "Reused as the response's `x-request-id` when it is 1 to 64 of `A-Z a-z 0-9 . _ : -`.",
+        schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,64}$" },
+      },
+      ...Object.fromEntries(
+        Object.entries(listQuerySchema.shape).map(([name, schema]) => {
+          const { description, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
+          delete rest.$schema;
+          const parameter = { name, in: "query", required: false, description, schema: rest };
+          return [name === "page" ? "Page" : "Limit", parameter];
+        }),
+      ),
+    },
+    headers: {
+      "x-request-id": {
+        description: "Identifies the request in the server's log; quote it when reporting a problem.",
+        required: true,
+        schema: { type: "string" },
+      },
+      "RateLimit-Limit": {
+        description:
+          "Requests allowed per minute by the limit that applied (per client IP before authentication, " +
+          "per API key after it). Sent only when the operator turned rate limits on.",
+        schema: { type: "integer" },
+      },
+      "RateLimit-Remaining": {
+        description: "Requests left in the current one-minute window.",
+        schema: { type: "integer" },
+      },
+      "RateLimit-Reset": {
+        description: "Seconds until the current window ends.",
+        schema: { type: "integer" },
+      },
+      "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } },
+      "Idempotent-Replayed": {
+        description: "`true` when this is the stored answer to an earlier identical request, sent again.",
+        schema: { type: "string", enum: ["true"] },
+      },
+    },
+    responses: {
+      Unauthorized: failure(
+        401,
+        "Authentication failed. Checked in this order: `x-api-key`, `x-signature`, `x-timestamp` present " +
+          "(`Missing required header: <name>`); key known and active (`Invalid API key`); business verified " +
+          "(`Business not verified`); timestamp well formed and fresh (`Request timestamp expired`); signature " +
+          "matches (`Invalid signature`). Runs before anything is judged about the body.",
+        AUTH_CODES,
+      ),
+      RequestInProgress: failure(
+        409,
+        "A request with this signature or Idempotency-Key is still running: retry shortly to get its answer.",
+        [ErrorCode.REQUEST_IN_PROGRESS],
+      ),
+      PayloadTooLarge: failure(
+        413,
+        "The body is over the size limit (16 KiB by default). Checked before authentication.",
+        [ErrorCode.PAYLOAD_TOO_LARGE],
+      ),
+      UnsupportedMediaType: failure(
+        415,
+        "The body's `Content-Type` is not `application/json` (with `charset=utf-8` or no charset).",
+        [ErrorCode.UNSUPPORTED_MEDIA_TYPE],
+        headers("Idempotent-Replayed"),
+      ),
+      IdempotencyKeyReused: failure(
+        422,
+        "This Idempotency-Key was already used for another endpoint or body.",
+        [ErrorCode.IDEMPOTENCY_KEY_REUSED],
+      ),
+      RateLimited: failure(
+        429,
+        "Too many requests: wait `Retry-After` seconds.",
+        [ErrorCode.RATE_LIMITED],
+        headers("Retry-After"),
+      ),
+      HeadersTooLarge: {
+        description:
+          "The request line and headers are too large. Answered before the application sees the request.",
+        content: json(failEnvelope(431, [ErrorCode.BAD_REQUEST])),
+      },
+      InternalError: {
+        description:
+          "An unexpected failure. Nothing internal is sent; the log has the details under the request id.",
+        headers: headers(),
+        content: json(ref("schemas", "InternalError")),
+      },
+      ProviderUnavailable: failure(
+        502,
+        "The bank could not be reached or answered nonsense. Nothing was written; retry later.",
+        [ErrorCode.PROVIDER_UNAVAILABLE],
+      ),
+    },
+  };
+}

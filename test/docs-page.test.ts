@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { type Browser, chromium } from "playwright-core";
+import { createHarness, type Harness } from "./helpers/harness.js";
+
+// Debian's Chromium (.ci/run installs it): the page is checked in a real browser, on a real port.
+const CHROMIUM = "/usr/bin/chromium";
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+// In CI the test always runs: a missing browser fails it rather than skipping it.
+const skip = HAVE_CHROMIUM || process.env.CI ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+
+describe("GET /docs in a browser", { skip }, () => {
+  let h: Harness;
+  let browser: Browser;
+  let origin: string;
+
+  before(async () => {
+    h = await createHarness();
+    await h.app.listen({ port: 0, host: "127.0.0.1" });
+    origin = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  test("shows the three operations, loading nothing from anywhere but this server", async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    try {
+      const response = await page.goto(`${origin}/docs`);
+      assert.equal(response?.status(), 200);
+      await page.locator(".opblock-summary-path").nth(2).waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+
+      const operations = await page
+        .locator(".opblock-summary")
+        .evaluateAll((summaries) =>
+          summaries.map(
+            (summary) =>
+              `${summary.querySelector(".opblock-summary-method")?.textContent} ${summary.querySelector(".opblock-summary-path")?.getAttribute("data-path")}`,
+          ),
+        );
+      assert.deepEqual(operations.sort(), [
+        "GET /account/list",
+        "POST /account/generate",
+        "POST /account/generate/temporary",
+      ]);
+      assert.match(await page.locator(".info .title").innerText(), /Virtual Account Service API/);
+
+      assert.ok(requested.length > 1, "the page loaded its assets");
+      const elsewhere = requested.filter((url) => !url.startsWith(`${origin}/`));
+      assert.deepEqual(elsewhere, [], "every request goes to this server");
+      assert.ok(requested.includes(`${origin}/docs/json`), "the document comes from this server");
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
