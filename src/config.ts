@@ -92,6 +92,9 @@ const envSchema = z.object({
       error: "DATABASE_SSL must be disable, require or verify-full",
     })
     .default("disable"),
+  SQLITE_SYNCHRONOUS: z
+    .enum(["normal", "full"], { error: "SQLITE_SYNCHRONOUS must be normal or full" })
+    .default("normal"),
   DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
   VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
   VAS_MASTER_KEY_PREVIOUS: z
@@ -138,6 +141,8 @@ export type Config = Readonly<{
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
   databaseSsl: "disable" | "require" | "verify-full";
+  /** SQLite commit durability: normal (WAL default, survives process crashes) or full (also power cuts). */
+  sqliteSynchronous: "normal" | "full";
   dataDir: string;
   masterKey: Buffer | undefined;
   /** Earlier master keys that still open secrets (while rotating). */
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databaseSsl: e.DATABASE_SSL,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     dataDir: path.resolve(e.DATA_DIR),
     masterKey: e.VAS_MASTER_KEY,
     previousMasterKeys: e.VAS_MASTER_KEY_PREVIOUS ?? [],

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
       poolSize: config.databasePoolSize,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
       ssl: config.databaseSsl,
+      sqliteSynchronous: config.sqliteSynchronous,
     },
     masterKey: master.key,
     previousMasterKeys: config.previousMasterKeys,

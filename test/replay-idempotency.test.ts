@@ -104,6 +104,15 @@ for (const dialect of DIALECTS) {
         assert.equal(first.headers["idempotent-replayed"], undefined);
         assert.equal(bank.calls, calls, "the provider was not called again");
         assert.equal(await countAccounts(body.email as string), 1);
+        const record = await h.storage.db
+          .selectFrom("request_records")
+          .selectAll()
+          .where("kind", "=", "signature")
+          .where("key", "like", `%:${String(request.headers["x-signature"])}`)
+          .executeTakeFirstOrThrow();
+        assert.equal(record.state, "done", "stored with the account, in the same transaction");
+        assert.equal(record.status_code, 201);
+        assert.equal(record.response, first.body);
       });
 
       test("a replay sent to another process is caught too", async () => {

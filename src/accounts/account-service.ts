@@ -32,6 +32,12 @@ export interface PermanentAccount {
   userName: string;
 }
 
+/** What generating a permanent account did: created it, or re-issued the existing one. */
+export interface GeneratedPermanent {
+  created: boolean;
+  account: PermanentAccount;
+}
+
 /** `data` of a generate-temporary response. */
 export interface TemporaryAccount {
   accountNumber: string;
@@ -63,6 +69,12 @@ export interface Pagination {
   pages: number;
 }
 
+/**
+ * Work to run inside the write transaction that made the result, after it (the HTTP layer
+ * stores its answer for idempotent retries there, atomically with the effect).
+ */
+export type Within<T> = (trx: Executor, result: T) => Promise<void>;
+
 export interface AccountServiceOptions {
   storage: Storage;
   provider: AccountProvider;
@@ -87,33 +99,38 @@ export class AccountService {
   async generatePermanent(
     caller: Caller,
     body: Record<string, unknown>,
-  ): Promise<{ created: boolean; account: PermanentAccount }> {
+    within?: Within<GeneratedPermanent>,
+  ): Promise<GeneratedPermanent> {
     const input = parsePermanentInput(body);
     const reference = randomUUID();
     const issued = await this.issue(caller, input, reference);
-    const write = (trx: Executor) => this.savePermanent(trx, caller, input, issued, reference);
-    let created: boolean;
+    const account: PermanentAccount = {
+      bankName: BANK_NAME,
+      accountNumber: issued.accountNumber,
+      accountName: issued.accountName,
+      userName: input.name,
+    };
+    const write = async (trx: Executor) => {
+      const result = { created: await this.savePermanent(trx, caller, input, issued, reference), account };
+      await within?.(trx, result);
+      return result;
+    };
     try {
-      created = await writeTransaction(this.options.storage, write);
+      return await writeTransaction(this.options.storage, write);
     } catch (error) {
       // Another request created this customer's account between our read and our insert
       // (PostgreSQL): the account now exists, so this becomes a re-issue of it.
       if (!isUniqueViolation(error)) throw error;
-      created = await writeTransaction(this.options.storage, write);
+      return writeTransaction(this.options.storage, write);
     }
-    return {
-      created,
-      account: {
-        bankName: BANK_NAME,
-        accountNumber: issued.accountNumber,
-        accountName: issued.accountName,
-        userName: input.name,
-      },
-    };
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
-  async generateTemporary(caller: Caller, body: Record<string, unknown>): Promise<TemporaryAccount> {
+  async generateTemporary(
+    caller: Caller,
+    body: Record<string, unknown>,
+    within?: Within<TemporaryAccount>,
+  ): Promise<TemporaryAccount> {
     const input = parseTemporaryInput(body);
     const reference = randomUUID();
     const issued = await this.issue(caller, input, reference);
@@ -139,7 +156,7 @@ export class AccountService {
         updated_at: createdAt,
       });
       await this.recordNumber(trx, caller, id, 1, issued.accountNumber, reference, createdAt);
-      return {
+      const account: TemporaryAccount = {
         accountNumber: issued.accountNumber,
         accountName: issued.accountName,
         userName: input.name,
@@ -150,6 +167,8 @@ export class AccountService {
         expiresAt,
         expiresInMinutes: input.durationMinutes,
       };
+      await within?.(trx, account);
+      return account;
     });
   }
 

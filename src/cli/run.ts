@@ -195,7 +195,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (master.source === "generated") io.stderr(`vas: generated a new master key in ${master.file}\n`);
     opened = await openServices({
       database: config.database,
-      storageOptions: { poolSize: 2, ssl: config.databaseSsl },
+      storageOptions: { poolSize: 2, ssl: config.databaseSsl, sqliteSynchronous: config.sqliteSynchronous },
       masterKey: master.key,
       previousMasterKeys: config.previousMasterKeys,
       institutionCode: config.nubanInstitutionCode,

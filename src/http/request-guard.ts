@@ -4,12 +4,19 @@ import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import type { RecordId } from "../storage/request-record-repository.js";
+import type { Executor } from "../storage/transactions.js";
 import { callerOf } from "./authenticate.js";
 import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
+  interface FastifyInstance {
+    requestRecords: RequestRecords;
+  }
   interface FastifyRequest {
+    /** The keys this request holds (its signature, its Idempotency-Key), until answered. */
     claims?: RecordId[];
+    /** Set once the answer was stored inside the request's own write transaction. */
+    answerStored?: boolean;
   }
 }
 
@@ -44,6 +51,8 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
  */
 export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
   app.decorateRequest("claims", undefined);
+  app.decorateRequest("answerStored", false);
+  app.decorate("requestRecords", records);
 
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST") return;
@@ -68,6 +77,7 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     const claims = request.claims;
     if (!claims || claims.length === 0) return payload;
     request.claims = undefined;
+    if (request.answerStored && reply.statusCode < 500) return payload;
     const finished =
       reply.statusCode >= 500
         ? claims.map((claim) => records.release(claim))
@@ -75,6 +85,39 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     await Promise.all(finished);
     return payload;
   });
+}
+
+/** What a POST answers: its status and the exact bytes of its body. */
+export interface Answer {
+  statusCode: number;
+  payload: string;
+}
+
+/**
+ * Runs a POST's work and sends its answer, storing that answer for the request's keys inside
+ * the work's own write transaction (`within`), so the effect and the memory of it commit or
+ * roll back together: a retry after a crash can never run the effect twice.
+ */
+export async function answerOnce<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (within: (trx: Executor, result: T) => Promise<void>) => Promise<T>,
+  toAnswer: (result: T) => { statusCode: number; body: unknown },
+): Promise<FastifyReply> {
+  let answer: Answer | undefined;
+  const encode = (result: T): Answer => {
+    const { statusCode, body } = toAnswer(result);
+    return { statusCode, payload: JSON.stringify(body) };
+  };
+  const result = await work(async (trx, outcome) => {
+    answer = encode(outcome);
+    const records = request.server.requestRecords;
+    for (const claim of request.claims ?? [])
+      await records.complete(claim, answer.statusCode, answer.payload, trx);
+    request.answerStored = true;
+  });
+  const sent = answer ?? encode(result);
+  return reply.code(sent.statusCode).type("application/json; charset=utf-8").send(sent.payload);
 }
 
 /**

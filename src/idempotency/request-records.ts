@@ -81,9 +81,17 @@ export class RequestRecords {
     return { outcome: "in_flight" };
   }
 
-  /** Stores the answer of a claimed request, for every later request with the same key. */
-  complete(claim: RecordId, statusCode: number, response: string): Promise<void> {
-    return completeRecord(this.options.db, claim, statusCode, response);
+  /**
+   * Stores the answer of a claimed request, for every later request with the same key; pass the
+   * transaction that made the request's effect to store both atomically.
+   */
+  complete(
+    claim: RecordId,
+    statusCode: number,
+    response: string,
+    db: Executor = this.options.db,
+  ): Promise<void> {
+    return completeRecord(db, claim, statusCode, response);
   }
 
   /** Forgets a claim whose request failed without effect (5xx), so that a retry runs again. */
