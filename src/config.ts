@@ -123,6 +123,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: integerString("REQUEST_TIMEOUT_MS", 1_000, 600_000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).default(10_000),
   TRUST_PROXY: booleanString("TRUST_PROXY").default(false),
+  AUTH_CACHE_TTL_MS: integerString("AUTH_CACHE_TTL_MS", 0, 60_000).default(2_000),
   RATE_LIMIT_PER_KEY_PER_MIN: integerString("RATE_LIMIT_PER_KEY_PER_MIN", 0, 10_000_000).default(600),
   RATE_LIMIT_PER_IP_PER_MIN: integerString("RATE_LIMIT_PER_IP_PER_MIN", 0, 10_000_000).default(1200),
   REDIS_URL: z
@@ -153,6 +154,8 @@ export type Config = Readonly<{
   requestTimeoutMs: number;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
+  /** How stale a key or business-status change may be in a running process. */
+  authCacheTtlMs: number;
   rateLimitPerKeyPerMinute: number;
   rateLimitPerIpPerMinute: number;
   redisUrl: string | undefined;
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimitPerKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MIN,
     rateLimitPerIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MIN,
     redisUrl: e.REDIS_URL,

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     previousMasterKeys: config.previousMasterKeys,
     institutionCode: config.nubanInstitutionCode,
     requestLeaseMs: config.requestTimeoutMs * 2,
+    authCacheTtlMs: config.authCacheTtlMs,
   }).catch((error: unknown) => {
     if (!isStorageUnavailable(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);

@@ -19,6 +19,8 @@ export interface ServicesOptions {
   institutionCode: string;
   /** How long an in-flight POST holds its signature / Idempotency-Key (default 60 s). */
   requestLeaseMs?: number;
+  /** How long the authenticator may reuse a key's record (default 0: every request reads it). */
+  authCacheTtlMs?: number;
   /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
   provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
 }
@@ -69,7 +71,7 @@ export async function openServices(options: ServicesOptions): Promise<Services> 
       box,
       businesses: new BusinessService(storage, box),
       accounts: new AccountService({ storage, provider, fingerprintKey }),
-      authenticator: new Authenticator(storage.db, box),
+      authenticator: new Authenticator(storage.db, box, Date.now, options.authCacheTtlMs ?? 0),
       requestRecords: new RequestRecords({ db: storage.db, leaseMs: options.requestLeaseMs ?? 60_000 }),
       migrated,
       close: () => storage.close(),

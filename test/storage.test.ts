@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
+import { seedAccounts } from "../bench/seed.js";
+import { openServices } from "../src/services.js";
+import { accountPageQuery } from "../src/storage/account-repository.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { openStorage } from "../src/storage/database.js";
 import { isStorageUnavailable, isUniqueViolation } from "../src/storage/errors.js";
@@ -99,6 +103,46 @@ for (const dialect of DIALECTS) {
         assert.ok(isStorageUnavailable(failure));
       } finally {
         await storage.close();
+      }
+    });
+
+    test("a list page is an index range on (business_id, ordinal) at any depth, never a scan", async () => {
+      const services = await openServices({
+        database: database.location,
+        masterKey: randomBytes(32),
+        institutionCode: "999240",
+      });
+      try {
+        const business = await services.businesses.createBusiness("Plan Ltd", "completed");
+        const other = await services.businesses.createBusiness("Other Ltd", "completed");
+        await seedAccounts(services, business.business.id, 20_000);
+        await seedAccounts(services, other.business.id, 5_000);
+        await sql`analyze`.execute(services.storage.db);
+        for (const upTo of [20_000, 10_000, 10]) {
+          const page = accountPageQuery(
+            services.storage.db,
+            business.business.id,
+            Math.max(0, upTo - 10),
+            upTo,
+          ).compile();
+          const explain = dialect === "sqlite" ? "explain query plan " : "explain ";
+          const plan = await services.storage.db.executeQuery(
+            CompiledQuery.raw(explain + page.sql, [...page.parameters]),
+          );
+          const text = JSON.stringify(plan.rows);
+          if (dialect === "sqlite") {
+            assert.match(
+              text,
+              /SEARCH accounts USING INDEX (sqlite_autoindex_accounts_\d|accounts_business_ordinal_key) \(business_id=\? AND ordinal>\? AND ordinal<\?\)/,
+              text,
+            );
+          } else {
+            assert.match(text, /Index Scan.*accounts_business_ordinal_key/, text);
+            assert.doesNotMatch(text, /Seq Scan/, text);
+          }
+        }
+      } finally {
+        await services.close();
       }
     });
 

@@ -8,7 +8,7 @@ import {
   missingHeader,
   timestampExpired,
 } from "../errors.js";
-import { findCredentialByKeyHash } from "../storage/api-key-repository.js";
+import { findCredentialByKeyHash, type KeyCredential } from "../storage/api-key-repository.js";
 import type { Executor } from "../storage/transactions.js";
 import { isFresh, parseTimestamp, verifySignature } from "./signature.js";
 
@@ -21,6 +21,8 @@ export interface Caller {
 
 /** The three signing headers as received (Node lower-cases header names). */
 export type SigningHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const MAX_CACHED_KEYS = 10_000;
 
 const REQUIRED_HEADERS = ["x-api-key", "x-signature", "x-timestamp"] as const;
 
@@ -38,11 +40,41 @@ function header(headers: SigningHeaders, name: (typeof REQUIRED_HEADERS)[number]
  * first failed check.
  */
 export class Authenticator {
+  private readonly cache = new Map<string, { credential: KeyCredential; secretKey: string; until: number }>();
+
+  /**
+   * `cacheTtlMs`: how long a key's record (status, business status, opened secret) may be
+   * reused without reading the database again: the bound on how stale a key or business status
+   * change can be in a running process. 0 reads the database on every request.
+   */
   constructor(
     private readonly db: Executor,
     private readonly box: SecretBox,
     private readonly now: () => number = Date.now,
+    private readonly cacheTtlMs = 0,
   ) {}
+
+  /** The key's record and opened secret: from the cache while fresh, else from the database. */
+  private async lookup(
+    keyHash: string,
+  ): Promise<{ credential: KeyCredential; secretKey: string } | undefined> {
+    const now = this.now();
+    const cached = this.cache.get(keyHash);
+    if (cached && cached.until > now) return cached;
+    const credential = await findCredentialByKeyHash(this.db, keyHash);
+    if (!credential) return undefined; // unknown keys are not remembered: no memory for random guesses
+    const entry = {
+      credential,
+      secretKey: this.box.open(credential.secretCiphertext, secretContext(credential.keyId)),
+      until: now + this.cacheTtlMs,
+    };
+    if (this.cacheTtlMs > 0) {
+      this.cache.delete(keyHash);
+      if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(keyHash, entry);
+    }
+    return entry;
+  }
 
   /** `signedBodies`: every form of the body a valid signature may cover (see docs/api.md). */
   async authenticate(
@@ -54,13 +86,13 @@ export class Authenticator {
       string,
       string,
     ];
-    const credential = await findCredentialByKeyHash(this.db, hashApiKey(apiKey));
-    if (credential?.keyStatus !== "active") throw invalidApiKey();
+    const found = await this.lookup(hashApiKey(apiKey));
+    if (found?.credential.keyStatus !== "active") throw invalidApiKey();
+    const { credential, secretKey } = found;
     if (credential.verificationStatus !== "completed") throw businessNotVerified();
     const timestamp = parseTimestamp(timestampText);
     if (timestamp === undefined) throw invalidTimestamp();
     if (!isFresh(timestamp, this.now())) throw timestampExpired();
-    const secretKey = this.box.open(credential.secretCiphertext, secretContext(credential.keyId));
     if (!verifySignature(secretKey, signedBodies, timestampText, signature)) throw invalidSignature();
     return {
       businessId: credential.businessId,

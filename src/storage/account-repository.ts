@@ -64,12 +64,16 @@ export function listAccountsByOrdinal(
   above: number,
   upTo: number,
 ): Promise<AccountListRow[]> {
+  return accountPageQuery(db, businessId, above, upTo).execute();
+}
+
+/** The query behind listAccountsByOrdinal (exposed so tests can check its plan). */
+export function accountPageQuery(db: Executor, businessId: string, above: number, upTo: number) {
   return db
     .selectFrom("accounts")
     .select(["account_number", "account_name", "email", "kind", "expires_at", "created_at", "ordinal"])
     .where("business_id", "=", businessId)
     .where("ordinal", ">", above)
     .where("ordinal", "<=", upTo)
-    .orderBy("ordinal", "desc")
-    .execute();
+    .orderBy("ordinal", "desc");
 }
