@@ -112,11 +112,17 @@ async function main() {
     }));
     results.push(floorWrite, floorRead);
 
-    const list = (key: Key, page: number, limit: number) => () => ({
-      method: "GET" as const,
-      path: `/api/v1/external/account/list?page=${page}&limit=${limit}`,
-      key,
-    });
+    const listScenarios = (key: Key, accounts: number, pages: Array<[number, number, string]>): Scenario[] =>
+      pages.map(([page, limit, label]) => ({
+        name: `list ${label} (${accounts.toLocaleString()} accounts)`,
+        floor: "read",
+        expectStatus: [200],
+        request: () => ({
+          method: "GET",
+          path: `/api/v1/external/account/list?page=${page}&limit=${limit}`,
+          key,
+        }),
+      }));
     const run = randomBytes(3).toString("hex");
     const scenarios: Scenario[] = [
       {
@@ -152,48 +158,17 @@ async function main() {
           key: writer,
         }),
       },
-      {
-        name: `list page 1, 10 items (${SMALL.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(small, 1, 10),
-      },
-      {
-        name: `list page 1, 100 items (${SMALL.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(small, 1, 100),
-      },
-      {
-        name: `list middle page (${SMALL.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(small, Math.ceil(SMALL / 20), 10),
-      },
-      {
-        name: `list last page (${SMALL.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(small, Math.ceil(SMALL / 10), 10),
-      },
-      {
-        name: `list page 1 (${DEEP.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(deep, 1, 10),
-      },
-      {
-        name: `list middle page (${DEEP.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(deep, Math.ceil(DEEP / 20), 10),
-      },
-      {
-        name: `list last page (${DEEP.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: list(deep, Math.ceil(DEEP / 10), 10),
-      },
+      ...listScenarios(small, SMALL, [
+        [1, 10, "page 1, 10 items"],
+        [1, 100, "page 1, 100 items"],
+        [Math.ceil(SMALL / 20), 10, "middle page"],
+        [Math.ceil(SMALL / 10), 10, "last page"],
+      ]),
+      ...listScenarios(deep, DEEP, [
+        [1, 10, "page 1"],
+        [Math.ceil(DEEP / 20), 10, "middle page"],
+        [Math.ceil(DEEP / 10), 10, "last page"],
+      ]),
       {
         name: "authentication rejected (bad signature)",
         floor: "write",

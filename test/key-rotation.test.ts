@@ -4,27 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { buildApp } from "../src/app.js";
 import { masterKeyId } from "../src/businesses/secret-box.js";
 import { runCli } from "../src/cli/run.js";
-import type { DatabaseLocation } from "../src/config.js";
-import { MasterKeyMismatchError, openServices, type Services } from "../src/services.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
-import { API, BODY_LIMIT, customer, signedInject, type TestBusiness } from "./helpers/harness.js";
-
-const url = (location: DatabaseLocation) =>
-  location.dialect === "sqlite" ? `sqlite:${location.file}` : location.url;
-
-function appFor(services: Services) {
-  return buildApp({
-    authenticator: services.authenticator,
-    accounts: services.accounts,
-    requestRecords: services.requestRecords,
-    rateLimits: { perKeyPerMinute: 0, perIpPerMinute: 0 },
-    db: services.storage.db,
-    bodyLimitBytes: BODY_LIMIT,
-  });
-}
+import { MasterKeyMismatchError, openServices } from "../src/services.js";
+import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
+import { API, appFor, customer, signedInject, type TestBusiness } from "./helpers/harness.js";
 
 for (const dialect of DIALECTS) {
   describe(`key rotation on ${dialect}`, () => {
@@ -107,7 +91,7 @@ for (const dialect of DIALECTS) {
         let stderr = "";
         const code = await runCli(["secrets", "rotate-master-key", "--json"], {
           env: {
-            DATABASE_URL: url(database.location),
+            DATABASE_URL: databaseUrl(database.location),
             DATA_DIR: dir,
             VAS_MASTER_KEY: newKey.toString("hex"),
             VAS_MASTER_KEY_PREVIOUS: `${randomBytes(32).toString("hex")},${oldKey.toString("base64")}`,

@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import { openServices, type Services } from "../src/services.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import type { Services } from "../src/services.js";
+import { type Cluster, startCluster } from "./helpers/cluster.js";
+import { DIALECTS } from "./helpers/databases.js";
 import { customer, type TestBusiness } from "./helpers/harness.js";
 import { assertOnePermanentAccount } from "./helpers/invariants.js";
-import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+import type { ServerProcess } from "./helpers/server-process.js";
 
 // Several real server processes on one database, as behind a load balancer (docs/deploy.md).
 
@@ -48,44 +45,18 @@ async function signedFetch(
 
 for (const dialect of DIALECTS) {
   describe(`${PROCESSES} server processes on one ${dialect} database`, () => {
-    let dir: string;
-    let database: TestDatabase;
+    let cluster: Cluster;
     let services: Services;
-    let servers: ServerProcess[] = [];
+    let servers: ServerProcess[];
     let business: TestBusiness;
 
     before(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), "vas-multi-"));
-      database = await createTestDatabase(dialect, dir);
-      const masterKey = randomBytes(32);
-      services = await openServices({ database: database.location, masterKey, institutionCode: "999240" });
-      const created = await services.businesses.createBusiness("Multi Ltd", "completed");
-      business = {
-        businessId: created.business.id,
-        name: "Multi Ltd",
-        apiKey: created.apiKey,
-        secretKey: created.secretKey,
-      };
-      const url =
-        database.location.dialect === "sqlite" ? `sqlite:${database.location.file}` : database.location.url;
-      servers = await Promise.all(
-        Array.from({ length: PROCESSES }, () =>
-          startServerProcess({
-            DATABASE_URL: url,
-            DATA_DIR: dir,
-            VAS_MASTER_KEY: masterKey.toString("hex"),
-            LOG_LEVEL: "info",
-            AUTH_CACHE_TTL_MS: "1000",
-          }),
-        ),
-      );
+      cluster = await startCluster(dialect, PROCESSES, { LOG_LEVEL: "info", AUTH_CACHE_TTL_MS: "1000" });
+      ({ services, servers, business } = cluster);
     });
 
     after(async () => {
-      const codes = await Promise.all(servers.map((server) => server.stop()));
-      await services.close();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
+      const codes = await cluster.stop();
       assert.deepEqual(codes, Array(servers.length).fill(0), "every process shut down cleanly");
     });
 

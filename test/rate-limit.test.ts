@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Redis } from "ioredis";
 import { sign } from "../src/auth/signature.js";
-import { openServices, type Services } from "../src/services.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { type Cluster, startCluster } from "./helpers/cluster.js";
+import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
-import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+import type { ServerProcess } from "./helpers/server-process.js";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -98,43 +95,20 @@ for (const dialect of DIALECTS) {
 describe("rate limits shared across processes through Redis", {
   skip: !REDIS && "Redis is not answering",
 }, () => {
-  let dir: string;
-  let database: TestDatabase;
-  let services: Services;
-  let servers: ServerProcess[] = [];
+  let cluster: Cluster;
+  let servers: ServerProcess[];
   let business: TestBusiness;
 
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "vas-ratelimit-"));
-    database = await createTestDatabase(DIALECTS.at(-1) ?? "sqlite", dir);
-    const masterKey = randomBytes(32);
-    services = await openServices({ database: database.location, masterKey, institutionCode: "999240" });
-    const created = await services.businesses.createBusiness("Limited Ltd", "completed");
-    business = {
-      businessId: created.business.id,
-      name: "Limited Ltd",
-      apiKey: created.apiKey,
-      secretKey: created.secretKey,
-    };
-    const url =
-      database.location.dialect === "sqlite" ? `sqlite:${database.location.file}` : database.location.url;
-    const env = {
-      DATABASE_URL: url,
-      DATA_DIR: dir,
-      VAS_MASTER_KEY: masterKey.toString("hex"),
+    cluster = await startCluster(DIALECTS.at(-1) ?? "sqlite", 2, {
       REDIS_URL,
       REDIS_KEY_PREFIX: `vas-test-${randomBytes(6).toString("hex")}:`,
       RATE_LIMIT_PER_KEY_PER_MIN: "10",
       RATE_LIMIT_PER_IP_PER_MIN: "1000",
-    };
-    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    });
+    ({ servers, business } = cluster);
   });
-  after(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await services.close();
-    await database.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster.stop());
 
   test("2 processes with a limit of 10 per key let 10 requests through in total, not 20", async () => {
     const statuses: number[] = [];

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { buildApp } from "../src/app.js";
 import { sign } from "../src/auth/signature.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
 import { VirtualBank } from "../src/providers/virtual-bank.js";
@@ -9,7 +8,7 @@ import { openServices } from "../src/services.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
-  BODY_LIMIT,
+  appFor,
   createHarness,
   customer,
   type Harness,
@@ -117,14 +116,7 @@ for (const dialect of DIALECTS) {
 
       test("a replay sent to another process is caught too", async () => {
         const other = await openServices({ database: h.database, masterKey, institutionCode: "999240" });
-        const otherApp = buildApp({
-          authenticator: other.authenticator,
-          accounts: other.accounts,
-          requestRecords: other.requestRecords,
-          rateLimits: { perKeyPerMinute: 0, perIpPerMinute: 0 },
-          db: other.storage.db,
-          bodyLimitBytes: BODY_LIMIT,
-        });
+        const otherApp = appFor(other);
         try {
           const body = customer();
           const request = fixedRequest(business, TEMPORARY, body);

@@ -9,7 +9,7 @@ import { sign } from "../src/auth/signature.js";
 import type { IssuedKeyPair } from "../src/businesses/business-service.js";
 import { openServices } from "../src/services.js";
 import { openStorage } from "../src/storage/database.js";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 // After a run full of identity numbers and signed requests, nothing the service wrote (its
@@ -40,8 +40,7 @@ for (const dialect of DIALECTS) {
       await services.close();
 
       server = await startServerProcess({
-        DATABASE_URL:
-          database.location.dialect === "sqlite" ? `sqlite:${database.location.file}` : database.location.url,
+        DATABASE_URL: databaseUrl(database.location),
         DATA_DIR: dir,
         VAS_MASTER_KEY: masterKey,
         LOG_LEVEL: "trace",

@@ -18,31 +18,24 @@ export interface RotationReport {
 export function rotateMasterKey(storage: Storage, box: SecretBox): Promise<RotationReport> {
   return writeTransaction(storage, async (trx) => {
     const report: RotationReport = { resealed: 0, alreadyCurrent: 0 };
-    const keys = await trx.selectFrom("api_keys").select(["id", "secret_ciphertext"]).execute();
-    for (const key of keys) {
-      if (box.isCurrent(key.secret_ciphertext)) {
+    /** Re-seals one stored value under the current key; `save` writes it back. */
+    const reseal = async (sealed: string, context: string, save: (value: string) => Promise<unknown>) => {
+      if (box.isCurrent(sealed)) {
         report.alreadyCurrent++;
-        continue;
+        return;
       }
-      const context = secretContext(key.id);
-      const resealed = box.seal(box.open(key.secret_ciphertext, context), context);
-      await trx
-        .updateTable("api_keys")
-        .set({ secret_ciphertext: resealed })
-        .where("id", "=", key.id)
-        .execute();
+      await save(box.seal(box.open(sealed, context), context));
       report.resealed++;
+    };
+    for (const key of await trx.selectFrom("api_keys").select(["id", "secret_ciphertext"]).execute()) {
+      await reseal(key.secret_ciphertext, secretContext(key.id), (value) =>
+        trx.updateTable("api_keys").set({ secret_ciphertext: value }).where("id", "=", key.id).execute(),
+      );
     }
-    const settings = await trx.selectFrom("settings").select(["name", "value"]).execute();
-    for (const setting of settings) {
-      if (box.isCurrent(setting.value)) {
-        report.alreadyCurrent++;
-        continue;
-      }
-      const context = settingContext(setting.name);
-      const resealed = box.seal(box.open(setting.value, context), context);
-      await trx.updateTable("settings").set({ value: resealed }).where("name", "=", setting.name).execute();
-      report.resealed++;
+    for (const setting of await trx.selectFrom("settings").select(["name", "value"]).execute()) {
+      await reseal(setting.value, settingContext(setting.name), (value) =>
+        trx.updateTable("settings").set({ value }).where("name", "=", setting.name).execute(),
+      );
     }
     return report;
   });

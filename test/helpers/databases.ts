@@ -50,6 +50,11 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** The DATABASE_URL a server process is given for a location. */
+export function databaseUrl(location: DatabaseLocation): string {
+  return location.dialect === "sqlite" ? `sqlite:${location.file}` : location.url;
+}
+
 export interface TestDatabase {
   location: DatabaseLocation;
   drop(): Promise<void>;

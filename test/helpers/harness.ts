@@ -75,16 +75,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     institutionCode: "999240",
     ...(options.provider ? { provider: options.provider } : {}),
   });
-  const app = buildApp({
-    authenticator: services.authenticator,
-    accounts: services.accounts,
-    requestRecords: services.requestRecords,
-    rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
-    db: services.storage.db,
-    bodyLimitBytes: BODY_LIMIT,
-    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-    logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },
-  });
+  const app = appFor(services, options);
   await app.ready();
   return {
     dialect: database.dialect,
@@ -110,6 +101,23 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app over the given services, built as main.ts builds it (a second "process" in tests). */
+export function appFor(
+  services: Services,
+  options: Pick<HarnessOptions, "rateLimits" | "requestTimeoutMs" | "logStream"> = {},
+): FastifyInstance {
+  return buildApp({
+    authenticator: services.authenticator,
+    accounts: services.accounts,
+    requestRecords: services.requestRecords,
+    rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
+    db: services.storage.db,
+    bodyLimitBytes: BODY_LIMIT,
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },
+  });
 }
 
 /** Sends a request signed the way the docs tell integrators to sign. */
