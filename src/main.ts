@@ -1,3 +1,4 @@
+import pino from "pino";
 import { buildApp } from "./app.js";
 import { resolveMasterKey } from "./businesses/master-key.js";
 import { ConfigError, describeDatabase, loadConfig } from "./config.js";
@@ -28,6 +29,18 @@ async function main(): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new StartupError(`Cannot reach the database at ${describeDatabase(config.database)}: ${reason}`);
   });
+  // Log lines are buffered (up to 4 KiB, at most a quarter of a second) and written in batches
+  // instead of one write per line: a measurable share of a request's cost. The buffer is
+  // flushed on exit, whatever the cause.
+  const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => logDestination.flush(), 250).unref();
+  process.on("exit", () => {
+    try {
+      logDestination.flushSync();
+    } catch {
+      // nothing left to flush to
+    }
+  });
   const redisErrors: Error[] = [];
   const redis = config.redisUrl
     ? await connectRedis(config.redisUrl, (error) => redisErrors.push(error))
@@ -46,7 +59,7 @@ async function main(): Promise<void> {
     bodyLimitBytes: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logDestination },
   });
   const log = app.log;
   if (master.source === "generated") {
