@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { DestinationStream, LevelWithSilent } from "pino";
 import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
-import { answerClientError, registerErrorHandling } from "./http/error-handler.js";
+import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
@@ -69,6 +69,9 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     http: { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1_000 },
     keepAliveTimeout: 5_000,
     clientErrorHandler: answerClientError,
+    // A path Fastify cannot decode (`/%zz`) is answered before any hook: keep the envelope.
+    frameworkErrors: (error, request, reply) =>
+      answerFrameworkError(error, request, reply as unknown as FastifyReply),
     return503OnClosing: true,
     requestIdHeader: false,
     genReqId: (request) => {

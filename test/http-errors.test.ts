@@ -136,6 +136,12 @@ for (const dialect of DIALECTS) {
         }
       });
 
+      test("a path that cannot be decoded is a 400 in the fail envelope", async () => {
+        const response = await h.app.inject({ method: "GET", url: "/api/v1/external/account/%zz" });
+        assertFail(response, 400, "BAD_REQUEST");
+        assert.ok(response.headers["x-request-id"]);
+      });
+
       test("a known path with another method is a 404 fail", async () => {
         const response = await h.app.inject({ method: "DELETE", url: `${API}/account/list` });
         assertFail(response, 404, "NOT_FOUND");

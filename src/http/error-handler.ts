@@ -67,6 +67,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   );
 }
 
+/** Errors Fastify raises before any hook (a path it cannot decode): a 400 in the envelope. */
+export function answerFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const failure = new AppError(ErrorCode.BAD_REQUEST, 400, `Malformed request: ${error.message}`);
+  reply.header("x-request-id", request.id).code(400).send(failBody(failure));
+}
+
 /** The one place where errors become responses. */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
