@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isValidNuban } from "../src/providers/nuban.js";
+import { assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -18,15 +19,6 @@ for (const dialect of DIALECTS) {
     after(() => h.close());
 
     const generate = (body: unknown, as: TestBusiness = business) => h.request({ url: URL, body, as });
-
-    function assertValidation(response: { statusCode: number; json(): unknown }, message: string) {
-      assert.equal(response.statusCode, 400, JSON.stringify(response.json()));
-      assert.deepEqual(response.json(), {
-        status: "fail",
-        message,
-        error: { statusCode: 400, name: "AppError", code: "VALIDATION_FAILED" },
-      });
-    }
 
     describe("POST /account/generate", () => {
       test("creates a permanent account: 201 with exactly the spec's fields", async () => {

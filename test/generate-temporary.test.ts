@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isValidNuban } from "../src/providers/nuban.js";
+import { assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -18,15 +19,6 @@ for (const dialect of DIALECTS) {
     after(() => h.close());
 
     const generate = (body: unknown) => h.request({ url: URL, body, as: business });
-
-    function assertValidation(
-      response: { statusCode: number; json(): { status: string; message: string } },
-      message: string,
-    ) {
-      assert.equal(response.statusCode, 400, JSON.stringify(response.json()));
-      assert.equal(response.json().status, "fail");
-      assert.equal(response.json().message, message);
-    }
 
     describe("POST /account/generate/temporary", () => {
       test("creates a temporary account: 201, isTemporary, expiresAt = creation + duration, expiresInMinutes", async () => {

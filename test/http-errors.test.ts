@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
+import { assertFailCode as assertFail } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -25,17 +26,6 @@ for (const dialect of DIALECTS) {
       business = await h.createBusiness();
     });
     after(() => h.close());
-
-    function assertFail(
-      response: { statusCode: number; json(): { status: string; message: string; error: { code: string } } },
-      status: number,
-      code: string,
-    ) {
-      assert.equal(response.statusCode, status, JSON.stringify(response.json()));
-      assert.equal(response.json().status, "fail");
-      assert.equal(response.json().error.code, code);
-      assert.equal(typeof response.json().message, "string");
-    }
 
     describe("request bodies (authenticated callers)", () => {
       test("malformed JSON is a 400 INVALID_JSON", async () => {

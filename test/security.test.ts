@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
+import { assertFailMessage as assertFail } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -26,13 +27,6 @@ const endpoints: Endpoint[] = [
   },
   { name: "GET /account/list", request: () => ({ method: "GET", url: `${API}/account/list` }) },
 ];
-
-function assertFail(response: { statusCode: number; json(): unknown }, status: number, message: string) {
-  assert.equal(response.statusCode, status, JSON.stringify(response.json()));
-  const body = response.json() as { status: string; message: string };
-  assert.equal(body.status, "fail");
-  assert.equal(body.message, message);
-}
 
 let h: Harness;
 let business: TestBusiness;
