@@ -61,14 +61,20 @@ for (const dialect of DIALECTS) {
       assert.equal(failEnvelope(response).status, "fail");
     });
 
-    test("a slow client that never finishes its request is cut off (request timeout)", async () => {
+    // Time limits on these two are bounds, not measurements: a server that never cuts the
+    // connection must fail the test, not hang the suite.
+    test("a slow client that never finishes its request is cut off (request timeout)", {
+      timeout: 15_000,
+    }, async () => {
       const response = await rawExchange(port, [`POST ${API}/account/generate HTTP/1.1\r\nHost: x\r\n`]);
       assert.ok(response === "" || /^HTTP\/1\.1 408 /.test(response), JSON.stringify(response));
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       assert.equal(health.status, 200, "and the server carries on");
     });
 
-    test("half-closed connections, mid-request or after it, leave the server unharmed", async () => {
+    test("half-closed connections, mid-request or after it, leave the server unharmed", {
+      timeout: 15_000,
+    }, async () => {
       const midRequest = await rawExchange(
         port,
         [`POST ${API}/account/generate HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{"na`],

@@ -8,7 +8,6 @@ import {
   notFound,
   payloadTooLarge,
   serviceUnavailable,
-  unsupportedMediaType,
 } from "../errors.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 
@@ -29,13 +28,10 @@ function classify(error: unknown, bodyLimit: number): AppError | undefined {
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return payloadTooLarge(bodyLimit);
-    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return fastifyError.statusCode === 415 ? unsupportedMediaType() : invalidJson("Invalid Content-Length");
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return invalidJson("Request body is not valid JSON");
+      return invalidJson("Invalid Content-Length");
   }
+  // Content types and JSON are judged by ReceivedBody (after authentication), not by Fastify.
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     return new AppError(ErrorCode.BAD_REQUEST, status, fastifyError.message ?? "Bad request");

@@ -44,9 +44,17 @@ export class ReceivedBody {
    * of the parsed body (for HTTP libraries that reformat JSON).
    */
   signedForms(): Array<string | Uint8Array> {
-    if (!this.value) return [this.raw];
-    const compact = JSON.stringify(this.value);
+    const compact = this.compact();
+    if (compact === undefined) return [this.raw];
     return compact === this.raw.toString("utf8") ? [this.raw] : [this.raw, compact];
+  }
+
+  private compactJson: string | undefined;
+
+  /** The parsed body re-serialised compactly (computed once), or undefined when it did not parse. */
+  compact(): string | undefined {
+    if (this.value && this.compactJson === undefined) this.compactJson = JSON.stringify(this.value);
+    return this.compactJson;
   }
 
   /** The body as a JSON object, or the held-back problem. */

@@ -28,7 +28,7 @@ export const REPLAYED_HEADER = "idempotent-replayed";
 /** Method, route and canonical body: what makes two requests "the same request". */
 function fingerprint(request: FastifyRequest): string {
   const body = receivedBody(request);
-  const canonical = body?.value ? JSON.stringify(body.value) : (body?.raw ?? Buffer.alloc(0));
+  const canonical = body?.compact() ?? body?.raw ?? Buffer.alloc(0);
   return createHash("sha256")
     .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
     .update(canonical)
