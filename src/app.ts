@@ -6,6 +6,7 @@ import type { Authenticator } from "./auth/authenticator.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
+import { HealthMonitor } from "./http/health.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
@@ -13,10 +14,12 @@ import { registerRequestGuard } from "./http/request-guard.js";
 import { docsRoute } from "./http/routes/docs.js";
 import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
 import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
-import { healthRoute } from "./http/routes/health.js";
+import { healthRoutes } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
 import { openApiRoute } from "./http/routes/openapi.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
+import { storageFailure } from "./storage/errors.js";
+import { probeWrite } from "./storage/health-repository.js";
 import type { Executor } from "./storage/transactions.js";
 
 export const API_PREFIX = "/api/v1/external";
@@ -102,10 +105,12 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     );
   });
 
+  const health = new HealthMonitor(() => probeWrite(deps.db, new Date().toISOString()), storageFailure);
+  app.decorate("health", health);
   registerErrorHandling(app, deps.bodyLimitBytes);
   registerBodyCapture(app, deps.bodyLimitBytes);
   registerRateLimiting(app, deps.rateLimits);
-  healthRoute(app, deps.db);
+  healthRoutes(app, health);
   // Public, outside the authenticated (and rate-limited) scope below; the document is built once.
   const openApiDocument = buildOpenApiDocument(API_PREFIX);
   openApiRoute(app, `${API_PREFIX}/openapi.json`, openApiDocument);

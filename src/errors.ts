@@ -18,6 +18,8 @@ export const ErrorCode = {
   INVALID_TIMESTAMP: "INVALID_TIMESTAMP",
   TIMESTAMP_EXPIRED: "TIMESTAMP_EXPIRED",
   INVALID_SIGNATURE: "INVALID_SIGNATURE",
+  INVALID_SIGNATURE_VERSION: "INVALID_SIGNATURE_VERSION",
+  SIGNATURE_VERSION_REQUIRED: "SIGNATURE_VERSION_REQUIRED",
   VALIDATION_FAILED: "VALIDATION_FAILED",
   INVALID_JSON: "INVALID_JSON",
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
@@ -33,6 +35,7 @@ export const ErrorCode = {
   RATE_LIMITED: "RATE_LIMITED",
   BAD_REQUEST: "BAD_REQUEST",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  SERVICE_DEGRADED: "SERVICE_DEGRADED",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -50,6 +53,18 @@ export const invalidTimestamp = () =>
 export const timestampExpired = () =>
   new AppError(ErrorCode.TIMESTAMP_EXPIRED, 401, "Request timestamp expired");
 export const invalidSignature = () => new AppError(ErrorCode.INVALID_SIGNATURE, 401, "Invalid signature");
+export const invalidSignatureVersion = () =>
+  new AppError(
+    ErrorCode.INVALID_SIGNATURE_VERSION,
+    401,
+    "Invalid x-signature-version header: expected 1 or 2",
+  );
+export const signatureVersionRequired = (version: number) =>
+  new AppError(
+    ErrorCode.SIGNATURE_VERSION_REQUIRED,
+    401,
+    `This API key requires signature version ${version}: send x-signature-version: ${version}`,
+  );
 
 export const validationFailed = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
 export const invalidJson = (message: string) => new AppError(ErrorCode.INVALID_JSON, 400, message);
@@ -71,13 +86,21 @@ export const providerUnavailable = (cause?: unknown) =>
     { cause },
   );
 /** The database cannot answer right now; the request changed nothing and may be retried. */
-export const serviceUnavailable = (cause?: unknown) =>
+export const serviceUnavailable = (
+  cause?: unknown,
+  reason: "unreachable" | "refusing-writes" = "unreachable",
+) =>
   new AppError(
     ErrorCode.SERVICE_UNAVAILABLE,
     503,
-    "Service temporarily unavailable: the database is not reachable. Retry later.",
+    reason === "unreachable"
+      ? "Service temporarily unavailable: the database is not reachable. Retry later."
+      : "Service temporarily unavailable: the database cannot accept writes. Retry later.",
     { cause },
   );
+/** The health check failed: the service should get no traffic until it passes again. */
+export const serviceDegraded = (reason: string) =>
+  new AppError(ErrorCode.SERVICE_DEGRADED, 503, `Service degraded: ${reason}`);
 export const numberSpaceExhausted = () =>
   new AppError(ErrorCode.NUMBER_SPACE_EXHAUSTED, 503, "No account numbers are left to issue");
 

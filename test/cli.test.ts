@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { sign } from "../src/auth/signature.js";
+import { sign, signRequestV2 } from "../src/auth/signature.js";
 import { runCli } from "../src/cli/run.js";
 import { USAGE } from "../src/cli/usage.js";
 import { openServices } from "../src/services.js";
@@ -71,6 +71,7 @@ interface KeySummary {
   keyId: string;
   prefix: string;
   status: string;
+  minSignatureVersion: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -85,6 +86,10 @@ interface BusinessRow {
 
 const createBusiness = (name: string, ...extra: string[]) =>
   vasJson<Created>(["business", "create", "--name", name, ...extra, "--json"]);
+
+async function keyStatusOf(businessId: string): Promise<KeySummary | undefined> {
+  return (await vasJson<KeySummary[]>(["key", "list", businessId, "--json"]))[0];
+}
 
 async function keyStatus(businessId: string, apiKey: string): Promise<string | undefined> {
   const keys = await vasJson<KeySummary[]>(["key", "list", businessId, "--json"]);
@@ -146,12 +151,37 @@ describe("vas business create", () => {
     assert.match(run.stdout, /not shown again/);
   });
 
-  test("an empty name fails with exit 1 and a message", async () => {
-    const run = await vas(["business", "create", "--name", "   "]);
-    assert.equal(run.code, 1);
-    assert.equal(run.stdout, "");
-    assert.match(run.stderr, /business name must not be empty/);
+  test("the name is NFC-normalised: what the list shows is what create printed", async () => {
+    const created = await createBusiness("Cafe\u0301 Ltd");
+    assert.equal(created.name, "Caf\u00e9 Ltd");
+    const listed = (await vasJson<BusinessRow[]>(["business", "list", "--json"])).find(
+      (row) => row.businessId === created.businessId,
+    );
+    assert.equal(listed?.name, created.name);
   });
+
+  const refusedNames = [
+    ["", "business name must be a non-empty string"],
+    ["   ", "business name must be a non-empty string"],
+    ["Acme\u001b[31m Ltd", "business name must not contain control characters"],
+    ["Acme\nLtd", "business name must not contain control characters"],
+    ["Acme\r\u001b[2K Evil", "business name must not contain control characters"],
+    ["Acme \u202edtL", "business name must not contain bidirectional control characters"],
+    ["\u200b\u3164", "business name must contain a visible character"],
+    ["b".repeat(101), "business name must be at most 100 characters"],
+  ] as const;
+  for (const [name, message] of refusedNames) {
+    test(`the name ${JSON.stringify(name.slice(0, 20))} is a usage error: exit 2, nothing written`, async () => {
+      const fresh = freshEnv();
+      const run = await vas(["business", "create", "--name", name, "--json"], fresh.env);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stdout, "");
+      assert.ok(run.stderr.includes(message), run.stderr);
+      assert.match(run.stderr, /vas --help/);
+      assert.ok(!run.stderr.includes("\u001b") && !run.stderr.includes("\u202e"), "the name is not echoed");
+      assert.equal(existsSync(fresh.dir), false, "no database, no master key");
+    });
+  }
 });
 
 describe("vas business set-status and list", () => {
@@ -221,15 +251,16 @@ describe("vas business set-status and list", () => {
 });
 
 describe("vas key", () => {
-  test("key create --json prints exactly {apiKey, secretKey}, a new pair", async () => {
+  test("key create --json prints exactly {keyId, apiKey, secretKey}, a new pair", async () => {
     const created = await createBusiness("Rotating");
-    const pair = await vasJson<{ apiKey: string; secretKey: string }>([
+    const pair = await vasJson<{ keyId: string; apiKey: string; secretKey: string }>([
       "key",
       "create",
       created.businessId,
       "--json",
     ]);
-    assert.deepEqual(Object.keys(pair).sort(), ["apiKey", "secretKey"]);
+    assert.deepEqual(Object.keys(pair).sort(), ["apiKey", "keyId", "secretKey"]);
+    assert.match(pair.keyId, UUID);
     assert.match(pair.apiKey, /^vak_/);
     assert.match(pair.secretKey, /^vsk_/);
     assert.notEqual(pair.apiKey, created.apiKey);
@@ -249,8 +280,16 @@ describe("vas key", () => {
     const keys = JSON.parse(run.stdout) as KeySummary[];
     assert.equal(keys.length, 2);
     for (const key of keys) {
-      assert.deepEqual(Object.keys(key).sort(), ["createdAt", "keyId", "prefix", "status", "updatedAt"]);
+      assert.deepEqual(Object.keys(key).sort(), [
+        "createdAt",
+        "keyId",
+        "minSignatureVersion",
+        "prefix",
+        "status",
+        "updatedAt",
+      ]);
       assert.equal(key.status, "active");
+      assert.equal(key.minSignatureVersion, 1);
       assert.match(key.keyId, UUID);
     }
     assert.deepEqual(
@@ -265,7 +304,7 @@ describe("vas key", () => {
     for (const secret of [created.apiKey, created.secretKey, second.apiKey, second.secretKey]) {
       assert.ok(!table.stdout.includes(secret), "a secret leaked into key list");
     }
-    assert.match(table.stdout, /^keyId\s+prefix\s+status\s+createdAt\s+updatedAt\n/);
+    assert.match(table.stdout, /^keyId\s+prefix\s+status\s+minSignatureVersion\s+createdAt\s+updatedAt\n/);
   });
 
   test("deactivate, activate and revoke change the key's status", async () => {
@@ -550,7 +589,13 @@ describe("keys at rest and in use", () => {
         institutionCode: "999240",
       });
       try {
-        return await services.authenticator.authenticate(headers, [body]);
+        return await services.authenticator.authenticate({
+          method: "POST",
+          url: "/",
+          headers,
+          bodyForms: () => [body],
+          rawBody: Buffer.from(body),
+        });
       } finally {
         await services.close();
       }
@@ -567,6 +612,27 @@ describe("keys at rest and in use", () => {
 
     assert.equal((await vas(["key", "activate", created.apiKey])).code, 0);
     assert.equal((await authenticate(signedHeaders(created.secretKey))).businessId, created.businessId);
+
+    // key require-signature-v2: version 1 is refused with a clear code, version 2 passes; --off undoes it.
+    const [key] = await vasJson<KeySummary[]>(["key", "list", created.businessId, "--json"]);
+    const required = await vas(["key", "require-signature-v2", key?.keyId as string]);
+    assert.equal(required.code, 0, required.stderr);
+    assert.match(required.stdout, /now requires signature version 2/);
+    assert.equal((await keyStatusOf(created.businessId))?.minSignatureVersion, 2);
+    await assert.rejects(authenticate(signedHeaders(created.secretKey)), {
+      code: "SIGNATURE_VERSION_REQUIRED",
+    });
+    const timestamp = String(Date.now());
+    const v2 = {
+      "x-api-key": created.apiKey,
+      "x-timestamp": timestamp,
+      "x-signature-version": "2",
+      "x-signature": signRequestV2(created.secretKey, { method: "POST", url: "/", timestamp, body }),
+    };
+    assert.equal((await authenticate(v2)).signatureVersion, 2);
+    assert.equal((await vas(["key", "require-signature-v2", key?.keyId as string, "--off"])).code, 0);
+    assert.equal((await authenticate(signedHeaders(created.secretKey))).signatureVersion, 1);
+    assert.equal((await vas(["key", "require-signature-v2", "no-such-key"])).code, 1);
 
     assert.equal((await vas(["business", "set-status", created.businessId, "in_progress"])).code, 0);
     await assert.rejects(authenticate(signedHeaders(created.secretKey)), { code: "BUSINESS_NOT_VERIFIED" });

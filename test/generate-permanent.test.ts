@@ -42,6 +42,31 @@ for (const dialect of DIALECTS) {
         assert.equal(body.data.userName, "Ada Obi");
       });
 
+      test("what is answered is what is stored and listed, for names NFC changes", async () => {
+        const other = await h.createBusiness({ name: "Cafe\u0301 Ltd" });
+        // Decomposed accents (NFD), a combining sequence with no precomposed form, and Hangul jamo.
+        const names = ["Jose\u0301 Ma\u0302o", "A\u0323\u0301da", "\u1100\u1161\u11a8 Obi"];
+        for (const name of names) {
+          const response = await generate(customer({ name }), other);
+          assert.equal(response.statusCode, 201, response.body);
+          const { data } = response.json();
+          assert.equal(data.userName, name.normalize("NFC"));
+          assert.notEqual(data.userName, name, "the test name is one NFC changes");
+          assert.equal(data.accountName, `Caf\u00e9 Ltd/${name.normalize("NFC")}`);
+          const listed = (await h.request({ url: `${API}/account/list?limit=100`, as: other }))
+            .json()
+            .data.find((a: { accountNumber: string }) => a.accountNumber === data.accountNumber);
+          assert.equal(listed.accountName, data.accountName);
+          const row = await h.storage.db
+            .selectFrom("accounts")
+            .select(["customer_name", "account_name"])
+            .where("account_number", "=", data.accountNumber)
+            .executeTakeFirstOrThrow();
+          assert.equal(row.customer_name, data.userName);
+          assert.equal(row.account_name, data.accountName);
+        }
+      });
+
       test("accepts a NIN instead of a BVN, under each of its names", async () => {
         for (const field of ["nin", "NIN", "ninNumber"]) {
           const response = await generate(customer({ bvn: undefined, [field]: "12345678901" }));
@@ -158,6 +183,52 @@ for (const dialect of DIALECTS) {
             await generate(customer({ bvn: undefined, ninNumber: "123" })),
             "ninNumber must be a string of exactly 11 digits",
           );
+        });
+
+        test("names that could deceive a reader are refused, and nothing is written", async () => {
+          const email = "deceiver@example.com";
+          const cases = [
+            ["Ada \u202eibO", "name must not contain bidirectional control characters"],
+            ["\u2066Ada\u2069", "name must not contain bidirectional control characters"],
+            ["\u200b\u200c\u200d", "name must contain a visible character"],
+            ["\u3164", "name must contain a visible character"],
+            ["\u115f\u1160 \uffa0\u180e\u2060", "name must contain a visible character"],
+            ["Ada\u001b[2J", "name must not contain control characters"],
+          ];
+          for (const [name, message] of cases) {
+            assertValidation(await generate(customer({ name, email })), message as string);
+          }
+          const rows = await h.storage.db
+            .selectFrom("accounts")
+            .select("id")
+            .where("email", "=", email)
+            .execute();
+          assert.equal(rows.length, 0);
+        });
+
+        test("a lone surrogate, sent as a JSON escape, is a 400 naming name (not stored mangled)", async () => {
+          for (const name of ["\\ud800", "Ada \\udfff", "\\ud83d Ada"]) {
+            const body = `{"name":"${name}","email":"lone@example.com","bvn":"22345678901"}`;
+            assertValidation(
+              await generate(body),
+              "name must not contain unpaired surrogates (it must be valid Unicode text)",
+            );
+          }
+          // A pair sent the same way is one character, and is fine.
+          const paired = await generate(
+            '{"name":"Ada \\ud83d\\ude00","email":"paired@example.com","bvn":"22345678901"}',
+          );
+          assert.equal(paired.statusCode, 201, paired.body);
+          assert.equal(paired.json().data.userName, "Ada \u{1f600}");
+        });
+
+        test("an email whose local part is over 64 characters is refused (RFC 5321)", async () => {
+          assertValidation(
+            await generate(customer({ email: `${"a".repeat(65)}@example.com` })),
+            "email must have at most 64 characters before the @",
+          );
+          const longest = await generate(customer({ email: `${"a".repeat(64)}@example.com` }));
+          assert.equal(longest.statusCode, 201, longest.body);
         });
 
         test("the first problem wins", async () => {

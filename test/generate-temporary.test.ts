@@ -117,6 +117,43 @@ for (const dialect of DIALECTS) {
         assert.equal(bvnWins.statusCode, 201);
       });
 
+      test("the same name rules: deceiving names and lone surrogates are refused before duration", async () => {
+        assertValidation(
+          await generate(customer({ name: "\u202eAda", duration: 0 })),
+          "name must not contain bidirectional control characters",
+        );
+        assertValidation(
+          await generate(customer({ name: "\u200b\u3164" })),
+          "name must contain a visible character",
+        );
+        assertValidation(
+          await generate('{"name":"Ada\\ud800","email":"a@example.com","bvn":"22345678901"}'),
+          "name must not contain unpaired surrogates (it must be valid Unicode text)",
+        );
+        assertValidation(
+          await generate(customer({ email: `${"t".repeat(65)}@example.com` })),
+          "email must have at most 64 characters before the @",
+        );
+      });
+
+      test("what is answered is what is stored and listed, for a name NFC changes", async () => {
+        const name = "Jose\u0301 Ma\u0302o";
+        const response = await generate(customer({ name }));
+        assert.equal(response.statusCode, 201, response.body);
+        const { data } = response.json();
+        assert.equal(data.userName, "Jos\u00e9 M\u00e2o");
+        const listed = (await h.request({ url: `${API}/account/list?limit=100`, as: business }))
+          .json()
+          .data.find((a: { accountNumber: string }) => a.accountNumber === data.accountNumber);
+        assert.equal(listed.accountName, data.accountName);
+        const row = await h.storage.db
+          .selectFrom("accounts")
+          .select(["customer_name", "account_name"])
+          .where("account_number", "=", data.accountNumber)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(row, { customer_name: data.userName, account_name: data.accountName });
+      });
+
       test("identity is checked before duration", async () => {
         assertValidation(
           await generate({ name: "Ada", email: "a@example.com", duration: 0 }),

@@ -6,12 +6,15 @@ import { DIALECTS } from "./helpers/databases.js";
 import { API, BODY_LIMIT, createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
 // Property: whatever arrives, the answer is a 2xx success or a 4xx fail envelope, the process
-// and Object.prototype are untouched, and only valid requests create accounts.
+// and Object.prototype are untouched, only valid requests create accounts, and an accepted name
+// is one that cannot deceive, answered exactly as it is stored.
 
 const RUNS = 5_000;
 
 /** Lone surrogates cannot be URL-encoded: the client would refuse to send them, not the server. */
 const wellFormed = (text: string) => text.replace(/\p{Surrogate}/gu, "\ufffd");
+/** What no accepted name may contain, whatever was sent. */
+const DECEIVING = /[\p{Cc}\p{Surrogate}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const FIELDS = [
   "name",
   "email",
@@ -116,7 +119,77 @@ const request = fc.record({
   garbage: hostileString,
 });
 
+/** Names built to deceive: bidi controls, invisible fillers, lone surrogates, controls, decomposed accents. */
+const deceivingName = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        "\u202e",
+        "\u202d",
+        "\u2066",
+        "\u2069",
+        "\u200e",
+        "\u061c",
+        "\u200b",
+        "\u200d",
+        "\u2060",
+        "\ufeff",
+        "\u3164",
+        "\u115f",
+        "\uffa0",
+        "\u180e",
+        "\ud800",
+        "\udfff",
+        "\u0000",
+        "\u001b[2J",
+        "\n",
+      ),
+      fc.constantFrom("a", "Ada", " ", "e\u0301", "\u1100\u1161", "😀", "\u3000"),
+      fc.string({ unit: "grapheme", maxLength: 3 }),
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((parts) => parts.join(""));
+
 for (const dialect of DIALECTS) {
+  describe(`deceiving names on ${dialect}`, () => {
+    let h: Harness;
+    let business: TestBusiness;
+    before(async () => {
+      h = await createHarness({ dialect });
+      business = await h.createBusiness();
+    });
+    after(() => h.close());
+
+    test("a name is refused naming `name`, or accepted as sent (NFC, trimmed) and answered as stored", async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(deceivingName, async (name) => {
+          // JSON.stringify writes a lone surrogate as a \ud800 escape, as a client's JSON would.
+          const body = JSON.stringify({ name, email: `deceive.${++n}@example.com`, bvn: "22345678901" });
+          const response = await h.request({ url: `${API}/account/generate`, body, as: business });
+          if (response.statusCode === 400) {
+            assert.equal(response.json().error.code, "VALIDATION_FAILED");
+            assert.match(response.json().message, /^name /);
+            return;
+          }
+          assert.equal(response.statusCode, 201, response.body);
+          const { userName, accountName, accountNumber } = response.json().data;
+          assert.equal(userName, name.normalize("NFC").trim());
+          assert.doesNotMatch(userName, DECEIVING);
+          assert.match(userName, /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u);
+          const row = await h.storage.db
+            .selectFrom("accounts")
+            .select(["customer_name", "account_name"])
+            .where("account_number", "=", accountNumber)
+            .executeTakeFirstOrThrow();
+          assert.deepEqual(row, { customer_name: userName, account_name: accountName });
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+
   describe(`hostile requests on ${dialect}`, () => {
     let h: Harness;
     let business: TestBusiness;
@@ -169,6 +242,25 @@ for (const dialect of DIALECTS) {
             assert.equal(parsed.error.statusCode, response.statusCode);
           }
           const postRoute = r.method === "POST" && r.path.startsWith("/account/generate");
+          if (postRoute && response.statusCode < 300) {
+            const { userName, accountName, accountNumber } = parsed.data;
+            assert.doesNotMatch(userName, DECEIVING, "no control, bidi control or lone surrogate");
+            assert.match(
+              userName,
+              /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u,
+              "something visible",
+            );
+            const row = await h.storage.db
+              .selectFrom("accounts")
+              .select(["customer_name", "account_name"])
+              .where("account_number", "=", accountNumber)
+              .executeTakeFirstOrThrow();
+            assert.deepEqual(
+              row,
+              { customer_name: userName, account_name: accountName },
+              "what is answered is what is stored",
+            );
+          }
           if (postRoute && payload !== undefined && Buffer.byteLength(payload) > BODY_LIMIT) {
             assert.equal(response.statusCode, 413);
           }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import net from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
@@ -132,6 +133,43 @@ for (const dialect of DIALECTS) {
         assert.ok(response.headers["x-request-id"]);
       });
 
+      test("a path that cannot be decoded gets its 'request completed' log line, without headers or query", async () => {
+        const lines: string[] = [];
+        const logStream = new Writable({
+          write(chunk, _encoding, done) {
+            lines.push(String(chunk));
+            done();
+          },
+        });
+        const other = await createHarness({ dialect, logStream });
+        try {
+          const path = `${API}/account/%zz${"a".repeat(5_000)}`;
+          const response = await other.app.inject({
+            method: "GET",
+            url: `${path}?token=query-secret`,
+            headers: { "x-api-key": "vak_header-secret", "x-signature": "signature-secret" },
+          });
+          assertFail(response, 400, "BAD_REQUEST");
+          const requestId = response.headers["x-request-id"];
+          const completed = lines
+            .map((line) => JSON.parse(line))
+            .filter((entry) => entry.msg === "request completed");
+          assert.equal(completed.length, 1, lines.join(""));
+          const [entry] = completed;
+          assert.equal(entry.reqId, requestId);
+          assert.equal(entry.method, "GET");
+          assert.equal(entry.statusCode, 400);
+          assert.equal(entry.url, path.slice(0, 200), "the path, truncated, without its query");
+          assert.ok(Number.isFinite(entry.durationMs) && entry.durationMs >= 0, String(entry.durationMs));
+          const logged = lines.join("");
+          for (const secret of ["query-secret", "vak_header-secret", "signature-secret"]) {
+            assert.ok(!logged.includes(secret), `${secret} is not logged`);
+          }
+        } finally {
+          await other.close();
+        }
+      });
+
       test("a known path with another method is a 404 fail", async () => {
         const response = await h.app.inject({ method: "DELETE", url: `${API}/account/list` });
         assertFail(response, 404, "NOT_FOUND");
@@ -157,7 +195,7 @@ for (const dialect of DIALECTS) {
       test("GET /health answers without authentication", async () => {
         const response = await h.app.inject({ method: "GET", url: "/health" });
         assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json(), { status: "success", data: { database: "ok" } });
+        assert.deepEqual(response.json(), { status: "success", data: { status: "ok", database: "ok" } });
       });
     });
 
@@ -226,3 +264,45 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe("slow clients (as docs/api.md describes them)", () => {
+  test("a request still trickling in after REQUEST_TIMEOUT_MS is answered 400 in the fail envelope, then closed", {
+    timeout: 15_000,
+  }, async () => {
+    const slow = await createHarness({ requestTimeoutMs: 1_000 });
+    try {
+      await slow.app.listen({ port: 0, host: "127.0.0.1" });
+      const { port } = slow.app.server.address() as net.AddressInfo;
+      const started = Date.now();
+      const received = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1");
+        let text = "";
+        // A header line every 200 ms: never idle, never finished.
+        const drip = setInterval(() => socket.write("X-Slow: 1\r\n"), 200);
+        socket.on("data", (data) => {
+          text += data.toString();
+        });
+        socket.on("close", () => {
+          clearInterval(drip);
+          resolve(text);
+        });
+        socket.on("error", (error) => {
+          clearInterval(drip);
+          reject(error);
+        });
+        socket.on("connect", () => socket.write(`POST ${URL} HTTP/1.1\r\nHost: x\r\n`));
+      });
+      const elapsed = Date.now() - started;
+      assert.match(received, /^HTTP\/1\.1 400 /);
+      assert.match(received, /\r\nConnection: close\r\n/i);
+      assert.deepEqual(JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4)), {
+        status: "fail",
+        message: "Malformed HTTP request",
+        error: { statusCode: 400, name: "AppError", code: "BAD_REQUEST" },
+      });
+      assert.ok(elapsed >= 1_000 && elapsed < 5_000, `answered after ${elapsed} ms`);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -60,6 +60,7 @@ for (const dialect of DIALECTS) {
       const created = await before.businesses.createBusiness("Sealed Ltd", "completed");
       const business: TestBusiness = {
         businessId: created.business.id,
+        keyId: created.keyId,
         name: "Sealed Ltd",
         apiKey: created.apiKey,
         secretKey: created.secretKey,

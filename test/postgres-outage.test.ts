@@ -1,38 +1,28 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
-import {
-  createTestDatabase,
-  POSTGRES_ADMIN_URL,
-  POSTGRES_AVAILABLE,
-  type TestDatabase,
-} from "./helpers/databases.js";
+import { POSTGRES_AVAILABLE } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
-import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy.js";
+import { proxiedPostgres, type TcpProxy } from "./helpers/tcp-proxy.js";
 
 // The database goes away while the service runs (a proxy between them is cut), then comes back.
 
 describe("PostgreSQL outage", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not answering" }, () => {
-  let database: TestDatabase;
+  let pg: Awaited<ReturnType<typeof proxiedPostgres>>;
   let proxy: TcpProxy;
   let h: Harness;
   let business: TestBusiness;
 
   before(async () => {
-    database = await createTestDatabase("postgres", "");
-    const target = new URL(POSTGRES_ADMIN_URL);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const url = new URL(database.location.dialect === "postgres" ? database.location.url : "");
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    h = await createHarness({ database: { dialect: "postgres", url: url.toString() } });
+    pg = await proxiedPostgres();
+    proxy = pg.proxy;
+    h = await createHarness({ database: pg.location });
     business = await h.createBusiness();
   });
 
   after(async () => {
     await h.close();
-    await proxy.close();
-    await database.drop();
+    await pg.close();
   });
 
   const generate = () => h.request({ url: `${API}/account/generate`, body: customer(), as: business });
@@ -42,11 +32,7 @@ describe("PostgreSQL outage", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not 
     assert.equal((await generate()).statusCode, 201);
 
     proxy.cut();
-    for (const response of [
-      await generate(),
-      await list(),
-      await h.app.inject({ method: "GET", url: "/health" }),
-    ]) {
+    for (const response of [await generate(), await list()]) {
       assert.equal(response.statusCode, 503, response.body);
       assert.equal(response.headers["retry-after"], "1");
       assert.deepEqual(response.json(), {
@@ -55,6 +41,14 @@ describe("PostgreSQL outage", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not 
         error: { statusCode: 503, name: "AppError", code: "SERVICE_UNAVAILABLE" },
       });
     }
+    const health = await h.app.inject({ method: "GET", url: "/health" });
+    assert.equal(health.statusCode, 503, health.body);
+    assert.deepEqual(health.json(), {
+      status: "fail",
+      message: "Service degraded: the database does not answer",
+      error: { statusCode: 503, name: "AppError", code: "SERVICE_DEGRADED" },
+      data: { status: "degraded", database: "unreachable" },
+    });
 
     proxy.restore();
     // The pool reconnects on demand: a few attempts at most (bounded, not timed).

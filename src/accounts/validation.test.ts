@@ -3,7 +3,9 @@ import { describe, test } from "node:test";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   DEFAULT_DURATION_MINUTES,
+  MAX_BUSINESS_NAME_LENGTH,
   MAX_NAME_LENGTH,
+  parseBusinessName,
   parseListQuery,
   parsePermanentInput,
   parseTemporaryInput,
@@ -24,6 +26,48 @@ function assertInvalid(run: () => unknown, message: string | RegExp) {
     return true;
   });
 }
+
+const codePoints = (text: string) =>
+  [...text].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
+
+const BIDI_CONTROLS = [
+  "\u061c",
+  "\u200e",
+  "\u200f",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+];
+/** Zero-width, filler and blank characters: a name of only these shows nothing. */
+const INVISIBLE = [
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\ufeff",
+  "\u3164",
+  "\u115f",
+  "\u1160",
+  "\uffa0",
+  "\u180e",
+  "\u00ad",
+  "\u034f",
+  "\u2800",
+  "\ufe0f",
+  "\u{e0020}",
+];
+/** Scripts that need ZWJ and ZWNJ inside words, and an emoji sequence joined by ZWJ. */
+const NAMES_THAT_NEED_JOINERS = [
+  "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+  "क्\u200dष",
+  "👩\u200d💻 Ada",
+];
 
 const permanent = (body: Record<string, unknown>) => () => parsePermanentInput(body);
 const temporary = (body: Record<string, unknown>) => () => parseTemporaryInput(body);
@@ -137,6 +181,62 @@ for (const [label, parse] of [
     test("accepts non-Latin names", () => {
       assert.equal(parse({ ...valid, name: "Ọlábísí Àdìgún" }).name, "Ọlábísí Àdìgún".normalize("NFC"));
     });
+
+    for (const value of NAMES_THAT_NEED_JOINERS) {
+      test(`keeps joiners inside a visible name: ${JSON.stringify(value)}`, () => {
+        assert.equal(parse({ ...valid, name: value }).name, value);
+      });
+    }
+
+    for (const value of BIDI_CONTROLS) {
+      test(`rejects the bidi control ${codePoints(value)}`, () => {
+        assertInvalid(
+          () => parse({ ...valid, name: `Ada ${value}ecalevoL` }),
+          "name must not contain bidirectional control characters",
+        );
+      });
+    }
+
+    for (const value of INVISIBLE) {
+      test(`rejects a name made only of ${codePoints(value)}`, () => {
+        assertInvalid(
+          () => parse({ ...valid, name: value.repeat(3) }),
+          // JavaScript's trim() already removes U+FEFF, leaving nothing at all.
+          value === "\ufeff" ? "name must be a non-empty string" : "name must contain a visible character",
+        );
+        // Mixed with spaces, or with one another, is no better.
+        assertInvalid(
+          () => parse({ ...valid, name: ` ${value}\u200b${value}\u3000` }),
+          "name must contain a visible character",
+        );
+      });
+    }
+
+    for (const value of ["\ud800", "Ada\udfff", "A\udc00\ud83dda", "\ud83d"]) {
+      test(`rejects the unpaired surrogate in ${JSON.stringify(value)}`, () => {
+        assertInvalid(
+          () => parse({ ...valid, name: value }),
+          "name must not contain unpaired surrogates (it must be valid Unicode text)",
+        );
+      });
+    }
+
+    test("accepts characters outside the BMP (surrogate pairs)", () => {
+      assert.equal(parse({ ...valid, name: "Ada 😀 𝔘" }).name, "Ada 😀 𝔘");
+    });
+
+    test("surrogates are judged before trimming, controls before bidi controls before visibility", () => {
+      assertInvalid(() => parse({ ...valid, name: " \ud800 " }), /unpaired surrogates/);
+      assertInvalid(
+        () => parse({ ...valid, name: "\u202e\u0000" }),
+        "name must not contain control characters",
+      );
+      assertInvalid(
+        () => parse({ ...valid, name: "\u200b\u202e" }),
+        "name must not contain bidirectional control characters",
+      );
+      assertInvalid(() => parse({ ...valid, name: "\u200b".repeat(MAX_NAME_LENGTH + 1) }), /at most/);
+    });
   });
 
   describe(`${label}: email`, () => {
@@ -167,6 +267,17 @@ for (const [label, parse] of [
         assertInvalid(() => parse({ ...valid, email: value }), /^email must be/);
       });
     }
+
+    test("rejects a local part over 64 characters (RFC 5321)", () => {
+      const local = "a".repeat(64);
+      assert.equal(parse({ ...valid, email: `${local}@example.com` }).email, `${local}@example.com`);
+      assertInvalid(
+        () => parse({ ...valid, email: `${local}b@example.com` }),
+        "email must have at most 64 characters before the @",
+      );
+      // Surrounding spaces are trimmed before counting.
+      assert.equal(parse({ ...valid, email: ` ${local}@example.com ` }).email, `${local}@example.com`);
+    });
 
     test("rejects an email longer than 254 characters", () => {
       const domain = `${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.com`;
@@ -258,6 +369,35 @@ for (const [label, parse] of [
     });
   });
 }
+
+describe("parseBusinessName: the customer-name rules, named 'business name'", () => {
+  test("trims and NFC-normalises", () => {
+    assert.equal(parseBusinessName("  Jose\u0301 Stores \t"), "Jos\u00e9 Stores");
+  });
+
+  test(`accepts ${MAX_BUSINESS_NAME_LENGTH} characters and rejects ${MAX_BUSINESS_NAME_LENGTH + 1}`, () => {
+    assert.equal(parseBusinessName("b".repeat(MAX_BUSINESS_NAME_LENGTH)).length, MAX_BUSINESS_NAME_LENGTH);
+    assertInvalid(
+      () => parseBusinessName("b".repeat(MAX_BUSINESS_NAME_LENGTH + 1)),
+      `business name must be at most ${MAX_BUSINESS_NAME_LENGTH} characters`,
+    );
+  });
+
+  for (const [value, message] of [
+    [42, "business name must be a string"],
+    ["", "business name must be a non-empty string"],
+    ["   ", "business name must be a non-empty string"],
+    ["Acme\u001b[31m Ltd", "business name must not contain control characters"],
+    ["Acme\nLtd", "business name must not contain control characters"],
+    ["Acme \u202edtL", "business name must not contain bidirectional control characters"],
+    ["\u3164\u200b", "business name must contain a visible character"],
+    ["Acme\ud800", "business name must not contain unpaired surrogates (it must be valid Unicode text)"],
+  ] as const) {
+    test(`rejects ${JSON.stringify(value)}`, () => {
+      assertInvalid(() => parseBusinessName(value), message);
+    });
+  }
+});
 
 describe("parsePermanentInput", () => {
   test("returns only name, email and identity", () => {

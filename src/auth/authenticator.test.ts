@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { openServices, type Services } from "../services.js";
-import { Authenticator } from "./authenticator.js";
-import { sign } from "./signature.js";
+import { Authenticator, type SignedContent, type SigningHeaders } from "./authenticator.js";
+import { sign, signRequestV2 } from "./signature.js";
 
 let dir: string;
 let services: Services;
@@ -30,18 +30,27 @@ function headers(apiKey: string, secretKey: string) {
   return { "x-api-key": apiKey, "x-timestamp": timestamp, "x-signature": sign(secretKey, "{}", timestamp) };
 }
 
+/** A body-less GET as the HTTP layer hands it over. */
+const get = (signing: SigningHeaders, url = "/api/v1/external/account/list"): SignedContent => ({
+  method: "GET",
+  url,
+  headers: signing,
+  bodyForms: () => ["{}"],
+  rawBody: undefined,
+});
+
 test("a cached key record is reused for at most the TTL, then a revocation takes effect", async () => {
   const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 2_000);
   const created = await services.businesses.createBusiness("Cached Ltd", "completed");
-  const caller = await authenticator.authenticate(headers(created.apiKey, created.secretKey), ["{}"]);
+  const caller = await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
   assert.equal(caller.businessId, created.business.id);
 
   await services.businesses.setKeyStatus(created.apiKey, "revoked");
   clock += 1_999;
-  await authenticator.authenticate(headers(created.apiKey, created.secretKey), ["{}"]); // still within the bound
+  await authenticator.authenticate(get(headers(created.apiKey, created.secretKey))); // still within the bound
   clock += 2;
   await assert.rejects(
-    authenticator.authenticate(headers(created.apiKey, created.secretKey), ["{}"]),
+    authenticator.authenticate(get(headers(created.apiKey, created.secretKey))),
     /Invalid API key/,
     "past the bound the database is read again",
   );
@@ -50,10 +59,81 @@ test("a cached key record is reused for at most the TTL, then a revocation takes
 test("with a TTL of 0 every request reads the database", async () => {
   const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
   const created = await services.businesses.createBusiness("Uncached Ltd", "completed");
-  await authenticator.authenticate(headers(created.apiKey, created.secretKey), ["{}"]);
+  await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
   await services.businesses.setVerificationStatus(created.business.id, "in_progress");
   await assert.rejects(
-    authenticator.authenticate(headers(created.apiKey, created.secretKey), ["{}"]),
+    authenticator.authenticate(get(headers(created.apiKey, created.secretKey))),
     /Business not verified/,
   );
+});
+
+test("the caller carries the verified signature in its one canonical form", async () => {
+  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const created = await services.businesses.createBusiness("Canonical Ltd", "completed");
+  const signed = headers(created.apiKey, created.secretKey);
+  const upper = { ...signed, "x-signature": ` \t${signed["x-signature"].toUpperCase()}\t ` };
+  const caller = await authenticator.authenticate(get(upper));
+  assert.equal(caller.signature, signed["x-signature"]);
+  assert.equal(caller.signatureVersion, 1);
+  for (const around of ["\u00a0", "\u2000", "\u3000", "\ufeff", "\n", "\u200b"]) {
+    await assert.rejects(
+      authenticator.authenticate(get({ ...signed, "x-signature": `${signed["x-signature"]}${around}` })),
+      /Invalid signature/,
+      `a signature followed by U+${around.charCodeAt(0).toString(16)} is not that signature`,
+    );
+  }
+});
+
+test("the body is not looked at before the headers, the key and the timestamp pass", async () => {
+  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  let computed = 0;
+  const content = (signing: SigningHeaders): SignedContent => ({
+    ...get(signing),
+    bodyForms: () => {
+      computed++;
+      return ["{}"];
+    },
+  });
+  await assert.rejects(authenticator.authenticate(content({})), /Missing required header: x-api-key/);
+  await assert.rejects(
+    authenticator.authenticate(content({ "x-api-key": "vak_nope", "x-signature": "a", "x-timestamp": "1" })),
+    /Invalid API key/,
+  );
+  assert.equal(computed, 0);
+});
+
+test("version 2 binds the method, path and query; a key can require it", async () => {
+  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const created = await services.businesses.createBusiness("Version Two Ltd", "completed");
+  const url = "/api/v1/external/account/list?limit=1";
+  const timestamp = String(clock);
+  const v2 = {
+    "x-api-key": created.apiKey,
+    "x-timestamp": timestamp,
+    "x-signature-version": "2",
+    "x-signature": signRequestV2(created.secretKey, { method: "GET", url, timestamp }),
+  };
+  const caller = await authenticator.authenticate(get(v2, url));
+  assert.equal(caller.signatureVersion, 2);
+  await assert.rejects(
+    authenticator.authenticate(get(v2, "/api/v1/external/account/list?limit=100")),
+    /Invalid signature/,
+    "the same signature with another query",
+  );
+  await assert.rejects(
+    authenticator.authenticate({ ...get(v2, url), method: "POST" }),
+    /Invalid signature/,
+    "the same signature with another method",
+  );
+  await assert.rejects(
+    authenticator.authenticate(get({ ...v2, "x-signature-version": "3" }, url)),
+    /Invalid x-signature-version header/,
+  );
+
+  await services.businesses.requireSignatureVersion(created.keyId, 2);
+  await assert.rejects(
+    authenticator.authenticate(get(headers(created.apiKey, created.secretKey))),
+    /requires signature version 2/,
+  );
+  assert.equal((await authenticator.authenticate(get(v2, url))).signatureVersion, 2);
 });

@@ -4,40 +4,83 @@ import {
   businessNotVerified,
   invalidApiKey,
   invalidSignature,
+  invalidSignatureVersion,
   invalidTimestamp,
   missingHeader,
+  signatureVersionRequired,
   timestampExpired,
 } from "../errors.js";
 import { findCredentialByKeyHash, type KeyCredential } from "../storage/api-key-repository.js";
 import type { Executor } from "../storage/transactions.js";
-import { isFresh, parseTimestamp, verifySignature } from "./signature.js";
+import {
+  canonicalSignature,
+  isFresh,
+  parseTimestamp,
+  type SignatureVersion,
+  verifySignature,
+  verifySignatureV2,
+} from "./signature.js";
 
 /** The authenticated business behind a request. */
 export interface Caller {
   businessId: string;
   businessName: string;
   keyId: string;
+  /**
+   * The signature that was verified, in its one canonical form (64 lowercase hex digits):
+   * what replay protection keys on, whatever spelling of it the request carried.
+   */
+  signature: string;
+  signatureVersion: SignatureVersion;
 }
 
-/** The three signing headers as received (Node lower-cases header names). */
+/** The request headers as received (Node lower-cases header names). */
 export type SigningHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What a signature may cover, taken from the request as received. */
+export interface SignedContent {
+  method: string;
+  /** The request target as received: path and query string. */
+  url: string;
+  headers: SigningHeaders;
+  /** Version 1: every form of the body a signature may cover (computed only when it is checked). */
+  bodyForms(): ReadonlyArray<string | Uint8Array>;
+  /** Version 2: the exact body bytes, or undefined when there was no body. */
+  rawBody: Uint8Array | undefined;
+}
 
 const MAX_CACHED_KEYS = 10_000;
 
 const REQUIRED_HEADERS = ["x-api-key", "x-signature", "x-timestamp"] as const;
 
-function header(headers: SigningHeaders, name: (typeof REQUIRED_HEADERS)[number]): string {
+// Only HTTP's own optional whitespace (space and tab) is stripped from a header value: a
+// JavaScript trim() would also strip U+00A0 and other spaces, and two spellings of one
+// signature must never count as two requests.
+const OWS = /^[ \t]+|[ \t]+$/g;
+
+function text(headers: SigningHeaders, name: string): string | undefined {
   const value = headers[name];
   // A repeated header is ambiguous: treat it as malformed rather than pick one.
-  const text = Array.isArray(value) ? value.join(",") : value;
-  if (text === undefined || text.trim() === "") throw missingHeader(name);
-  return text.trim();
+  return (Array.isArray(value) ? value.join(",") : value)?.replace(OWS, "");
+}
+
+function required(headers: SigningHeaders, name: (typeof REQUIRED_HEADERS)[number]): string {
+  const value = text(headers, name);
+  if (value === undefined || value === "") throw missingHeader(name);
+  return value;
+}
+
+function signatureVersion(headers: SigningHeaders): SignatureVersion {
+  const value = text(headers, "x-signature-version");
+  if (value === undefined || value === "1") return 1;
+  if (value === "2") return 2;
+  throw invalidSignatureVersion();
 }
 
 /**
  * Checks a request's credentials in the order of the spec's table: headers present, key known
  * and active, business verified, timestamp fresh, signature valid. Throws the AppError of the
- * first failed check.
+ * first failed check. Nothing about the body is computed before the signature check.
  */
 export class Authenticator {
   private readonly cache = new Map<string, { credential: KeyCredential; secretKey: string; until: number }>();
@@ -76,16 +119,11 @@ export class Authenticator {
     return entry;
   }
 
-  /** `signedBodies`: every form of the body a valid signature may cover (see docs/api.md). */
-  async authenticate(
-    headers: SigningHeaders,
-    signedBodies: ReadonlyArray<string | Uint8Array>,
-  ): Promise<Caller> {
-    const [apiKey, signature, timestampText] = REQUIRED_HEADERS.map((name) => header(headers, name)) as [
-      string,
-      string,
-      string,
-    ];
+  async authenticate(request: SignedContent): Promise<Caller> {
+    const { headers } = request;
+    const [apiKey, signatureText, timestampText] = REQUIRED_HEADERS.map((name) =>
+      required(headers, name),
+    ) as [string, string, string];
     const found = await this.lookup(hashApiKey(apiKey));
     if (found?.credential.keyStatus !== "active") throw invalidApiKey();
     const { credential, secretKey } = found;
@@ -93,11 +131,32 @@ export class Authenticator {
     const timestamp = parseTimestamp(timestampText);
     if (timestamp === undefined) throw invalidTimestamp();
     if (!isFresh(timestamp, this.now())) throw timestampExpired();
-    if (!verifySignature(secretKey, signedBodies, timestampText, signature)) throw invalidSignature();
+    const version = signatureVersion(headers);
+    if (version < credential.minSignatureVersion)
+      throw signatureVersionRequired(credential.minSignatureVersion);
+    const signature = canonicalSignature(signatureText);
+    if (signature === undefined) throw invalidSignature();
+    const valid =
+      version === 1
+        ? verifySignature(secretKey, request.bodyForms(), timestampText, signature)
+        : verifySignatureV2(
+            secretKey,
+            {
+              method: request.method,
+              url: request.url,
+              timestamp: timestampText,
+              idempotencyKey: text(headers, "idempotency-key"),
+              body: request.rawBody,
+            },
+            signature,
+          );
+    if (!valid) throw invalidSignature();
     return {
       businessId: credential.businessId,
       businessName: credential.businessName,
       keyId: credential.keyId,
+      signature,
+      signatureVersion: version,
     };
   }
 }

@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  canonicalRequest,
+  canonicalSignature,
+  canonicalTarget,
   EMPTY_BODY,
   isFresh,
   parseTimestamp,
   sign,
+  signRequestV2,
   TIMESTAMP_TOLERANCE_MS,
   verifySignature,
+  verifySignatureV2,
 } from "./signature.js";
 
 // Expected values were computed outside Node, with OpenSSL, for example:
@@ -220,5 +225,100 @@ describe("isFresh", () => {
   test("far away timestamps are stale", () => {
     assert.equal(isFresh(0, now), false);
     assert.equal(isFresh(now * 2, now), false);
+  });
+});
+
+// Version 2 vectors, checked with OpenSSL (the same values are in docs/api.md):
+//   printf 'VAS2-HMAC-SHA256\n1700000000000\nGET\n/api/v1/external/account/list\nlimit=10&page=2\n\ne3b0...b855' \
+//     | openssl dgst -sha256 -hmac vsk_test_secret
+const V2_VECTORS = [
+  {
+    request: {
+      method: "POST",
+      url: "/api/v1/external/account/generate",
+      timestamp: "1700000000000",
+      idempotencyKey: "order-1001",
+      body: '{"name":"Ada Obi","email":"ada@example.com","bvn":"22345678901"}',
+    },
+    canonical:
+      "VAS2-HMAC-SHA256\n1700000000000\nPOST\n/api/v1/external/account/generate\n\norder-1001\n" +
+      "25182174125cff5effd50f3c953c86b9ad6487b97e145a07b153edb2b3eb3c2c",
+    signature: "13db1e77e34d2fa9849bfacb3e4edcc85262329b9028df43fa26085ae5a86437",
+  },
+  {
+    request: {
+      method: "GET",
+      url: "/api/v1/external/account/list?page=2&limit=10",
+      timestamp: "1700000000000",
+    },
+    canonical:
+      "VAS2-HMAC-SHA256\n1700000000000\nGET\n/api/v1/external/account/list\nlimit=10&page=2\n\n" +
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    signature: "6ff1de59d73ee3a09a6dc529cbfedb9f6dedcc9e9d4e982d73cc224086a9915b",
+  },
+];
+
+describe("version 2", () => {
+  test("the documented vectors", () => {
+    for (const vector of V2_VECTORS) {
+      assert.equal(canonicalRequest(vector.request), vector.canonical);
+      assert.equal(signRequestV2(SECRET, vector.request), vector.signature);
+      assert.ok(verifySignatureV2(SECRET, vector.request, vector.signature.toUpperCase()));
+    }
+  });
+
+  test("docs/api.md shows the same vectors", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const docs = await readFile(new URL("../../docs/api.md", import.meta.url), "utf8");
+    for (const vector of V2_VECTORS) assert.ok(docs.includes(vector.signature), vector.signature);
+  });
+
+  test("equivalent encodings of a target canonicalise alike; different targets differ", () => {
+    const same = [
+      "/api/v1/external/account/list?page=2&limit=10",
+      "/api/v1/external/account/list?limit=10&page=2",
+      "/api/v1/external/account/%6cist?limit=1%30&page=2",
+      "/api/v1/external/account/list?&limit=10&&page=2",
+    ];
+    const expected = canonicalTarget(same[0] as string);
+    for (const url of same) assert.deepEqual(canonicalTarget(url), expected, url);
+    assert.deepEqual(canonicalTarget("/a?q=x+y"), canonicalTarget("/a?q=x%20y"));
+    assert.deepEqual(canonicalTarget("/a?q=~*"), { path: "/a", query: "q=~%2A" });
+    assert.deepEqual(canonicalTarget("/a?b=2&a=2&a=1"), { path: "/a", query: "a=1&a=2&b=2" });
+    assert.notDeepEqual(canonicalTarget("/a?limit=1"), canonicalTarget("/a?limit=100"));
+    assert.equal(canonicalTarget("/%zz"), undefined);
+    assert.equal(canonicalTarget("/a?q=%E0%A4"), undefined, "not UTF-8");
+  });
+
+  test("each part of the request is bound", () => {
+    const base = V2_VECTORS[0]?.request as Parameters<typeof signRequestV2>[1];
+    const signature = signRequestV2(SECRET, base);
+    for (const changed of [
+      { ...base, method: "PUT" },
+      { ...base, url: "/api/v1/external/account/generate/temporary" },
+      { ...base, url: `${base.url}?x=1` },
+      { ...base, idempotencyKey: "order-1002" },
+      { ...base, idempotencyKey: undefined },
+      { ...base, body: `${base.body} ` },
+      { ...base, timestamp: "1700000000001" },
+    ]) {
+      assert.equal(verifySignatureV2(SECRET, changed, signature), false, JSON.stringify(changed));
+    }
+  });
+});
+
+describe("canonicalSignature", () => {
+  test("64 hex digits, lower-cased; nothing else", () => {
+    assert.equal(canonicalSignature(BODY_SIGNATURE.toUpperCase()), BODY_SIGNATURE);
+    for (const bad of [
+      `${BODY_SIGNATURE} `,
+      `\u00a0${BODY_SIGNATURE}`,
+      `${BODY_SIGNATURE}\ufeff`,
+      BODY_SIGNATURE.slice(1),
+      `${BODY_SIGNATURE}0`,
+      `${BODY_SIGNATURE.slice(1)}g`,
+    ]) {
+      assert.equal(canonicalSignature(bad), undefined, JSON.stringify(bad));
+    }
   });
 });

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { parseBusinessName } from "../accounts/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   findApiKeyByHash,
   insertApiKey,
   listApiKeys,
   updateApiKeyStatus,
+  updateMinSignatureVersion,
 } from "../storage/api-key-repository.js";
 import {
   findBusiness,
@@ -26,6 +28,7 @@ import type { SecretBox } from "./secret-box.js";
 
 /** A key pair as handed to the business: the only time the secret is ever shown. */
 export interface IssuedKeyPair {
+  keyId: string;
   apiKey: string;
   secretKey: string;
 }
@@ -34,11 +37,11 @@ export interface ApiKeySummary {
   keyId: string;
   prefix: string;
   status: ApiKeyStatus;
+  /** The oldest signature version the key accepts (1, or 2 when version 2 is required). */
+  minSignatureVersion: number;
   createdAt: string;
   updatedAt: string;
 }
-
-export const MAX_BUSINESS_NAME_LENGTH = 100;
 
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
@@ -63,16 +66,13 @@ export class BusinessService {
     name: string,
     status: VerificationStatus = "not_submitted",
   ): Promise<{ business: Business } & IssuedKeyPair> {
-    const trimmed = name.trim();
-    if (trimmed.length === 0) throw invalid("business name must not be empty");
-    if (trimmed.length > MAX_BUSINESS_NAME_LENGTH) {
-      throw invalid(`business name must be at most ${MAX_BUSINESS_NAME_LENGTH} characters`);
-    }
+    // It becomes part of every account name and is printed by the CLI: the customer-name rules.
+    const checkedName = parseBusinessName(name);
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
     const now = this.now().toISOString();
     const business: Business = {
       id: randomUUID(),
-      name: trimmed,
+      name: checkedName,
       verification_status: status,
       account_count: 0,
       created_at: now,
@@ -115,6 +115,7 @@ export class BusinessService {
       keyId: row.id,
       prefix: row.key_prefix,
       status: row.status,
+      minSignatureVersion: row.min_signature_version,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }));
@@ -133,6 +134,21 @@ export class BusinessService {
       throw new AppError(ErrorCode.CONFLICT, 409, "this API key is revoked; revocation is permanent");
   }
 
+  /**
+   * Sets the oldest signature version a key accepts: 2 refuses requests signed the
+   * specification's way (version 1) with this key; 1 accepts both again.
+   */
+  async requireSignatureVersion(keyId: string, version: 1 | 2): Promise<void> {
+    if (version !== 1 && version !== 2) throw invalid(`unknown signature version: ${String(version)}`);
+    const updated = await updateMinSignatureVersion(
+      this.storage.db,
+      keyId,
+      version,
+      this.now().toISOString(),
+    );
+    if (!updated) throw notFound(`no API key with id ${keyId}`);
+  }
+
   private async insertKeyPair(trx: Executor, businessId: string, now: string): Promise<IssuedKeyPair> {
     const pair = generateKeyPair();
     const id = randomUUID();
@@ -146,6 +162,6 @@ export class BusinessService {
       created_at: now,
       updated_at: now,
     });
-    return pair;
+    return { keyId: id, ...pair };
   }
 }

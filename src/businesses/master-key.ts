@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseMasterKey } from "../config.js";
+import { createPrivateDirectory } from "../storage/files.js";
 
 export const MASTER_KEY_FILE = "master.key";
 
@@ -19,7 +20,7 @@ export function resolveMasterKey(
   if (configured) return { key: configured, source: "environment" };
   const file = path.join(dataDir, MASTER_KEY_FILE);
   if (existsSync(file)) return { key: readKeyFile(file), source: "file", file };
-  mkdirSync(dataDir, { recursive: true });
+  createPrivateDirectory(dataDir);
   // Written whole to a private temporary file, then linked into place: link fails if another
   // process won the race, and nobody ever reads a half-written key.
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;

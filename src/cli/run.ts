@@ -1,8 +1,10 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parseBusinessName } from "../accounts/validation.js";
 import { resolveMasterKey } from "../businesses/master-key.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
 import { createClient } from "../client/index.js";
 import { loadConfig } from "../config.js";
+import { isAppError } from "../errors.js";
 import { openServices, type Services } from "../services.js";
 import { type ApiKeyStatus, VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { formatTable } from "./table.js";
@@ -48,6 +50,16 @@ function status(value: string): VerificationStatus {
   return value as VerificationStatus;
 }
 
+/** An argument the domain refuses (a business name, say) is a usage error: exit 2, nothing opened. */
+function argument<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (isAppError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 type Command = (args: string[], services: () => Promise<Services>, io: CliIo) => Promise<void>;
 
 const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);
@@ -62,8 +74,9 @@ const commands: Record<string, Command> = {
     positionals(rest, 0, "no positional arguments");
     if (values.name === undefined) throw new UsageError("--name is required");
     // Arguments are all checked before the database is opened: a usage error writes nothing.
+    const name = argument(() => parseBusinessName(values.name));
     const initial = values.status === undefined ? undefined : status(values.status);
-    const created = await (await services()).businesses.createBusiness(values.name, initial);
+    const created = await (await services()).businesses.createBusiness(name, initial);
     const result = {
       businessId: created.business.id,
       name: created.business.name,
@@ -106,7 +119,7 @@ const commands: Record<string, Command> = {
     const pair = await (await services()).businesses.createKey(businessId);
     if (values.json) return json(io, pair);
     io.stdout(
-      `API key:    ${pair.apiKey}\nSecret key: ${pair.secretKey}\nStore the secret key now: it is not shown again.\n`,
+      `Key id:     ${pair.keyId}\nAPI key:    ${pair.apiKey}\nSecret key: ${pair.secretKey}\nStore the secret key now: it is not shown again.\n`,
     );
   },
   "key list": async (args, services, io) => {
@@ -114,7 +127,20 @@ const commands: Record<string, Command> = {
     const [businessId] = positionals(rest, 1, "<businessId>") as [string];
     const keys = await (await services()).businesses.listKeys(businessId);
     if (values.json) return json(io, keys);
-    io.stdout(formatTable(keys, ["keyId", "prefix", "status", "createdAt", "updatedAt"]));
+    io.stdout(
+      formatTable(keys, ["keyId", "prefix", "status", "minSignatureVersion", "createdAt", "updatedAt"]),
+    );
+  },
+  "key require-signature-v2": async (args, services, io) => {
+    const { values, positionals: rest } = parse(args, { off: { type: "boolean" } });
+    const [keyId] = positionals(rest, 1, "<keyId>") as [string];
+    const version = values.off ? 1 : 2;
+    await (await services()).businesses.requireSignatureVersion(keyId, version);
+    io.stdout(
+      values.off
+        ? `Key ${keyId} accepts signature versions 1 and 2\n`
+        : `Key ${keyId} now requires signature version 2 (x-signature-version: 2)\n`,
+    );
   },
 };
 commands.request = async (args, _services, io) => {

@@ -3,6 +3,8 @@ export const USAGE = `vas: administer the Virtual Account Service (businesses an
 Usage:
   vas business create --name <name> [--status <status>] [--json]
       Create a business and its first API key pair. The secret key is shown once, here only.
+      The name follows the customer-name rules: trimmed and NFC-normalised, 1 to 100 characters,
+      no control or bidirectional control characters, at least one visible character.
       --status defaults to not_submitted. --json prints one JSON object:
       {"businessId","name","verificationStatus","apiKey","secretKey"}
   vas business set-status <businessId> <status>
@@ -16,7 +18,11 @@ Usage:
   vas key activate <apiKey>      Let a deactivated key authenticate again.
   vas key revoke <apiKey>        Revoke a key for good.
   vas key list <businessId> [--json]
-      List a business's keys (prefix and status; secrets are never shown again).
+      List a business's keys (id, prefix, status, oldest signature version accepted; secrets are
+      never shown again).
+  vas key require-signature-v2 <keyId> [--off]
+      Make the key refuse requests signed the specification's way (version 1): only
+      x-signature-version: 2 requests authenticate. --off accepts both again.
   vas secrets rotate-master-key [--json]
       Re-seal every stored secret under VAS_MASTER_KEY (the new key), opening the old ones with
       VAS_MASTER_KEY_PREVIOUS (the old key, comma-separated if several). Procedure: generate a new

@@ -5,10 +5,10 @@ import type {
   PermanentAccount,
   TemporaryAccount,
 } from "../accounts/account-service.js";
-import { EMPTY_BODY, sign } from "../auth/signature.js";
+import { EMPTY_BODY, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
 import { errorFromResponse, VasApiError } from "./errors.js";
 
-export { sign } from "../auth/signature.js";
+export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
 export type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount };
 export { VasApiError };
 
@@ -27,6 +27,11 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
   fetch?: typeof fetch;
+  /**
+   * 2 (the default) signs the method, path, query, Idempotency-Key, body and timestamp; 1 signs
+   * the body and timestamp only, as the specification does (for a service that predates 2).
+   */
+  signatureVersion?: SignatureVersion;
 }
 
 /** The customer of a generate call: `bvn` or `nin` (BVN wins when both are given). */
@@ -82,6 +87,7 @@ export function createClient(options: ClientOptions): VasClient {
   const firstDelay = options.retryDelayMs ?? 250;
   const maxDelay = options.maxRetryDelayMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const signatureVersion = options.signatureVersion ?? 2;
 
   async function attempt(
     method: string,
@@ -91,13 +97,28 @@ export function createClient(options: ClientOptions): VasClient {
     signal?: AbortSignal,
   ) {
     const timestamp = String(Date.now());
-    const response = await doFetch(`${base}${API_PREFIX}${path}`, {
+    // The URL exactly as fetch will send it (WHATWG-normalised): what a version 2 signature covers.
+    const url = new URL(`${base}${API_PREFIX}${path}`);
+    const signing: Record<string, string> =
+      signatureVersion === 2
+        ? {
+            "x-signature-version": "2",
+            "x-signature": signRequestV2(options.secretKey, {
+              method,
+              url: `${url.pathname}${url.search}`,
+              timestamp,
+              idempotencyKey: headers["idempotency-key"],
+              body: payload,
+            }),
+          }
+        : { "x-signature": sign(options.secretKey, payload ?? EMPTY_BODY, timestamp) };
+    const response = await doFetch(url, {
       method,
       headers: {
         ...headers,
         "x-api-key": options.apiKey,
         "x-timestamp": timestamp,
-        "x-signature": sign(options.secretKey, payload ?? EMPTY_BODY, timestamp),
+        ...signing,
         ...(payload === undefined ? {} : { "content-type": "application/json" }),
       },
       ...(payload === undefined ? {} : { body: payload }),

@@ -9,7 +9,7 @@ declare module "fastify" {
   }
 }
 
-/** What a request without a body may be signed over: `{}` (documented) or the empty string. */
+/** What a request without a body may be signed over (version 1): `{}` (documented) or the empty string. */
 const NO_BODY_FORMS = [EMPTY_BODY, ""];
 
 /**
@@ -20,10 +20,13 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
   app.decorateRequest("caller", undefined);
   app.addHook("preValidation", async (request) => {
     const body = receivedBody(request);
-    request.caller = await authenticator.authenticate(
-      request.headers,
-      body ? body.signedForms() : NO_BODY_FORMS,
-    );
+    request.caller = await authenticator.authenticate({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      bodyForms: () => (body ? body.signedForms() : NO_BODY_FORMS),
+      rawBody: body?.raw,
+    });
   });
 }
 

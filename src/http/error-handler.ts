@@ -9,7 +9,15 @@ import {
   payloadTooLarge,
   serviceUnavailable,
 } from "../errors.js";
-import { isStorageUnavailable } from "../storage/errors.js";
+import { storageFailure } from "../storage/errors.js";
+import type { HealthMonitor } from "./health.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What the health checks report; told of storage failures here and of committed writes by the guard. */
+    health: HealthMonitor;
+  }
+}
 
 /** The spec's failure envelope for a deliberate failure. */
 export function failBody(error: AppError) {
@@ -23,7 +31,8 @@ export function failBody(error: AppError) {
 /** Turns whatever was thrown into an AppError the client may see, or undefined for an unexpected failure. */
 function classify(error: unknown, bodyLimit: number): AppError | undefined {
   if (isAppError(error)) return error;
-  if (isStorageUnavailable(error)) return serviceUnavailable(error);
+  const storage = storageFailure(error);
+  if (storage) return serviceUnavailable(error, storage);
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
@@ -63,16 +72,42 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   );
 }
 
-/** Errors Fastify raises before any hook (a path it cannot decode): a 400 in the envelope. */
+/**
+ * Errors Fastify raises before any hook (a path it cannot decode): a 400 in the envelope, and the
+ * "request completed" line that the onResponse hook, which never runs for them, would have logged.
+ */
 export function answerFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
   const failure = new AppError(ErrorCode.BAD_REQUEST, 400, `Malformed request: ${error.message}`);
   reply.header("x-request-id", request.id).code(400).send(failBody(failure));
+  // No route to name, so the path: without its query (values may be secret), truncated.
+  request.log.info(
+    {
+      method: request.method,
+      url: (request.url.split("?")[0] ?? "/").slice(0, 200),
+      route: "(no route)",
+      statusCode: 400,
+      remoteAddress: request.ip,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    },
+    "request completed",
+  );
 }
 
 /** The one place where errors become responses. */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const known = classify(error, bodyLimit);
+    // A client that went away mid-body surfaces as ECONNRESET, like a lost database: it is the
+    // client's doing, never a storage failure (nor a reason to mark the service degraded).
+    const clientGone = request.raw.readableAborted;
+    const known = clientGone
+      ? new AppError(
+          ErrorCode.BAD_REQUEST,
+          400,
+          "The client closed the connection before the request was complete",
+        )
+      : classify(error, bodyLimit);
+    const storage = clientGone ? undefined : storageFailure(known?.cause ?? error);
+    if (storage) request.server.health.noteFailure(storage);
     if (!known) {
       request.log.error({ err: error }, "unexpected failure");
       return reply.code(500).send({

@@ -2,6 +2,31 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJsonParse from "secure-json-parse";
 import { type AppError, invalidJson, unsupportedMediaType } from "../errors.js";
 
+/** How deeply a body's arrays and objects may nest. The API's bodies are flat objects. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * True when the JSON text nests arrays and objects deeper than `max` (brackets inside strings
+ * do not count). A linear scan with no recursion, run before parsing, so that no later step
+ * (parsing, re-serialising for the signature) ever recurses deeply.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /**
  * A request body as received: its exact bytes (the signature covers them) and either the parsed
  * JSON object or the reason it is not one. Problems are held back, not thrown, so that
@@ -22,6 +47,13 @@ export class ReceivedBody {
       text = utf8.decode(raw);
     } catch {
       return new ReceivedBody(raw, undefined, invalidJson("Request body is not valid UTF-8"));
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return new ReceivedBody(
+        raw,
+        undefined,
+        invalidJson(`Request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`),
+      );
     }
     let parsed: unknown;
     try {
@@ -75,11 +107,32 @@ function isJsonContentType(contentType: string | undefined): boolean {
   );
 }
 
-/** Replaces Fastify's parsers with one that captures every body as a ReceivedBody. */
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The Content-Type header as received, judged after authentication (see registerBodyCapture). */
+    declaredContentType?: string | undefined;
+  }
+}
+
+/** What Fastify is shown instead of the client's Content-Type (a valid type no parser claims). */
+const SET_ASIDE = "application/x-vas-set-aside";
+
+/**
+ * Replaces Fastify's parsers with one that captures every body as a ReceivedBody. Fastify
+ * refuses a Content-Type it cannot parse (`a/b/c`) before any hook of ours, so the header is set
+ * aside when the request arrives and judged with the body, after authentication.
+ */
 export function registerBodyCapture(app: FastifyInstance, bodyLimit: number): void {
+  app.decorateRequest("declaredContentType", undefined);
+  app.addHook("onRequest", async (request) => {
+    const declared = request.headers["content-type"];
+    if (declared === undefined) return;
+    request.declaredContentType = declared;
+    request.headers["content-type"] = SET_ASIDE;
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (request, raw, done) => {
-    done(null, ReceivedBody.parse(request.headers["content-type"], raw as Buffer));
+    done(null, ReceivedBody.parse(request.declaredContentType, raw as Buffer));
   });
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
+import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
 import type { Executor } from "../storage/transactions.js";
 import { callerOf } from "./authenticate.js";
@@ -47,7 +48,11 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
  * Makes POSTs safe to retry and harmless to replay. A POST whose signature was already seen,
  * or whose Idempotency-Key was already used by the business, is not executed again: it gets
  * the first answer, a 409 while the first still runs, or a 422 if the key came with another
- * request. Answers below 500 are stored; a 5xx (nothing was written) frees the key for a retry.
+ * request. Answers below 500 are stored; a 5xx frees the key for a retry, except when the
+ * request's transaction may have committed (the connection was lost during COMMIT): then the
+ * record is left exactly as the database has it, and a retry finds the stored answer, or the
+ * claim in flight until its lease runs out. Failing to store or free a record never changes
+ * the answer: it is logged, and the lease bounds how long the key stays taken.
  */
 export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
   app.decorateRequest("claims", undefined);
@@ -77,12 +82,19 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     const claims = request.claims;
     if (!claims || claims.length === 0) return payload;
     request.claims = undefined;
-    if (request.answerStored && reply.statusCode < 500) return payload;
+    // Stored with the effect, or the effect's commit may have landed: the database has it right.
+    if (request.answerStored) return payload;
     const finished =
       reply.statusCode >= 500
         ? claims.map((claim) => records.release(claim))
         : claims.map((claim) => records.complete(claim, reply.statusCode, String(payload)));
-    await Promise.all(finished);
+    const failed = (await Promise.allSettled(finished)).find((r) => r.status === "rejected");
+    if (failed) {
+      request.log.warn(
+        { err: failed.reason },
+        "could not update the request's replay record: its key stays taken until the lease expires",
+      );
+    }
     return payload;
   });
 }
@@ -109,13 +121,26 @@ export async function answerOnce<T>(
     const { statusCode, body } = toAnswer(result);
     return { statusCode, payload: JSON.stringify(body) };
   };
-  const result = await work(async (trx, outcome) => {
-    answer = encode(outcome);
-    const records = request.server.requestRecords;
-    for (const claim of request.claims ?? [])
-      await records.complete(claim, answer.statusCode, answer.payload, trx);
+  let storing = false;
+  let result: T;
+  try {
+    result = await work(async (trx, outcome) => {
+      answer = encode(outcome);
+      const records = request.server.requestRecords;
+      for (const claim of request.claims ?? [])
+        await records.complete(claim, answer.statusCode, answer.payload, trx);
+      storing = true;
+    });
+  } catch (error) {
+    // Only a commit whose outcome is unknown keeps the records as they are; any other failure
+    // rolled the stored answer back with the effect, and the key is freed for a retry.
+    if (storing && isCommitOutcomeUnknown(error)) request.answerStored = true;
+    throw error;
+  }
+  if (storing) {
     request.answerStored = true;
-  });
+    request.server.health.noteWriteCommitted();
+  }
   const sent = answer ?? encode(result);
   return reply.code(sent.statusCode).type("application/json; charset=utf-8").send(sent.payload);
 }
@@ -132,11 +157,12 @@ async function claimKeys(
 ): Promise<{ statusCode: number; response: string } | undefined> {
   const caller = callerOf(request);
   const print = fingerprint(request);
-  const signature = String(request.headers["x-signature"]).toLowerCase();
+  // The canonical signature that was verified, never the header as spelled: every spelling that
+  // authenticates maps to this one record.
   const bySignature = await records.claim(
     caller.businessId,
     "signature",
-    `${caller.keyId}:${signature}`,
+    `${caller.keyId}:${caller.signature}`,
     print,
     SIGNATURE_TTL_MS,
   );

@@ -14,6 +14,8 @@ export interface KeyCredential {
   businessId: string;
   businessName: string;
   verificationStatus: VerificationStatus;
+  /** The oldest signature version the key accepts. */
+  minSignatureVersion: number;
 }
 
 export function findCredentialByKeyHash(db: Executor, keyHash: string): Promise<KeyCredential | undefined> {
@@ -24,6 +26,7 @@ export function findCredentialByKeyHash(db: Executor, keyHash: string): Promise<
       "api_keys.id as keyId",
       "api_keys.status as keyStatus",
       "api_keys.secret_ciphertext as secretCiphertext",
+      "api_keys.min_signature_version as minSignatureVersion",
       "businesses.id as businessId",
       "businesses.name as businessName",
       "businesses.verification_status as verificationStatus",
@@ -58,6 +61,21 @@ export async function updateApiKeyStatus(
     .set({ status, updated_at: now })
     .where("id", "=", keyId)
     .where("status", "<>", "revoked")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Sets the oldest signature version a key accepts. Returns whether the key exists. */
+export async function updateMinSignatureVersion(
+  db: Executor,
+  keyId: string,
+  version: number,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ min_signature_version: version, updated_at: now })
+    .where("id", "=", keyId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import {
@@ -13,6 +12,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseLocation } from "../config.js";
+import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -44,7 +44,11 @@ export function openStorage(location: DatabaseLocation, options: StorageOptions 
 }
 
 function openSqlite(file: string, options: StorageOptions): Storage {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  // The file holds names, emails and stored answers: the service's user alone may read it.
+  if (file !== ":memory:") {
+    createPrivateDirectory(path.dirname(file));
+    makeDatabaseFilePrivate(file);
+  }
   const connection = new SqliteDatabase(file);
   // WAL lets readers run beside the writer; the busy timeout makes a second process (the CLI,
   // another server) wait for the write lock instead of failing. In WAL mode NORMAL never

@@ -32,18 +32,51 @@ const CONNECTION_ERRORS = new Set([
 ]);
 
 /**
- * The database cannot answer right now (down, unreachable, shutting down, overloaded) as
- * opposed to refusing the query: worth a 503 and a retry, not a 500.
+ * The connection was lost while COMMIT was on its way: the transaction may or may not have
+ * committed, and nobody can tell yet. Whatever it claimed must be left as it is (never undone
+ * as if nothing happened): a retry finds out from the database.
  */
-export function isStorageUnavailable(error: unknown): boolean {
-  if (isBusy(error)) return true;
+export class CommitOutcomeUnknownError extends Error {
+  constructor(cause: unknown) {
+    super("the connection was lost during COMMIT: the transaction may have committed", { cause });
+    this.name = "CommitOutcomeUnknownError";
+  }
+}
+
+export const isCommitOutcomeUnknown = (error: unknown): error is CommitOutcomeUnknownError =>
+  error instanceof CommitOutcomeUnknownError;
+
+/**
+ * Why the database cannot serve a request right now, as opposed to refusing the query:
+ * `unreachable` (down, unreachable, shutting down, overloaded, locked) or `refusing-writes`
+ * (disk full, I/O errors, read-only). Either is worth a 503 and a retry, not a 500.
+ */
+export type StorageFailure = "unreachable" | "refusing-writes";
+
+/**
+ * The connection itself failed (refused, reset, closed by the server or the network), as
+ * opposed to the server answering with an error: whatever was in flight may have happened.
+ */
+export function isConnectionLost(error: unknown): boolean {
   const code = codeOf(error);
-  if (code && CONNECTION_ERRORS.has(code)) return true;
-  // PostgreSQL classes 08 (connection), 53 (resources), 57P (operator intervention: shutdown),
-  // and 57014 (statement timeout or cancellation: the database is too slow to answer now).
-  if (code && /^(08|53|57P|57014$)/.test(code)) return true;
+  if (code && (CONNECTION_ERRORS.has(code) || /^(08|57P)/.test(code))) return true;
   const message = error instanceof Error ? error.message : "";
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
     message,
   );
+}
+
+export function storageFailure(error: unknown): StorageFailure | undefined {
+  if (isCommitOutcomeUnknown(error) || isBusy(error) || isConnectionLost(error)) return "unreachable";
+  const code = codeOf(error);
+  // SQLite: disk full, I/O errors (extended codes SQLITE_IOERR_*), a read-only file or directory.
+  // PostgreSQL: 25006 (read-only transaction: a replica, or default_transaction_read_only).
+  if (code && /^(SQLITE_FULL|SQLITE_IOERR|SQLITE_READONLY|25006$|53)/.test(code)) return "refusing-writes";
+  // PostgreSQL 57014: a statement timeout or cancellation, the database too slow to answer now.
+  return code === "57014" ? "unreachable" : undefined;
+}
+
+/** The database cannot serve the request right now (see storageFailure). */
+export function isStorageUnavailable(error: unknown): boolean {
+  return storageFailure(error) !== undefined;
 }

@@ -32,6 +32,8 @@ export interface ApiKeysTable {
   /** The secret key sealed by the master key, bound to this row's id. */
   secret_ciphertext: string;
   status: ApiKeyStatus;
+  /** The oldest signature version the key accepts: 1 (the specification's) or 2. */
+  min_signature_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -103,6 +105,12 @@ export interface RequestRecordsTable {
   created_at: string;
 }
 
+/** One row, rewritten by the readiness check to prove that the database takes writes. */
+export interface HealthProbeTable {
+  id: number;
+  checked_at: string;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   api_keys: ApiKeysTable;
@@ -111,6 +119,7 @@ export interface Database {
   settings: SettingsTable;
   counters: CountersTable;
   request_records: RequestRecordsTable;
+  health_probe: HealthProbeTable;
 }
 
 export type Business = Selectable<BusinessesTable>;

@@ -30,6 +30,7 @@ export async function startCluster(
   const created = await services.businesses.createBusiness("Cluster Ltd", "completed");
   const business = {
     businessId: created.business.id,
+    keyId: created.keyId,
     name: created.business.name,
     apiKey: created.apiKey,
     secretKey: created.secretKey,

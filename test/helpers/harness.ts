@@ -10,7 +10,7 @@ import type { DatabaseLocation } from "../../src/config.js";
 import type { RateLimitSettings } from "../../src/http/rate-limit.js";
 import type { AccountProvider } from "../../src/providers/account-provider.js";
 import { openServices, type Services } from "../../src/services.js";
-import type { Storage } from "../../src/storage/database.js";
+import type { Storage, StorageOptions } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
 import { createTestDatabase, type TestDialect } from "./databases.js";
 
@@ -19,6 +19,7 @@ export const BODY_LIMIT = 16_384;
 
 export interface TestBusiness {
   businessId: string;
+  keyId: string;
   name: string;
   apiKey: string;
   secretKey: string;
@@ -60,6 +61,10 @@ export interface HarnessOptions {
   logStream?: DestinationStream;
   now?: () => number;
   requestTimeoutMs?: number;
+  /** Passed to openStorage (a short SQLite busy timeout, say). */
+  storageOptions?: StorageOptions;
+  /** The body size limit (default BODY_LIMIT, the service's default). */
+  bodyLimitBytes?: number;
   /** Off unless a test is about them (the suites send hundreds of requests from one address). */
   rateLimits?: RateLimitSettings;
 }
@@ -74,6 +79,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     masterKey: options.masterKey ?? randomBytes(32),
     institutionCode: "999240",
     ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
   });
   const app = appFor(services, options);
   await app.ready();
@@ -88,6 +94,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const created = await services.businesses.createBusiness(name, status);
       return {
         businessId: created.business.id,
+        keyId: created.keyId,
         name: created.business.name,
         apiKey: created.apiKey,
         secretKey: created.secretKey,
@@ -106,7 +113,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 /** The app over the given services, built as main.ts builds it (a second "process" in tests). */
 export function appFor(
   services: Services,
-  options: Pick<HarnessOptions, "rateLimits" | "requestTimeoutMs" | "logStream"> = {},
+  options: Pick<HarnessOptions, "rateLimits" | "requestTimeoutMs" | "logStream" | "bodyLimitBytes"> = {},
 ): FastifyInstance {
   return buildApp({
     authenticator: services.authenticator,
@@ -114,7 +121,7 @@ export function appFor(
     requestRecords: services.requestRecords,
     rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
     db: services.storage.db,
-    bodyLimitBytes: BODY_LIMIT,
+    bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT,
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },
   });

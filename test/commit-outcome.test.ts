@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import SqliteDatabase from "better-sqlite3";
+import type { AccountProvider } from "../src/providers/account-provider.js";
+import { VirtualBank } from "../src/providers/virtual-bank.js";
+import type { Storage } from "../src/storage/database.js";
+import { assertFailCode } from "./helpers/assertions.js";
+import { POSTGRES_AVAILABLE } from "./helpers/databases.js";
+import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { PG_COMMIT, proxiedPostgres, type TcpProxy } from "./helpers/tcp-proxy.js";
+
+// What happens to a request's replay record when the database fails at the worst moments.
+
+const GENERATE = `${API}/account/generate`;
+
+/** The embedded bank, with a hook that runs (and may break the database) before it answers. */
+class HookedBank implements AccountProvider {
+  before: (() => void | Promise<void>) | undefined;
+  constructor(private readonly bank: VirtualBank) {}
+  async createVirtualAccount(request: Parameters<AccountProvider["createVirtualAccount"]>[0]) {
+    const hook = this.before;
+    this.before = undefined;
+    if (hook) {
+      await hook();
+      throw new Error("upstream timeout");
+    }
+    return this.bank.createVirtualAccount(request);
+  }
+}
+
+const hooked =
+  (set: (bank: HookedBank) => void) =>
+  ({ storage, permutationKey }: { storage: Storage; permutationKey: Buffer }) => {
+    const bank = new HookedBank(
+      new VirtualBank({ db: storage.db, institutionCode: "999240", permutationKey }),
+    );
+    set(bank);
+    return bank;
+  };
+
+describe("a lost connection at COMMIT (PostgreSQL)", {
+  skip: !POSTGRES_AVAILABLE && "PostgreSQL is not answering",
+}, () => {
+  let pg: Awaited<ReturnType<typeof proxiedPostgres>>;
+  let proxy: TcpProxy;
+  let h: Harness;
+  let bank: HookedBank;
+  let business: TestBusiness;
+
+  before(async () => {
+    pg = await proxiedPostgres();
+    proxy = pg.proxy;
+    h = await createHarness({
+      database: pg.location,
+      provider: hooked((b) => {
+        bank = b;
+      }),
+    });
+    business = await h.createBusiness();
+  });
+  after(async () => {
+    await h.close();
+    await pg.close();
+  });
+
+  test("the commit lands but its answer is lost: 503, and the retry gets the stored answer, never a second effect", async () => {
+    const body = customer();
+    const key = "order-4411";
+    const sprung = proxy.dropAnswerTo(PG_COMMIT);
+    const lost = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    await sprung;
+    assertFailCode(lost, 503, "SERVICE_UNAVAILABLE");
+    assert.equal(lost.headers["retry-after"], "1");
+
+    // The same operation again (new timestamp, new signature, same Idempotency-Key).
+    let retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    for (let attempt = 0; attempt < 5 && retry.statusCode === 503; attempt++) {
+      retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    }
+    assert.equal(retry.statusCode, 201, retry.body);
+    assert.equal(retry.headers["idempotent-replayed"], "true", "the stored answer of the committed request");
+    const accounts = await h.storage.db
+      .selectFrom("accounts")
+      .select(["account_number", "version"])
+      .where("email", "=", body.email as string)
+      .execute();
+    assert.deepEqual(accounts, [{ account_number: retry.json().data.accountNumber, version: 1 }]);
+  });
+
+  test("a database lost before the answer is stored: still the fail envelope, never the driver's error", async () => {
+    const body = customer();
+    bank.before = () => proxy.cut();
+    const response = await h.request({
+      url: GENERATE,
+      body,
+      as: business,
+      headers: { "idempotency-key": "k-2" },
+    });
+    proxy.restore();
+    assertFailCode(response, 502, "PROVIDER_UNAVAILABLE");
+    assert.doesNotMatch(response.body, /57P01|ECONNREFUSED|terminat/i);
+  });
+});
+
+describe("a record that cannot be freed (SQLite, write lock held elsewhere)", () => {
+  let h: Harness;
+  let bank: HookedBank;
+  let business: TestBusiness;
+
+  before(async () => {
+    h = await createHarness({
+      dialect: "sqlite",
+      storageOptions: { busyTimeoutMs: 100 },
+      provider: hooked((b) => {
+        bank = b;
+      }),
+    });
+    business = await h.createBusiness();
+  });
+  after(() => h.close());
+
+  test("the answer is the request's own failure in the envelope; the key stays taken, not freed", async () => {
+    const file = h.database.dialect === "sqlite" ? h.database.file : "";
+    const other = new SqliteDatabase(file);
+    try {
+      bank.before = () => {
+        other.exec("begin immediate");
+      };
+      const body = customer();
+      const response = await h.request({
+        url: GENERATE,
+        body,
+        as: business,
+        headers: { "idempotency-key": "k-3" },
+      });
+      assertFailCode(response, 502, "PROVIDER_UNAVAILABLE");
+      other.exec("rollback");
+      const record = await h.storage.db
+        .selectFrom("request_records")
+        .select("state")
+        .where("kind", "=", "idempotency")
+        .where("key", "=", "k-3")
+        .executeTakeFirst();
+      assert.equal(record?.state, "in_flight", "not freed: it waits for its lease");
+      const retry = await h.request({
+        url: GENERATE,
+        body,
+        as: business,
+        headers: { "idempotency-key": "k-3" },
+      });
+      assertFailCode(retry, 409, "REQUEST_IN_PROGRESS");
+    } finally {
+      other.close();
+    }
+  });
+});
