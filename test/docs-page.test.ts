@@ -40,7 +40,7 @@ describe("GET /docs in a browser", { skip }, () => {
     await h?.close();
   });
 
-  test("shows the three operations, loading nothing from anywhere but this server", async () => {
+  test("shows the four operations, loading nothing from anywhere but this server", async () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     const problems: string[] = [];
@@ -65,6 +65,7 @@ describe("GET /docs in a browser", { skip }, () => {
         );
       assert.deepEqual(operations.sort(), [
         "GET /account/list",
+        "HEAD /account/list",
         "POST /account/generate",
         "POST /account/generate/temporary",
       ]);

@@ -139,13 +139,22 @@ class Contract {
   }
 
   /** Asserts that a real response is one the document declares: its status, body and headers. */
-  check(method: "get" | "post", path: string, response: LightMyRequestResponse): void {
+  check(method: "get" | "post" | "head", path: string, response: LightMyRequestResponse): void {
     const pointer = this.responsePointer(method, path, response.statusCode);
+    if (method === "head") {
+      assert.equal(this.at(`${pointer}/content`), undefined, `HEAD ${path} declares no body`);
+      assert.equal(response.body, "");
+      this.checkHeaders(this.at(`${pointer}/headers`) ?? {}, response);
+    } else this.checkAt(pointer, response, `${method.toUpperCase()} ${path}`);
+  }
+
+  /** Asserts that a real response matches the response declared at `pointer`. */
+  checkAt(pointer: string, response: LightMyRequestResponse, what = pointer): void {
     assert.match(String(response.headers["content-type"]), /^application\/json/);
     const validate = this.validator(`${pointer}/content/application~1json/schema`);
     assert.ok(
       validate(response.json()),
-      `${method.toUpperCase()} ${path} ${response.statusCode}: ${JSON.stringify(validate.errors)}\n${response.body}`,
+      `${what} ${response.statusCode}: ${JSON.stringify(validate.errors)}\n${response.body}`,
     );
     this.checkHeaders(this.at(`${pointer}/headers`) ?? {}, response);
   }
@@ -204,11 +213,11 @@ describe("the OpenAPI document", () => {
     new Contract(document); // and Ajv accepts every schema in it
   });
 
-  test("documents the three operations, each signed with all three headers", () => {
+  test("documents the four operations, each signed with all three headers", () => {
     const paths = document.paths as Record<string, Json>;
     assert.deepEqual(
       Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)),
-      [`post ${GENERATE}`, `post ${TEMPORARY}`, `get ${LIST}`],
+      [`post ${GENERATE}`, `post ${TEMPORARY}`, `get ${LIST}`, `head ${LIST}`],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
     const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
@@ -227,12 +236,22 @@ describe("the OpenAPI document", () => {
         statuses[`${method} ${path}`] = Object.keys(operation.responses as Json);
       }
     }
-    const failures = ["400", "401", "409", "413", "415", "422", "429", "431", "500", "502", "503"];
+    const failures = ["400", "401", "404", "409", "413", "415", "422", "429", "431", "500", "502", "503"];
+    const listed = ["200", "400", "401", "404", "429", "431", "500", "503"];
     assert.deepEqual(statuses, {
       [`post ${GENERATE}`]: ["200", "201", ...failures],
       [`post ${TEMPORARY}`]: ["201", ...failures],
-      [`get ${LIST}`]: ["200", "400", "401", "429", "431", "500", "503"],
+      [`get ${LIST}`]: listed,
+      [`head ${LIST}`]: listed,
     });
+  });
+
+  test("says who answers for the API and under which licence", () => {
+    const info = document.info as Json;
+    assert.equal(typeof (info.contact as Json | undefined)?.name, "string");
+    const license = info.license as Json | undefined;
+    assert.equal(typeof license?.name, "string");
+    assert.match(String(license?.identifier), /^LicenseRef-/);
   });
 
   test("the signing example in the document is a real signature", () => {
@@ -333,11 +352,54 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test("404 on an unknown route is the Fail envelope", async () => {
-      const response = await h.app.inject({ method: "GET", url: `${API}/account/nope` });
-      assert.equal(response.statusCode, 404);
-      const validate = contract.validator("/components/schemas/Fail");
-      assert.ok(validate(response.json()), JSON.stringify(validate.errors));
+    test("404 for an unknown path or method is the NotFound response every operation declares", async () => {
+      for (const [method, url] of [
+        ["GET", `${API}/account/nope`],
+        ["DELETE", `${API}${LIST}`],
+        ["GET", `${API}${GENERATE}`],
+        ["PUT", `${API}${TEMPORARY}`],
+      ] as const) {
+        const response = await h.request({ method, url, as: business });
+        assert.equal(response.statusCode, 404);
+        assert.equal(response.json().error.code, "NOT_FOUND");
+        contract.checkAt("/components/responses/NotFound", response, `${method} ${url}`);
+      }
+      for (const [method, path] of [
+        ["post", GENERATE],
+        ["post", TEMPORARY],
+        ["get", LIST],
+      ] as const) {
+        assert.equal(contract.responsePointer(method, path, 404), "/components/responses/NotFound");
+      }
+    });
+
+    test("HEAD /account/list: answered as GET is, without a body, as documented", async () => {
+      await post(GENERATE, customer());
+      const head = (headers: Record<string, string> = {}, url = `${API}${LIST}`) => {
+        const timestamp = String(Date.now());
+        return h.app.inject({
+          method: "HEAD",
+          url,
+          headers: {
+            "x-api-key": business.apiKey,
+            "x-timestamp": timestamp,
+            "x-signature": sign(business.secretKey, "{}", timestamp),
+            ...headers,
+          },
+        });
+      };
+      const ok = await head();
+      assert.equal(ok.statusCode, 200);
+      contract.check("head", LIST, ok);
+      const get = await h.request({ url: `${API}${LIST}`, as: business });
+      assert.equal(ok.headers["content-length"], get.headers["content-length"]);
+      for (const [response, status] of [
+        [await head({ "x-signature": "0".repeat(64) }), 401],
+        [await head({}, `${API}${LIST}?page=0`), 400],
+      ] as const) {
+        assert.equal(response.statusCode, status);
+        contract.check("head", LIST, response);
+      }
     });
 
     test("Idempotency-Key: 409 while the first runs, the replay, 422 for another body", async () => {
@@ -394,6 +456,22 @@ for (const dialect of DIALECTS) {
         [TEMPORARY, customer({ duration: 10_081 })],
         [TEMPORARY, customer({ duration: 1.5 })],
         [TEMPORARY, customer({ duration: "30" })],
+        // As sent, before the server trims, lower-cases and normalises; null is "not sent".
+        [
+          TEMPORARY,
+          { name: " Ada ", email: "  Ada@Example.com ", bvn: "22345678901", nin: null, duration: null },
+        ],
+        [GENERATE, customer({ name: "\tAda Obi\n", email: "\u00a0ADA.OBI@EXAMPLE.COM\u3000" })],
+        [GENERATE, customer({ email: `ada-${Date.now()}@\u212aano.ng` })],
+        [GENERATE, customer({ name: "Ada\tObi" })],
+        [GENERATE, customer({ name: "Ada \u202eObi" })],
+        [GENERATE, customer({ name: " \t " })],
+        [GENERATE, customer({ email: `${"a".repeat(65)}@example.com` })],
+        [GENERATE, customer({ name: null })],
+        [GENERATE, customer({ bvn: null, NIN: "12345678901", ninNumber: 5 })],
+        [GENERATE, customer({ bvn: null, nin: null })],
+        [GENERATE, customer({ BVN: "not digits" })],
+        [GENERATE, customer({ bvn: "22345678901\n" })],
       ];
       for (const [path, body] of cases) {
         const schema = path === GENERATE ? "PermanentAccountRequest" : "TemporaryAccountRequest";

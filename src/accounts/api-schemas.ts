@@ -7,84 +7,199 @@ import {
   type TemporaryAccount,
 } from "./account-service.js";
 import {
+  BIDI_CONTROL_CHARACTERS,
   BVN_FIELDS,
   DEFAULT_DURATION_MINUTES,
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
-  durationSchema,
-  emailSchema,
-  identitySchema,
   MAX_DURATION_MINUTES,
+  MAX_EMAIL_LENGTH,
+  MAX_EMAIL_LOCAL_PART_LENGTH,
   MAX_LIMIT,
+  MAX_NAME_LENGTH,
   MIN_DURATION_MINUTES,
   NIN_FIELDS,
-  nameSchema,
 } from "./validation.js";
 
-// The public contract of the account endpoints as zod schemas, for the OpenAPI document. Requests
-// reuse the field schemas the server validates with; responses describe exactly what
-// AccountService returns (checked against its interfaces at the end of this file). They are
-// meant to be converted with `io: "output"`: a request field's rules apply to its value after
-// normalisation (a name is trimmed before its length is checked), which is what the server does.
+// The public contract of the account endpoints as zod schemas, for the OpenAPI document.
+// Requests are described as they travel, before the server normalises them: a validating proxy
+// or a generated client judges the bytes a client sends, so a pattern here accepts `"  Ada "`
+// when the server does (it trims first). validation.ts holds the rules the server applies;
+// test/openapi-requests.test.ts checks that these schemas accept exactly what it accepts.
+// Responses describe exactly what AccountService returns (checked against its interfaces at the
+// end of this file). Everything is converted with `io: "output"`.
 
 const IDENTITY_FIELDS = [...BVN_FIELDS, ...NIN_FIELDS];
 
+// Regular-expression sources, ECMA-262 as JSON Schema's `pattern` is, written so that they mean
+// the same with the `u` flag (Ajv, so Prism) and without it. test/openapi-requests.test.ts tries
+// every UTF-16 code unit against the server's own rules.
+/** What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), all of it. */
+const TRIMMED = "\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+/** The part of TRIMMED that is not a control character, so may stand inside a name. */
+const SPACES = " \\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000\\ufeff";
+/** CONTROL_CHARACTERS without `\p{Cc}`, which needs the `u` flag: C0, C1, U+2028 and U+2029. */
+const CONTROLS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029";
+/** What is inside BIDI_CONTROL_CHARACTERS, a plain `[...]` of `\uXXXX` characters and ranges. */
+const BIDI = BIDI_CONTROL_CHARACTERS.source.slice(1, -1);
+/** `\\u061c\\u202a-\\u202e` as `U+061C, U+202A-U+202E`. */
+const codePoints = (characterClass: string) =>
+  Array.from(characterClass.matchAll(/\\u(\w{4})(?:-\\u(\w{4}))?/g), ([, from = "", to]) =>
+    [from, to]
+      .filter((point) => point !== undefined)
+      .map((point) => `U+${point.toUpperCase()}`)
+      .join("-"),
+  ).join(", ");
+/** One character of a name that is not white space; a surrogate only in a pair. */
+const NAME_CHARACTER = `(?:[\\ud800-\\udbff][\\udc00-\\udfff]|[^${TRIMMED}${CONTROLS}${BIDI}\\ud800-\\udfff])`;
+
+/**
+ * A name as sent: white space at either end, then at least one character, with no control or
+ * bidi-control character nor unpaired surrogate inside. NFC normalisation maps no character into
+ * or out of these sets, so judging the text before it is judging it after. Not stated: the
+ * length, and that not every character may be invisible.
+ */
+export const NAME_ON_THE_WIRE = new RegExp(
+  `^[${TRIMMED}]*${NAME_CHARACTER}(?:[${SPACES}]*${NAME_CHARACTER})*[${TRIMMED}]*$`,
+);
+
+// zod's email pattern (z.regexes.email), case-insensitive already, with the Kelvin sign beside
+// the ASCII letters: it is the one other character that lower-cases to one of them (K to k).
+const LETTERS = "A-Za-z\\u212a";
+const EMAIL = `(?:[${LETTERS}0-9_'+\\-]+\\.)*[${LETTERS}0-9_'+\\-]*[${LETTERS}0-9_+\\-]@(?:[${LETTERS}0-9][${LETTERS}0-9\\-]*\\.)+[${LETTERS}]{2,}`;
+
+/** An email as sent: white space at either end, around an address of at most 254 characters. */
+export const EMAIL_ON_THE_WIRE = new RegExp(
+  `^[${TRIMMED}]*(?![^${TRIMMED}]{${MAX_EMAIL_LENGTH + 1}})(?=[^@]{1,${MAX_EMAIL_LOCAL_PART_LENGTH}}@)` +
+    `${EMAIL}[${TRIMMED}]*$`,
+);
+
+const digits = z
+  .string()
+  .length(11)
+  .regex(/^[0-9]{11}$/);
+
 const IDENTITY_RULE =
   `One of ${IDENTITY_FIELDS.map((field) => `\`${field}\``).join(", ")} is required. The first one sent, ` +
-  "in that order, is used and the others are ignored entirely: a BVN always wins over a NIN. A field " +
-  "set to `null` counts as not sent; fields not listed here are ignored. Validation stops at the first " +
-  "problem, in the order name, email, identity; the 400 message names the field (`name is required`, `bvn must be a string of exactly 11 digits`).";
+  "in that order, is used and the others are ignored entirely, whatever their value: a BVN always wins " +
+  "over a NIN. A field set to `null` counts as not sent; fields not listed here are ignored. Validation " +
+  "stops at the first problem, in the order name, email, identity; the 400 message names the field " +
+  "(`name is required`, `bvn must be a string of exactly 11 digits`).";
+
+const ignored = "Ignored entirely, whatever its value, when a field before it in that order is sent.";
 
 const requestFields = {
-  name: nameSchema.meta({
+  name: z
+    .string()
+    .regex(NAME_ON_THE_WIRE)
+    .meta({
+      description:
+        "Customer full name. The server refuses unpaired surrogates, NFC-normalises the name and trims " +
+        "white space from both ends (what JavaScript's `String.prototype.trim` removes), then requires 1 " +
+        `to ${MAX_NAME_LENGTH} characters (UTF-16 code units), no control character (C0, C1, U+2028, ` +
+        `U+2029), no bidirectional control (${codePoints(BIDI)}), and at least one visible character ` +
+        "(not only white space, U+2800 and Unicode's Default_Ignorable_Code_Point characters: zero-width " +
+        "spaces and joiners, fillers, variation selectors...). The pattern states all of it but the " +
+        "length and the visible character, which the server checks (400 `VALIDATION_FAILED`). The " +
+        "stored and answered name is the normalised one.",
+      examples: ["Ada Obi"],
+    }),
+  email: z
+    .string()
+    .regex(EMAIL_ON_THE_WIRE)
+    .meta({
+      description:
+        "Customer email. The server trims white space from both ends and lower-cases it, then requires " +
+        `an address of at most ${MAX_EMAIL_LENGTH} characters: at most ${MAX_EMAIL_LOCAL_PART_LENGTH} of ` +
+        "ASCII letters, digits and `_ ' + - .` before the `@`, then a domain of ASCII letters, digits and " +
+        "hyphens with a top-level part of two letters or more (U+212A, the Kelvin sign, counts as k). " +
+        "The pattern states all of it. The stored and answered email is the lower-cased one.",
+      examples: ["ada@example.com"],
+    }),
+  bvn: digits.nullable().optional().meta({
     description:
-      "Customer full name. NFC-normalised and trimmed, then 1 to 200 characters with no control characters.",
-    examples: ["Ada Obi"],
+      "Bank Verification Number: a string of exactly 11 digits. Sent to the bank as identity type `personal`.",
   }),
-  email: emailSchema.meta({
-    description: "Customer email. Trimmed and lower-cased, then a valid address of at most 254 characters.",
-    examples: ["ada@example.com"],
-  }),
-  bvn: identitySchema("bvn").optional().meta({
-    description: "Bank Verification Number: 11 digits. Sent to the bank as identity type `personal`.",
-  }),
-  BVN: identitySchema("BVN").optional().meta({ description: "Alias of `bvn`, used when `bvn` is not sent." }),
-  nin: identitySchema("nin").optional().meta({
-    description:
-      "National Identification Number: 11 digits. Used only when no BVN is sent; sent to the bank as identity type `personal_nin`.",
-  }),
-  NIN: identitySchema("NIN").optional().meta({ description: "Alias of `nin`, used when `nin` is not sent." }),
-  ninNumber: identitySchema("ninNumber")
+  BVN: z
+    .unknown()
     .optional()
-    .meta({ description: "Alias of `nin`, used when neither `nin` nor `NIN` is sent." }),
+    .meta({
+      description: `Alias of \`bvn\`, used when \`bvn\` is not sent: then 11 digits, as \`bvn\`. ${ignored}`,
+    }),
+  nin: z
+    .unknown()
+    .optional()
+    .meta({
+      description:
+        "National Identification Number: 11 digits, as `bvn`. Used only when no BVN is sent; sent to the " +
+        `bank as identity type \`personal_nin\`. ${ignored}`,
+    }),
+  NIN: z
+    .unknown()
+    .optional()
+    .meta({
+      description: `Alias of \`nin\`, used when no BVN and no \`nin\` is sent. ${ignored}`,
+    }),
+  ninNumber: z
+    .unknown()
+    .optional()
+    .meta({
+      description: `Alias of \`nin\`, used when no BVN, \`nin\` or \`NIN\` is sent. ${ignored}`,
+    }),
 };
 
-// zod cannot say "at least one of these keys"; the rule the server applies is identity() in
-// validation.ts. Unknown fields are ignored, hence a loose object.
-const identityRequired = IDENTITY_FIELDS.map((field) => ({ required: [field] }));
+// zod cannot say "the first of these that is not null must be 11 digits", so it is written in
+// JSON Schema: one branch per field, in which the fields before it are absent or null. It sits
+// in an allOf because openapi-typescript reads an anyOf beside `properties` as a union with them,
+// where it reads an allOf as "and". "Null" is written as "not anything but null": openapi-fetch
+// turns a property typed `null` into `never` (openapi-ts/openapi-typescript#2717), which would
+// refuse `{"bvn": null, "nin": "..."}` at compile time.
+const { $schema: _, ...DIGITS } = z.toJSONSchema(digits, { target: "draft-2020-12" });
+const NOT_SENT = {
+  description: "Not sent: absent or `null`.",
+  not: { not: { type: "null" } },
+};
+const identityRequired = [
+  {
+    anyOf: IDENTITY_FIELDS.map((field, i) => ({
+      title: `Identity in \`${field}\``,
+      type: "object",
+      properties: {
+        ...Object.fromEntries(IDENTITY_FIELDS.slice(0, i).map((before) => [before, NOT_SENT])),
+        [field]: DIGITS,
+      },
+      required: [field],
+    })),
+  },
+];
 
-/** Body of POST /account/generate. */
+/** Body of POST /account/generate, as sent. */
 export const permanentRequestSchema = z.looseObject(requestFields).meta({
   description: `A customer's details. ${IDENTITY_RULE}`,
-  anyOf: identityRequired,
+  allOf: identityRequired,
   examples: [{ name: "Ada Obi", email: "ada@example.com", bvn: "22345678901" }],
 });
 
-/** Body of POST /account/generate/temporary. */
+/** Body of POST /account/generate/temporary, as sent. */
 export const temporaryRequestSchema = z
   .looseObject({
     ...requestFields,
-    duration: durationSchema.optional().meta({
-      description:
-        `Minutes until expiry: a whole JSON number from ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} ` +
-        `(7 days). Absent or \`null\` means ${DEFAULT_DURATION_MINUTES}; \`"30"\` (a string) is refused. ` +
-        "Checked after the identity.",
-      default: DEFAULT_DURATION_MINUTES,
-    }),
+    duration: z
+      .int()
+      .min(MIN_DURATION_MINUTES)
+      .max(MAX_DURATION_MINUTES)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          `Minutes until expiry: a whole JSON number from ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} ` +
+          `(7 days). Absent or \`null\` means ${DEFAULT_DURATION_MINUTES}; \`"30"\` (a string) is refused. ` +
+          "Checked after the identity.",
+      }),
   })
   .meta({
     description: `A customer's details and the account's lifetime. ${IDENTITY_RULE}`,
-    anyOf: identityRequired,
+    allOf: identityRequired,
     examples: [{ name: "Ada Obi", email: "ada@example.com", nin: "12345678901", duration: 30 }],
   });
 

@@ -123,7 +123,10 @@ const SIGNING_RECIPE = [
   "The query string, method and path are not signed. For HTTP libraries that reformat JSON, a signature",
   "over the compact JSON re-serialisation of the parsed body is accepted too. Upper-case hex is accepted.\n\n",
   `Example: secret key \`${SIGNING_EXAMPLE.secretKey}\`, body \`${SIGNING_EXAMPLE.body}\`,`,
-  `timestamp \`${SIGNING_EXAMPLE.timestamp}\`: signature \`${SIGNING_EXAMPLE.signature}\`.`,
+  `timestamp \`${SIGNING_EXAMPLE.timestamp}\`: signature \`${SIGNING_EXAMPLE.signature}\`.\n\n`,
+  "Exactly 64 hex digits; only spaces and tabs around the value are ignored. With",
+  "`x-signature-version: 2` the signature covers the method, path, query, Idempotency-Key, body hash and",
+  "timestamp instead (see the `x-signature-version` parameter and docs/api.md).",
 ].join(" ");
 
 const AUTH_CODES: ErrorCode[] = [
@@ -132,6 +135,8 @@ const AUTH_CODES: ErrorCode[] = [
   ErrorCode.BUSINESS_NOT_VERIFIED,
   ErrorCode.INVALID_TIMESTAMP,
   ErrorCode.TIMESTAMP_EXPIRED,
+  ErrorCode.INVALID_SIGNATURE_VERSION,
+  ErrorCode.SIGNATURE_VERSION_REQUIRED,
   ErrorCode.INVALID_SIGNATURE,
 ];
 
@@ -159,6 +164,18 @@ export function components() {
       Signature: { type: "apiKey", in: "header", name: "x-signature", description: SIGNING_RECIPE },
     },
     parameters: {
+      SignatureVersion: {
+        name: "x-signature-version",
+        in: "header",
+        required: false,
+        description:
+          "`1` (the default: body and timestamp signed) or `2`: the signature is lowercase hex " +
+          "HMAC-SHA256 over `VAS2-HMAC-SHA256\\n<timestamp>\\n<METHOD>\\n<canonical path>\\n<canonical query>" +
+          "\\n<Idempotency-Key or empty>\\n<hex SHA-256 of the body>`. Path segments and query pairs are " +
+          "decoded and re-encoded per RFC 3986, query pairs sorted. An API key can be set to require `2` " +
+          "(401 `SIGNATURE_VERSION_REQUIRED` otherwise).",
+        schema: { type: "string", enum: ["1", "2"] },
+      },
       IdempotencyKey: {
         name: "Idempotency-Key",
         in: "header",
@@ -221,6 +238,12 @@ export function components() {
           "(`Business not verified`); timestamp well formed and fresh (`Request timestamp expired`); signature " +
           "matches (`Invalid signature`). Runs before anything is judged about the body.",
         AUTH_CODES,
+      ),
+      NotFound: failure(
+        404,
+        "No such route (`Route <METHOD> <path> not found`): an unknown path, or a known path with another " +
+          "method (there is no 405). Answered before authentication.",
+        [ErrorCode.NOT_FOUND],
       ),
       RequestInProgress: failure(
         409,

@@ -13,9 +13,38 @@ function ok(description: string, schema: string, ...extra: Array<"Idempotent-Rep
   return { description, headers: headers(...extra), content: json(ref("schemas", schema)) };
 }
 
-function paths() {
+/** Every response of `get` without its body, for the HEAD that Fastify answers beside each GET. */
+function headOf(get: { responses: Record<string, unknown> }, shared: Record<string, DeclaredResponse>) {
+  const responses = Object.entries(get.responses).map(([status, answer]) => {
+    const { content: _, ...withoutBody } = componentOf(answer as DeclaredResponse, shared);
+    return [
+      status,
+      { ...withoutBody, description: `As for GET, without a body: ${withoutBody.description}` },
+    ];
+  });
+  return Object.fromEntries(responses);
+}
+
+interface DeclaredResponse {
+  $ref?: string;
+  description: string;
+  headers?: unknown;
+  content?: unknown;
+}
+
+/** The response itself, or the shared one it refers to. */
+function componentOf(answer: DeclaredResponse, shared: Record<string, DeclaredResponse>): DeclaredResponse {
+  if (answer.$ref === undefined) return answer;
+  const name = answer.$ref.split("/").pop() ?? "";
+  const found = shared[name];
+  if (!found) throw new Error(`no response component ${name}`);
+  return found;
+}
+
+function paths(shared: Record<string, DeclaredResponse>) {
   const everywhere = {
     401: ref("responses", "Unauthorized"),
+    404: ref("responses", "NotFound"),
     429: ref("responses", "RateLimited"),
     431: ref("responses", "HeadersTooLarge"),
     500: ref("responses", "InternalError"),
@@ -23,7 +52,11 @@ function paths() {
   const generate = (schema: string) => ({
     security: SIGNED,
     tags: ["Accounts"],
-    parameters: [ref("parameters", "IdempotencyKey"), ref("parameters", "RequestId")],
+    parameters: [
+      ref("parameters", "SignatureVersion"),
+      ref("parameters", "IdempotencyKey"),
+      ref("parameters", "RequestId"),
+    ],
     requestBody: { required: true, content: json(ref("schemas", schema)) },
   });
   const generateFailures = {
@@ -55,6 +88,37 @@ function paths() {
       [ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.NUMBER_SPACE_EXHAUSTED],
       headers("Retry-After"),
     ),
+  };
+  const list = {
+    operationId: "listAccounts",
+    summary: "List the business's accounts",
+    description:
+      "The calling business's accounts, permanent and temporary (expired ones included), newest first. " +
+      "A page past the end is an empty `data` with the true `total` and `pages`.",
+    security: SIGNED,
+    tags: ["Accounts"],
+    parameters: [
+      ref("parameters", "SignatureVersion"),
+      ref("parameters", "Page"),
+      ref("parameters", "Limit"),
+      ref("parameters", "RequestId"),
+    ],
+    responses: {
+      200: ok("One page of accounts.", "AccountListResponse"),
+      400: failure(
+        400,
+        "`page` or `limit` is not a whole number in range (`VALIDATION_FAILED`), or the HTTP layer " +
+          "refused the request (`BAD_REQUEST`).",
+        [ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_REQUEST],
+      ),
+      ...everywhere,
+      503: failure(
+        503,
+        "The database is unreachable: nothing changed, retry.",
+        [ErrorCode.SERVICE_UNAVAILABLE],
+        headers("Retry-After"),
+      ),
+    },
   };
   return {
     "/account/generate": {
@@ -92,31 +156,15 @@ function paths() {
       },
     },
     "/account/list": {
-      get: {
-        operationId: "listAccounts",
-        summary: "List the business's accounts",
+      get: list,
+      head: {
+        ...list,
+        operationId: "listAccountsHead",
+        summary: "The list's status and headers, without the body",
         description:
-          "The calling business's accounts, permanent and temporary (expired ones included), newest first. " +
-          "A page past the end is an empty `data` with the true `total` and `pages`.",
-        security: SIGNED,
-        tags: ["Accounts"],
-        parameters: [ref("parameters", "Page"), ref("parameters", "Limit"), ref("parameters", "RequestId")],
-        responses: {
-          200: ok("One page of accounts.", "AccountListResponse"),
-          400: failure(
-            400,
-            "`page` or `limit` is not a whole number in range (`VALIDATION_FAILED`), or the HTTP layer " +
-              "refused the request (`BAD_REQUEST`).",
-            [ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_REQUEST],
-          ),
-          ...everywhere,
-          503: failure(
-            503,
-            "The database is unreachable: nothing changed, retry.",
-            [ErrorCode.SERVICE_UNAVAILABLE],
-            headers("Retry-After"),
-          ),
-        },
+          "Answered as GET is, with the same signing (the body signed is `{}`, or nothing), checks, " +
+          "status and headers, and no body: for example to check the keys and the signature.",
+        responses: headOf(list, shared),
       },
     },
   };
@@ -135,12 +183,20 @@ on \`error.code\`. An unexpected failure (500) is \`InternalError\`. Every respo
 
 /** The OpenAPI 3.1 document of the public API, whose operations live under `basePath`. Build it once. */
 export function buildOpenApiDocument(basePath: string): OpenApiDocument {
+  const parts = components();
   return {
     openapi: "3.1.0",
-    info: { title: "Virtual Account Service API", version, description: DESCRIPTION },
+    info: {
+      title: "Virtual Account Service API",
+      version,
+      description: DESCRIPTION,
+      // Self-hosted: whoever runs this server answers for it; package.json says UNLICENSED.
+      contact: { name: "The operator of this server" },
+      license: { name: "Proprietary: no licence is granted", identifier: "LicenseRef-Proprietary" },
+    },
     servers: [{ url: basePath, description: "This server" }],
     tags: [{ name: "Accounts", description: "Permanent and temporary virtual accounts." }],
-    paths: paths(),
-    components: components(),
+    paths: paths(parts.responses),
+    components: parts,
   };
 }
