@@ -1,6 +1,7 @@
 // npm run bench [-- --db postgres] [--duration 10] [--connections 50] [--accounts 1000000] [--out dir]
 // Starts the real server (and the floor server) as processes on a fresh database, drives them
 // with autocannon, and reports throughput, latency, errors and peak RSS; see docs/performance.md.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,8 +13,9 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { sign } from "../src/auth/signature.js";
+import { openServices } from "../src/compose.js";
 import type { DatabaseLocation } from "../src/config.js";
-import { openServices } from "../src/services.js";
+import { loadConfig } from "../src/config.js";
 import { seedAccounts } from "./seed.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -64,12 +66,13 @@ export interface Result {
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "vas-bench-"));
-  const { location, url, drop } = await freshDatabase(dir);
+  const { url, drop } = await freshDatabase(dir);
   const children: ChildProcess[] = [];
   try {
     log(`seeding (${args.db}): businesses and ${DEEP.toLocaleString()} + ${SMALL.toLocaleString()} accounts`);
     const masterKey = randomBytes(32);
-    const services = await openServices({ database: location, masterKey, institutionCode: "999240" });
+    const env = { DATABASE_URL: url, VAS_MASTER_KEY: masterKey.toString("hex") };
+    const services = await openServices(loadConfig({ ...env, DATA_DIR: dir }));
     const business = async (name: string, accounts: number) => {
       const created = await services.businesses.createBusiness(name, "completed");
       if (accounts > 0) await seedAccounts(services, created.business.id, accounts);
@@ -80,7 +83,6 @@ async function main() {
     const deep = await business("Deep Ltd", DEEP);
     await services.close();
 
-    const env = { DATABASE_URL: url, VAS_MASTER_KEY: masterKey.toString("hex") };
     const floor = await startProcess("bench/floor-server.ts", { ...env, FLOOR_SECRET }, "/ready", children);
     // The service as deployed (info logs, one line per request), rate limits off: one client
     // sending thousands of requests a second is the point here.

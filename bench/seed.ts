@@ -1,8 +1,8 @@
 import { loadServiceKey, ServiceKey } from "../src/businesses/service-keys.js";
+import type { Services } from "../src/compose.js";
 import { nubanFromSerial, SERIAL_SPACE } from "../src/providers/nuban.js";
 import { SerialPermutation } from "../src/providers/serial-permutation.js";
 import { SERIAL_COUNTER } from "../src/providers/virtual-bank.js";
-import type { Services } from "../src/services.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 

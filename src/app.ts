@@ -7,6 +7,7 @@ import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { HealthMonitor } from "./http/health.js";
+import { type Metrics, registerMetrics } from "./http/metrics.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
@@ -29,6 +30,9 @@ export interface AppDependencies {
   authenticator: Authenticator;
   accounts: AccountService;
   requestRecords: RequestRecords;
+  metrics: Metrics;
+  /** Serve GET /metrics on this app (false when it has a port of its own). */
+  serveMetrics: boolean;
   rateLimits: RateLimitSettings;
   /** For the health check. */
   db: Executor;
@@ -111,6 +115,8 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   registerBodyCapture(app, deps.bodyLimitBytes);
   registerRateLimiting(app, deps.rateLimits);
   healthRoutes(app, health);
+  app.decorateRequest("failureCode", undefined);
+  registerMetrics(app, deps.metrics, deps.serveMetrics);
   // Public, outside the authenticated (and rate-limited) scope below; the document is built once.
   const openApiDocument = buildOpenApiDocument(API_PREFIX);
   openApiRoute(app, `${API_PREFIX}/openapi.json`, openApiDocument);

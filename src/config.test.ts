@@ -196,6 +196,34 @@ describe("loadConfig", () => {
     assert.ok(!error.message.includes(bad));
   });
 
+  describe("SANDBOX", () => {
+    test("defaults to on outside production and off with NODE_ENV=production", () => {
+      assert.equal(loadConfig({}).sandbox, true);
+      assert.equal(loadConfig({ NODE_ENV: "development" }).sandbox, true);
+      assert.equal(loadConfig({ NODE_ENV: "test" }).sandbox, true);
+      assert.equal(loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY }).sandbox, false);
+      assert.equal(
+        loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY, SANDBOX: "" }).sandbox,
+        false,
+      );
+    });
+
+    test("an explicit value wins in every environment", () => {
+      for (const NODE_ENV of ["development", "test", "production"]) {
+        const base = { NODE_ENV, VAS_MASTER_KEY: HEX_KEY };
+        assert.equal(loadConfig({ ...base, SANDBOX: "true" }).sandbox, true, NODE_ENV);
+        assert.equal(loadConfig({ ...base, SANDBOX: "1" }).sandbox, true, NODE_ENV);
+        assert.equal(loadConfig({ ...base, SANDBOX: "false" }).sandbox, false, NODE_ENV);
+        assert.equal(loadConfig({ ...base, SANDBOX: "0" }).sandbox, false, NODE_ENV);
+      }
+    });
+
+    test("anything else is a ConfigError naming SANDBOX", () => {
+      const error = configError({ SANDBOX: "yes" });
+      assert.deepEqual(error.problems, ["SANDBOX must be true or false"]);
+    });
+  });
+
   describe("production", () => {
     test("NODE_ENV=production without VAS_MASTER_KEY is a ConfigError", () => {
       const error = configError({ NODE_ENV: "production" });

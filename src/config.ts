@@ -95,6 +95,9 @@ const envSchema = z.object({
   SQLITE_SYNCHRONOUS: z
     .enum(["normal", "full"], { error: "SQLITE_SYNCHRONOUS must be normal or full" })
     .default("normal"),
+  SQLITE_BUSY_TIMEOUT_MS: integerString("SQLITE_BUSY_TIMEOUT_MS", 0, 600_000).default(5_000),
+  METRICS_PORT: integerString("METRICS_PORT", 0, 65535).optional(),
+  METRICS_HOST: z.string().min(1, "METRICS_HOST must not be empty").default("127.0.0.1"),
   DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
   VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
   VAS_MASTER_KEY_PREVIOUS: z
@@ -131,6 +134,8 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\/.+/, "REDIS_URL must look like redis://host:6379 (or rediss:// for TLS)")
     .optional(),
   REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
+  // No default here: it depends on NODE_ENV (see loadConfig).
+  SANDBOX: booleanString("SANDBOX").optional(),
 });
 
 /** The service's whole configuration, validated once at start. */
@@ -144,6 +149,11 @@ export type Config = Readonly<{
   databaseSsl: "disable" | "require" | "verify-full";
   /** SQLite commit durability: normal (WAL default, survives process crashes) or full (also power cuts). */
   sqliteSynchronous: "normal" | "full";
+  /** How long SQLite waits for another connection's write lock before a 503. */
+  sqliteBusyTimeoutMs: number;
+  /** A port of its own for GET /metrics (undefined: /metrics is served on the main port). */
+  metricsPort: number | undefined;
+  metricsHost: string;
   dataDir: string;
   masterKey: Buffer | undefined;
   /** Earlier master keys that still open secrets (while rotating). */
@@ -160,6 +170,11 @@ export type Config = Readonly<{
   rateLimitPerIpPerMinute: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  /**
+   * Sandbox behaviour on: the embedded bank's sandbox identity numbers give their fixed
+   * outcomes. Default true, except with NODE_ENV=production where it must be asked for.
+   */
+  sandbox: boolean;
 }>;
 
 export class ConfigError extends Error {
@@ -197,6 +212,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     databaseSsl: e.DATABASE_SSL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     dataDir: path.resolve(e.DATA_DIR),
     masterKey: e.VAS_MASTER_KEY,
     previousMasterKeys: e.VAS_MASTER_KEY_PREVIOUS ?? [],
@@ -211,5 +229,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MIN,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
   });
 }

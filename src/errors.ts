@@ -104,6 +104,14 @@ export const serviceDegraded = (reason: string) =>
 export const numberSpaceExhausted = () =>
   new AppError(ErrorCode.NUMBER_SPACE_EXHAUSTED, 503, "No account numbers are left to issue");
 
+/** A second permanent account for one business and email: the database refused it. */
+export const permanentAccountExists = () =>
+  new AppError(
+    ErrorCode.CONFLICT,
+    409,
+    "A permanent account for this email already exists; retry to re-issue it",
+  );
+
 /** The first request with this signature or Idempotency-Key has not finished yet. */
 export const requestInProgress = (what: "signature" | "Idempotency-Key") =>
   new AppError(

@@ -18,7 +18,7 @@ for (const dialect of DIALECTS) {
     let business: TestBusiness;
     before(async () => {
       // The largest body limit an operator can set, so that bodies can nest as deeply as they like.
-      h = await createHarness({ dialect, bodyLimitBytes: 1_048_576 });
+      h = await createHarness({ dialect, env: { BODY_LIMIT_BYTES: "1048576" } });
       business = await h.createBusiness();
     });
     after(() => h.close());

@@ -6,10 +6,11 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { sign, signRequestV2 } from "../src/auth/signature.js";
-import { runCli } from "../src/cli/run.js";
-import { USAGE } from "../src/cli/usage.js";
-import { openServices } from "../src/services.js";
+import { runCli, USAGE } from "../src/cli/run.js";
+import { openServices } from "../src/compose.js";
+import { openStorage } from "../src/storage/database.js";
 import { createTestDatabase, POSTGRES_AVAILABLE, type TestDatabase } from "./helpers/databases.js";
+import { testConfig } from "./helpers/harness.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MASTER_KEY_HEX = "4f1c2e7a9b3d5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8";
@@ -177,7 +178,7 @@ describe("vas business create", () => {
       assert.equal(run.code, 2, run.stderr);
       assert.equal(run.stdout, "");
       assert.ok(run.stderr.includes(message), run.stderr);
-      assert.match(run.stderr, /vas --help/);
+      assert.match(run.stderr, /vas business create --help/);
       assert.ok(!run.stderr.includes("\u001b") && !run.stderr.includes("\u202e"), "the name is not echoed");
       assert.equal(existsSync(fresh.dir), false, "no database, no master key");
     });
@@ -357,10 +358,12 @@ describe("vas key", () => {
     }
   });
 
-  test("the secret key is not accepted where the API key is expected", async () => {
+  test("the secret key is not accepted where the API key is expected: a usage error that does not echo it", async () => {
     const created = await createBusiness("Wrong Half");
     const run = await vas(["key", "revoke", created.secretKey]);
-    assert.equal(run.code, 1);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /that is a secret key/);
+    assert.ok(!run.stderr.includes(created.secretKey.slice(4)), "the secret key was echoed");
     assert.equal(await keyStatus(created.businessId, created.apiKey), "active");
   });
 
@@ -377,10 +380,141 @@ describe("vas key", () => {
   });
 });
 
+describe("naming a key by its id, its prefix or the whole key", () => {
+  const keysOf = (businessId: string) => vasJson<KeySummary[]>(["key", "list", businessId, "--json"]);
+
+  test("deactivate, activate and revoke accept the key id and the prefix that key list shows", async () => {
+    const created = await createBusiness("Named Keys");
+    const other = await vasJson<{ keyId: string; apiKey: string }>([
+      "key",
+      "create",
+      created.businessId,
+      "--json",
+    ]);
+    const [first] = (await keysOf(created.businessId)).filter((key) => created.apiKey.startsWith(key.prefix));
+    assert.ok(first);
+    assert.equal(first.prefix.length, 12);
+
+    const byId = await vas(["key", "deactivate", first.keyId]);
+    assert.equal(byId.code, 0, byId.stderr);
+    assert.equal(byId.stdout, `Key ${first.prefix}... (${first.keyId}) is now inactive\n`);
+    assert.equal(await keyStatus(created.businessId, created.apiKey), "inactive");
+    assert.equal(await keyStatus(created.businessId, other.apiKey), "active");
+
+    // The id as some tools print it, in capitals.
+    assert.equal((await vas(["key", "activate", first.keyId.toUpperCase()])).code, 0);
+    assert.equal(await keyStatus(created.businessId, created.apiKey), "active");
+
+    const byPrefix = await vas(["key", "deactivate", first.prefix]);
+    assert.equal(byPrefix.code, 0, byPrefix.stderr);
+    assert.match(byPrefix.stdout, /is now inactive/);
+    assert.equal(await keyStatus(created.businessId, created.apiKey), "inactive");
+    assert.equal((await vas(["key", "activate", first.prefix])).code, 0);
+    assert.equal(await keyStatus(created.businessId, created.apiKey), "active");
+
+    const revoked = await vas(["key", "revoke", first.prefix]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(await keyStatus(created.businessId, created.apiKey), "revoked");
+    assert.equal(await keyStatus(created.businessId, other.apiKey), "active");
+    // Revocation stays final whichever way the key is named.
+    for (const name of [first.keyId, first.prefix, created.apiKey]) {
+      const run = await vas(["key", "activate", name]);
+      assert.equal(run.code, 1, name);
+      assert.match(run.stderr, /revoked/);
+    }
+    assert.equal((await vas(["key", "revoke", other.keyId])).code, 0);
+    assert.deepEqual(
+      (await keysOf(created.businessId)).map((key) => key.status),
+      ["revoked", "revoked"],
+    );
+  });
+
+  test("require-signature-v2 accepts the id, the prefix and the whole key", async () => {
+    const created = await createBusiness("Signature Versions");
+    const [key] = await keysOf(created.businessId);
+    assert.ok(key);
+    for (const [name, off, expected] of [
+      [key.prefix, false, 2],
+      [key.keyId, true, 1],
+      [created.apiKey, false, 2],
+      [key.prefix, true, 1],
+    ] as const) {
+      const run = await vas(["key", "require-signature-v2", name, ...(off ? ["--off"] : [])]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(run.stdout.startsWith(`Key ${key.prefix}... (${key.keyId}) `), run.stdout);
+      assert.ok(!run.stdout.includes(created.apiKey), "the whole key is never printed back");
+      assert.equal((await keysOf(created.businessId))[0]?.minSignatureVersion, expected);
+    }
+  });
+
+  test("an unknown id, prefix or key exits 1 saying which", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["key", "revoke", MISSING_ID], new RegExp(`no API key with id ${MISSING_ID}`)],
+      [["key", "deactivate", "vak_00000000"], /no API key with prefix vak_00000000/],
+      [["key", "activate", `vak_${"x".repeat(32)}`], /no such API key/],
+      [["key", "require-signature-v2", MISSING_ID], new RegExp(`no API key with id ${MISSING_ID}`)],
+      [["key", "require-signature-v2", "vak_00000000", "--off"], /no API key with prefix vak_00000000/],
+    ];
+    for (const [argv, message] of cases) {
+      const run = await vas(argv);
+      assert.equal(run.code, 1, `${argv.join(" ")}: ${run.stderr}`);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, message);
+    }
+  });
+
+  test("a prefix two keys share is refused (exit 1) listing both ids; nothing changes", async () => {
+    const fresh = freshEnv();
+    const runEnv = { ...fresh.env, VAS_MASTER_KEY: MASTER_KEY_HEX };
+    const a = await vasJson<Created>(["business", "create", "--name", "Collide A", "--json"], runEnv);
+    const b = await vasJson<Created>(["business", "create", "--name", "Collide B", "--json"], runEnv);
+    const [keyA] = await vasJson<KeySummary[]>(["key", "list", a.businessId, "--json"], runEnv);
+    const [keyB] = await vasJson<KeySummary[]>(["key", "list", b.businessId, "--json"], runEnv);
+    assert.ok(keyA && keyB);
+    // Prefixes are 48 random bits: a collision cannot be made through the CLI, so write one.
+    const storage = openStorage({ dialect: "sqlite", file: path.join(fresh.dir, "vas.db") });
+    try {
+      await storage.db
+        .updateTable("api_keys")
+        .set({ key_prefix: keyA.prefix })
+        .where("id", "=", keyB.keyId)
+        .execute();
+    } finally {
+      await storage.close();
+    }
+
+    for (const argv of [
+      ["key", "revoke", keyA.prefix],
+      ["key", "deactivate", keyA.prefix],
+      ["key", "require-signature-v2", keyA.prefix],
+    ]) {
+      const run = await vas(argv, runEnv);
+      assert.equal(run.code, 1, `${argv.join(" ")}: ${run.stderr}`);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, new RegExp(`the prefix ${keyA.prefix} is ambiguous: 2 keys share it`));
+      assert.ok(run.stderr.includes(keyA.keyId) && run.stderr.includes(keyB.keyId), run.stderr);
+      assert.match(run.stderr, /by its id/);
+    }
+    for (const business of [a, b]) {
+      const [key] = await vasJson<KeySummary[]>(["key", "list", business.businessId, "--json"], runEnv);
+      assert.deepEqual([key?.status, key?.minSignatureVersion], ["active", 1]);
+    }
+    // The id and the whole key still name each one exactly.
+    assert.equal((await vas(["key", "revoke", keyB.keyId], runEnv)).code, 0);
+    assert.equal((await vas(["key", "deactivate", a.apiKey], runEnv)).code, 0);
+    const statuses = await Promise.all(
+      [a, b].map(
+        async (business) =>
+          (await vasJson<KeySummary[]>(["key", "list", business.businessId, "--json"], runEnv))[0]?.status,
+      ),
+    );
+    assert.deepEqual(statuses, ["inactive", "revoked"]);
+  });
+});
+
 describe("bad arguments exit 2 with a message on stderr", () => {
   const cases: Array<{ argv: string[]; message: RegExp }> = [
     { argv: ["frobnicate"], message: /unknown command "frobnicate"/ },
-    { argv: ["business"], message: /unknown command "business"/ },
     { argv: ["business", "delete", "x"], message: /unknown command "business delete"/ },
     { argv: ["key", "rotate", "x"], message: /unknown command "key rotate"/ },
     { argv: ["business", "create"], message: /--name is required/ },
@@ -404,9 +538,23 @@ describe("bad arguments exit 2 with a message on stderr", () => {
     { argv: ["key", "create", "a", "b"], message: /expected <businessId>/ },
     { argv: ["key", "list"], message: /expected <businessId>/ },
     { argv: ["key", "list", MISSING_ID, "--verbose"], message: /--verbose/ },
-    { argv: ["key", "revoke"], message: /expected <apiKey>/ },
-    { argv: ["key", "activate", "a", "b"], message: /expected <apiKey>/ },
+    { argv: ["key", "revoke"], message: /expected <key>/ },
+    { argv: ["key", "activate", "a", "b"], message: /expected <key>/ },
     { argv: ["key", "deactivate", "vak_x", "--json"], message: /--json/ },
+    { argv: ["key", "require-signature-v2"], message: /expected <key>/ },
+    { argv: ["business", "bogus"], message: /unknown command "business bogus"/ },
+    { argv: ["business", "bogus", "--help"], message: /unknown command "business bogus"/ },
+    { argv: ["secrets", "rotate"], message: /unknown command "secrets rotate"/ },
+    { argv: ["business", "create", "--name", "X", "--status"], message: /--status/ },
+    // A value that cannot be what is asked for is refused like a missing one.
+    { argv: ["business", "set-status", "acme", "completed"], message: /<businessId> must be a UUID/ },
+    { argv: ["key", "create", "acme"], message: /<businessId> must be a UUID/ },
+    { argv: ["key", "list", `${MISSING_ID}x`], message: /<businessId> must be a UUID/ },
+    { argv: ["key", "revoke", "acme"], message: /expected a key id \(UUID\), a key prefix/ },
+    { argv: ["key", "activate", "12345678"], message: /expected a key id/ },
+    { argv: ["key", "require-signature-v2", "no-such-key"], message: /expected a key id/ },
+    { argv: ["key", "require-signature-v2", "vak_x", "--on"], message: /--on/ },
+    { argv: ["secrets", "rotate-master-key", "extra"], message: /expected no positional arguments/ },
   ];
   for (const { argv, message } of cases) {
     test(`vas ${argv.join(" ")}`, async () => {
@@ -417,9 +565,9 @@ describe("bad arguments exit 2 with a message on stderr", () => {
     });
   }
 
-  test("usage errors point at --help", async () => {
+  test("usage errors point at the command's --help", async () => {
     const run = await vas(["business", "create"]);
-    assert.match(run.stderr, /vas --help/);
+    assert.match(run.stderr, /Run "vas business create --help" for usage/);
   });
 
   test("an unknown command prints the usage", async () => {
@@ -427,16 +575,21 @@ describe("bad arguments exit 2 with a message on stderr", () => {
     assert.ok(run.stderr.includes(USAGE));
   });
 
-  test("no arguments prints the usage and exits 2", async () => {
-    const run = await vas([]);
-    assert.equal(run.code, 2);
-    assert.ok(`${run.stdout}${run.stderr}`.includes(USAGE));
+  test("an unknown command of a known group prints that group's usage", async () => {
+    const run = await vas(["key", "rotate", "x"]);
+    assert.match(run.stderr, /vas key revoke <key>/);
+    assert.ok(!run.stderr.includes("vas business create"), run.stderr);
   });
 
-  test("a bad status is refused before anything is written (no database, no master key)", async () => {
+  test("a bad status, business id or key is refused before anything is written (no database, no master key)", async () => {
     for (const argv of [
       ["business", "create", "--name", "X", "--status", "bogus"],
       ["business", "set-status", MISSING_ID, "bogus"],
+      ["business", "set-status", "not-a-uuid", "completed"],
+      ["key", "create", "not-a-uuid"],
+      ["key", "list", "not-a-uuid"],
+      ["key", "revoke", "vsk_secret"],
+      ["key", "require-signature-v2", "nonsense"],
     ]) {
       const fresh = freshEnv();
       const run = await vas(argv, fresh.env);
@@ -465,11 +618,14 @@ describe("vas --help", () => {
     "key activate",
     "key revoke",
     "key list",
+    "key require-signature-v2",
+    "secrets rotate-master-key",
+    "request",
   ];
 
-  for (const flag of ["--help", "-h", "help"]) {
-    test(`${flag} exits 0 and prints the usage on stdout`, async () => {
-      const run = await vas([flag]);
+  for (const argv of [["--help"], ["-h"], ["help"], []]) {
+    test(`vas ${argv.join(" ")} exits 0 and prints the usage on stdout`, async () => {
+      const run = await vas(argv);
       assert.equal(run.code, 0);
       assert.equal(run.stdout, USAGE);
       assert.equal(run.stderr, "");
@@ -484,7 +640,13 @@ describe("vas --help", () => {
     assert.match(USAGE, /vas key create <businessId>/);
     assert.match(USAGE, /vas key list <businessId>/);
     for (const action of ["deactivate", "activate", "revoke"])
-      assert.match(USAGE, new RegExp(`vas key ${action} <apiKey>`));
+      assert.match(USAGE, new RegExp(`vas key ${action} <key>`));
+    assert.match(USAGE, /vas key require-signature-v2 <key> \[--off\]/);
+    assert.match(
+      USAGE,
+      /<key>: the key's id, its prefix as key list shows it \(vak_ and 8 characters\), or the whole\n\s+API key/,
+    );
+    assert.match(USAGE, /vas request <METHOD> <path> \[--data <json>\]/);
     for (const status of ["completed", "in_progress", "rejected", "not_submitted"])
       assert.ok(USAGE.includes(status));
     assert.match(USAGE, /DATABASE_URL/);
@@ -493,11 +655,51 @@ describe("vas --help", () => {
   });
 
   for (const command of commands) {
-    test(`every documented command exists: vas ${command} --help exits 0 without touching the database`, async () => {
+    test(`every documented command exists: vas ${command} --help exits 0 with its own help, without touching the database`, async () => {
       const fresh = freshEnv();
-      const run = await vas([...command.split(" "), "--help"], fresh.env);
-      assert.equal(run.code, 0, run.stderr);
-      assert.equal(run.stdout, USAGE);
+      for (const argv of [
+        [...command.split(" "), "--help"],
+        [...command.split(" "), "-h"],
+        ["help", ...command.split(" ")],
+      ]) {
+        const run = await vas(argv, fresh.env);
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stderr, "");
+        // The same entry as in the whole usage, and no other command's.
+        const entry = run.stdout.slice(run.stdout.indexOf(`  vas ${command}`)).split("\n\n")[0] as string;
+        assert.ok(entry.startsWith(`  vas ${command}`), run.stdout);
+        assert.ok(USAGE.includes(entry), `${argv.join(" ")}: its help is not the one in vas --help`);
+        for (const other of commands.filter((name) => name !== command && !name.startsWith(`${command} `)))
+          assert.ok(!run.stdout.includes(`vas ${other} `), `${argv.join(" ")} shows ${other}`);
+        assert.match(run.stdout, /0 success, 1 the operation failed, 2 bad arguments/);
+      }
+      assert.equal(existsSync(fresh.dir), false);
+    });
+  }
+
+  const groups: Record<string, string[]> = {
+    business: ["business create", "business set-status", "business list"],
+    key: [
+      "key create",
+      "key deactivate",
+      "key activate",
+      "key revoke",
+      "key list",
+      "key require-signature-v2",
+    ],
+    secrets: ["secrets rotate-master-key"],
+  };
+  for (const [group, members] of Object.entries(groups)) {
+    test(`vas ${group}, vas ${group} --help and vas help ${group} exit 0 and list the ${group} commands only`, async () => {
+      const fresh = freshEnv();
+      for (const argv of [[group], [group, "--help"], [group, "-h"], [group, "help"], ["help", group]]) {
+        const run = await vas(argv, fresh.env);
+        assert.equal(run.code, 0, `vas ${argv.join(" ")}: ${run.stderr}`);
+        assert.equal(run.stderr, "");
+        for (const member of members) assert.ok(run.stdout.includes(`  vas ${member}`), `${member} missing`);
+        for (const other of commands.filter((name) => !members.includes(name)))
+          assert.ok(!run.stdout.includes(`  vas ${other} `), `vas ${argv.join(" ")} shows ${other}`);
+      }
       assert.equal(existsSync(fresh.dir), false);
     });
   }
@@ -536,6 +738,47 @@ describe("configuration and the master key", () => {
     assert.equal(run.code, 1);
     assert.equal(run.stdout, "");
     assert.match(run.stderr, /master key/i);
+  });
+});
+
+describe("vas secrets rotate-master-key", () => {
+  test("without VAS_MASTER_KEY it refuses (exit 2) and neither reads nor writes anything", async () => {
+    const fresh = freshEnv();
+    const run = await vas(["secrets", "rotate-master-key"], fresh.env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /VAS_MASTER_KEY is not set: set it to the new master key/);
+    assert.match(run.stderr, /nothing was changed/);
+    assert.equal(existsSync(fresh.dir), false, "no database, no generated master.key");
+  });
+
+  test("without VAS_MASTER_KEY it refuses even when <DATA_DIR>/master.key exists", async () => {
+    const fresh = freshEnv();
+    // The first run creates the database and the key file the CLI falls back to.
+    const created = await vasJson<Created>(["business", "create", "--name", "Key File", "--json"], fresh.env);
+    const keyFile = readFileSync(path.join(fresh.dir, "master.key"), "utf8");
+    for (const runEnv of [fresh.env, { ...fresh.env, VAS_MASTER_KEY: "" }]) {
+      const run = await vas(["secrets", "rotate-master-key", "--json"], runEnv);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, /VAS_MASTER_KEY is not set/);
+    }
+    assert.equal(readFileSync(path.join(fresh.dir, "master.key"), "utf8"), keyFile);
+    // The data still opens with the key file, as before.
+    const keys = await vasJson<KeySummary[]>(["key", "list", created.businessId, "--json"], fresh.env);
+    assert.equal(keys.length, 1);
+  });
+
+  test("with VAS_MASTER_KEY set it runs (the rotation itself: test/key-rotation.test.ts)", async () => {
+    const fresh = freshEnv();
+    const runEnv = { ...fresh.env, VAS_MASTER_KEY: MASTER_KEY_HEX };
+    await vasJson<Created>(["business", "create", "--name", "Rotated", "--json"], runEnv);
+    const report = await vasJson<{ resealed: number; alreadyCurrent: number }>(
+      ["secrets", "rotate-master-key", "--json"],
+      runEnv,
+    );
+    assert.equal(report.resealed, 0);
+    assert.ok(report.alreadyCurrent >= 1);
   });
 });
 
@@ -583,11 +826,9 @@ describe("keys at rest and in use", () => {
       };
     };
     const authenticate = async (headers: Record<string, string>) => {
-      const services = await openServices({
-        database: { dialect: "sqlite", file: path.join(dir, "vas.db") },
-        masterKey,
-        institutionCode: "999240",
-      });
+      const services = await openServices(
+        testConfig({ dialect: "sqlite", file: path.join(dir, "vas.db") }, masterKey),
+      );
       try {
         return await services.authenticator.authenticate({
           method: "POST",
@@ -632,7 +873,8 @@ describe("keys at rest and in use", () => {
     assert.equal((await authenticate(v2)).signatureVersion, 2);
     assert.equal((await vas(["key", "require-signature-v2", key?.keyId as string, "--off"])).code, 0);
     assert.equal((await authenticate(signedHeaders(created.secretKey))).signatureVersion, 1);
-    assert.equal((await vas(["key", "require-signature-v2", "no-such-key"])).code, 1);
+    assert.equal((await vas(["key", "require-signature-v2", "no-such-key"])).code, 2);
+    assert.equal((await vas(["key", "require-signature-v2", MISSING_ID])).code, 1);
 
     assert.equal((await vas(["business", "set-status", created.businessId, "in_progress"])).code, 0);
     await assert.rejects(authenticate(signedHeaders(created.secretKey)), { code: "BUSINESS_NOT_VERIFIED" });
@@ -708,6 +950,18 @@ describe("on PostgreSQL", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not answ
     assert.equal((await vas(["key", "revoke", created.apiKey], pgEnv)).code, 0);
     const keys = await vasJson<KeySummary[]>(["key", "list", created.businessId, "--json"], pgEnv);
     assert.deepEqual(keys.map((k) => k.status).sort(), ["active", "revoked"]);
-    assert.ok(keys.some((k) => second.apiKey.startsWith(k.prefix) && k.status === "active"));
+    const secondKey = keys.find((k) => second.apiKey.startsWith(k.prefix));
+    assert.equal(secondKey?.status, "active");
+
+    // The prefix and the id name a key on PostgreSQL too; a malformed id never reaches it.
+    assert.equal((await vas(["key", "deactivate", secondKey.prefix], pgEnv)).code, 0);
+    assert.equal((await vas(["key", "require-signature-v2", secondKey.keyId], pgEnv)).code, 0);
+    const after = await vasJson<KeySummary[]>(["key", "list", created.businessId, "--json"], pgEnv);
+    const changed = after.find((k) => k.keyId === secondKey.keyId);
+    assert.deepEqual([changed?.status, changed?.minSignatureVersion], ["inactive", 2]);
+    const unknown = await vas(["key", "activate", MISSING_ID], pgEnv);
+    assert.equal(unknown.code, 1, unknown.stderr);
+    assert.match(unknown.stderr, /no API key with id/);
+    assert.equal((await vas(["key", "list", "not-a-uuid"], pgEnv)).code, 2);
   });
 });

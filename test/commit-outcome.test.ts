@@ -110,7 +110,7 @@ describe("a record that cannot be freed (SQLite, write lock held elsewhere)", ()
   before(async () => {
     h = await createHarness({
       dialect: "sqlite",
-      storageOptions: { busyTimeoutMs: 100 },
+      env: { SQLITE_BUSY_TIMEOUT_MS: "100" },
       provider: hooked((b) => {
         bank = b;
       }),

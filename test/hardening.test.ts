@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
     let port: number;
 
     before(async () => {
-      h = await createHarness({ dialect, requestTimeoutMs: 1_000 });
+      h = await createHarness({ dialect, env: { REQUEST_TIMEOUT_MS: "1000" } });
       business = await h.createBusiness();
       await h.app.listen({ port: 0, host: "127.0.0.1" });
       port = (h.app.server.address() as net.AddressInfo).port;

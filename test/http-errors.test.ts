@@ -269,7 +269,7 @@ describe("slow clients (as docs/api.md describes them)", () => {
   test("a request still trickling in after REQUEST_TIMEOUT_MS is answered 400 in the fail envelope, then closed", {
     timeout: 15_000,
   }, async () => {
-    const slow = await createHarness({ requestTimeoutMs: 1_000 });
+    const slow = await createHarness({ env: { REQUEST_TIMEOUT_MS: "1000" } });
     try {
       await slow.app.listen({ port: 0, host: "127.0.0.1" });
       const { port } = slow.app.server.address() as net.AddressInfo;

@@ -6,9 +6,9 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { masterKeyId } from "../src/businesses/secret-box.js";
 import { runCli } from "../src/cli/run.js";
-import { MasterKeyMismatchError, openServices } from "../src/services.js";
+import { MasterKeyMismatchError, openServices } from "../src/compose.js";
 import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
-import { API, appFor, customer, signedInject, type TestBusiness } from "./helpers/harness.js";
+import { API, appFor, customer, signedInject, type TestBusiness, testConfig } from "./helpers/harness.js";
 
 for (const dialect of DIALECTS) {
   describe(`key rotation on ${dialect}`, () => {
@@ -27,11 +27,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("an API secret is rotated with zero downtime: two active keys, switch, revoke the old", async () => {
-      const services = await openServices({
-        database: database.location,
-        masterKey: oldKey,
-        institutionCode: "999240",
-      });
+      const services = await openServices(testConfig(database.location, oldKey));
       const app = appFor(services);
       try {
         const created = await services.businesses.createBusiness("Rotating Ltd", "completed");
@@ -52,11 +48,7 @@ for (const dialect of DIALECTS) {
 
     test("vas secrets rotate-master-key re-seals every secret under the new key while servers keep working", async () => {
       // Before: everything sealed with the old key, one account issued.
-      const before = await openServices({
-        database: database.location,
-        masterKey: oldKey,
-        institutionCode: "999240",
-      });
+      const before = await openServices(testConfig(database.location, oldKey));
       const created = await before.businesses.createBusiness("Sealed Ltd", "completed");
       const business: TestBusiness = {
         businessId: created.business.id,
@@ -76,12 +68,9 @@ for (const dialect of DIALECTS) {
       await before.close();
 
       // During: a server restarted with the new key and the old one as previous.
-      const during = await openServices({
-        database: database.location,
-        masterKey: newKey,
-        previousMasterKeys: [oldKey],
-        institutionCode: "999240",
-      });
+      const during = await openServices(
+        testConfig(database.location, newKey, { VAS_MASTER_KEY_PREVIOUS: oldKey.toString("hex") }),
+      );
       const duringApp = appFor(during);
       try {
         assert.equal(
@@ -117,11 +106,7 @@ for (const dialect of DIALECTS) {
       }
 
       // After: the new key alone opens everything; the old key alone opens nothing.
-      const afterwards = await openServices({
-        database: database.location,
-        masterKey: newKey,
-        institutionCode: "999240",
-      });
+      const afterwards = await openServices(testConfig(database.location, newKey));
       const afterApp = appFor(afterwards);
       try {
         const list = await signedInject(afterApp, { url: `${API}/account/list`, as: business });
@@ -150,10 +135,7 @@ for (const dialect of DIALECTS) {
         await afterApp.close();
         await afterwards.close();
       }
-      await assert.rejects(
-        openServices({ database: database.location, masterKey: oldKey, institutionCode: "999240" }),
-        MasterKeyMismatchError,
-      );
+      await assert.rejects(openServices(testConfig(database.location, oldKey)), MasterKeyMismatchError);
     });
   });
 }

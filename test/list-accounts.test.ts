@@ -95,6 +95,11 @@ for (const dialect of DIALECTS) {
         }
       });
 
+      test("leading zeros are allowed, however many", async () => {
+        const body = (await list(`?page=${"0".repeat(20)}2&limit=05`)).json();
+        assert.deepEqual(body.pagination, { page: 2, limit: 5, total: 23, pages: 5 });
+      });
+
       test("limit may be 1 or 100", async () => {
         assert.equal((await list("?limit=1")).json().data.length, 1);
         const all = (await list("?limit=100")).json();
@@ -119,8 +124,12 @@ for (const dialect of DIALECTS) {
           ["?page=1.5", /^page must be/],
           ["?page=abc", /^page must be/],
           ["?page=", /^page must be/],
-          ["?page=1&page=2", /^page must be/],
-          ["?page=99999999999999999999", /^page must be/],
+          ["?page=1&page=2", /^page must be given once$/],
+          ["?page=1&page=1", /^page must be given once$/],
+          ["?limit=5&limit=5", /^limit must be given once$/],
+          ["?page=9007199254740992", /^page must be at most 9007199254740991$/],
+          ["?page=10000000000000000", /^page must be at most 9007199254740991$/],
+          ["?page=99999999999999999999", /^page must be at most 9007199254740991$/],
           ["?limit=0", /^limit must be/],
           ["?limit=101", /^limit must be/],
           ["?limit=ten", /^limit must be/],

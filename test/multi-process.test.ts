@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import type { Services } from "../src/services.js";
+import type { Services } from "../src/compose.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { customer, type TestBusiness } from "./helpers/harness.js";

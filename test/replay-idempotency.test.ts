@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
+import { openServices } from "../src/compose.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
 import { VirtualBank } from "../src/providers/virtual-bank.js";
-import { openServices } from "../src/services.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -14,6 +14,7 @@ import {
   type Harness,
   signedInject,
   type TestBusiness,
+  testConfig,
 } from "./helpers/harness.js";
 
 const GENERATE = `${API}/account/generate`;
@@ -115,7 +116,7 @@ for (const dialect of DIALECTS) {
       });
 
       test("a replay sent to another process is caught too", async () => {
-        const other = await openServices({ database: h.database, masterKey, institutionCode: "999240" });
+        const other = await openServices(testConfig(h.database, masterKey));
         const otherApp = appFor(other);
         try {
           const body = customer();

@@ -7,9 +7,10 @@ import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { sign } from "../src/auth/signature.js";
 import type { IssuedKeyPair } from "../src/businesses/business-service.js";
-import { openServices } from "../src/services.js";
+import { openServices } from "../src/compose.js";
 import { openStorage } from "../src/storage/database.js";
 import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
+import { testConfig } from "./helpers/harness.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 // After a run full of identity numbers and signed requests, nothing the service wrote (its
@@ -29,11 +30,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), "vas-secrets-"));
       database = await createTestDatabase(dialect, dir);
-      const services = await openServices({
-        database: database.location,
-        masterKey: Buffer.from(masterKey, "hex"),
-        institutionCode: "999240",
-      });
+      const services = await openServices(testConfig(database.location, Buffer.from(masterKey, "hex")));
       const created = await services.businesses.createBusiness("Secretive Ltd", "completed");
       const second = await services.businesses.createKey(created.business.id);
       secrets.push(created.apiKey, created.secretKey, second.apiKey, second.secretKey);

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CompiledQuery, sql } from "kysely";
 import { seedAccounts } from "../bench/seed.js";
-import { openServices } from "../src/services.js";
+import { openServices } from "../src/compose.js";
 import { accountPageQuery } from "../src/storage/account-repository.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { openStorage } from "../src/storage/database.js";
@@ -18,6 +18,7 @@ import { MIGRATION_NAMES, migrate } from "../src/storage/migrate.js";
 import { getOrInsertSetting } from "../src/storage/settings-repository.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "./helpers/databases.js";
+import { testConfig } from "./helpers/harness.js";
 
 const execFileAsync = promisify(execFile);
 const MIGRATE_SCRIPT = fileURLToPath(new URL("./fixtures/migrate.ts", import.meta.url));
@@ -107,11 +108,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a list page is an index range on (business_id, ordinal) at any depth, never a scan", async () => {
-      const services = await openServices({
-        database: database.location,
-        masterKey: randomBytes(32),
-        institutionCode: "999240",
-      });
+      const services = await openServices(testConfig(database.location, randomBytes(32)));
       try {
         const business = await services.businesses.createBusiness("Plan Ltd", "completed");
         const other = await services.businesses.createBusiness("Other Ltd", "completed");

@@ -10,9 +10,9 @@ import {
   retireNumber,
   updateAccount,
 } from "../storage/account-repository.js";
-import { accountCount, nextAccountOrdinal } from "../storage/business-repository.js";
+import { accountCount, lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
-import { isStorageUnavailable, isUniqueViolation } from "../storage/errors.js";
+import { isStorageUnavailable } from "../storage/errors.js";
 import { type Executor, writeTransaction } from "../storage/transactions.js";
 import {
   type Identity,
@@ -69,12 +69,6 @@ export interface Pagination {
   pages: number;
 }
 
-/**
- * Work to run inside the write transaction that made the result, after it (the HTTP layer
- * stores its answer for idempotent retries there, atomically with the effect).
- */
-export type Within<T> = (trx: Executor, result: T) => Promise<void>;
-
 export interface AccountServiceOptions {
   storage: Storage;
   provider: AccountProvider;
@@ -96,11 +90,7 @@ export class AccountService {
    * business and email): `created` tells which. The provider is called first and nothing is
    * written unless it issued a number.
    */
-  async generatePermanent(
-    caller: Caller,
-    body: Record<string, unknown>,
-    within?: Within<GeneratedPermanent>,
-  ): Promise<GeneratedPermanent> {
+  async generatePermanent(caller: Caller, body: Record<string, unknown>): Promise<GeneratedPermanent> {
     const input = parsePermanentInput(body);
     const reference = randomUUID();
     const issued = await this.issue(caller, input, reference);
@@ -110,27 +100,14 @@ export class AccountService {
       accountName: issued.accountName,
       userName: input.name,
     };
-    const write = async (trx: Executor) => {
-      const result = { created: await this.savePermanent(trx, caller, input, issued, reference), account };
-      await within?.(trx, result);
-      return result;
-    };
-    try {
-      return await writeTransaction(this.options.storage, write);
-    } catch (error) {
-      // Another request created this customer's account between our read and our insert
-      // (PostgreSQL): the account now exists, so this becomes a re-issue of it.
-      if (!isUniqueViolation(error)) throw error;
-      return writeTransaction(this.options.storage, write);
-    }
+    return writeTransaction(this.options.storage, async (trx) => ({
+      created: await this.savePermanent(trx, caller, input, issued, reference),
+      account,
+    }));
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
-  async generateTemporary(
-    caller: Caller,
-    body: Record<string, unknown>,
-    within?: Within<TemporaryAccount>,
-  ): Promise<TemporaryAccount> {
+  async generateTemporary(caller: Caller, body: Record<string, unknown>): Promise<TemporaryAccount> {
     const input = parseTemporaryInput(body);
     const reference = randomUUID();
     const issued = await this.issue(caller, input, reference);
@@ -167,7 +144,6 @@ export class AccountService {
         expiresAt,
         expiresInMinutes: input.durationMinutes,
       };
-      await within?.(trx, account);
       return account;
     });
   }
@@ -226,8 +202,10 @@ export class AccountService {
     issued: IssuedVirtualAccount,
     reference: string,
   ): Promise<boolean> {
-    const lock = this.options.storage.dialect === "postgres";
-    const existing = await findPermanentAccount(trx, caller.businessId, input.email, lock);
+    // Writers of one business take turns (storage picks the lock per dialect), so two requests
+    // for the same new customer cannot both find no account and both create one.
+    await lockBusinessForWrites(trx, caller.businessId);
+    const existing = await findPermanentAccount(trx, caller.businessId, input.email);
     const now = this.now().toISOString();
     const fields = {
       account_number: issued.accountNumber,

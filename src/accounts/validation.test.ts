@@ -502,19 +502,47 @@ describe("parseListQuery", () => {
     assert.deepEqual(parseListQuery({ sort: "desc", q: "x" }), { page: 1, limit: 10 });
   });
 
-  for (const value of ["0", "-1", "1.5", "abc", "", " 1", "1 ", "1e3", "0x10", "+1", "9999999999999999"]) {
+  for (const value of ["0", "00", "-1", "1.5", "abc", "", " 1", "1 ", "1e3", "0x10", "+1", "-0"]) {
     test(`rejects page ${JSON.stringify(value)}`, () => {
       assertInvalid(() => parseListQuery({ page: value }), "page must be a whole number of at least 1");
     });
   }
 
-  for (const value of [["1", "2"], ["1"], 1, null, true, { n: "1" }]) {
-    test(`rejects page given as ${JSON.stringify(value)} (not a single string)`, () => {
+  for (const value of [1, null, true, { n: "1" }]) {
+    test(`rejects page given as ${JSON.stringify(value)} (not a string)`, () => {
       assertInvalid(() => parseListQuery({ page: value }), "page must be a whole number of at least 1");
     });
   }
 
-  for (const value of ["0", "101", "1000", "-1", "1.5", "abc", "", ["10", "20"]]) {
+  // A repeated query parameter reaches the parser as an array.
+  for (const value of [["1", "2"], ["1", "1"], ["1"], []]) {
+    test(`rejects page given as ${JSON.stringify(value)}: it must be given once`, () => {
+      assertInvalid(() => parseListQuery({ page: value }), "page must be given once");
+    });
+  }
+
+  test("accepts the largest safe page, with or without leading zeros", () => {
+    assert.equal(parseListQuery({ page: "9007199254740991" }).page, Number.MAX_SAFE_INTEGER);
+    assert.equal(parseListQuery({ page: "0009007199254740991" }).page, Number.MAX_SAFE_INTEGER);
+    assert.equal(parseListQuery({ page: `${"0".repeat(30)}7` }).page, 7);
+  });
+
+  // Past 2^53 - 1 a page number cannot be represented exactly: refused, saying the limit.
+  for (const value of ["9007199254740992", "9999999999999999", "10000000000000000", "9".repeat(40)]) {
+    test(`rejects page ${value.length > 20 ? `of ${value.length} nines` : value}: too large`, () => {
+      assertInvalid(() => parseListQuery({ page: value }), "page must be at most 9007199254740991");
+    });
+  }
+
+  test("limit given twice is refused as such", () => {
+    assertInvalid(() => parseListQuery({ limit: ["10", "20"] }), "limit must be given once");
+  });
+
+  test("page given twice is reported before a bad limit", () => {
+    assertInvalid(() => parseListQuery({ page: ["1", "2"], limit: "0" }), "page must be given once");
+  });
+
+  for (const value of ["0", "101", "1000", "-1", "1.5", "abc", "", "9".repeat(20)]) {
     test(`rejects limit ${JSON.stringify(value)}`, () => {
       assertInvalid(() => parseListQuery({ limit: value }), "limit must be a whole number from 1 to 100");
     });

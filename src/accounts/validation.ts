@@ -166,37 +166,48 @@ export interface ListQuery {
   limit: number;
 }
 
-function queryInteger(
-  query: Record<string, unknown>,
-  field: string,
-  fallback: number,
-  max: number,
-  message: string,
-): number {
+interface QueryInteger {
+  fallback: number;
+  max: number;
+  /** Not whole decimal digits, or below 1. */
+  invalid: string;
+  /** Above max. */
+  tooLarge: string;
+}
+
+function queryInteger(query: Record<string, unknown>, field: string, rule: QueryInteger): number {
   const value = query[field];
-  if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^\d{1,16}$/.test(value)) throw validationFailed(message);
-  const number = Number(value);
-  if (number < 1 || number > max || !Number.isSafeInteger(number)) throw validationFailed(message);
+  if (value === undefined) return rule.fallback;
+  // A repeated parameter (`?page=1&page=2`) arrives as an array: say so rather than pick one.
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  if (typeof value !== "string" || !/^\d+$/.test(value)) throw validationFailed(rule.invalid);
+  // Leading zeros are allowed; the digits after them decide the size. Past 16 digits the value
+  // is no safe integer, so it is not converted at all (Number() would round it).
+  const digits = value.replace(/^0+(?=\d)/, "");
+  const number = digits.length <= 16 ? Number(digits) : Number.POSITIVE_INFINITY;
+  if (number < 1) throw validationFailed(rule.invalid);
+  if (number > rule.max) throw validationFailed(rule.tooLarge);
   return number;
 }
 
-/** Validates list query parameters: whole numbers only, page >= 1, limit 1..100. */
+/**
+ * Validates list query parameters: whole numbers only, page 1..2^53-1, limit 1..100, each
+ * given at most once.
+ */
 export function parseListQuery(query: Record<string, unknown>): ListQuery {
+  const limitMessage = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
   return {
-    page: queryInteger(
-      query,
-      "page",
-      DEFAULT_PAGE,
-      Number.MAX_SAFE_INTEGER,
-      "page must be a whole number of at least 1",
-    ),
-    limit: queryInteger(
-      query,
-      "limit",
-      DEFAULT_LIMIT,
-      MAX_LIMIT,
-      `limit must be a whole number from 1 to ${MAX_LIMIT}`,
-    ),
+    page: queryInteger(query, "page", {
+      fallback: DEFAULT_PAGE,
+      max: Number.MAX_SAFE_INTEGER,
+      invalid: "page must be a whole number of at least 1",
+      tooLarge: `page must be at most ${Number.MAX_SAFE_INTEGER}`,
+    }),
+    limit: queryInteger(query, "limit", {
+      fallback: DEFAULT_LIMIT,
+      max: MAX_LIMIT,
+      invalid: limitMessage,
+      tooLarge: limitMessage,
+    }),
   };
 }

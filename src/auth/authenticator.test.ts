@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { openServices, type Services } from "../services.js";
-import { Authenticator, type SignedContent, type SigningHeaders } from "./authenticator.js";
+import { testConfig } from "../../test/helpers/harness.js";
+import { openServices, type Services } from "../compose.js";
+import { Authenticator, EPOCH_CHECK_MS, type SignedContent, type SigningHeaders } from "./authenticator.js";
 import { sign, signRequestV2 } from "./signature.js";
 
 let dir: string;
@@ -14,11 +15,10 @@ let clock = Date.parse("2026-11-21T12:00:00.000Z");
 
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "vas-auth-"));
-  services = await openServices({
-    database: { dialect: "sqlite", file: path.join(dir, "vas.db") },
-    masterKey: randomBytes(32),
-    institutionCode: "999240",
-  });
+  services = await openServices(
+    testConfig({ dialect: "sqlite", file: path.join(dir, "vas.db") }, randomBytes(32)),
+    { now: () => clock },
+  );
 });
 after(async () => {
   await services.close();
@@ -39,25 +39,64 @@ const get = (signing: SigningHeaders, url = "/api/v1/external/account/list"): Si
   rawBody: undefined,
 });
 
-test("a cached key record is reused for at most the TTL, then a revocation takes effect", async () => {
-  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 2_000);
+test("a change made by another process is seen within EPOCH_CHECK_MS, however long the cache TTL", async () => {
+  // This authenticator stands for another process: nothing tells it of the change but the database.
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 60_000,
+  });
   const created = await services.businesses.createBusiness("Cached Ltd", "completed");
   const caller = await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
   assert.equal(caller.businessId, created.business.id);
 
   await services.businesses.setKeyStatus(created.apiKey, "revoked");
-  clock += 1_999;
-  await authenticator.authenticate(get(headers(created.apiKey, created.secretKey))); // still within the bound
-  clock += 2;
+  clock += EPOCH_CHECK_MS - 1;
+  await authenticator.authenticate(get(headers(created.apiKey, created.secretKey))); // the cache, still
+  clock += 1;
   await assert.rejects(
     authenticator.authenticate(get(headers(created.apiKey, created.secretKey))),
     /Invalid API key/,
-    "past the bound the database is read again",
+    "the epoch moved: the cache was dropped and the database read again",
   );
 });
 
+test("with nothing changed, a cached key costs no query at all between epoch checks", async () => {
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 60_000,
+  });
+  const created = await services.businesses.createBusiness("Quiet Ltd", "completed");
+  await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
+  const other = await services.businesses.createBusiness("Unrelated Ltd", "completed");
+  await services.businesses.setVerificationStatus(other.business.id, "in_progress");
+  clock += EPOCH_CHECK_MS;
+  // Another business changed: the cache is dropped, the key read again, and still good.
+  assert.equal(
+    (await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)))).businessId,
+    created.business.id,
+  );
+});
+
+test("the process that made the change sees it at once", async () => {
+  const created = await services.businesses.createBusiness("Same Process Ltd", "completed");
+  const signed = () => get(headers(created.apiKey, created.secretKey));
+  // services.authenticator is wired to this BusinessService, with the configured cache on.
+  await services.authenticator.authenticate(signed());
+  await services.businesses.setKeyStatus(created.apiKey, "inactive");
+  await assert.rejects(services.authenticator.authenticate(signed()), /Invalid API key/);
+});
+
 test("with a TTL of 0 every request reads the database", async () => {
-  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 0,
+  });
   const created = await services.businesses.createBusiness("Uncached Ltd", "completed");
   await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
   await services.businesses.setVerificationStatus(created.business.id, "in_progress");
@@ -68,7 +107,12 @@ test("with a TTL of 0 every request reads the database", async () => {
 });
 
 test("the caller carries the verified signature in its one canonical form", async () => {
-  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 0,
+  });
   const created = await services.businesses.createBusiness("Canonical Ltd", "completed");
   const signed = headers(created.apiKey, created.secretKey);
   const upper = { ...signed, "x-signature": ` \t${signed["x-signature"].toUpperCase()}\t ` };
@@ -85,7 +129,12 @@ test("the caller carries the verified signature in its one canonical form", asyn
 });
 
 test("the body is not looked at before the headers, the key and the timestamp pass", async () => {
-  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 0,
+  });
   let computed = 0;
   const content = (signing: SigningHeaders): SignedContent => ({
     ...get(signing),
@@ -103,7 +152,12 @@ test("the body is not looked at before the headers, the key and the timestamp pa
 });
 
 test("version 2 binds the method, path and query; a key can require it", async () => {
-  const authenticator = new Authenticator(services.storage.db, services.box, () => clock, 0);
+  const authenticator = new Authenticator({
+    db: services.storage.db,
+    box: services.box,
+    now: () => clock,
+    cacheTtlMs: 0,
+  });
   const created = await services.businesses.createBusiness("Version Two Ltd", "completed");
   const url = "/api/v1/external/account/list?limit=1";
   const timestamp = String(clock);

@@ -11,6 +11,7 @@ import {
   timestampExpired,
 } from "../errors.js";
 import { findCredentialByKeyHash, type KeyCredential } from "../storage/api-key-repository.js";
+import { CREDENTIALS_EPOCH, readCounter } from "../storage/counter-repository.js";
 import type { Executor } from "../storage/transactions.js";
 import {
   canonicalSignature,
@@ -51,6 +52,12 @@ export interface SignedContent {
 
 const MAX_CACHED_KEYS = 10_000;
 
+/**
+ * How often a process that serves keys from its cache re-reads the credentials epoch: the bound
+ * on how long a key or business change made by another process (or the CLI) goes unseen.
+ */
+export const EPOCH_CHECK_MS = 500;
+
 const REQUIRED_HEADERS = ["x-api-key", "x-signature", "x-timestamp"] as const;
 
 // Only HTTP's own optional whitespace (space and tab) is stripped from a header value: a
@@ -77,6 +84,18 @@ function signatureVersion(headers: SigningHeaders): SignatureVersion {
   throw invalidSignatureVersion();
 }
 
+export interface AuthenticatorOptions {
+  db: Executor;
+  /** Opens the stored secret keys. */
+  box: SecretBox;
+  now?: () => number;
+  /**
+   * How long a key's record (status, business status, opened secret) may be reused without
+   * reading it again; changes still apply within EPOCH_CHECK_MS. 0 reads it on every request.
+   */
+  cacheTtlMs?: number;
+}
+
 /**
  * Checks a request's credentials in the order of the spec's table: headers present, key known
  * and active, business verified, timestamp fresh, signature valid. Throws the AppError of the
@@ -84,24 +103,51 @@ function signatureVersion(headers: SigningHeaders): SignatureVersion {
  */
 export class Authenticator {
   private readonly cache = new Map<string, { credential: KeyCredential; secretKey: string; until: number }>();
+  private epoch: number | undefined;
+  private epochCheckedAt = Number.NEGATIVE_INFINITY;
+  private epochCheck: Promise<void> | undefined;
+
+  private readonly db: Executor;
+  private readonly box: SecretBox;
+  private readonly now: () => number;
+  private readonly cacheTtlMs: number;
+
+  constructor(options: AuthenticatorOptions) {
+    this.db = options.db;
+    this.box = options.box;
+    this.now = options.now ?? Date.now;
+    this.cacheTtlMs = options.cacheTtlMs ?? 0;
+  }
+
+  /** Forgets every cached key: a change was made by this process (the next requests read afresh). */
+  invalidate(): void {
+    this.cache.clear();
+  }
 
   /**
-   * `cacheTtlMs`: how long a key's record (status, business status, opened secret) may be
-   * reused without reading the database again: the bound on how stale a key or business status
-   * change can be in a running process. 0 reads the database on every request.
+   * At most every EPOCH_CHECK_MS, one cheap read of the credentials epoch (concurrent requests
+   * share it); when another process changed a key or a business, the cache is dropped.
    */
-  constructor(
-    private readonly db: Executor,
-    private readonly box: SecretBox,
-    private readonly now: () => number = Date.now,
-    private readonly cacheTtlMs = 0,
-  ) {}
+  private async revalidate(now: number): Promise<void> {
+    if (now - this.epochCheckedAt < EPOCH_CHECK_MS) return;
+    this.epochCheck ??= readCounter(this.db, CREDENTIALS_EPOCH)
+      .then((epoch) => {
+        if (epoch !== this.epoch) this.cache.clear();
+        this.epoch = epoch;
+        this.epochCheckedAt = now;
+      })
+      .finally(() => {
+        this.epochCheck = undefined;
+      });
+    await this.epochCheck;
+  }
 
-  /** The key's record and opened secret: from the cache while fresh, else from the database. */
+  /** The key's record and opened secret: from the cache while fresh and still current, else from the database. */
   private async lookup(
     keyHash: string,
   ): Promise<{ credential: KeyCredential; secretKey: string } | undefined> {
     const now = this.now();
+    if (this.cacheTtlMs > 0) await this.revalidate(now);
     const cached = this.cache.get(keyHash);
     if (cached && cached.until > now) return cached;
     const credential = await findCredentialByKeyHash(this.db, keyHash);

@@ -3,6 +3,8 @@ import { parseBusinessName } from "../accounts/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   findApiKeyByHash,
+  findApiKeyById,
+  findApiKeysByPrefix,
   insertApiKey,
   listApiKeys,
   updateApiKeyStatus,
@@ -14,16 +16,24 @@ import {
   listBusinesses,
   updateVerificationStatus,
 } from "../storage/business-repository.js";
+import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import {
   API_KEY_STATUSES,
+  type ApiKeyRow,
   type ApiKeyStatus,
   type Business,
   VERIFICATION_STATUSES,
   type VerificationStatus,
 } from "../storage/schema.js";
 import { type Executor, writeTransaction } from "../storage/transactions.js";
-import { displayPrefix, generateKeyPair, hashApiKey, secretContext } from "./api-keys.js";
+import {
+  DISPLAY_PREFIX_LENGTH,
+  displayPrefix,
+  generateKeyPair,
+  hashApiKey,
+  secretContext,
+} from "./api-keys.js";
 import type { SecretBox } from "./secret-box.js";
 
 /** A key pair as handed to the business: the only time the secret is ever shown. */
@@ -46,6 +56,48 @@ export interface ApiKeySummary {
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
 
+/** How a key may be named: its id, the display prefix `key list` shows, or the whole API key. */
+export type KeyReference =
+  | { kind: "id"; keyId: string }
+  | { kind: "prefix"; prefix: string }
+  | { kind: "apiKey"; apiKey: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How every API key starts (see generateKeyPair); a secret key starts differently. */
+const API_KEY_START = "vak_";
+/** Keys listed when a prefix is ambiguous. */
+const AMBIGUOUS_LISTED = 10;
+
+export const isUuid = (text: string) => UUID.test(text);
+
+/**
+ * Tells the three ways of naming a key apart without a database: a UUID is an id, `vak_` and 8
+ * more characters a display prefix, any other `vak_...` a whole API key. Anything else (a
+ * secret key, a typo) is a 400 that does not echo the text, which may be a secret.
+ */
+export function parseKeyReference(text: string): KeyReference {
+  if (isUuid(text)) return { kind: "id", keyId: text.toLowerCase() };
+  if (text.startsWith(API_KEY_START)) {
+    return text.length === DISPLAY_PREFIX_LENGTH
+      ? { kind: "prefix", prefix: text }
+      : { kind: "apiKey", apiKey: text };
+  }
+  throw invalid(
+    `expected a key id (UUID), a key prefix (${API_KEY_START} and ${DISPLAY_PREFIX_LENGTH - API_KEY_START.length} ` +
+      `characters, as key list shows) or a whole API key (${API_KEY_START}...)` +
+      (text.startsWith("vsk_") ? "; that is a secret key" : ""),
+  );
+}
+
+const summary = (row: ApiKeyRow): ApiKeySummary => ({
+  keyId: row.id,
+  prefix: row.key_prefix,
+  status: row.status,
+  minSignatureVersion: row.min_signature_version,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
 export function isVerificationStatus(value: string): value is VerificationStatus {
   return (VERIFICATION_STATUSES as readonly string[]).includes(value);
 }
@@ -60,7 +112,23 @@ export class BusinessService {
     private readonly storage: Storage,
     private readonly box: SecretBox,
     private readonly now: () => Date = () => new Date(),
+    /** Told after every change authentication depends on (this process's authenticator drops its cache). */
+    private readonly onCredentialsChanged: () => void = () => {},
   ) {}
+
+  /**
+   * Runs a change that authentication depends on, advancing the credentials epoch in the same
+   * transaction: every process sees the change within EPOCH_CHECK_MS, this one at once.
+   */
+  private async changeCredentials<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    const result = await writeTransaction(this.storage, async (trx) => {
+      const done = await work(trx);
+      await advanceCounter(trx, CREDENTIALS_EPOCH, 1);
+      return done;
+    });
+    this.onCredentialsChanged();
+    return result;
+  }
 
   async createBusiness(
     name: string,
@@ -87,11 +155,8 @@ export class BusinessService {
 
   async setVerificationStatus(businessId: string, status: VerificationStatus): Promise<void> {
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
-    const updated = await updateVerificationStatus(
-      this.storage.db,
-      businessId,
-      status,
-      this.now().toISOString(),
+    const updated = await this.changeCredentials((trx) =>
+      updateVerificationStatus(trx, businessId, status, this.now().toISOString()),
     );
     if (!updated) throw notFound(`no business with id ${businessId}`);
   }
@@ -111,25 +176,31 @@ export class BusinessService {
     if (!(await findBusiness(this.storage.db, businessId)))
       throw notFound(`no business with id ${businessId}`);
     const rows = await listApiKeys(this.storage.db, businessId);
-    return rows.map((row) => ({
-      keyId: row.id,
-      prefix: row.key_prefix,
-      status: row.status,
-      minSignatureVersion: row.min_signature_version,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
+    return rows.map(summary);
   }
 
-  /** Activates, deactivates or revokes a key. Revocation is final: a revoked key never changes again. */
-  async setKeyStatus(apiKey: string, status: ApiKeyStatus): Promise<void> {
+  /**
+   * The key named by its id, its display prefix or the whole API key (see parseKeyReference).
+   * A prefix two keys share is refused (409) with their ids, never resolved to one of them.
+   */
+  async resolveKey(reference: string): Promise<ApiKeySummary & { businessId: string }> {
+    const row = await this.findKey(reference);
+    return { ...summary(row), businessId: row.business_id };
+  }
+
+  /**
+   * Activates, deactivates or revokes a key, named as resolveKey accepts. Revocation is final:
+   * a revoked key never changes again.
+   */
+  async setKeyStatus(reference: string, status: ApiKeyStatus): Promise<void> {
     if (!isApiKeyStatus(status)) throw invalid(`unknown key status: ${status}`);
-    const key = await findApiKeyByHash(this.storage.db, hashApiKey(apiKey));
-    if (!key) throw notFound("no such API key");
+    const key = await this.findKey(reference);
     if (key.status === "revoked" && status === "revoked") return;
     const changed =
       key.status !== "revoked" &&
-      (await updateApiKeyStatus(this.storage.db, key.id, status, this.now().toISOString()));
+      (await this.changeCredentials((trx) =>
+        updateApiKeyStatus(trx, key.id, status, this.now().toISOString()),
+      ));
     if (!changed)
       throw new AppError(ErrorCode.CONFLICT, 409, "this API key is revoked; revocation is permanent");
   }
@@ -140,13 +211,42 @@ export class BusinessService {
    */
   async requireSignatureVersion(keyId: string, version: 1 | 2): Promise<void> {
     if (version !== 1 && version !== 2) throw invalid(`unknown signature version: ${String(version)}`);
-    const updated = await updateMinSignatureVersion(
-      this.storage.db,
-      keyId,
-      version,
-      this.now().toISOString(),
+    const updated = await this.changeCredentials((trx) =>
+      updateMinSignatureVersion(trx, keyId, version, this.now().toISOString()),
     );
     if (!updated) throw notFound(`no API key with id ${keyId}`);
+  }
+
+  private async findKey(text: string): Promise<ApiKeyRow> {
+    const reference = parseKeyReference(text);
+    const db = this.storage.db;
+    switch (reference.kind) {
+      case "id": {
+        const row = await findApiKeyById(db, reference.keyId);
+        if (!row) throw notFound(`no API key with id ${reference.keyId}`);
+        return row;
+      }
+      case "apiKey": {
+        const row = await findApiKeyByHash(db, hashApiKey(reference.apiKey));
+        if (!row) throw notFound("no such API key");
+        return row;
+      }
+      case "prefix": {
+        const rows = await findApiKeysByPrefix(db, reference.prefix, AMBIGUOUS_LISTED);
+        const [row, ...others] = rows;
+        if (!row) throw notFound(`no API key with prefix ${reference.prefix}`);
+        if (others.length > 0) {
+          const listed = rows.map((r) => `${r.id} (business ${r.business_id})`).join(", ");
+          throw new AppError(
+            ErrorCode.CONFLICT,
+            409,
+            `the prefix ${reference.prefix} is ambiguous: ${rows.length === AMBIGUOUS_LISTED ? "at least " : ""}` +
+              `${rows.length} keys share it: ${listed}. Name the key by its id or the whole API key`,
+          );
+        }
+        return row;
+      }
+    }
   }
 
   private async insertKeyPair(trx: Executor, businessId: string, now: string): Promise<IssuedKeyPair> {

@@ -1,45 +1,55 @@
-export const USAGE = `vas: administer the Virtual Account Service (businesses and API keys)
+// The help text of `vas`, assembled from the command table in run.ts: each command's synopsis
+// and description are written once, beside the code that runs it.
 
-Usage:
-  vas business create --name <name> [--status <status>] [--json]
-      Create a business and its first API key pair. The secret key is shown once, here only.
-      The name follows the customer-name rules: trimmed and NFC-normalised, 1 to 100 characters,
-      no control or bidirectional control characters, at least one visible character.
-      --status defaults to not_submitted. --json prints one JSON object:
-      {"businessId","name","verificationStatus","apiKey","secretKey"}
-  vas business set-status <businessId> <status>
-      Change a business's verification status. Only "completed" businesses may call the API.
-  vas business list [--json]
-      List businesses.
-  vas key create <businessId> [--json]
-      Create another key pair for the business (for example to rotate a secret with no downtime).
-      --json prints {"apiKey","secretKey"}.
-  vas key deactivate <apiKey>    Stop a key from authenticating; it can be activated again.
-  vas key activate <apiKey>      Let a deactivated key authenticate again.
-  vas key revoke <apiKey>        Revoke a key for good.
-  vas key list <businessId> [--json]
-      List a business's keys (id, prefix, status, oldest signature version accepted; secrets are
-      never shown again).
-  vas key require-signature-v2 <keyId> [--off]
-      Make the key refuse requests signed the specification's way (version 1): only
-      x-signature-version: 2 requests authenticate. --off accepts both again.
-  vas secrets rotate-master-key [--json]
-      Re-seal every stored secret under VAS_MASTER_KEY (the new key), opening the old ones with
-      VAS_MASTER_KEY_PREVIOUS (the old key, comma-separated if several). Procedure: generate a new
-      key; restart every server with VAS_MASTER_KEY=<new> VAS_MASTER_KEY_PREVIOUS=<old>; run this
-      command with the same two variables; then drop VAS_MASTER_KEY_PREVIOUS everywhere.
-  vas request <METHOD> <path> [--data <json>] [--idempotency-key <key>]
-             [--api-key <key>] [--secret-key <secret>] [--base-url <url>]
-      Sign and send one API request and print the status and body (for debugging a first
-      integration). Keys and URL default to VAS_API_KEY, VAS_SECRET_KEY and VAS_BASE_URL
-      (http://127.0.0.1:3000). Example: vas request POST /account/generate --data '{"name":"Ada",...}'
-      Exit code 1 when the API answers 4xx/5xx or cannot be reached.
-  vas --help
-      Show this help.
+/** What help shows of one command. */
+export interface CommandHelp {
+  /** How it is called: "business create", or "request". */
+  name: string;
+  /** Its arguments; a line break starts a continuation line. */
+  synopsis: string;
+  /** What it does, line by line (indented when printed). */
+  description: readonly string[];
+}
 
-Statuses: completed, in_progress, rejected, not_submitted.
+const INTRO = "vas: administer the Virtual Account Service (businesses and API keys)\n";
+
+const HELP_ENTRY: CommandHelp = { name: "--help", synopsis: "", description: ["Show this help."] };
+
+const NOTES = `Statuses: completed, in_progress, rejected, not_submitted.
 
 The CLI works on the database named by DATABASE_URL (default sqlite:./data/vas.db), with the
 master key from VAS_MASTER_KEY or <DATA_DIR>/master.key: run it with the same environment as the
-server. Exit codes: 0 success, 1 the operation failed, 2 bad arguments.
+server. "vas <group> --help" (vas business --help, vas key --help) shows one group's commands,
+"vas <command> --help" one command's.
+Exit codes: 0 success, 1 the operation failed, 2 bad arguments. Help is a success; an unknown
+or ambiguous key is a failure; a missing or malformed value, or an unknown command, is 2.
 `;
+
+/** One command as help prints it: the call, then its description indented. */
+export function formatEntry(command: CommandHelp): string {
+  const call = `  vas ${command.name}`;
+  const [first = "", ...more] = command.synopsis.split("\n");
+  const continuation = " ".repeat(call.length + 1);
+  const lines = [
+    first ? `${call} ${first}` : call,
+    ...more.map((line) => `${continuation}${line}`),
+    ...command.description.map((line) => `      ${line}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** `vas --help`: every command. */
+export function formatUsage(commands: readonly CommandHelp[]): string {
+  return `${INTRO}\nUsage:\n${[...commands, HELP_ENTRY].map(formatEntry).join("")}\n${NOTES}`;
+}
+
+/** `vas key --help`: the commands of one group. */
+export function formatGroupUsage(group: string, commands: readonly CommandHelp[]): string {
+  const members = commands.filter((command) => command.name.startsWith(`${group} `));
+  return `${INTRO}\nUsage:\n${members.map(formatEntry).join("")}\n${NOTES}`;
+}
+
+/** `vas key revoke --help`: one command. */
+export function formatCommandUsage(command: CommandHelp): string {
+  return `Usage:\n${formatEntry(command)}\n${NOTES}`;
+}

@@ -116,6 +116,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
         requestId: request.id,
       });
     }
+    request.failureCode = known.code;
     if (known.statusCode >= 500) {
       request.log.error({ err: known.cause ?? known, code: known.code }, known.message);
       if (known.code === ErrorCode.SERVICE_UNAVAILABLE) reply.header("retry-after", "1");

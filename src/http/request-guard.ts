@@ -5,7 +5,7 @@ import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
-import type { Executor } from "../storage/transactions.js";
+import { inUnitOfWork } from "../storage/transactions.js";
 import { callerOf } from "./authenticate.js";
 import { receivedBody } from "./request-body.js";
 
@@ -106,14 +106,14 @@ export interface Answer {
 }
 
 /**
- * Runs a POST's work and sends its answer, storing that answer for the request's keys inside
- * the work's own write transaction (`within`), so the effect and the memory of it commit or
- * roll back together: a retry after a crash can never run the effect twice.
+ * Runs a POST's work as a unit of work and sends its answer: storage stores that answer for
+ * the request's keys inside the work's own write transaction, so the effect and the memory of
+ * it commit or roll back together, and a retry after a crash can never run the effect twice.
  */
 export async function answerOnce<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (within: (trx: Executor, result: T) => Promise<void>) => Promise<T>,
+  work: () => Promise<T>,
   toAnswer: (result: T) => { statusCode: number; body: unknown },
 ): Promise<FastifyReply> {
   let answer: Answer | undefined;
@@ -121,23 +121,19 @@ export async function answerOnce<T>(
     const { statusCode, body } = toAnswer(result);
     return { statusCode, payload: JSON.stringify(body) };
   };
-  let storing = false;
   let result: T;
   try {
-    result = await work(async (trx, outcome) => {
-      answer = encode(outcome);
-      const records = request.server.requestRecords;
-      for (const claim of request.claims ?? [])
-        await records.complete(claim, answer.statusCode, answer.payload, trx);
-      storing = true;
-    });
+    result = await inUnitOfWork((outcome) => {
+      answer = encode(outcome as T);
+      return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
+    }, work);
   } catch (error) {
     // Only a commit whose outcome is unknown keeps the records as they are; any other failure
     // rolled the stored answer back with the effect, and the key is freed for a retry.
-    if (storing && isCommitOutcomeUnknown(error)) request.answerStored = true;
+    if (answer && isCommitOutcomeUnknown(error)) request.answerStored = true;
     throw error;
   }
-  if (storing) {
+  if (answer) {
     request.answerStored = true;
     request.server.health.noteWriteCommitted();
   }

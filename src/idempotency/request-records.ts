@@ -99,13 +99,6 @@ export class RequestRecords {
     return deleteRecord(this.options.db, claim);
   }
 
-  /** Prunes expired records every `intervalMs` until the returned function is called. */
-  startPruning(intervalMs: number, onError: (error: unknown) => void): () => void {
-    const timer = setInterval(() => this.prune().catch(onError), intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
-
   /** Deletes every record past its expiry; returns how many. */
   prune(): Promise<number> {
     return deleteExpiredRecords(this.options.db, new Date(this.now()).toISOString());

@@ -10,11 +10,14 @@ export interface AccountProvider {
   createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount>;
 }
 
-/** `personal` carries a BVN in licenseNumber, `personal_nin` a NIN. */
-export type IdentityType = "personal" | "personal_nin";
+/**
+ * The bank's name for the kind of identity number: `personal` carries a BVN in licenseNumber,
+ * `personal_nin` a NIN. (The service's own name for it is IdentityType, `bvn` or `nin`.)
+ */
+export type BankIdentityType = "personal" | "personal_nin";
 
 export interface VirtualAccountRequest {
-  identityType: IdentityType;
+  identityType: BankIdentityType;
   /** The BVN or NIN. */
   licenseNumber: string;
   virtualAccountName: string;

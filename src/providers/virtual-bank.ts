@@ -9,7 +9,7 @@ export const SERIAL_COUNTER = "virtual_bank.serial";
 
 /**
  * Identity numbers the sandbox answers with a fixed outcome, so integrators can test their
- * error paths (documented in docs/api.md). Real BVNs and NINs never take these values.
+ * error paths (documented in docs/api.md). With the sandbox off they are ordinary numbers.
  */
 export const SANDBOX_IDENTITIES = {
   notFound: "00000000001",
@@ -24,6 +24,11 @@ export interface VirtualBankOptions {
   permutationKey: Buffer;
   /** Serials reserved from the database counter at a time; unused ones are skipped, never reused. */
   blockSize?: number;
+  /**
+   * Whether SANDBOX_IDENTITIES give their fixed outcomes (default true). Off, they are issued a
+   * number like any other: production turns it off unless SANDBOX=true (config.sandbox).
+   */
+  sandbox?: boolean;
 }
 
 /**
@@ -44,7 +49,7 @@ export class VirtualBank implements AccountProvider {
   }
 
   async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
-    checkIdentity(request);
+    checkIdentity(request, this.options.sandbox ?? true);
     const serial = await this.nextSerial();
     return {
       accountNumber: nubanFromSerial(this.options.institutionCode, this.permutation.apply(serial)),
@@ -72,11 +77,15 @@ export class VirtualBank implements AccountProvider {
   }
 }
 
-/** The bank's own identity rules: what a real upstream would check before issuing. */
-export function checkIdentity(request: VirtualAccountRequest): void {
+/**
+ * The bank's own identity rules: what a real upstream would check before issuing, plus the
+ * sandbox's fixed outcomes when `sandbox` is on.
+ */
+export function checkIdentity(request: VirtualAccountRequest, sandbox: boolean): void {
   const label = request.identityType === "personal" ? "BVN" : "NIN";
   const number = request.licenseNumber;
   if (!/^\d{11}$/.test(number)) throw providerRejected(`Invalid ${label}: it must be exactly 11 digits`);
+  if (!sandbox) return;
   switch (number) {
     case SANDBOX_IDENTITIES.notFound:
       throw providerRejected(`${label} verification failed: no record found for this ${label}`);

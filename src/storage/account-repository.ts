@@ -1,4 +1,6 @@
 import type { Insertable, Updateable } from "kysely";
+import { permanentAccountExists } from "../errors.js";
+import { isUniqueViolationOf } from "./errors.js";
 import type { AccountNumbersTable, AccountRow, AccountsTable, NewAccount } from "./schema.js";
 import type { Executor } from "./transactions.js";
 
@@ -11,7 +13,6 @@ export function findPermanentAccount(
   db: Executor,
   businessId: string,
   email: string,
-  lock: boolean,
 ): Promise<AccountRow | undefined> {
   return db
     .selectFrom("accounts")
@@ -19,13 +20,28 @@ export function findPermanentAccount(
     .where("business_id", "=", businessId)
     .where("kind", "=", "permanent")
     .where("email", "=", email)
-    .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst();
 }
 
+/**
+ * Inserts an account. A second permanent account for one business and email is refused by the
+ * database whatever the caller did; that refusal comes out as the domain's error, never the
+ * driver's.
+ */
 export async function insertAccount(db: Executor, row: NewAccount): Promise<void> {
-  await db.insertInto("accounts").values(row).execute();
+  try {
+    await db.insertInto("accounts").values(row).execute();
+  } catch (error) {
+    if (row.kind === "permanent" && isUniqueViolationOf(error, ONE_PERMANENT_PER_EMAIL))
+      throw permanentAccountExists();
+    throw error;
+  }
 }
+
+const ONE_PERMANENT_PER_EMAIL = {
+  index: "accounts_one_permanent_per_email",
+  columns: "accounts.business_id, accounts.email",
+};
 
 export async function updateAccount(
   db: Executor,

@@ -39,6 +39,22 @@ export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyR
   return db.selectFrom("api_keys").selectAll().where("key_hash", "=", keyHash).executeTakeFirst();
 }
 
+export function findApiKeyById(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom("api_keys").selectAll().where("id", "=", keyId).executeTakeFirst();
+}
+
+/** Keys whose display prefix is `prefix`: normally one, but nothing makes prefixes unique. */
+export function findApiKeysByPrefix(db: Executor, prefix: string, limit: number): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("key_prefix", "=", prefix)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
 export function listApiKeys(db: Executor, businessId: string): Promise<ApiKeyRow[]> {
   return db
     .selectFrom("api_keys")

@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { Business, BusinessesTable, VerificationStatus } from "./schema.js";
-import type { Executor } from "./transactions.js";
+import { type Executor, hasRowLocks } from "./transactions.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
   await db.insertInto("businesses").values(row).execute();
@@ -51,4 +51,14 @@ export async function accountCount(db: Executor, businessId: string): Promise<nu
     .where("id", "=", businessId)
     .executeTakeFirst();
   return row?.account_count ?? 0;
+}
+
+/**
+ * Makes the writers of one business take turns for the rest of the transaction: on PostgreSQL
+ * the business row is locked (SELECT ... FOR UPDATE); on SQLite, whose write transactions begin
+ * IMMEDIATE and so already run one at a time, nothing is needed.
+ */
+export async function lockBusinessForWrites(db: Executor, businessId: string): Promise<void> {
+  if (!hasRowLocks(db)) return;
+  await db.selectFrom("businesses").select("id").where("id", "=", businessId).forUpdate().execute();
 }

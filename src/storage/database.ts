@@ -3,6 +3,7 @@ import SqliteDatabase from "better-sqlite3";
 import {
   type DialectAdapter,
   Kysely,
+  type KyselyConfig,
   type SqliteDatabase as KyselySqliteDatabase,
   type MigrationLockOptions,
   PostgresDialect,
@@ -21,8 +22,13 @@ export type Dialect = "sqlite" | "postgres";
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** Connections now: PostgreSQL's pool; SQLite's single connection. */
+  poolState(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+/** A statement that ran: its kind (the first SQL keyword), whether it failed, and how long it took. */
+export type QueryObserver = (kind: string, outcome: "ok" | "error", durationMs: number) => void;
 
 export interface StorageOptions {
   /** PostgreSQL pool size. */
@@ -34,6 +40,32 @@ export interface StorageOptions {
   busyTimeoutMs?: number;
   /** SQLite commit durability: see sqliteSynchronous in config.ts (default normal). */
   sqliteSynchronous?: "normal" | "full";
+  /** Told of every statement's duration (metrics). */
+  onQuery?: QueryObserver;
+}
+
+const STATEMENT_KINDS = new Set([
+  "select",
+  "insert",
+  "update",
+  "delete",
+  "with",
+  "begin",
+  "commit",
+  "rollback",
+]);
+
+/** Kysely's log hook turned into a QueryObserver call. */
+function queryLog(observe: QueryObserver | undefined): KyselyConfig["log"] {
+  if (!observe) return undefined;
+  return (event) => {
+    const first = /^\s*(\w+)/.exec(event.query.sql)?.[1]?.toLowerCase() ?? "other";
+    observe(
+      STATEMENT_KINDS.has(first) ? first : "other",
+      event.level === "error" ? "error" : "ok",
+      event.queryDurationMillis,
+    );
+  };
 }
 
 /** Opens the database named by the location. Does not migrate (see migrate.ts). */
@@ -62,8 +94,14 @@ function openSqlite(file: string, options: StorageOptions): Storage {
   connection.pragma("cache_size = -65536");
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: cachingStatements(connection) }),
+    log: queryLog(options.onQuery),
   });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
+    close: () => db.destroy(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 256;
@@ -127,6 +165,11 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   // through its own promise, and the pool opens a fresh connection for the next one.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) });
+  return {
+    db,
+    dialect: "postgres",
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }

@@ -16,6 +16,17 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
+/**
+ * A unique violation of one particular constraint: PostgreSQL names the index; SQLite names
+ * the columns (`UNIQUE constraint failed: accounts.business_id, accounts.email`).
+ */
+export function isUniqueViolationOf(error: unknown, constraint: { index: string; columns: string }): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const named = (error as { constraint?: unknown }).constraint;
+  if (named === constraint.index) return true;
+  return error instanceof Error && error.message.endsWith(constraint.columns);
+}
+
 /** SQLite's write lock stayed taken past the busy timeout. */
 export function isBusy(error: unknown): boolean {
   const code = codeOf(error);

@@ -1,10 +1,37 @@
-import { type Kysely, sql } from "kysely";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type Kysely, PostgresAdapter, sql } from "kysely";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
+import { completeRecord, type RecordId } from "./request-record-repository.js";
 import type { Database } from "./schema.js";
 
 /** A database handle a repository may run on: the database itself or a transaction. */
 export type Executor = Kysely<Database>;
+
+/** True when the executor speaks a dialect with row locks (`SELECT ... FOR UPDATE`): PostgreSQL. */
+export function hasRowLocks(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The answer a request stores for its keys, computed from what its write produced. */
+export type AnswerToStore = (result: unknown) => { claims: RecordId[]; statusCode: number; response: string };
+
+interface UnitOfWork {
+  storeAnswer: AnswerToStore;
+  transactions: number;
+}
+
+const unitOfWork = new AsyncLocalStorage<UnitOfWork>();
+
+/**
+ * Runs `work` (a domain call) as one unit of work: the one write transaction it makes also
+ * stores the request's answer under its replay and Idempotency-Key records, just before COMMIT,
+ * so the effect and the memory of it commit or roll back together. The domain's signatures
+ * know nothing of it; a unit of work that tried a second write transaction is a bug, refused.
+ */
+export function inUnitOfWork<T>(storeAnswer: AnswerToStore, work: () => Promise<T>): Promise<T> {
+  return unitOfWork.run({ storeAnswer, transactions: 0 }, work);
+}
 
 /**
  * Runs `work` in a transaction meant to read and then write. On SQLite it starts with
@@ -18,11 +45,19 @@ export type Executor = Kysely<Database>;
  */
 export async function writeTransaction<T>(storage: Storage, work: (trx: Executor) => Promise<T>): Promise<T> {
   const begin = storage.dialect === "postgres" ? sql`begin` : sql`begin immediate`;
+  const unit = unitOfWork.getStore();
+  if (unit && ++unit.transactions > 1) throw new Error("a unit of work makes one write transaction");
   return storage.db.connection().execute(async (connection) => {
     await begin.execute(connection);
     let result: T;
     try {
       result = await work(connection);
+      if (unit) {
+        const answer = unit.storeAnswer(result);
+        for (const claim of answer.claims) {
+          await completeRecord(connection, claim, answer.statusCode, answer.response);
+        }
+      }
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});
       throw error;

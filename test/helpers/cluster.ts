@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openServices, type Services } from "../../src/services.js";
+import { openServices, type Services } from "../../src/compose.js";
 import { createTestDatabase, databaseUrl, type TestDatabase, type TestDialect } from "./databases.js";
 import type { TestBusiness } from "./harness.js";
+import { testConfig } from "./harness.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
 
 /** Several real server processes on one fresh database, with one verified business. */
@@ -26,7 +27,7 @@ export async function startCluster(
   const dir = mkdtempSync(path.join(tmpdir(), "vas-cluster-"));
   const database = await createTestDatabase(dialect, dir);
   const masterKey = randomBytes(32);
-  const services = await openServices({ database: database.location, masterKey, institutionCode: "999240" });
+  const services = await openServices(testConfig(database.location, masterKey));
   const created = await services.businesses.createBusiness("Cluster Ltd", "completed");
   const business = {
     businessId: created.business.id,

@@ -4,15 +4,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { DestinationStream } from "pino";
-import { buildApp } from "../../src/app.js";
 import { sign } from "../../src/auth/signature.js";
-import type { DatabaseLocation } from "../../src/config.js";
-import type { RateLimitSettings } from "../../src/http/rate-limit.js";
-import type { AccountProvider } from "../../src/providers/account-provider.js";
-import { openServices, type Services } from "../../src/services.js";
-import type { Storage, StorageOptions } from "../../src/storage/database.js";
+import {
+  buildServerApp,
+  type Clock,
+  type Overrides,
+  openServices,
+  type Services,
+} from "../../src/compose.js";
+import { type Config, type DatabaseLocation, loadConfig } from "../../src/config.js";
+import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
-import { createTestDatabase, type TestDialect } from "./databases.js";
+import { createTestDatabase, databaseUrl, type TestDialect } from "./databases.js";
 
 export const API = "/api/v1/external";
 export const BODY_LIMIT = 16_384;
@@ -52,34 +55,59 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
-  provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
+  provider?: Overrides["provider"];
   /** Which database to create (default SQLite); ignored when `database` is given. */
   dialect?: TestDialect;
   /** An existing database to use instead of a new one. */
   database?: DatabaseLocation;
   masterKey?: Buffer;
   logStream?: DestinationStream;
-  now?: () => number;
-  requestTimeoutMs?: number;
-  /** Passed to openStorage (a short SQLite busy timeout, say). */
-  storageOptions?: StorageOptions;
-  /** The body size limit (default BODY_LIMIT, the service's default). */
-  bodyLimitBytes?: number;
+  /** The service's clock, and the one requests are signed with. */
+  now?: Clock;
+  /** More environment, exactly as an operator would set it (`REQUEST_TIMEOUT_MS`, ...). */
+  env?: Record<string, string>;
   /** Off unless a test is about them (the suites send hundreds of requests from one address). */
-  rateLimits?: RateLimitSettings;
+  rateLimits?: { perKeyPerMinute: number; perIpPerMinute: number };
 }
 
-/** A fresh database of the dialect asked for and the app built exactly as main.ts builds it. */
+/**
+ * The configuration a test server runs with: what loadConfig makes of this environment, as
+ * for a real process. Rate limits are off unless asked for.
+ */
+export function testConfig(
+  database: DatabaseLocation,
+  masterKey: Buffer,
+  env: Record<string, string> = {},
+): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl(database),
+    VAS_MASTER_KEY: masterKey.toString("hex"),
+    RATE_LIMIT_PER_KEY_PER_MIN: "0",
+    RATE_LIMIT_PER_IP_PER_MIN: "0",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+}
+
+/** A fresh database of the dialect asked for and the app built through the one composition path. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), "vas-test-"));
   const created = options.database ? undefined : await createTestDatabase(options.dialect ?? "sqlite", dir);
   const database = options.database ?? (created?.location as DatabaseLocation);
-  const services = await openServices({
-    database,
-    masterKey: options.masterKey ?? randomBytes(32),
-    institutionCode: "999240",
+  const config = testConfig(database, options.masterKey ?? randomBytes(32), {
+    DATA_DIR: dir,
+    ...(options.rateLimits
+      ? {
+          RATE_LIMIT_PER_KEY_PER_MIN: String(options.rateLimits.perKeyPerMinute),
+          RATE_LIMIT_PER_IP_PER_MIN: String(options.rateLimits.perIpPerMinute),
+        }
+      : {}),
+    ...options.env,
+  });
+  const services = await openServices(config, {
     ...(options.provider ? { provider: options.provider } : {}),
-    ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const app = appFor(services, options);
   await app.ready();
@@ -110,19 +138,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   };
 }
 
-/** The app over the given services, built as main.ts builds it (a second "process" in tests). */
-export function appFor(
-  services: Services,
-  options: Pick<HarnessOptions, "rateLimits" | "requestTimeoutMs" | "logStream" | "bodyLimitBytes"> = {},
-): FastifyInstance {
-  return buildApp({
-    authenticator: services.authenticator,
-    accounts: services.accounts,
-    requestRecords: services.requestRecords,
-    rateLimits: options.rateLimits ?? { perKeyPerMinute: 0, perIpPerMinute: 0 },
-    db: services.storage.db,
-    bodyLimitBytes: options.bodyLimitBytes ?? BODY_LIMIT,
-    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+/** The app over the given services, as the server builds it (a second "process" in tests). */
+export function appFor(services: Services, options: Pick<HarnessOptions, "logStream"> = {}): FastifyInstance {
+  return buildServerApp(services, {
     logger: options.logStream ? { level: "info", stream: options.logStream } : { level: "silent" },
   });
 }

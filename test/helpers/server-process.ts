@@ -12,6 +12,8 @@ export interface ServerProcess {
   output(): string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has exited by itself. */
+  exited(): Promise<number | null>;
 }
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
@@ -48,6 +50,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     url,
     child,
     output: () => output,
+    exited: () => exited,
     stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
       return exited;

@@ -11,7 +11,7 @@ export function generatePermanentRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<GeneratedPermanent>(
       request,
       reply,
-      (within) => accounts.generatePermanent(callerOf(request), body, within),
+      () => accounts.generatePermanent(callerOf(request), body),
       ({ created, account }) => ({
         statusCode: created ? 201 : 200,
         body: { status: "success", data: account },

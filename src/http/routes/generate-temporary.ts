@@ -11,7 +11,7 @@ export function generateTemporaryRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<TemporaryAccount>(
       request,
       reply,
-      (within) => accounts.generateTemporary(callerOf(request), body, within),
+      () => accounts.generateTemporary(callerOf(request), body),
       (account) => ({ statusCode: 201, body: { status: "success", data: account } }),
     );
   });

@@ -1,0 +1,216 @@
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import type { DestinationStream, LevelWithSilent } from "pino";
+import { AccountService } from "./accounts/account-service.js";
+import { buildApp } from "./app.js";
+import { Authenticator } from "./auth/authenticator.js";
+import { BusinessService } from "./businesses/business-service.js";
+import { type MasterKeySource, resolveMasterKey } from "./businesses/master-key.js";
+import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
+import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
+import type { Config } from "./config.js";
+import { Metrics, metricsRoute } from "./http/metrics.js";
+import { connectRedis } from "./http/rate-limit.js";
+import { RequestRecords } from "./idempotency/request-records.js";
+import { JobRunner } from "./jobs/job-runner.js";
+import type { AccountProvider } from "./providers/account-provider.js";
+import { VirtualBank } from "./providers/virtual-bank.js";
+import { openStorage, type Storage } from "./storage/database.js";
+import { migrate } from "./storage/migrate.js";
+
+// The one place where the service is put together: config -> storage -> services -> jobs ->
+// app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
+// overrides for what a test must control; nothing else wires these parts.
+
+/** Milliseconds since the epoch: the one clock every part of the service reads. */
+export type Clock = () => number;
+
+/** What a caller may put in place of the defaults (tests: a clock, a failing bank; the CLI: a small pool). */
+export interface Overrides {
+  /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
+  provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
+  now?: Clock;
+  /** Where the app logs (default: config.logLevel on stdout). */
+  logger?: { level: LevelWithSilent; stream?: DestinationStream };
+  /** PostgreSQL pool size instead of config.databasePoolSize (the CLI needs 2). */
+  poolSize?: number;
+}
+
+/** The domain services over one open, migrated database: shared by the server, the CLI and tests. */
+export interface Services {
+  config: Config;
+  storage: Storage;
+  box: SecretBox;
+  businesses: BusinessService;
+  accounts: AccountService;
+  authenticator: Authenticator;
+  requestRecords: RequestRecords;
+  metrics: Metrics;
+  /** Where the master key came from (and its file, when it is one), for the log. */
+  masterKey: { source: MasterKeySource; file?: string };
+  /** Names of the migrations applied while opening. */
+  migrated: string[];
+  close(): Promise<void>;
+}
+
+export class MasterKeyMismatchError extends Error {
+  constructor(cause: unknown) {
+    super(
+      "The master key cannot open the secrets stored in this database: it is not the key they were sealed with. " +
+        "Set VAS_MASTER_KEY (or DATA_DIR) to the key this database was created with.",
+      { cause },
+    );
+    this.name = "MasterKeyMismatchError";
+  }
+}
+
+/** Opens and migrates the database, loads the service keys and wires the services. */
+export async function openServices(config: Config, overrides: Overrides = {}): Promise<Services> {
+  const master = resolveMasterKey(config.masterKey, config.dataDir);
+  // Metrics exist before storage so that every statement is timed; the pool is read at scrape time.
+  let storage: Storage | undefined;
+  const metrics = new Metrics(() => storage?.poolState() ?? { total: 0, idle: 0, waiting: 0 });
+  const opened = openStorage(config.database, {
+    poolSize: overrides.poolSize ?? config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    ssl: config.databaseSsl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onQuery: (kind, outcome, ms) => metrics.queryDuration.observe({ kind, outcome }, ms / 1000),
+  });
+  storage = opened;
+  try {
+    const migrated = await migrate(opened);
+    const box = new SecretBox(master.key, config.previousMasterKeys);
+    let permutationKey: Buffer;
+    let fingerprintKey: Buffer;
+    try {
+      permutationKey = await loadServiceKey(opened.db, box, ServiceKey.virtualBankPermutation);
+      fingerprintKey = await loadServiceKey(opened.db, box, ServiceKey.identityFingerprint);
+    } catch (error) {
+      throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
+    }
+    const now = overrides.now ?? Date.now;
+    const date = () => new Date(now());
+    const provider =
+      overrides.provider?.({ storage: opened, permutationKey }) ??
+      new VirtualBank({
+        db: opened.db,
+        institutionCode: config.nubanInstitutionCode,
+        permutationKey,
+        sandbox: config.sandbox,
+      });
+    const authenticator = new Authenticator({ db: opened.db, box, now, cacheTtlMs: config.authCacheTtlMs });
+    return {
+      config,
+      storage: opened,
+      box,
+      businesses: new BusinessService(opened, box, date, () => authenticator.invalidate()),
+      accounts: new AccountService({ storage: opened, provider, fingerprintKey, now: date }),
+      authenticator,
+      requestRecords: new RequestRecords({ db: opened.db, leaseMs: config.requestTimeoutMs * 2, now }),
+      metrics,
+      masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
+      migrated,
+      close: () => opened.close(),
+    };
+  } catch (error) {
+    await opened.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The HTTP app over open services, configured from their config: the one call of buildApp. */
+export function buildServerApp(
+  services: Services,
+  overrides: Pick<Overrides, "logger"> & { redis?: Redis } = {},
+): FastifyInstance {
+  const { config } = services;
+  return buildApp({
+    authenticator: services.authenticator,
+    accounts: services.accounts,
+    requestRecords: services.requestRecords,
+    metrics: services.metrics,
+    serveMetrics: config.metricsPort === undefined,
+    rateLimits: {
+      perKeyPerMinute: config.rateLimitPerKeyPerMinute,
+      perIpPerMinute: config.rateLimitPerIpPerMinute,
+      ...(overrides.redis ? { redis: overrides.redis } : {}),
+      namespace: `${config.redisKeyPrefix}rate-limit:`,
+    },
+    db: services.storage.db,
+    bodyLimitBytes: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
+    logger: overrides.logger ?? { level: config.logLevel },
+  });
+}
+
+/** How often expired replay and Idempotency-Key records are pruned. */
+export const PRUNE_INTERVAL_MS = 60_000;
+
+/** A whole server: services, background jobs, the app (and the metrics app on METRICS_PORT). */
+export interface Server {
+  services: Services;
+  app: FastifyInstance;
+  /** Serves /metrics alone when METRICS_PORT is set. */
+  metricsApp: FastifyInstance | undefined;
+  jobs: JobRunner;
+  /** Starts the jobs and listens; resolves with the main address (and the metrics one, on METRICS_PORT). */
+  listen(): Promise<{ address: string; metricsAddress?: string }>;
+  /** Stops taking requests, finishes those in flight and the jobs' runs, then closes everything. */
+  close(): Promise<void>;
+}
+
+export async function composeServer(config: Config, overrides: Overrides = {}): Promise<Server> {
+  const services = await openServices(config, overrides);
+  const redisErrors: Error[] = [];
+  const redis = config.redisUrl
+    ? await connectRedis(config.redisUrl, (error) => redisErrors.push(error))
+    : undefined;
+  const app = buildServerApp(services, { ...overrides, ...(redis ? { redis } : {}) });
+  const log = app.log;
+  if (redis) {
+    for (const error of redisErrors.splice(0)) log.warn({ err: error }, "Redis is not reachable yet");
+    redis.on("error", (error) =>
+      log.warn({ err: error }, "Redis error: rate limits are not enforced meanwhile"),
+    );
+  }
+  let metricsApp: FastifyInstance | undefined;
+  if (config.metricsPort !== undefined) {
+    const { default: Fastify } = await import("fastify");
+    metricsApp = Fastify({ logger: false });
+    metricsRoute(metricsApp, services.metrics);
+  }
+  const jobs = new JobRunner((job, error) => log.warn({ err: error, job }, "background job failed"));
+  jobs.add({
+    name: "prune-request-records",
+    intervalMs: PRUNE_INTERVAL_MS,
+    run: () => services.requestRecords.prune(),
+  });
+  let closed = false;
+  return {
+    services,
+    app,
+    metricsApp,
+    jobs,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      const metricsAddress = metricsApp
+        ? await metricsApp.listen({ port: config.metricsPort ?? 0, host: config.metricsHost })
+        : undefined;
+      jobs.start();
+      return { address, ...(metricsAddress ? { metricsAddress } : {}) };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await metricsApp?.close();
+      await jobs.stop();
+      await services.close();
+      // An unreachable Redis cannot say goodbye: drop the connection instead.
+      await redis?.quit().catch(() => redis.disconnect());
+    },
+  };
+}

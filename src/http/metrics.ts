@@ -1,0 +1,112 @@
+import type { FastifyInstance } from "fastify";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { ErrorCode } from "../errors.js";
+
+/** What the database pool holds at one moment. */
+export interface PoolState {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The service's Prometheus metrics: one registry per app, so that several apps in one process never collide. */
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** `readPool` is called on each scrape, so the pool gauge is never stale. */
+  constructor(private readonly readPool: () => PoolState = () => ({ total: 1, idle: 1, waiting: 0 })) {}
+
+  readonly requests = new Counter({
+    name: "vas_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [this.registry],
+  });
+  readonly requestDuration = new Histogram({
+    name: "vas_http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly queryDuration = new Histogram({
+    name: "vas_db_query_duration_seconds",
+    help: "Database statement time, by statement kind (select, insert, update, delete, other) and outcome.",
+    labelNames: ["kind", "outcome"] as const,
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  readonly accountsIssued = new Counter({
+    name: "vas_accounts_issued_total",
+    help: "Account numbers issued, by kind (permanent, temporary) and whether it was a re-issue.",
+    labelNames: ["kind", "reissue"] as const,
+    registers: [this.registry],
+  });
+  readonly providerErrors = new Counter({
+    name: "vas_provider_errors_total",
+    help: "Account provider (bank) calls that failed, by outcome: rejected (the bank refused) or unavailable.",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly poolConnections = (() => {
+    const readPool = () => this.readPool();
+    return new Gauge({
+      name: "vas_db_pool_connections",
+      help: "PostgreSQL pool connections by state (total, idle, waiting requests); SQLite has one connection.",
+      labelNames: ["state"] as const,
+      registers: [this.registry],
+      collect() {
+        const state = readPool();
+        this.set({ state: "total" }, state.total);
+        this.set({ state: "idle" }, state.idle);
+        this.set({ state: "waiting" }, state.waiting);
+      },
+    });
+  })();
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The error code the request failed with, set by the error handler (for metrics). */
+    failureCode?: string;
+  }
+}
+
+const ISSUING_ROUTES: Record<string, (status: number) => { kind: string; reissue: string }> = {
+  "/account/generate": (status) => ({ kind: "permanent", reissue: status === 200 ? "true" : "false" }),
+  "/account/generate/temporary": () => ({ kind: "temporary", reissue: "false" }),
+};
+
+/**
+ * Counts and times every request by route pattern (never the raw URL, so cardinality stays
+ * bounded), and serves GET /metrics in the Prometheus text format on `app` when `serve` is set
+ * (the main port), or on a port of its own (see metricsServer).
+ */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, serve: boolean): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? "(no route)",
+      status: String(reply.statusCode),
+    };
+    metrics.requests.inc(labels);
+    metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
+    if (request.failureCode === ErrorCode.PROVIDER_REJECTED)
+      metrics.providerErrors.inc({ outcome: "rejected" });
+    if (request.failureCode === ErrorCode.PROVIDER_UNAVAILABLE)
+      metrics.providerErrors.inc({ outcome: "unavailable" });
+    // A replayed answer issued nothing.
+    if (reply.getHeader("idempotent-replayed") === undefined && reply.statusCode < 300) {
+      const issued = ISSUING_ROUTES[labels.route.slice(labels.route.indexOf("/account/"))];
+      if (issued) metrics.accountsIssued.inc(issued(reply.statusCode));
+    }
+  });
+  if (serve) metricsRoute(app, metrics);
+}
+
+/** GET /metrics: no authentication; keep it off the public network (or on METRICS_PORT). */
+export function metricsRoute(app: FastifyInstance, metrics: Metrics): void {
+  app.get("/metrics", async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+}
