@@ -186,11 +186,18 @@ describe("vas business create", () => {
 });
 
 describe("vas business set-status and list", () => {
-  test("set-status changes the status that list --json shows", async () => {
+  test("set-status moves through the lifecycle that list --json shows, and history records it", async () => {
     const created = await createBusiness("Verify Me");
+    const skipped = await vas(["business", "set-status", created.businessId, "completed"]);
+    assert.equal(skipped.code, 1, "not_submitted cannot jump to completed");
+    assert.match(
+      skipped.stderr,
+      /cannot go from not_submitted to completed; from not_submitted it can go to in_progress \(submit\)/,
+    );
+    assert.equal((await vas(["business", "set-status", created.businessId, "in_progress"])).code, 0);
     const set = await vas(["business", "set-status", created.businessId, "completed"]);
     assert.equal(set.code, 0, set.stderr);
-    assert.match(set.stdout, new RegExp(`${created.businessId} is now completed`));
+    assert.match(set.stdout, new RegExp(`${created.businessId} is now completed \\(was in_progress\\)`));
 
     const rows = await vasJson<BusinessRow[]>(["business", "list", "--json"]);
     const row = rows.find((r) => r.businessId === created.businessId);
@@ -207,9 +214,35 @@ describe("vas business set-status and list", () => {
     assert.equal(row.accounts, 0);
     assert.ok(!Number.isNaN(Date.parse(row.createdAt)));
 
-    assert.equal((await vas(["business", "set-status", created.businessId, "rejected"])).code, 0);
+    const noReason = await vas(["business", "set-status", created.businessId, "rejected"]);
+    assert.equal(noReason.code, 1);
+    assert.match(noReason.stderr, /a reason is required to suspend/);
+    const suspended = await vas([
+      "business",
+      "set-status",
+      created.businessId,
+      "rejected",
+      "--reason",
+      "CAC certificate expired",
+    ]);
+    assert.equal(suspended.code, 0, suspended.stderr);
     const again = await vasJson<BusinessRow[]>(["business", "list", "--json"]);
     assert.equal(again.find((r) => r.businessId === created.businessId)?.verificationStatus, "rejected");
+
+    const history = await vasJson<
+      Array<{ from: string; to: string; reason: string | null; actor: { type: string } }>
+    >(["business", "history", created.businessId, "--json"]);
+    assert.deepEqual(
+      history.map((h) => [h.from, h.to, h.reason, h.actor.type]),
+      [
+        ["not_submitted", "in_progress", null, "cli"],
+        ["in_progress", "completed", null, "cli"],
+        ["completed", "rejected", "CAC certificate expired", "cli"],
+      ],
+    );
+    const table = await vas(["business", "history", created.businessId]);
+    assert.match(table.stdout, /^at\s+from\s+to\s+by\s+reason\n/);
+    assert.match(table.stdout, /completed\s+rejected\s+cli\s+CAC certificate expired/);
   });
 
   test("list --json never shows keys", async () => {
@@ -876,7 +909,15 @@ describe("keys at rest and in use", () => {
     assert.equal((await vas(["key", "require-signature-v2", "no-such-key"])).code, 2);
     assert.equal((await vas(["key", "require-signature-v2", MISSING_ID])).code, 1);
 
-    assert.equal((await vas(["business", "set-status", created.businessId, "in_progress"])).code, 0);
+    const suspended = await vas([
+      "business",
+      "set-status",
+      created.businessId,
+      "rejected",
+      "--reason",
+      "audit",
+    ]);
+    assert.equal(suspended.code, 0, suspended.stderr);
     await assert.rejects(authenticate(signedHeaders(created.secretKey)), { code: "BUSINESS_NOT_VERIFIED" });
   });
 });
@@ -937,6 +978,7 @@ describe("on PostgreSQL", { skip: !POSTGRES_AVAILABLE && "PostgreSQL is not answ
 
   test("the same commands manage businesses and keys in a PostgreSQL database", async () => {
     const created = await vasJson<Created>(["business", "create", "--name", "Pg Ltd", "--json"], pgEnv);
+    assert.equal((await vas(["business", "set-status", created.businessId, "in_progress"], pgEnv)).code, 0);
     assert.equal((await vas(["business", "set-status", created.businessId, "completed"], pgEnv)).code, 0);
     const businesses = await vasJson<BusinessRow[]>(["business", "list", "--json"], pgEnv);
     assert.deepEqual(

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
+import { CLI } from "../src/businesses/actor.js";
 import type { Services } from "../src/compose.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -112,9 +113,10 @@ for (const dialect of DIALECTS) {
       await everyProcess(401, "Invalid API key");
       await services.businesses.setKeyStatus(business.apiKey, "active");
       await everyProcess(200);
-      await services.businesses.setVerificationStatus(business.businessId, "in_progress");
+      await services.businesses.setVerificationStatus(business.businessId, "rejected", CLI, "suspended");
       await everyProcess(401, "Business not verified");
-      await services.businesses.setVerificationStatus(business.businessId, "completed");
+      await services.businesses.setVerificationStatus(business.businessId, "in_progress", CLI);
+      await services.businesses.setVerificationStatus(business.businessId, "completed", CLI);
       await everyProcess(200);
     });
   });

@@ -1,5 +1,4 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { Caller } from "../auth/authenticator.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
@@ -23,6 +22,15 @@ import {
 } from "./validation.js";
 
 export const BANK_NAME = "Virtual Bank";
+
+/**
+ * The business an operation is for: its id, and its name (part of every account name). Whoever
+ * acts for it (an API key today, the dashboard later) is resolved before the domain is called.
+ */
+export interface ForBusiness {
+  businessId: string;
+  businessName: string;
+}
 
 /** `data` of a generate-permanent response. */
 export interface PermanentAccount {
@@ -90,10 +98,10 @@ export class AccountService {
    * business and email): `created` tells which. The provider is called first and nothing is
    * written unless it issued a number.
    */
-  async generatePermanent(caller: Caller, body: Record<string, unknown>): Promise<GeneratedPermanent> {
+  async generatePermanent(business: ForBusiness, body: Record<string, unknown>): Promise<GeneratedPermanent> {
     const input = parsePermanentInput(body);
     const reference = randomUUID();
-    const issued = await this.issue(caller, input, reference);
+    const issued = await this.issue(business, input, reference);
     const account: PermanentAccount = {
       bankName: BANK_NAME,
       accountNumber: issued.accountNumber,
@@ -101,16 +109,16 @@ export class AccountService {
       userName: input.name,
     };
     return writeTransaction(this.options.storage, async (trx) => ({
-      created: await this.savePermanent(trx, caller, input, issued, reference),
+      created: await this.savePermanent(trx, business, input, issued, reference),
       account,
     }));
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
-  async generateTemporary(caller: Caller, body: Record<string, unknown>): Promise<TemporaryAccount> {
+  async generateTemporary(business: ForBusiness, body: Record<string, unknown>): Promise<TemporaryAccount> {
     const input = parseTemporaryInput(body);
     const reference = randomUUID();
-    const issued = await this.issue(caller, input, reference);
+    const issued = await this.issue(business, input, reference);
     return writeTransaction(this.options.storage, async (trx) => {
       const now = this.now();
       const createdAt = now.toISOString();
@@ -118,8 +126,8 @@ export class AccountService {
       const id = randomUUID();
       await insertAccount(trx, {
         id,
-        business_id: caller.businessId,
-        ordinal: await nextAccountOrdinal(trx, caller.businessId),
+        business_id: business.businessId,
+        ordinal: await nextAccountOrdinal(trx, business.businessId),
         kind: "temporary",
         account_number: issued.accountNumber,
         account_name: issued.accountName,
@@ -132,7 +140,7 @@ export class AccountService {
         created_at: createdAt,
         updated_at: createdAt,
       });
-      await this.recordNumber(trx, caller, id, 1, issued.accountNumber, reference, createdAt);
+      await this.recordNumber(trx, business, id, 1, issued.accountNumber, reference, createdAt);
       const account: TemporaryAccount = {
         accountNumber: issued.accountNumber,
         accountName: issued.accountName,
@@ -153,16 +161,16 @@ export class AccountService {
    * ordinals and the business row keeps the count, so any page is an index range read.
    */
   async list(
-    caller: Caller,
+    business: ForBusiness,
     query: Record<string, unknown>,
   ): Promise<{ items: AccountSummary[]; pagination: Pagination }> {
     const { page, limit } = parseListQuery(query);
     const db = this.options.storage.db;
-    const total = await accountCount(db, caller.businessId);
+    const total = await accountCount(db, business.businessId);
     const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
     const upTo = total - (page - 1) * limit;
     if (upTo <= 0) return { items: [], pagination };
-    const rows = await listAccountsByOrdinal(db, caller.businessId, Math.max(0, upTo - limit), upTo);
+    const rows = await listAccountsByOrdinal(db, business.businessId, Math.max(0, upTo - limit), upTo);
     const items = rows.map((row) => ({
       bankName: BANK_NAME,
       accountNumber: row.account_number,
@@ -176,7 +184,7 @@ export class AccountService {
   }
 
   private async issue(
-    caller: Caller,
+    business: ForBusiness,
     input: PermanentInput,
     reference: string,
   ): Promise<IssuedVirtualAccount> {
@@ -184,7 +192,7 @@ export class AccountService {
       return await this.options.provider.createVirtualAccount({
         identityType: input.identity.type === "bvn" ? "personal" : "personal_nin",
         licenseNumber: input.identity.number,
-        virtualAccountName: `${caller.businessName}/${input.name}`,
+        virtualAccountName: `${business.businessName}/${input.name}`,
         customerName: input.name,
         email: input.email,
         accountReference: reference,
@@ -197,15 +205,15 @@ export class AccountService {
 
   private async savePermanent(
     trx: Executor,
-    caller: Caller,
+    business: ForBusiness,
     input: PermanentInput,
     issued: IssuedVirtualAccount,
     reference: string,
   ): Promise<boolean> {
     // Writers of one business take turns (storage picks the lock per dialect), so two requests
     // for the same new customer cannot both find no account and both create one.
-    await lockBusinessForWrites(trx, caller.businessId);
-    const existing = await findPermanentAccount(trx, caller.businessId, input.email);
+    await lockBusinessForWrites(trx, business.businessId);
+    const existing = await findPermanentAccount(trx, business.businessId, input.email);
     const now = this.now().toISOString();
     const fields = {
       account_number: issued.accountNumber,
@@ -218,14 +226,14 @@ export class AccountService {
       const version = existing.version + 1;
       await updateAccount(trx, existing.id, { ...fields, version });
       await retireNumber(trx, existing.account_number, now);
-      await this.recordNumber(trx, caller, existing.id, version, issued.accountNumber, reference, now);
+      await this.recordNumber(trx, business, existing.id, version, issued.accountNumber, reference, now);
       return false;
     }
     const id = randomUUID();
     await insertAccount(trx, {
       id,
-      business_id: caller.businessId,
-      ordinal: await nextAccountOrdinal(trx, caller.businessId),
+      business_id: business.businessId,
+      ordinal: await nextAccountOrdinal(trx, business.businessId),
       kind: "permanent",
       email: input.email,
       version: 1,
@@ -234,13 +242,13 @@ export class AccountService {
       created_at: now,
       ...fields,
     });
-    await this.recordNumber(trx, caller, id, 1, issued.accountNumber, reference, now);
+    await this.recordNumber(trx, business, id, 1, issued.accountNumber, reference, now);
     return true;
   }
 
   private recordNumber(
     trx: Executor,
-    caller: Caller,
+    business: ForBusiness,
     accountId: string,
     version: number,
     accountNumber: string,
@@ -251,7 +259,7 @@ export class AccountService {
       account_number: accountNumber,
       account_id: accountId,
       version,
-      business_id: caller.businessId,
+      business_id: business.businessId,
       reference,
       issued_at: now,
       retired_at: null,

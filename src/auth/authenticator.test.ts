@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { testConfig } from "../../test/helpers/harness.js";
+import { CLI } from "../businesses/actor.js";
 import { openServices, type Services } from "../compose.js";
 import { Authenticator, EPOCH_CHECK_MS, type SignedContent, type SigningHeaders } from "./authenticator.js";
 import { sign, signRequestV2 } from "./signature.js";
@@ -72,7 +73,7 @@ test("with nothing changed, a cached key costs no query at all between epoch che
   const created = await services.businesses.createBusiness("Quiet Ltd", "completed");
   await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
   const other = await services.businesses.createBusiness("Unrelated Ltd", "completed");
-  await services.businesses.setVerificationStatus(other.business.id, "in_progress");
+  await services.businesses.setVerificationStatus(other.business.id, "rejected", CLI, "suspended for a test");
   clock += EPOCH_CHECK_MS;
   // Another business changed: the cache is dropped, the key read again, and still good.
   assert.equal(
@@ -99,7 +100,12 @@ test("with a TTL of 0 every request reads the database", async () => {
   });
   const created = await services.businesses.createBusiness("Uncached Ltd", "completed");
   await authenticator.authenticate(get(headers(created.apiKey, created.secretKey)));
-  await services.businesses.setVerificationStatus(created.business.id, "in_progress");
+  await services.businesses.setVerificationStatus(
+    created.business.id,
+    "rejected",
+    CLI,
+    "suspended for a test",
+  );
   await assert.rejects(
     authenticator.authenticate(get(headers(created.apiKey, created.secretKey))),
     /Business not verified/,

@@ -13,7 +13,9 @@ import {
 import {
   findBusiness,
   insertBusiness,
+  insertVerificationEvent,
   listBusinesses,
+  listVerificationEvents,
   updateVerificationStatus,
 } from "../storage/business-repository.js";
 import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
@@ -24,9 +26,11 @@ import {
   type ApiKeyStatus,
   type Business,
   VERIFICATION_STATUSES,
+  type VerificationEventsTable,
   type VerificationStatus,
 } from "../storage/schema.js";
 import { type Executor, writeTransaction } from "../storage/transactions.js";
+import { type Actor, actorId } from "./actor.js";
 import {
   DISPLAY_PREFIX_LENGTH,
   displayPrefix,
@@ -35,6 +39,35 @@ import {
   secretContext,
 } from "./api-keys.js";
 import type { SecretBox } from "./secret-box.js";
+import { checkTransition } from "./verification.js";
+
+/** A business as the domain shows it. */
+export interface BusinessSummary {
+  businessId: string;
+  name: string;
+  verificationStatus: VerificationStatus;
+  /** Accounts created so far. */
+  accounts: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One recorded change of a business's verification status. */
+export interface VerificationChange {
+  from: VerificationStatus;
+  to: VerificationStatus;
+  reason: string | null;
+  actor: { type: string; id: string | null };
+  at: string;
+}
+
+const toChange = (row: VerificationEventsTable): VerificationChange => ({
+  from: row.from_status,
+  to: row.to_status,
+  reason: row.reason,
+  actor: { type: row.actor_type, id: row.actor_id },
+  at: row.created_at,
+});
 
 /** A key pair as handed to the business: the only time the secret is ever shown. */
 export interface IssuedKeyPair {
@@ -153,16 +186,58 @@ export class BusinessService {
     return { business, ...keys };
   }
 
-  async setVerificationStatus(businessId: string, status: VerificationStatus): Promise<void> {
+  /**
+   * Moves the business through its verification lifecycle (see verification.ts), recording who
+   * did it, when, from, to and why in the same transaction. Returns the recorded change.
+   */
+  async setVerificationStatus(
+    businessId: string,
+    status: VerificationStatus,
+    actor: Actor,
+    reason?: string,
+  ): Promise<VerificationChange> {
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
-    const updated = await this.changeCredentials((trx) =>
-      updateVerificationStatus(trx, businessId, status, this.now().toISOString()),
-    );
-    if (!updated) throw notFound(`no business with id ${businessId}`);
+    return this.changeCredentials(async (trx) => {
+      const business = await findBusiness(trx, businessId);
+      if (!business) throw notFound(`no business with id ${businessId}`);
+      const from = business.verification_status;
+      const checked = checkTransition(from, status, actor, reason);
+      const at = this.now().toISOString();
+      // Still at `from`: a concurrent change of the same business is refused, never overwritten.
+      if (!(await updateVerificationStatus(trx, businessId, from, status, at))) {
+        throw new AppError(ErrorCode.CONFLICT, 409, "the business's status changed meanwhile; look again");
+      }
+      const event = {
+        id: randomUUID(),
+        business_id: businessId,
+        from_status: from,
+        to_status: status,
+        reason: checked.reason,
+        actor_type: actor.type,
+        actor_id: actorId(actor),
+        created_at: at,
+      };
+      await insertVerificationEvent(trx, event);
+      return toChange(event);
+    });
   }
 
-  listBusinesses(): Promise<Business[]> {
-    return listBusinesses(this.storage.db);
+  /** Every change of the business's verification status, oldest first. */
+  async verificationHistory(businessId: string): Promise<VerificationChange[]> {
+    if (!(await findBusiness(this.storage.db, businessId)))
+      throw notFound(`no business with id ${businessId}`);
+    return (await listVerificationEvents(this.storage.db, businessId)).map(toChange);
+  }
+
+  async listBusinesses(): Promise<BusinessSummary[]> {
+    return (await listBusinesses(this.storage.db)).map((row) => ({
+      businessId: row.id,
+      name: row.name,
+      verificationStatus: row.verification_status,
+      accounts: row.account_count,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }));
   }
 
   async createKey(businessId: string): Promise<IssuedKeyPair> {

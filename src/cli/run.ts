@@ -1,8 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { parseBusinessName } from "../accounts/validation.js";
+import { CLI } from "../businesses/actor.js";
 import { isUuid, parseKeyReference } from "../businesses/business-service.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
-import { createClient } from "../client/index.js";
+import { createClient, serviceRoot } from "../client/index.js";
 import { openServices, type Services } from "../compose.js";
 import { type Config, loadConfig } from "../config.js";
 import { isAppError } from "../errors.js";
@@ -138,17 +139,44 @@ const COMMANDS: readonly Command[] = [
   },
   {
     name: "business set-status",
-    synopsis: "<businessId> <status>",
-    description: ['Change a business\'s verification status. Only "completed" businesses may call the API.'],
+    synopsis: "<businessId> <status> [--reason <text>]",
+    description: [
+      'Move a business through verification. Only "completed" businesses may call the API. Allowed:',
+      "not_submitted or rejected -> in_progress (submit), in_progress -> completed (approve),",
+      "in_progress -> rejected (reject) and completed -> rejected (suspend); the last two need",
+      "--reason. Every change is recorded (see business history).",
+    ],
     run: async (args, { io, services }) => {
-      const [id, value] = positionals(parse(args, {}).positionals, 2, "<businessId> <status>") as [
-        string,
-        string,
-      ];
+      const { values, positionals: rest } = parse(args, { reason: { type: "string" } });
+      const [id, value] = positionals(rest, 2, "<businessId> <status>") as [string, string];
       const business = businessId(id);
       const next = status(value);
-      await (await services()).businesses.setVerificationStatus(business, next);
-      io.stdout(`Business ${id} is now ${value}\n`);
+      const change = await (await services()).businesses.setVerificationStatus(
+        business,
+        next,
+        CLI,
+        values.reason,
+      );
+      io.stdout(`Business ${id} is now ${value} (was ${change.from})\n`);
+    },
+  },
+  {
+    name: "business history",
+    synopsis: "<businessId> [--json]",
+    description: ["Every change of the business's verification status: when, from, to, by whom and why."],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+      const [id] = positionals(rest, 1, "<businessId>") as [string];
+      const history = await (await services()).businesses.verificationHistory(businessId(id));
+      if (values.json) return json(io, history);
+      const rows = history.map((change) => ({
+        at: change.at,
+        from: change.from,
+        to: change.to,
+        by: change.actor.id ? `${change.actor.type} ${change.actor.id}` : change.actor.type,
+        reason: change.reason ?? "",
+      }));
+      io.stdout(formatTable(rows, ["at", "from", "to", "by", "reason"]));
     },
   },
   {
@@ -159,11 +187,11 @@ const COMMANDS: readonly Command[] = [
       const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
       positionals(rest, 0, "no positional arguments");
       const rows = (await (await services()).businesses.listBusinesses()).map((b) => ({
-        businessId: b.id,
+        businessId: b.businessId,
         name: b.name,
-        verificationStatus: b.verification_status,
-        accounts: b.account_count,
-        createdAt: b.created_at,
+        verificationStatus: b.verificationStatus,
+        accounts: b.accounts,
+        createdAt: b.createdAt,
       }));
       if (values.json) return json(io, rows);
       io.stdout(formatTable(rows, ["businessId", "name", "verificationStatus", "accounts", "createdAt"]));
@@ -300,6 +328,14 @@ const COMMANDS: readonly Command[] = [
       const baseUrl = values["base-url"] ?? io.env.VAS_BASE_URL ?? "http://127.0.0.1:3000";
       if (!apiKey || !secretKey)
         throw new UsageError("give --api-key and --secret-key, or set VAS_API_KEY and VAS_SECRET_KEY");
+      // Either form is fine (with or without /api/v1/external); anything but http(s) is a usage error.
+      try {
+        serviceRoot(baseUrl);
+      } catch {
+        throw new UsageError(
+          `--base-url (or VAS_BASE_URL) must be an http:// or https:// URL, not "${baseUrl}"`,
+        );
+      }
       let body: unknown;
       if (values.data !== undefined) {
         try {

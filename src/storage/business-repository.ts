@@ -1,5 +1,5 @@
 import type { Insertable } from "kysely";
-import type { Business, BusinessesTable, VerificationStatus } from "./schema.js";
+import type { Business, BusinessesTable, VerificationEventsTable, VerificationStatus } from "./schema.js";
 import { type Executor, hasRowLocks } from "./transactions.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
@@ -14,19 +14,39 @@ export function listBusinesses(db: Executor): Promise<Business[]> {
   return db.selectFrom("businesses").selectAll().orderBy("created_at").orderBy("id").execute();
 }
 
-/** Returns false when no such business exists. */
+/**
+ * Moves the business from `from` to `to`, only if it is still at `from` (a concurrent change
+ * makes this return false instead of overwriting it).
+ */
 export async function updateVerificationStatus(
   db: Executor,
   id: string,
-  status: VerificationStatus,
+  from: VerificationStatus,
+  to: VerificationStatus,
   now: string,
 ): Promise<boolean> {
   const result = await db
     .updateTable("businesses")
-    .set({ verification_status: status, updated_at: now })
+    .set({ verification_status: to, updated_at: now })
     .where("id", "=", id)
+    .where("verification_status", "=", from)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export async function insertVerificationEvent(db: Executor, row: VerificationEventsTable): Promise<void> {
+  await db.insertInto("verification_events").values(row).execute();
+}
+
+/** The business's verification history, oldest first. */
+export function listVerificationEvents(db: Executor, businessId: string): Promise<VerificationEventsTable[]> {
+  return db
+    .selectFrom("verification_events")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
 }
 
 /**

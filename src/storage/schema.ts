@@ -105,6 +105,19 @@ export interface RequestRecordsTable {
   created_at: string;
 }
 
+/** One change of a business's verification status (append-only audit). */
+export interface VerificationEventsTable {
+  id: string;
+  business_id: string;
+  from_status: VerificationStatus;
+  to_status: VerificationStatus;
+  reason: string | null;
+  /** api_key, user, operator or cli */
+  actor_type: string;
+  actor_id: string | null;
+  created_at: string;
+}
+
 /** One row, rewritten by the readiness check to prove that the database takes writes. */
 export interface HealthProbeTable {
   id: number;
@@ -120,6 +133,7 @@ export interface Database {
   counters: CountersTable;
   request_records: RequestRecordsTable;
   health_probe: HealthProbeTable;
+  verification_events: VerificationEventsTable;
 }
 
 export type Business = Selectable<BusinessesTable>;

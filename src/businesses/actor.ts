@@ -1,0 +1,28 @@
+/**
+ * Who does something: the domain's methods take an actor, never an HTTP caller, so that the
+ * same rules hold for the API, the CLI and (later) the dashboard and the operator console.
+ */
+export type Actor =
+  | { type: "api_key"; keyId: string }
+  | { type: "user"; userId: string }
+  | { type: "operator"; operatorId: string }
+  | { type: "cli" };
+
+export const CLI: Actor = { type: "cli" };
+
+/** The actor's id as recorded in audit rows (the CLI has none). */
+export function actorId(actor: Actor): string | null {
+  switch (actor.type) {
+    case "api_key":
+      return actor.keyId;
+    case "user":
+      return actor.userId;
+    case "operator":
+      return actor.operatorId;
+    case "cli":
+      return null;
+  }
+}
+
+/** Operators act through the console or the CLI (which is run by whoever runs the service). */
+export const isOperator = (actor: Actor) => actor.type === "operator" || actor.type === "cli";

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import { type Actor, CLI } from "./actor.js";
+import { checkTransition, MAX_REASON_LENGTH } from "./verification.js";
+
+const OPERATOR: Actor = { type: "operator", operatorId: "op-1" };
+const USER: Actor = { type: "user", userId: "u-1" };
+const API_KEY: Actor = { type: "api_key", keyId: "k-1" };
+
+/** The whole lifecycle, written out: [from, to, who may, reason needed]. */
+const ALLOWED: Array<[VerificationStatus, VerificationStatus, Actor[], boolean]> = [
+  ["not_submitted", "in_progress", [USER, OPERATOR, CLI], false],
+  ["rejected", "in_progress", [USER, OPERATOR, CLI], false],
+  ["in_progress", "completed", [OPERATOR, CLI], false],
+  ["in_progress", "rejected", [OPERATOR, CLI], true],
+  ["completed", "rejected", [OPERATOR, CLI], true],
+];
+
+describe("verification transitions", () => {
+  for (const from of VERIFICATION_STATUSES) {
+    for (const to of VERIFICATION_STATUSES) {
+      const allowed = ALLOWED.find(([f, t]) => f === from && t === to);
+      test(`${from} -> ${to}: ${allowed ? "allowed to some" : "refused to all"}`, () => {
+        for (const actor of [USER, OPERATOR, CLI, API_KEY]) {
+          const may = allowed?.[2].includes(actor) ?? false;
+          const reason = allowed?.[3] ? "documents expired" : undefined;
+          if (may) {
+            assert.deepEqual(checkTransition(from, to, actor, reason).reason, reason ?? null);
+          } else {
+            assert.throws(() => checkTransition(from, to, actor, reason), { statusCode: 409 }, actor.type);
+          }
+        }
+      });
+    }
+  }
+
+  test("reject and suspend need a reason; a reason is trimmed and bounded", () => {
+    assert.throws(
+      () => checkTransition("in_progress", "rejected", CLI, undefined),
+      /a reason is required to reject/,
+    );
+    assert.throws(
+      () => checkTransition("completed", "rejected", OPERATOR, "   "),
+      /a reason is required to suspend/,
+    );
+    assert.equal(checkTransition("completed", "rejected", OPERATOR, "  fraud  ").reason, "fraud");
+    assert.throws(
+      () => checkTransition("completed", "rejected", OPERATOR, "x".repeat(MAX_REASON_LENGTH + 1)),
+      { statusCode: 400 },
+    );
+  });
+});

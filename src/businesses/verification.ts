@@ -1,0 +1,70 @@
+import { AppError, ErrorCode } from "../errors.js";
+import type { VerificationStatus } from "../storage/schema.js";
+import { type Actor, isOperator } from "./actor.js";
+
+/**
+ * The verification lifecycle. The specification names the four statuses and leaves the
+ * transitions open; these are the ones a business and an operator can make:
+ *
+ *   not_submitted --submit--> in_progress --approve--> completed
+ *                                  |  ^                    |
+ *                           reject |  | resubmit          | suspend
+ *                                  v  |                    v
+ *                                 rejected <---------------+
+ *
+ * A business submits and resubmits its details; an operator approves, rejects (with a reason)
+ * or suspends a completed business (rejected, with a reason). Nothing else moves a status.
+ */
+const TRANSITIONS: ReadonlyArray<{
+  name: string;
+  from: VerificationStatus;
+  to: VerificationStatus;
+  by: "business" | "operator";
+  needsReason: boolean;
+}> = [
+  { name: "submit", from: "not_submitted", to: "in_progress", by: "business", needsReason: false },
+  { name: "resubmit", from: "rejected", to: "in_progress", by: "business", needsReason: false },
+  { name: "approve", from: "in_progress", to: "completed", by: "operator", needsReason: false },
+  { name: "reject", from: "in_progress", to: "rejected", by: "operator", needsReason: true },
+  { name: "suspend", from: "completed", to: "rejected", by: "operator", needsReason: true },
+];
+
+export const MAX_REASON_LENGTH = 500;
+
+const refused = (message: string) => new AppError(ErrorCode.CONFLICT, 409, message);
+
+/**
+ * The checked transition from `from` to `to` by `actor`, or an AppError: 409 for a move the
+ * lifecycle does not allow (or this actor may not make), 400 for a missing or overlong reason.
+ * Operators (and the CLI) may also submit on a business's behalf.
+ */
+export function checkTransition(
+  from: VerificationStatus,
+  to: VerificationStatus,
+  actor: Actor,
+  reason: string | undefined,
+): { name: string; reason: string | null } {
+  const transition = TRANSITIONS.find((t) => t.from === from && t.to === to);
+  if (!transition) {
+    const allowed = TRANSITIONS.filter((t) => t.from === from).map((t) => `${t.to} (${t.name})`);
+    throw refused(
+      `a business cannot go from ${from} to ${to}${allowed.length > 0 ? `; from ${from} it can go to ${allowed.join(", ")}` : ""}`,
+    );
+  }
+  if (transition.by === "operator" && !isOperator(actor))
+    throw refused(`only an operator can ${transition.name}`);
+  if (transition.by === "business" && actor.type === "api_key")
+    throw refused(`an API key cannot ${transition.name}`);
+  const text = reason?.trim() ?? "";
+  if (transition.needsReason && text === "") {
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, `a reason is required to ${transition.name}`);
+  }
+  if (text.length > MAX_REASON_LENGTH) {
+    throw new AppError(
+      ErrorCode.VALIDATION_FAILED,
+      400,
+      `the reason must be at most ${MAX_REASON_LENGTH} characters`,
+    );
+  }
+  return { name: transition.name, reason: text === "" ? null : text };
+}
