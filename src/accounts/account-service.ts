@@ -12,7 +12,7 @@ import {
 import { accountCount, lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
-import { type Executor, writeTransaction } from "../storage/transactions.js";
+import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
 import {
   type Identity,
   type PermanentInput,
@@ -100,7 +100,7 @@ export class AccountService {
    */
   async generatePermanent(business: ForBusiness, body: Record<string, unknown>): Promise<GeneratedPermanent> {
     const input = parsePermanentInput(body);
-    const reference = randomUUID();
+    const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const account: PermanentAccount = {
       bankName: BANK_NAME,
@@ -117,7 +117,7 @@ export class AccountService {
   /** Creates a new temporary account that expires `duration` minutes after creation. */
   async generateTemporary(business: ForBusiness, body: Record<string, unknown>): Promise<TemporaryAccount> {
     const input = parseTemporaryInput(body);
-    const reference = randomUUID();
+    const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     return writeTransaction(this.options.storage, async (trx) => {
       const now = this.now();

@@ -16,6 +16,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The keys this request holds (its signature, its Idempotency-Key), until answered. */
     claims?: RecordId[];
+    /** The bank reference claimed with those keys (the Idempotency-Key's when there is one). */
+    reference?: string;
     /** Set once the answer was stored inside the request's own write transaction. */
     answerStored?: boolean;
   }
@@ -56,6 +58,7 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
  */
 export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
   app.decorateRequest("claims", undefined);
+  app.decorateRequest("reference", undefined);
   app.decorateRequest("answerStored", false);
   app.decorate("requestRecords", records);
 
@@ -126,7 +129,7 @@ export async function answerOnce<T>(
     result = await inUnitOfWork((outcome) => {
       answer = encode(outcome as T);
       return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
-    }, work);
+    }, work, request.reference);
   } catch (error) {
     // Only a commit whose outcome is unknown keeps the records as they are; any other failure
     // rolled the stored answer back with the effect, and the key is freed for a retry.
@@ -162,6 +165,7 @@ async function claimKeys(
     print,
     SIGNATURE_TTL_MS,
   );
+  if (bySignature.outcome === "claimed") request.reference = bySignature.reference;
   const early = answer(bySignature, "signature", claims);
   if (early || idempotencyKey === undefined) return early;
   const byKey = await records.claim(
@@ -171,6 +175,8 @@ async function claimKeys(
     print,
     IDEMPOTENCY_TTL_MS,
   );
+  // The Idempotency-Key outlives any one signature: its reference is the one a retry keeps.
+  if (byKey.outcome === "claimed") request.reference = byKey.reference;
   return answer(byKey, "Idempotency-Key", claims);
 }
 

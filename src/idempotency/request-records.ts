@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import {
   completeRecord,
   deleteExpiredRecords,
-  deleteRecord,
+  expireLease,
   findRecord,
   insertRecordIfAbsent,
   type RecordId,
@@ -16,7 +17,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** What a POST that names a key (a signature or an Idempotency-Key) may do. */
 export type Claim =
   /** First of its key (or the earlier holder died): run it, then complete or release the claim. */
-  | { outcome: "claimed"; claim: RecordId }
+  | { outcome: "claimed"; claim: RecordId; reference: string }
   /** Already answered: send this answer again. */
   | { outcome: "replay"; statusCode: number; response: string }
   /** The first request with this key is still running. */
@@ -58,16 +59,24 @@ export class RequestRecords {
         locked_until: new Date(now + this.options.leaseMs).toISOString(),
         expires_at: new Date(now + ttlMs).toISOString(),
         created_at: new Date(now).toISOString(),
+        reference: randomUUID(),
       };
       if (await insertRecordIfAbsent(this.options.db, { ...id, ...fresh, state: "in_flight" })) {
-        return { outcome: "claimed", claim: id };
+        return { outcome: "claimed", claim: id, reference: fresh.reference };
       }
       const existing = await findRecord(this.options.db, id);
       if (!existing) continue; // pruned between the two statements: try again
       const nowIso = fresh.created_at;
       const abandoned = existing.state === "in_flight" && existing.locked_until <= nowIso;
-      if (existing.expires_at <= nowIso || abandoned) {
-        if (await takeOverRecord(this.options.db, existing, fresh)) return { outcome: "claimed", claim: id };
+      const expired = existing.expires_at <= nowIso;
+      if (expired || abandoned) {
+        // The same request again (a retry after a failure, or after its process died) keeps the
+        // bank reference it was given: a bank that dedupes on it never opens a second account.
+        const sameRequest = !expired && existing.fingerprint === fingerprint && existing.reference !== null;
+        const next = { ...fresh, reference: sameRequest ? (existing.reference as string) : fresh.reference };
+        if (await takeOverRecord(this.options.db, existing, next)) {
+          return { outcome: "claimed", claim: id, reference: next.reference };
+        }
         continue;
       }
       if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
@@ -94,9 +103,12 @@ export class RequestRecords {
     return completeRecord(db, claim, statusCode, response);
   }
 
-  /** Forgets a claim whose request failed without effect (5xx), so that a retry runs again. */
+  /**
+   * Frees a claim whose request failed without effect (5xx), so that a retry runs again: with
+   * the same bank reference when it is the same request.
+   */
   release(claim: RecordId): Promise<void> {
-    return deleteRecord(this.options.db, claim);
+    return expireLease(this.options.db, claim, new Date(this.now()).toISOString());
   }
 
   /** Deletes every record past its expiry; returns how many. */

@@ -5,6 +5,7 @@ import * as initial from "./migrations/0001-initial.js";
 import * as requestRecords from "./migrations/0002-request-records.js";
 import * as signatureVersionAndHealth from "./migrations/0003-signature-version-and-health.js";
 import * as verificationEvents from "./migrations/0004-verification-events.js";
+import * as requestReference from "./migrations/0005-request-reference.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -12,6 +13,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0002-request-records": requestRecords,
   "0003-signature-version-and-health": signatureVersionAndHealth,
   "0004-verification-events": verificationEvents,
+  "0005-request-reference": requestReference,
 };
 
 /** Every migration, in the order they apply. */

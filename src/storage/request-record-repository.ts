@@ -35,7 +35,7 @@ export function findRecord(db: Executor, id: RecordId): Promise<RequestRecord | 
 export async function takeOverRecord(
   db: Executor,
   seen: RequestRecord,
-  next: Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at">,
+  next: Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference">,
 ): Promise<boolean> {
   const result = await db
     .updateTable("request_records")
@@ -65,9 +65,15 @@ export async function completeRecord(
     .execute();
 }
 
-export async function deleteRecord(db: Executor, id: RecordId): Promise<void> {
+/**
+ * Frees a claim for the next request with its key: its lease ends now. The record (and the
+ * bank reference in it) stays, so a retry of the same request takes it over with that reference.
+ */
+export async function expireLease(db: Executor, id: RecordId, now: string): Promise<void> {
   await db
-    .deleteFrom("request_records")
+    .updateTable("request_records")
+    .set({ locked_until: now })
+    .where("state", "=", "in_flight")
     .where("business_id", "=", id.business_id)
     .where("kind", "=", id.kind)
     .where("key", "=", id.key)

@@ -99,6 +99,8 @@ export interface RequestRecordsTable {
   state: RequestRecordState;
   status_code: number | null;
   response: string | null;
+  /** The reference sent to the bank by the request holding this key (kept across its retries). */
+  reference: string | null;
   /** While in flight: after this, the request is presumed dead and the key may be taken over. */
   locked_until: string;
   expires_at: string;

@@ -18,6 +18,8 @@ export type AnswerToStore = (result: unknown) => { claims: RecordId[]; statusCod
 
 interface UnitOfWork {
   storeAnswer: AnswerToStore;
+  /** The bank reference claimed with the request's records, kept across its retries. */
+  reference: string | undefined;
   transactions: number;
 }
 
@@ -29,8 +31,20 @@ const unitOfWork = new AsyncLocalStorage<UnitOfWork>();
  * so the effect and the memory of it commit or roll back together. The domain's signatures
  * know nothing of it; a unit of work that tried a second write transaction is a bug, refused.
  */
-export function inUnitOfWork<T>(storeAnswer: AnswerToStore, work: () => Promise<T>): Promise<T> {
-  return unitOfWork.run({ storeAnswer, transactions: 0 }, work);
+export function inUnitOfWork<T>(
+  storeAnswer: AnswerToStore,
+  work: () => Promise<T>,
+  reference?: string,
+): Promise<T> {
+  return unitOfWork.run({ storeAnswer, reference, transactions: 0 }, work);
+}
+
+/**
+ * The reference to send to the bank for the unit of work in progress: the one persisted with
+ * the request's claim (so a retry of the request sends the same), or undefined outside one.
+ */
+export function unitOfWorkReference(): string | undefined {
+  return unitOfWork.getStore()?.reference;
 }
 
 /**
