@@ -8,6 +8,7 @@ import { BusinessService } from "./businesses/business-service.js";
 import { type MasterKeySource, resolveMasterKey } from "./businesses/master-key.js";
 import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
+import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { Metrics, metricsRoute } from "./http/metrics.js";
 import { connectRedis } from "./http/rate-limit.js";
@@ -22,10 +23,9 @@ import { migrate } from "./storage/migrate.js";
 // app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
 // overrides for what a test must control; nothing else wires these parts.
 
-/** Milliseconds since the epoch: the one clock every part of the service reads. */
-export type Clock = () => number;
-
 /** What a caller may put in place of the defaults (tests: a clock, a failing bank; the CLI: a small pool). */
+export type { Clock };
+
 export interface Overrides {
   /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
   provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
@@ -91,7 +91,6 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
     }
     const now = overrides.now ?? Date.now;
-    const date = () => new Date(now());
     const provider =
       overrides.provider?.({ storage: opened, permutationKey }) ??
       new VirtualBank({
@@ -105,8 +104,13 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       config,
       storage: opened,
       box,
-      businesses: new BusinessService(opened, box, date, () => authenticator.invalidate()),
-      accounts: new AccountService({ storage: opened, provider, fingerprintKey, now: date }),
+      businesses: new BusinessService({
+        storage: opened,
+        box,
+        now,
+        onCredentialsChanged: () => authenticator.invalidate(),
+      }),
+      accounts: new AccountService({ storage: opened, provider, fingerprintKey, now }),
       authenticator,
       requestRecords: new RequestRecords({ db: opened.db, leaseMs: config.requestTimeoutMs * 2, now }),
       metrics,

@@ -211,5 +211,71 @@ for (const dialect of DIALECTS) {
       assert.equal(await runCli(["request", "GET"], io), 2, "missing path is a usage error");
       assert.equal(await runCli(["request", "POST", "/account/generate", "--data", "{nope"], io), 2);
     });
+
+    // The specification's {base_url} ends in /api/v1/external; the service's address does not.
+    const baseUrlForms = (root: string) => [
+      root,
+      `${root}/`,
+      `${root}/api/v1/external`,
+      `${root}/api/v1/external/`,
+    ];
+
+    test("the SDK accepts the base URL with or without /api/v1/external and a trailing slash", async () => {
+      for (const form of baseUrlForms(baseUrl)) {
+        const each = createClient({ baseUrl: form, apiKey: business.apiKey, secretKey: business.secretKey });
+        const created = await each.generateTemporaryAccount({
+          name: "Base Url",
+          email: "base@example.com",
+          nin: "12345678901",
+        });
+        const page = await each.listAccounts({ limit: 1 });
+        assert.equal(page.data[0]?.accountNumber, created.accountNumber, form);
+        const raw = await each.request("GET", "/account/list?limit=1");
+        assert.equal(raw.status, 200, form);
+      }
+      for (const bad of ["127.0.0.1:3000", "localhost:3000", "ftp://vas.example.com", ""]) {
+        assert.throws(
+          () => createClient({ baseUrl: bad, apiKey: business.apiKey, secretKey: business.secretKey }),
+          (error: unknown) =>
+            error instanceof TypeError &&
+            error.message.includes("http:// or https://") &&
+            error.message.includes(`"${bad}"`),
+          bad,
+        );
+      }
+    });
+
+    test("vas request accepts either form of --base-url and VAS_BASE_URL", async () => {
+      const run = async (args: string[], env: Record<string, string> = {}) => {
+        let stdout = "";
+        let stderr = "";
+        const code = await runCli(["request", ...args], {
+          env: { VAS_API_KEY: business.apiKey, VAS_SECRET_KEY: business.secretKey, ...env },
+          stdout: (text) => {
+            stdout += text;
+          },
+          stderr: (text) => {
+            stderr += text;
+          },
+        });
+        return { code, stdout, stderr };
+      };
+      for (const form of baseUrlForms(baseUrl)) {
+        for (const path of ["/account/list?limit=1", "/api/v1/external/account/list?limit=1"]) {
+          const flag = await run(["GET", path, "--base-url", form]);
+          assert.equal(flag.code, 0, `--base-url ${form} ${path}: ${flag.stdout}${flag.stderr}`);
+          assert.match(flag.stdout, /^HTTP 200\n/);
+          const env = await run(["GET", path], { VAS_BASE_URL: form });
+          assert.equal(env.code, 0, `VAS_BASE_URL=${form} ${path}: ${env.stdout}${env.stderr}`);
+        }
+      }
+      const bad = await run(["GET", "/account/list", "--base-url", "localhost:3000"]);
+      assert.equal(bad.code, 2, "a base URL that is not http(s) is a usage error");
+      assert.match(
+        bad.stderr,
+        /--base-url \(or VAS_BASE_URL\) must be an http:\/\/ or https:\/\/ URL, not "localhost:3000"/,
+      );
+      assert.equal(bad.stdout, "");
+    });
   });
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { type Clock, isoNow } from "../clock.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
@@ -82,15 +83,15 @@ export interface AccountServiceOptions {
   provider: AccountProvider;
   /** Keys the fingerprints stored in place of BVNs and NINs. */
   fingerprintKey: Buffer;
-  now?: () => Date;
+  now?: Clock;
 }
 
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
-  private readonly now: () => Date;
+  private readonly now: Clock;
 
   constructor(private readonly options: AccountServiceOptions) {
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? Date.now;
   }
 
   /**
@@ -121,8 +122,8 @@ export class AccountService {
     const issued = await this.issue(business, input, reference);
     return writeTransaction(this.options.storage, async (trx) => {
       const now = this.now();
-      const createdAt = now.toISOString();
-      const expiresAt = new Date(now.getTime() + input.durationMinutes * 60_000).toISOString();
+      const createdAt = new Date(now).toISOString();
+      const expiresAt = new Date(now + input.durationMinutes * 60_000).toISOString();
       const id = randomUUID();
       await insertAccount(trx, {
         id,
@@ -214,7 +215,7 @@ export class AccountService {
     // for the same new customer cannot both find no account and both create one.
     await lockBusinessForWrites(trx, business.businessId);
     const existing = await findPermanentAccount(trx, business.businessId, input.email);
-    const now = this.now().toISOString();
+    const now = isoNow(this.now);
     const fields = {
       account_number: issued.accountNumber,
       account_name: issued.accountName,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { parseBusinessName } from "../accounts/validation.js";
+import type { Clock } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   findApiKeyByHash,
@@ -139,15 +140,32 @@ export function isApiKeyStatus(value: string): value is ApiKeyStatus {
   return (API_KEY_STATUSES as readonly string[]).includes(value);
 }
 
+export interface BusinessServiceOptions {
+  storage: Storage;
+  /** Seals the secret keys it issues. */
+  box: SecretBox;
+  now?: Clock;
+  /** Told after every change authentication depends on (this process's authenticator drops its cache). */
+  onCredentialsChanged?: () => void;
+}
+
 /** Businesses, their verification status and their API keys: what the admin CLI manages. */
 export class BusinessService {
-  constructor(
-    private readonly storage: Storage,
-    private readonly box: SecretBox,
-    private readonly now: () => Date = () => new Date(),
-    /** Told after every change authentication depends on (this process's authenticator drops its cache). */
-    private readonly onCredentialsChanged: () => void = () => {},
-  ) {}
+  private readonly storage: Storage;
+  private readonly box: SecretBox;
+  private readonly clock: Clock;
+  private readonly onCredentialsChanged: () => void;
+
+  constructor(options: BusinessServiceOptions) {
+    this.storage = options.storage;
+    this.box = options.box;
+    this.clock = options.now ?? Date.now;
+    this.onCredentialsChanged = options.onCredentialsChanged ?? (() => {});
+  }
+
+  private now(): Date {
+    return new Date(this.clock());
+  }
 
   /**
    * Runs a change that authentication depends on, advancing the credentials epoch in the same

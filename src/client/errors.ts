@@ -41,3 +41,56 @@ export function errorFromResponse(status: number, body: unknown, requestId: stri
   const message = typeof fail.message === "string" ? fail.message : `HTTP ${status}`;
   return new VasApiError(status, code, message, requestId, body);
 }
+
+/** What the usual system and undici codes of a failed connection mean, in words. */
+const CAUSES: Record<string, string> = {
+  ECONNREFUSED: "connection refused: nothing listens there",
+  ENOTFOUND: "host not found (DNS)",
+  EAI_AGAIN: "DNS lookup failed (temporary: no answer from the DNS server)",
+  ECONNRESET: "connection reset",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  UND_ERR_SOCKET: "connection closed before the answer",
+  UND_ERR_HEADERS_TIMEOUT: "timed out waiting for the answer's headers",
+  UND_ERR_BODY_TIMEOUT: "timed out reading the answer",
+};
+
+/** The innermost error with a `code` (fetch wraps the system error as `cause`), or the innermost one. */
+function rootCause(error: unknown): { code?: string; message: string } {
+  let current = error;
+  let deepest: { code?: string; message: string } = { message: String(error) };
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return { code, message: current.message };
+    deepest = { message: current.message };
+    // Node reports several addresses tried (IPv6 and IPv4) as one AggregateError.
+    current = current.cause ?? (current instanceof AggregateError ? current.errors[0] : undefined);
+  }
+  return deepest;
+}
+
+/**
+ * The error for a request that got no answer, naming what was called and why it failed:
+ * `GET https://vas.example.com/api/v1/external/account/list failed: connection refused: nothing
+ * listens there (ECONNREFUSED)` rather than fetch's bare `fetch failed`.
+ */
+export function networkError(
+  request: string,
+  failure: unknown,
+  context: { attempts: number; timeoutMs: number },
+): VasApiError {
+  let reason: string;
+  if (failure instanceof Error && failure.name === "TimeoutError") {
+    reason = `timed out: no answer within ${context.timeoutMs} ms (TimeoutError)`;
+  } else {
+    const cause = rootCause(failure);
+    const described = cause.code === undefined ? undefined : CAUSES[cause.code];
+    reason = cause.code === undefined ? cause.message : `${described ?? cause.message} (${cause.code})`;
+  }
+  const tries = context.attempts > 1 ? ` after ${context.attempts} attempts` : "";
+  return new VasApiError(0, "NETWORK_ERROR", `${request} failed${tries}: ${reason}`, undefined, undefined, {
+    cause: failure,
+  });
+}

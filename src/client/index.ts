@@ -1,19 +1,60 @@
 import { randomUUID } from "node:crypto";
-import type {
-  AccountSummary,
-  Pagination,
-  PermanentAccount,
-  TemporaryAccount,
-} from "../accounts/account-service.js";
 import { EMPTY_BODY, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
-import { errorFromResponse, VasApiError } from "./errors.js";
+import { errorFromResponse, networkError, VasApiError } from "./errors.js";
 
 export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
-export type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount };
 export { VasApiError };
 
+// The answers' shapes are declared here rather than imported from the domain, so that the
+// client's types (like its code) need nothing but Node: an integrator who unpacks the package
+// without the service's dependencies type-checks without kysely & co. test/client-package.test.ts
+// checks they stay the same as the domain's.
+
+/** `data` of a generate answer. */
+export interface PermanentAccount {
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+}
+
+/** `data` of a generate-temporary answer. */
+export interface TemporaryAccount {
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+  email: string;
+  bankName: string;
+  isTemporary: true;
+  createdAt: string;
+  expiresAt: string;
+  expiresInMinutes: number;
+}
+
+/** One item of the list. */
+export interface AccountSummary {
+  bankName: string;
+  accountNumber: string;
+  email: string;
+  accountName: string;
+  createdAt: string;
+  isTemporary: boolean;
+  expiresAt: string | null;
+}
+
+/** The list's `pagination`. */
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
 export interface ClientOptions {
-  /** Where the service runs, e.g. `https://vas.example.com` (the `/api/v1/external` prefix is added). */
+  /**
+   * Where the service runs: its address (`https://vas.example.com`) or the specification's
+   * `{base_url}` (`https://vas.example.com/api/v1/external`), with or without a trailing slash.
+   */
   baseUrl: string;
   apiKey: string;
   secretKey: string;
@@ -63,6 +104,31 @@ export interface RawResponse {
 export const API_PREFIX = "/api/v1/external";
 const RETRYABLE_STATUS = (status: number) => status === 409 || status === 429 || status >= 500;
 
+/**
+ * The service's root for a base URL given either way (with or without `/api/v1/external`, with
+ * or without a trailing slash); throws a TypeError when it is not an http(s) URL.
+ */
+export function serviceRoot(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, "");
+  const root = trimmed.endsWith(API_PREFIX) ? trimmed.slice(0, -API_PREFIX.length) : trimmed;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(root);
+  } catch {
+    // reported below
+  }
+  if (parsed && (parsed.username || parsed.password)) {
+    // fetch refuses such URLs; the message must not repeat the password.
+    throw new TypeError("baseUrl must not contain a user name or password");
+  }
+  if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:") {
+    throw new TypeError(
+      `baseUrl must be an http:// or https:// URL such as https://vas.example.com, not "${baseUrl}"`,
+    );
+  }
+  return root;
+}
+
 /** A client for the Virtual Account Service: signs every request, retries safely, throws VasApiError. */
 export interface VasClient {
   /** POST /account/generate: creates the customer's permanent account, or re-issues it. */
@@ -81,7 +147,7 @@ export interface VasClient {
 }
 
 export function createClient(options: ClientOptions): VasClient {
-  const base = options.baseUrl.replace(/\/+$/, "");
+  const root = serviceRoot(options.baseUrl);
   const doFetch = options.fetch ?? fetch;
   const maxRetries = options.maxRetries ?? 3;
   const firstDelay = options.retryDelayMs ?? 250;
@@ -91,14 +157,12 @@ export function createClient(options: ClientOptions): VasClient {
 
   async function attempt(
     method: string,
-    path: string,
+    url: URL,
     payload: string | undefined,
     headers: Record<string, string>,
     signal?: AbortSignal,
   ) {
     const timestamp = String(Date.now());
-    // The URL exactly as fetch will send it (WHATWG-normalised): what a version 2 signature covers.
-    const url = new URL(`${base}${API_PREFIX}${path}`);
     const signing: Record<string, string> =
       signatureVersion === 2
         ? {
@@ -140,13 +204,15 @@ export function createClient(options: ClientOptions): VasClient {
   async function request(method: string, path: string, body?: unknown, requestOptions: RequestOptions = {}) {
     const upper = method.toUpperCase();
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    // The URL exactly as fetch will send it (WHATWG-normalised): what a version 2 signature covers.
+    const url = new URL(`${root}${API_PREFIX}${path}`);
     const headers: Record<string, string> = {};
     if (upper === "POST") headers["idempotency-key"] = requestOptions.idempotencyKey ?? randomUUID();
     for (let retry = 0; ; retry++) {
       let outcome: RawResponse | undefined;
       let failure: unknown;
       try {
-        outcome = await attempt(upper, path, payload, headers, requestOptions.signal);
+        outcome = await attempt(upper, url, payload, headers, requestOptions.signal);
       } catch (error) {
         if (requestOptions.signal?.aborted) throw error;
         failure = error;
@@ -154,16 +220,7 @@ export function createClient(options: ClientOptions): VasClient {
       const retryable = outcome ? RETRYABLE_STATUS(outcome.status) : true;
       if (!retryable || retry >= maxRetries) {
         if (outcome) return outcome;
-        throw new VasApiError(
-          0,
-          "NETWORK_ERROR",
-          `Request failed: ${String(failure)}`,
-          undefined,
-          undefined,
-          {
-            cause: failure,
-          },
-        );
+        throw networkError(`${upper} ${url}`, failure, { attempts: retry + 1, timeoutMs });
       }
       await pause(delayBefore(retry, outcome?.headers.get("retry-after")), requestOptions.signal);
     }

@@ -126,10 +126,14 @@ export async function answerOnce<T>(
   };
   let result: T;
   try {
-    result = await inUnitOfWork((outcome) => {
-      answer = encode(outcome as T);
-      return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
-    }, work, request.reference);
+    result = await inUnitOfWork(
+      (outcome) => {
+        answer = encode(outcome as T);
+        return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
+      },
+      work,
+      request.reference,
+    );
   } catch (error) {
     // Only a commit whose outcome is unknown keeps the records as they are; any other failure
     // rolled the stored answer back with the effect, and the key is freed for a retry.
