@@ -18,6 +18,7 @@ import type { AccountProvider } from "./providers/account-provider.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
 import { openStorage, type Storage } from "./storage/database.js";
 import { migrate } from "./storage/migrate.js";
+import { virtualBankStore } from "./storage/virtual-bank-store.js";
 
 // The one place where the service is put together: config -> storage -> services -> jobs ->
 // app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
@@ -28,7 +29,7 @@ export type { Clock };
 
 export interface Overrides {
   /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
-  provider?: (defaults: { storage: Storage; permutationKey: Buffer }) => AccountProvider;
+  provider?: (defaults: { storage: Storage; embedded: VirtualBank }) => AccountProvider;
   now?: Clock;
   /** Where the app logs (default: config.logLevel on stdout). */
   logger?: { level: LevelWithSilent; stream?: DestinationStream };
@@ -91,14 +92,13 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
     }
     const now = overrides.now ?? Date.now;
-    const provider =
-      overrides.provider?.({ storage: opened, permutationKey }) ??
-      new VirtualBank({
-        db: opened.db,
-        institutionCode: config.nubanInstitutionCode,
-        permutationKey,
-        sandbox: config.sandbox,
-      });
+    const embedded = new VirtualBank({
+      store: virtualBankStore(opened.db),
+      institutionCode: config.nubanInstitutionCode,
+      permutationKey,
+      sandbox: config.sandbox,
+    });
+    const provider = overrides.provider?.({ storage: opened, embedded }) ?? embedded;
     const authenticator = new Authenticator({ db: opened.db, box, now, cacheTtlMs: config.authCacheTtlMs });
     return {
       config,

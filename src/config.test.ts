@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { ConfigError, loadConfig, parseDatabaseUrl, parseMasterKey } from "./config.js";
+import {
+  ConfigError,
+  loadClientEnvironment,
+  loadConfig,
+  parseDatabaseUrl,
+  parseMasterKey,
+} from "./config.js";
 
 const HEX_KEY = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const KEY_BYTES = Buffer.from(HEX_KEY, "hex");
@@ -284,5 +290,23 @@ describe("parseMasterKey", () => {
     ]) {
       assert.equal(parseMasterKey(text), undefined, text);
     }
+  });
+});
+
+describe("loadClientEnvironment", () => {
+  test("reads the client's variables; empty counts as unset; the base URL has a default", () => {
+    assert.deepEqual(loadClientEnvironment({}), {
+      apiKey: undefined,
+      secretKey: undefined,
+      baseUrl: "http://127.0.0.1:3000",
+    });
+    assert.deepEqual(
+      loadClientEnvironment({
+        VAS_API_KEY: "vak_x",
+        VAS_SECRET_KEY: "",
+        VAS_BASE_URL: "https://vas.example/api/v1/external",
+      }),
+      { apiKey: "vak_x", secretKey: undefined, baseUrl: "https://vas.example/api/v1/external" },
+    );
   });
 });

@@ -184,6 +184,23 @@ export class ConfigError extends Error {
   }
 }
 
+/** What `vas request` reads from the environment: the credentials and address of a business's client. */
+export interface ClientEnvironment {
+  apiKey: string | undefined;
+  secretKey: string | undefined;
+  baseUrl: string;
+}
+
+/** The client side of the environment: VAS_API_KEY, VAS_SECRET_KEY, VAS_BASE_URL (empty counts as unset). */
+export function loadClientEnvironment(env: NodeJS.ProcessEnv = process.env): ClientEnvironment {
+  const value = (name: string) => (env[name] === undefined || env[name] === "" ? undefined : env[name]);
+  return {
+    apiKey: value("VAS_API_KEY"),
+    secretKey: value("VAS_SECRET_KEY"),
+    baseUrl: value("VAS_BASE_URL") ?? "http://127.0.0.1:3000",
+  };
+}
+
 /** Parses the environment (unset and empty variables take their defaults); throws ConfigError listing every bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(

@@ -2,9 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import type { AccountProvider } from "../src/providers/account-provider.js";
-import { VirtualBank } from "../src/providers/virtual-bank.js";
-import type { Storage } from "../src/storage/database.js";
 import { assertFailCode } from "./helpers/assertions.js";
+import { WrappedBank } from "./helpers/banks.js";
 import { POSTGRES_AVAILABLE } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { PG_COMMIT, proxiedPostgres, type TcpProxy } from "./helpers/tcp-proxy.js";
@@ -14,26 +13,23 @@ import { PG_COMMIT, proxiedPostgres, type TcpProxy } from "./helpers/tcp-proxy.j
 const GENERATE = `${API}/account/generate`;
 
 /** The embedded bank, with a hook that runs (and may break the database) before it answers. */
-class HookedBank implements AccountProvider {
+class HookedBank extends WrappedBank {
   before: (() => void | Promise<void>) | undefined;
-  constructor(private readonly bank: VirtualBank) {}
-  async createVirtualAccount(request: Parameters<AccountProvider["createVirtualAccount"]>[0]) {
+  override async createVirtualAccount(request: Parameters<AccountProvider["createVirtualAccount"]>[0]) {
     const hook = this.before;
     this.before = undefined;
     if (hook) {
       await hook();
       throw new Error("upstream timeout");
     }
-    return this.bank.createVirtualAccount(request);
+    return this.inner.createVirtualAccount(request);
   }
 }
 
 const hooked =
   (set: (bank: HookedBank) => void) =>
-  ({ storage, permutationKey }: { storage: Storage; permutationKey: Buffer }) => {
-    const bank = new HookedBank(
-      new VirtualBank({ db: storage.db, institutionCode: "999240", permutationKey }),
-    );
+  ({ embedded }: { embedded: AccountProvider }) => {
+    const bank = new HookedBank(embedded);
     set(bank);
     return bank;
   };

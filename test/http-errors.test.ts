@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
 import { assertFailCode as assertFail } from "./helpers/assertions.js";
+import { bankWith } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -201,12 +202,13 @@ for (const dialect of DIALECTS) {
 
     describe("failures behind the API", () => {
       test("a provider that throws something unexpected is a 502 and nothing is written", async () => {
-        const broken: AccountProvider = {
-          createVirtualAccount: async () => {
-            throw new Error("socket hang up");
-          },
-        };
-        const other = await createHarness({ dialect, provider: () => broken });
+        const other = await createHarness({
+          dialect,
+          provider: ({ embedded }) =>
+            bankWith(embedded, async () => {
+              throw new Error("socket hang up");
+            }),
+        });
         try {
           const caller = await other.createBusiness();
           const response = await other.request({ url: URL, body: customer(), as: caller });
@@ -223,13 +225,12 @@ for (const dialect of DIALECTS) {
 
       test("an unexpected failure is a 500 with a generic error string and request id; details only in the log", async () => {
         // A provider that hands out the same number twice breaks an invariant the database enforces.
-        const duplicate: AccountProvider = {
-          createVirtualAccount: async (request) => ({
+        const duplicate = (embedded: AccountProvider) =>
+          bankWith(embedded, async (request) => ({
             accountNumber: "0000014579",
             accountName: request.virtualAccountName,
             accountReference: request.accountReference,
-          }),
-        };
+          }));
         const lines: string[] = [];
         const logStream = new Writable({
           write(chunk, _encoding, done) {
@@ -237,7 +238,11 @@ for (const dialect of DIALECTS) {
             done();
           },
         });
-        const other = await createHarness({ dialect, provider: () => duplicate, logStream });
+        const other = await createHarness({
+          dialect,
+          provider: ({ embedded }) => duplicate(embedded),
+          logStream,
+        });
         try {
           const caller = await other.createBusiness();
           const first = await other.request({ url: URL, body: customer(), as: caller });

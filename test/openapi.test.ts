@@ -8,7 +8,7 @@ import { sign } from "../src/auth/signature.js";
 import { numberSpaceExhausted } from "../src/errors.js";
 import { SIGNING_EXAMPLE } from "../src/http/openapi-components.js";
 import type { AccountProvider, VirtualAccountRequest } from "../src/providers/account-provider.js";
-import { VirtualBank } from "../src/providers/virtual-bank.js";
+import { WrappedBank } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -31,14 +31,13 @@ const BASE = "https://vas.test/openapi.json";
 type Json = Record<string, unknown>;
 
 /** The embedded bank, plus identity numbers that hold, break or exhaust it on demand. */
-class ScriptedBank implements AccountProvider {
+class ScriptedBank extends WrappedBank {
   static readonly HOLD = "99999999901";
   static readonly DUPLICATE = "99999999902";
   static readonly EXHAUSTED = "99999999903";
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
   private entered: (() => void) | undefined;
-  constructor(private readonly bank: AccountProvider) {}
 
   /** Holds the next HOLD request; resolves once it has arrived. */
   hold(): Promise<void> {
@@ -54,7 +53,7 @@ class ScriptedBank implements AccountProvider {
     this.open?.();
   }
 
-  async createVirtualAccount(request: VirtualAccountRequest) {
+  override async createVirtualAccount(request: VirtualAccountRequest) {
     switch (request.licenseNumber) {
       case ScriptedBank.HOLD:
         this.entered?.();
@@ -70,7 +69,7 @@ class ScriptedBank implements AccountProvider {
           accountReference: request.accountReference,
         };
     }
-    return this.bank.createVirtualAccount(request);
+    return this.inner.createVirtualAccount(request);
   }
 }
 
@@ -79,8 +78,8 @@ async function scriptedHarness(options: Parameters<typeof createHarness>[0]) {
   let bank: ScriptedBank | undefined;
   const h = await createHarness({
     ...options,
-    provider: ({ storage, permutationKey }) => {
-      bank = new ScriptedBank(new VirtualBank({ db: storage.db, institutionCode: "999240", permutationKey }));
+    provider: ({ embedded }: { embedded: AccountProvider }) => {
+      bank = new ScriptedBank(embedded);
       return bank;
     },
   });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { AccountProvider, VirtualAccountRequest } from "../src/providers/account-provider.js";
-import { VirtualBank } from "../src/providers/virtual-bank.js";
 import { assertFailCode } from "./helpers/assertions.js";
+import { WrappedBank } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -11,17 +11,16 @@ import { API, createHarness, customer, type Harness, type TestBusiness } from ".
 // dedupes on it (as real ones do) can never open a second account.
 
 /** The embedded bank, recording every reference it is sent, failing the calls a test asks it to. */
-class RecordingBank implements AccountProvider {
+class RecordingBank extends WrappedBank {
   readonly references: string[] = [];
   failures = 0;
-  constructor(private readonly bank: VirtualBank) {}
-  async createVirtualAccount(request: VirtualAccountRequest) {
+  override async createVirtualAccount(request: VirtualAccountRequest) {
     this.references.push(request.accountReference);
     if (this.failures > 0) {
       this.failures--;
       throw new Error("upstream timeout");
     }
-    return this.bank.createVirtualAccount(request);
+    return this.inner.createVirtualAccount(request);
   }
 }
 
@@ -33,10 +32,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({
         dialect,
-        provider: ({ storage, permutationKey }) => {
-          bank = new RecordingBank(
-            new VirtualBank({ db: storage.db, institutionCode: "999240", permutationKey }),
-          );
+        provider: ({ embedded }: { embedded: AccountProvider }) => {
+          bank = new RecordingBank(embedded);
           return bank;
         },
       });

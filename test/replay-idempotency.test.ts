@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
 import { openServices } from "../src/compose.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
-import { VirtualBank } from "../src/providers/virtual-bank.js";
+import { WrappedBank } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -21,12 +21,11 @@ const GENERATE = `${API}/account/generate`;
 const TEMPORARY = `${API}/account/generate/temporary`;
 
 /** The embedded bank, with a gate a test can close to hold requests in flight, or make fail. */
-class GatedBank implements AccountProvider {
+class GatedBank extends WrappedBank {
   calls = 0;
   failNext = false;
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
-  constructor(private readonly bank: VirtualBank) {}
   close() {
     this.gate = new Promise((resolve) => {
       this.open = resolve;
@@ -36,14 +35,14 @@ class GatedBank implements AccountProvider {
     this.open?.();
     this.gate = undefined;
   }
-  async createVirtualAccount(request: Parameters<AccountProvider["createVirtualAccount"]>[0]) {
+  override async createVirtualAccount(request: Parameters<AccountProvider["createVirtualAccount"]>[0]) {
     this.calls++;
     await this.gate;
     if (this.failNext) {
       this.failNext = false;
       throw new Error("upstream timeout");
     }
-    return this.bank.createVirtualAccount(request);
+    return this.inner.createVirtualAccount(request);
   }
 }
 
@@ -76,10 +75,8 @@ for (const dialect of DIALECTS) {
       h = await createHarness({
         dialect,
         masterKey,
-        provider: ({ storage, permutationKey }) => {
-          bank = new GatedBank(
-            new VirtualBank({ db: storage.db, institutionCode: "999240", permutationKey }),
-          );
+        provider: ({ embedded }: { embedded: AccountProvider }) => {
+          bank = new GatedBank(embedded);
           return bank;
         },
       });

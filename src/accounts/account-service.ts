@@ -22,8 +22,6 @@ import {
   parseTemporaryInput,
 } from "./validation.js";
 
-export const BANK_NAME = "Virtual Bank";
-
 /**
  * The business an operation is for: its id, and its name (part of every account name). Whoever
  * acts for it (an API key today, the dashboard later) is resolved before the domain is called.
@@ -104,7 +102,7 @@ export class AccountService {
     const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const account: PermanentAccount = {
-      bankName: BANK_NAME,
+      bankName: this.options.provider.bankName,
       accountNumber: issued.accountNumber,
       accountName: issued.accountName,
       userName: input.name,
@@ -147,7 +145,7 @@ export class AccountService {
         accountName: issued.accountName,
         userName: input.name,
         email: input.email,
-        bankName: BANK_NAME,
+        bankName: this.options.provider.bankName,
         isTemporary: true,
         createdAt,
         expiresAt,
@@ -173,7 +171,7 @@ export class AccountService {
     if (upTo <= 0) return { items: [], pagination };
     const rows = await listAccountsByOrdinal(db, business.businessId, Math.max(0, upTo - limit), upTo);
     const items = rows.map((row) => ({
-      bankName: BANK_NAME,
+      bankName: this.options.provider.bankName,
       accountNumber: row.account_number,
       email: row.email,
       accountName: row.account_name,

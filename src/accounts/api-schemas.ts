@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  type AccountSummary,
-  BANK_NAME,
-  type Pagination,
-  type PermanentAccount,
-  type TemporaryAccount,
-} from "./account-service.js";
+import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
+import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-service.js";
 import {
   BIDI_CONTROL_CHARACTERS,
   BVN_FIELDS,
@@ -217,7 +212,7 @@ export const listQuerySchema = z.object({
     .meta({ description: `Accounts per page, from 1 to ${MAX_LIMIT}.`, default: DEFAULT_LIMIT }),
 });
 
-const bankName = z.literal(BANK_NAME).meta({ description: "The bank that holds the account." });
+const bankName = z.literal(VIRTUAL_BANK_NAME).meta({ description: "The bank that holds the account." });
 const accountNumber = z
   .string()
   .regex(/^\d{10}$/)

@@ -5,7 +5,7 @@ import { isUuid, parseKeyReference } from "../businesses/business-service.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
 import { createClient, serviceRoot } from "../client/index.js";
 import { openServices, type Services } from "../compose.js";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadClientEnvironment, loadConfig } from "../config.js";
 import { isAppError } from "../errors.js";
 import { type ApiKeyStatus, VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { formatTable } from "./table.js";
@@ -323,9 +323,10 @@ const COMMANDS: readonly Command[] = [
       const [method, path] = positionals(rest, 2, "<METHOD> <path>") as [string, string];
       if (!/^(GET|POST|PUT|PATCH|DELETE)$/i.test(method)) throw new UsageError(`unknown method "${method}"`);
       if (!path.startsWith("/")) throw new UsageError('the path starts with "/", e.g. /account/list?page=1');
-      const apiKey = values["api-key"] ?? io.env.VAS_API_KEY;
-      const secretKey = values["secret-key"] ?? io.env.VAS_SECRET_KEY;
-      const baseUrl = values["base-url"] ?? io.env.VAS_BASE_URL ?? "http://127.0.0.1:3000";
+      const fromEnv = loadClientEnvironment(io.env);
+      const apiKey = values["api-key"] ?? fromEnv.apiKey;
+      const secretKey = values["secret-key"] ?? fromEnv.secretKey;
+      const baseUrl = values["base-url"] ?? fromEnv.baseUrl;
       if (!apiKey || !secretKey)
         throw new UsageError("give --api-key and --secret-key, or set VAS_API_KEY and VAS_SECRET_KEY");
       // Either form is fine (with or without /api/v1/external); anything but http(s) is a usage error.

@@ -7,7 +7,17 @@
  * message reaches the client) and `providerUnavailable()` when it cannot be reached.
  */
 export interface AccountProvider {
+  /** The bank's name, as account holders see it. */
+  readonly bankName: string;
+  /**
+   * Opens an account. Idempotent on `accountReference`, as real banks are: the same reference
+   * again answers the account already opened for it, never a second one.
+   */
   createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount>;
+  /** The account opened for this reference, if any (after a timeout: did the create happen?). */
+  findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined>;
+  /** Stops (disable) or restarts (enable) an account taking payments; unknown numbers are refused. */
+  setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void>;
 }
 
 /**

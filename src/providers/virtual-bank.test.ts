@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { ErrorCode } from "../errors.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
+import { virtualBankStore } from "../storage/virtual-bank-store.js";
 import type { BankIdentityType, VirtualAccountRequest } from "./account-provider.js";
 import { isValidNuban } from "./nuban.js";
 import { SANDBOX_IDENTITIES, VirtualBank } from "./virtual-bank.js";
@@ -18,7 +19,7 @@ after(() => storage.close());
 
 const bank = (sandbox?: boolean) =>
   new VirtualBank({
-    db: storage.db,
+    store: virtualBankStore(storage.db),
     institutionCode: INSTITUTION_CODE,
     permutationKey: Buffer.alloc(32, 7),
     ...(sandbox === undefined ? {} : { sandbox }),
@@ -83,5 +84,47 @@ describe("VirtualBank sandbox identity numbers", () => {
       code: ErrorCode.PROVIDER_REJECTED,
       message: "Invalid BVN: it must be exactly 11 digits",
     });
+  });
+});
+
+describe("the bank's own records", () => {
+  const withReference = (accountReference: string) => ({ ...request("22345678901"), accountReference });
+
+  test("a create is idempotent on accountReference: the same reference answers the same account", async () => {
+    const first = await bank().createVirtualAccount(withReference("ref-idem-1"));
+    const again = await bank().createVirtualAccount(withReference("ref-idem-1"));
+    assert.deepEqual(again, first);
+    const other = await bank().createVirtualAccount(withReference("ref-idem-2"));
+    assert.notEqual(other.accountNumber, first.accountNumber);
+  });
+
+  test("concurrent creates with one reference open one account", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => bank().createVirtualAccount(withReference("ref-race"))),
+    );
+    assert.equal(new Set(results.map((r) => r.accountNumber)).size, 1);
+  });
+
+  test("query by reference answers what was opened, or nothing", async () => {
+    const opened = await bank().createVirtualAccount(withReference("ref-query"));
+    assert.deepEqual(await bank().findByReference("ref-query"), opened);
+    assert.equal(await bank().findByReference("ref-never-used"), undefined);
+  });
+
+  test("disable and enable change the account's status; an unknown number is refused", async () => {
+    const opened = await bank().createVirtualAccount(withReference("ref-status"));
+    await bank().setAccountEnabled(opened.accountNumber, false);
+    const status = async () =>
+      (
+        await storage.db
+          .selectFrom("virtual_bank_accounts")
+          .select("status")
+          .where("account_number", "=", opened.accountNumber)
+          .executeTakeFirstOrThrow()
+      ).status;
+    assert.equal(await status(), "disabled");
+    await bank().setAccountEnabled(opened.accountNumber, true);
+    assert.equal(await status(), "enabled");
+    await assert.rejects(bank().setAccountEnabled("0000000000", false), /no account 0000000000/);
   });
 });

@@ -1,11 +1,13 @@
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
-import { advanceCounter } from "../storage/counter-repository.js";
-import type { Executor } from "../storage/transactions.js";
+import type { BankAccountRecord, VirtualBankStore } from "../storage/virtual-bank-store.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import { SerialPermutation } from "./serial-permutation.js";
 
-export const SERIAL_COUNTER = "virtual_bank.serial";
+export { SERIAL_COUNTER } from "../storage/virtual-bank-store.js";
+
+/** The name the Virtual Bank gives itself: the specification's `bankName`. */
+export const VIRTUAL_BANK_NAME = "Virtual Bank";
 
 /**
  * Identity numbers the sandbox answers with a fixed outcome, so integrators can test their
@@ -18,7 +20,8 @@ export const SANDBOX_IDENTITIES = {
 } as const;
 
 export interface VirtualBankOptions {
-  db: Executor;
+  /** Its own records: the serial counter and the accounts it opened. */
+  store: VirtualBankStore;
   /** The 6-digit code the check digit is computed for. */
   institutionCode: string;
   permutationKey: Buffer;
@@ -37,6 +40,7 @@ export interface VirtualBankOptions {
  * keyed permutation (consecutive issues look unrelated).
  */
 export class VirtualBank implements AccountProvider {
+  readonly bankName = VIRTUAL_BANK_NAME;
   private readonly permutation: SerialPermutation;
   private readonly blockSize: number;
   private next = 0;
@@ -50,12 +54,29 @@ export class VirtualBank implements AccountProvider {
 
   async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
     checkIdentity(request, this.options.sandbox ?? true);
+    const known = await this.options.store.findByReference(request.accountReference);
+    if (known) return issued(known);
     const serial = await this.nextSerial();
-    return {
+    // Two creates racing with one reference: the first recorded wins, the other's serial is skipped.
+    const recorded = await this.options.store.openOnce({
+      reference: request.accountReference,
       accountNumber: nubanFromSerial(this.options.institutionCode, this.permutation.apply(serial)),
       accountName: request.virtualAccountName,
-      accountReference: request.accountReference,
-    };
+      status: "enabled",
+      createdAt: new Date().toISOString(),
+    });
+    return issued(recorded);
+  }
+
+  async findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined> {
+    const known = await this.options.store.findByReference(accountReference);
+    return known ? issued(known) : undefined;
+  }
+
+  async setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void> {
+    if (!(await this.options.store.setStatus(accountNumber, enabled ? "enabled" : "disabled"))) {
+      throw providerRejected(`Virtual Bank has no account ${accountNumber}`);
+    }
   }
 
   private async nextSerial(): Promise<number> {
@@ -69,7 +90,7 @@ export class VirtualBank implements AccountProvider {
   }
 
   private async reserveBlock(): Promise<void> {
-    const end = await advanceCounter(this.options.db, SERIAL_COUNTER, this.blockSize);
+    const end = await this.options.store.reserveSerials(this.blockSize);
     const start = end - this.blockSize;
     if (start >= SERIAL_SPACE) throw numberSpaceExhausted();
     this.next = start;
@@ -97,3 +118,9 @@ export function checkIdentity(request: VirtualAccountRequest, sandbox: boolean):
       throw providerUnavailable();
   }
 }
+
+const issued = (record: BankAccountRecord): IssuedVirtualAccount => ({
+  accountNumber: record.accountNumber,
+  accountName: record.accountName,
+  accountReference: record.reference,
+});

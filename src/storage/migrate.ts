@@ -6,6 +6,7 @@ import * as requestRecords from "./migrations/0002-request-records.js";
 import * as signatureVersionAndHealth from "./migrations/0003-signature-version-and-health.js";
 import * as verificationEvents from "./migrations/0004-verification-events.js";
 import * as requestReference from "./migrations/0005-request-reference.js";
+import * as virtualBankAccounts from "./migrations/0006-virtual-bank-accounts.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -14,6 +15,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0003-signature-version-and-health": signatureVersionAndHealth,
   "0004-verification-events": verificationEvents,
   "0005-request-reference": requestReference,
+  "0006-virtual-bank-accounts": virtualBankAccounts,
 };
 
 /** Every migration, in the order they apply. */

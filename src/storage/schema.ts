@@ -136,6 +136,16 @@ export interface Database {
   request_records: RequestRecordsTable;
   health_probe: HealthProbeTable;
   verification_events: VerificationEventsTable;
+  virtual_bank_accounts: VirtualBankAccountsTable;
+}
+
+/** The embedded Virtual Bank's own accounts (see storage/virtual-bank-store.ts). */
+export interface VirtualBankAccountsTable {
+  reference: string;
+  account_number: string;
+  account_name: string;
+  status: string;
+  created_at: string;
 }
 
 export type Business = Selectable<BusinessesTable>;
