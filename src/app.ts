@@ -6,7 +6,8 @@ import type { Authenticator } from "./auth/authenticator.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
-import { HealthMonitor } from "./http/health.js";
+import { REQUEST_ID } from "./http/header-rules.js";
+import type { HealthMonitor } from "./http/health.js";
 import { type Metrics, registerMetrics } from "./http/metrics.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
@@ -19,9 +20,6 @@ import { healthRoutes } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
 import { openApiRoute } from "./http/routes/openapi.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
-import { storageFailure } from "./storage/errors.js";
-import { probeWrite } from "./storage/health-repository.js";
-import type { Executor } from "./storage/transactions.js";
 
 export const API_PREFIX = "/api/v1/external";
 
@@ -34,15 +32,14 @@ export interface AppDependencies {
   /** Serve GET /metrics on this app (false when it has a port of its own). */
   serveMetrics: boolean;
   rateLimits: RateLimitSettings;
-  /** For the health check. */
-  db: Executor;
+  /** What /health/ready reports (a write probe and the last writes' outcome). */
+  health: HealthMonitor;
   bodyLimitBytes: number;
   requestTimeoutMs?: number;
   trustProxy?: boolean;
   logger?: { level: LevelWithSilent; stream?: DestinationStream };
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** More query parameters than this is an attack or a bug, not a client of this API. */
 export const MAX_QUERY_PARAMETERS = 20;
 /** Request line plus headers; a larger request is a 431. */
@@ -109,12 +106,11 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     );
   });
 
-  const health = new HealthMonitor(() => probeWrite(deps.db, new Date().toISOString()), storageFailure);
-  app.decorate("health", health);
+  app.decorate("health", deps.health);
   registerErrorHandling(app, deps.bodyLimitBytes);
   registerBodyCapture(app, deps.bodyLimitBytes);
   registerRateLimiting(app, deps.rateLimits);
-  healthRoutes(app, health);
+  healthRoutes(app, deps.health);
   app.decorateRequest("failureCode", undefined);
   registerMetrics(app, deps.metrics, deps.serveMetrics);
   // Public, outside the authenticated (and rate-limited) scope below; the document is built once.

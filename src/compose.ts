@@ -10,6 +10,7 @@ import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
+import { HealthMonitor } from "./http/health.js";
 import { Metrics, metricsRoute } from "./http/metrics.js";
 import { connectRedis } from "./http/rate-limit.js";
 import { RequestRecords } from "./idempotency/request-records.js";
@@ -17,6 +18,8 @@ import { JobRunner } from "./jobs/job-runner.js";
 import type { AccountProvider } from "./providers/account-provider.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
 import { openStorage, type Storage } from "./storage/database.js";
+import { storageFailure } from "./storage/errors.js";
+import { probeWrite } from "./storage/health-repository.js";
 import { migrate } from "./storage/migrate.js";
 import { virtualBankStore } from "./storage/virtual-bank-store.js";
 
@@ -142,7 +145,10 @@ export function buildServerApp(
       ...(overrides.redis ? { redis: overrides.redis } : {}),
       namespace: `${config.redisKeyPrefix}rate-limit:`,
     },
-    db: services.storage.db,
+    health: new HealthMonitor(
+      () => probeWrite(services.storage.db, new Date().toISOString()),
+      storageFailure,
+    ),
     bodyLimitBytes: config.bodyLimitBytes,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,

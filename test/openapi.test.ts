@@ -7,6 +7,9 @@ import type { LightMyRequestResponse } from "fastify";
 import { sign } from "../src/auth/signature.js";
 import { numberSpaceExhausted } from "../src/errors.js";
 import { SIGNING_EXAMPLE } from "../src/http/openapi-components.js";
+import { contract as generatePermanentContract } from "../src/http/routes/generate-permanent.js";
+import { contract as generateTemporaryContract } from "../src/http/routes/generate-temporary.js";
+import { contract as listAccountsContract } from "../src/http/routes/list-accounts.js";
 import type { AccountProvider, VirtualAccountRequest } from "../src/providers/account-provider.js";
 import { WrappedBank } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -243,6 +246,29 @@ describe("the OpenAPI document", () => {
       [`get ${LIST}`]: listed,
       [`head ${LIST}`]: listed,
     });
+  });
+
+  test("each operation is exactly the contract its route file exports, at the route it serves", () => {
+    const paths = document.paths as Record<string, Record<string, Json>>;
+    const contracts = [generatePermanentContract, generateTemporaryContract, listAccountsContract];
+    for (const { method, path, operation } of contracts) {
+      assert.deepEqual(paths[path]?.[method], JSON.parse(JSON.stringify(operation)), `${method} ${path}`);
+      assert.ok(
+        h.app.hasRoute({ method: method.toUpperCase() as "GET" | "POST", url: `${API}${path}` }),
+        `${method.toUpperCase()} ${API}${path} is served`,
+      );
+    }
+    // Nothing else: every operation but the HEAD derived from a GET comes from a route's contract.
+    const served = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => method !== "head" || item.get === undefined)
+        .map((method) => `${method} ${path}`),
+    );
+    assert.deepEqual(served.sort(), contracts.map(({ method, path }) => `${method} ${path}`).sort());
+    const { head, get } = paths[LIST] ?? {};
+    assert.equal(head?.operationId, `${get?.operationId}Head`);
+    assert.deepEqual(head?.parameters, get?.parameters);
+    assert.deepEqual(Object.keys(head?.responses as Json), Object.keys(get?.responses as Json));
   });
 
   test("says who answers for the API and under which licence", () => {

@@ -7,6 +7,7 @@ import {
   DEFAULT_DURATION_MINUTES,
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
+  identitySchema,
   MAX_DURATION_MINUTES,
   MAX_EMAIL_LENGTH,
   MAX_EMAIL_LOCAL_PART_LENGTH,
@@ -69,10 +70,8 @@ export const EMAIL_ON_THE_WIRE = new RegExp(
     `${EMAIL}[${TRIMMED}]*$`,
 );
 
-const digits = z
-  .string()
-  .length(11)
-  .regex(/^[0-9]{11}$/);
+// The server's own rule for an identity number (its pattern, `^\d{11}$`, is the whole of it).
+const digits = identitySchema("bvn");
 
 const IDENTITY_RULE =
   `One of ${IDENTITY_FIELDS.map((field) => `\`${field}\``).join(", ")} is required. The first one sent, ` +
@@ -188,7 +187,7 @@ export const temporaryRequestSchema = z
       .meta({
         description:
           `Minutes until expiry: a whole JSON number from ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} ` +
-          `(7 days). Absent or \`null\` means ${DEFAULT_DURATION_MINUTES}; \`"30"\` (a string) is refused. ` +
+          `(${MAX_DURATION_MINUTES / (24 * 60)} days). Absent or \`null\` means ${DEFAULT_DURATION_MINUTES}; \`"30"\` (a string) is refused. ` +
           "Checked after the identity.",
       }),
   })

@@ -11,8 +11,10 @@ import {
 import { EMPTY_BODY, TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { ErrorCode } from "../errors.js";
 import { IDEMPOTENCY_TTL_MS } from "../idempotency/request-records.js";
+import { IDEMPOTENCY_KEY, REQUEST_ID } from "./header-rules.js";
 
-// The reusable parts of the OpenAPI document; openapi.ts assembles the paths from them.
+// The reusable parts of the OpenAPI document. Each route file holds its own operation (its
+// `contract`), built from these; openapi.ts assembles the paths from those contracts.
 
 /** The docs' worked example of a signature (test/openapi.test.ts recomputes it). */
 export const SIGNING_EXAMPLE = {
@@ -94,6 +96,33 @@ export function headers(...extra: Array<"Retry-After" | "Idempotent-Replayed">) 
 
 export const json = (schema: unknown) => ({ "application/json": { schema } });
 
+/** One operation of the document, as the route that serves it declares it. */
+export interface RouteContract {
+  method: "get" | "post";
+  /** The route's path under the API prefix, as registered with Fastify. */
+  path: string;
+  operation: { operationId: string; responses: Record<string, unknown> } & Record<string, unknown>;
+  /** For a GET: the summary and description of the HEAD that Fastify answers beside it. */
+  head?: { summary: string; description: string };
+}
+
+/** Every operation of the public API is signed with all three headers. */
+export const SIGNED = [{ ApiKey: [], Timestamp: [], Signature: [] }];
+
+/** A success response whose body is the component schema `schema`. */
+export function ok(description: string, schema: string, ...extra: Array<"Idempotent-Replayed">) {
+  return { description, headers: headers(...extra), content: json(ref("schemas", schema)) };
+}
+
+/** The failures every signed operation may answer. */
+export const EVERYWHERE = {
+  401: ref("responses", "Unauthorized"),
+  404: ref("responses", "NotFound"),
+  429: ref("responses", "RateLimited"),
+  431: ref("responses", "HeadersTooLarge"),
+  500: ref("responses", "InternalError"),
+};
+
 /** The fail envelope of an HTTP status, with `error.code` one of `codes`. */
 function failEnvelope(status: number, codes: ErrorCode[]) {
   const error = {
@@ -112,6 +141,52 @@ export function failure(
 ) {
   return { description, headers: responseHeaders, content: json(failEnvelope(status, codes)) };
 }
+
+/** What the two generate operations share: signing, parameters and the JSON body `schema`. */
+export function generateOperation(schema: string) {
+  return {
+    security: SIGNED,
+    tags: ["Accounts"],
+    parameters: [
+      ref("parameters", "SignatureVersion"),
+      ref("parameters", "IdempotencyKey"),
+      ref("parameters", "RequestId"),
+    ],
+    requestBody: { required: true, content: json(ref("schemas", schema)) },
+  };
+}
+
+/** The failures of the two generate operations. */
+export const GENERATE_FAILURES = {
+  400: failure(
+    400,
+    "The body breaks a rule (`VALIDATION_FAILED`; the message names the field), is not a JSON object " +
+      "(`INVALID_JSON`), the bank refused the customer (`PROVIDER_REJECTED`, with the bank's own message), " +
+      "the Idempotency-Key is malformed (`INVALID_IDEMPOTENCY_KEY`), or the HTTP layer refused the " +
+      "request (`BAD_REQUEST`).",
+    [
+      ErrorCode.VALIDATION_FAILED,
+      ErrorCode.INVALID_JSON,
+      ErrorCode.PROVIDER_REJECTED,
+      ErrorCode.INVALID_IDEMPOTENCY_KEY,
+      ErrorCode.BAD_REQUEST,
+    ],
+    headers("Idempotent-Replayed"),
+  ),
+  ...EVERYWHERE,
+  409: ref("responses", "RequestInProgress"),
+  413: ref("responses", "PayloadTooLarge"),
+  415: ref("responses", "UnsupportedMediaType"),
+  422: ref("responses", "IdempotencyKeyReused"),
+  502: ref("responses", "ProviderUnavailable"),
+  503: failure(
+    503,
+    "The database is unreachable (`SERVICE_UNAVAILABLE`, with `Retry-After`: nothing changed, retry) or " +
+      "every account number has been issued (`NUMBER_SPACE_EXHAUSTED`).",
+    [ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.NUMBER_SPACE_EXHAUSTED],
+    headers("Retry-After"),
+  ),
+};
 
 const minutes = (ms: number) => ms / 60_000;
 
@@ -185,15 +260,15 @@ export function components() {
           `${minutes(IDEMPOTENCY_TTL_MS) / 60} hours and sent again (with \`Idempotent-Replayed: true\`) for ` +
           "the same request with the same key. 409 while the first request still runs; 422 if the key " +
           "comes with another endpoint or body. A replayed signature is answered the same way.",
-        // The pattern request-guard.ts enforces (400 INVALID_IDEMPOTENCY_KEY otherwise).
-        schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$", examples: ["order-7f3a9c"] },
+        // The very expression the replay guard enforces (400 INVALID_IDEMPOTENCY_KEY otherwise).
+        schema: { type: "string", pattern: IDEMPOTENCY_KEY.source, examples: ["order-7f3a9c"] },
       },
       RequestId: {
         name: "x-request-id",
         in: "header",
         required: false,
         description: "Reused as the response's `x-request-id` when it is 1 to 64 of `A-Z a-z 0-9 . _ : -`.",
-        schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,64}$" },
+        schema: { type: "string", pattern: REQUEST_ID.source },
       },
       ...Object.fromEntries(
         Object.entries(listQuerySchema.shape).map(([name, schema]) => {

@@ -1,17 +1,16 @@
 import { createRequire } from "node:module";
-import { ErrorCode } from "../errors.js";
-import { components, failure, headers, json, ref } from "./openapi-components.js";
+import { components, type RouteContract } from "./openapi-components.js";
+import { contract as generatePermanent } from "./routes/generate-permanent.js";
+import { contract as generateTemporary } from "./routes/generate-temporary.js";
+import { contract as listAccounts } from "./routes/list-accounts.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
 export type OpenApiDocument = { openapi: string } & Record<string, unknown>;
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
-const SIGNED = [{ ApiKey: [], Timestamp: [], Signature: [] }];
-
-function ok(description: string, schema: string, ...extra: Array<"Idempotent-Replayed">) {
-  return { description, headers: headers(...extra), content: json(ref("schemas", schema)) };
-}
+/** Each route's own contract, in the order the document lists them. */
+export const ROUTE_CONTRACTS: readonly RouteContract[] = [generatePermanent, generateTemporary, listAccounts];
 
 /** Every response of `get` without its body, for the HEAD that Fastify answers beside each GET. */
 function headOf(get: { responses: Record<string, unknown> }, shared: Record<string, DeclaredResponse>) {
@@ -41,133 +40,27 @@ function componentOf(answer: DeclaredResponse, shared: Record<string, DeclaredRe
   return found;
 }
 
+/** The paths, from the routes' contracts; each GET also gets the HEAD that Fastify answers. */
 function paths(shared: Record<string, DeclaredResponse>) {
-  const everywhere = {
-    401: ref("responses", "Unauthorized"),
-    404: ref("responses", "NotFound"),
-    429: ref("responses", "RateLimited"),
-    431: ref("responses", "HeadersTooLarge"),
-    500: ref("responses", "InternalError"),
-  };
-  const generate = (schema: string) => ({
-    security: SIGNED,
-    tags: ["Accounts"],
-    parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "IdempotencyKey"),
-      ref("parameters", "RequestId"),
-    ],
-    requestBody: { required: true, content: json(ref("schemas", schema)) },
-  });
-  const generateFailures = {
-    400: failure(
-      400,
-      "The body breaks a rule (`VALIDATION_FAILED`; the message names the field), is not a JSON object " +
-        "(`INVALID_JSON`), the bank refused the customer (`PROVIDER_REJECTED`, with the bank's own message), " +
-        "the Idempotency-Key is malformed (`INVALID_IDEMPOTENCY_KEY`), or the HTTP layer refused the " +
-        "request (`BAD_REQUEST`).",
-      [
-        ErrorCode.VALIDATION_FAILED,
-        ErrorCode.INVALID_JSON,
-        ErrorCode.PROVIDER_REJECTED,
-        ErrorCode.INVALID_IDEMPOTENCY_KEY,
-        ErrorCode.BAD_REQUEST,
-      ],
-      headers("Idempotent-Replayed"),
-    ),
-    ...everywhere,
-    409: ref("responses", "RequestInProgress"),
-    413: ref("responses", "PayloadTooLarge"),
-    415: ref("responses", "UnsupportedMediaType"),
-    422: ref("responses", "IdempotencyKeyReused"),
-    502: ref("responses", "ProviderUnavailable"),
-    503: failure(
-      503,
-      "The database is unreachable (`SERVICE_UNAVAILABLE`, with `Retry-After`: nothing changed, retry) or " +
-        "every account number has been issued (`NUMBER_SPACE_EXHAUSTED`).",
-      [ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.NUMBER_SPACE_EXHAUSTED],
-      headers("Retry-After"),
-    ),
-  };
-  const list = {
-    operationId: "listAccounts",
-    summary: "List the business's accounts",
-    description:
-      "The calling business's accounts, permanent and temporary (expired ones included), newest first. " +
-      "A page past the end is an empty `data` with the true `total` and `pages`.",
-    security: SIGNED,
-    tags: ["Accounts"],
-    parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-      ref("parameters", "RequestId"),
-    ],
-    responses: {
-      200: ok("One page of accounts.", "AccountListResponse"),
-      400: failure(
-        400,
-        "`page` or `limit` is not a whole number in range (`VALIDATION_FAILED`), or the HTTP layer " +
-          "refused the request (`BAD_REQUEST`).",
-        [ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_REQUEST],
-      ),
-      ...everywhere,
-      503: failure(
-        503,
-        "The database is unreachable: nothing changed, retry.",
-        [ErrorCode.SERVICE_UNAVAILABLE],
-        headers("Retry-After"),
-      ),
-    },
-  };
-  return {
-    "/account/generate": {
-      post: {
-        operationId: "generatePermanentAccount",
-        summary: "Create or re-issue a customer's permanent account",
-        description:
-          "One permanent account per business and customer email (compared case-insensitively). The first " +
-          "call creates it (201); a later one re-issues it (200) with a new number, the name just sent and " +
-          "the same place in the list. The old number is retired for ever. The BVN or NIN is never returned.",
-        ...generate("PermanentAccountRequest"),
-        responses: {
-          200: ok(
-            "Re-issued: the customer already had a permanent account here.",
-            "PermanentAccountResponse",
-            "Idempotent-Replayed",
-          ),
-          201: ok("Created: a new permanent account.", "PermanentAccountResponse", "Idempotent-Replayed"),
-          ...generateFailures,
-        },
-      },
-    },
-    "/account/generate/temporary": {
-      post: {
-        operationId: "generateTemporaryAccount",
-        summary: "Create a temporary account",
-        description:
-          "Every successful call creates a new account that expires `duration` minutes after creation. " +
-          "An expired account stays in the list with its past `expiresAt`; its number is never reused.",
-        ...generate("TemporaryAccountRequest"),
-        responses: {
-          201: ok("Created: a new temporary account.", "TemporaryAccountResponse", "Idempotent-Replayed"),
-          ...generateFailures,
-        },
-      },
-    },
-    "/account/list": {
-      get: list,
-      head: {
-        ...list,
-        operationId: "listAccountsHead",
-        summary: "The list's status and headers, without the body",
-        description:
-          "Answered as GET is, with the same signing (the body signed is `{}`, or nothing), checks, " +
-          "status and headers, and no body: for example to check the keys and the signature.",
-        responses: headOf(list, shared),
-      },
-    },
-  };
+  const items: Record<string, Record<string, unknown>> = {};
+  for (const { method, path, operation, head } of ROUTE_CONTRACTS) {
+    // A copy: the document must not share objects with the contracts (or with another document).
+    const own = structuredClone(operation);
+    const item = items[path] ?? {};
+    items[path] = item;
+    item[method] = own;
+    // Fastify answers HEAD beside every GET: documented as the GET, with the bodies taken out.
+    if (method === "get") {
+      if (!head) throw new Error(`GET ${path} must describe its HEAD`);
+      item.head = {
+        ...own,
+        ...head,
+        operationId: `${own.operationId}Head`,
+        responses: headOf(own, shared),
+      };
+    }
+  }
+  return items;
 }
 
 const DESCRIPTION = `Issues 10-digit Nigerian virtual bank account numbers (NUBANs) to the customers of a verified

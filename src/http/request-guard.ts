@@ -7,6 +7,7 @@ import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
 import { inUnitOfWork } from "../storage/transactions.js";
 import { callerOf } from "./authenticate.js";
+import { IDEMPOTENCY_KEY } from "./header-rules.js";
 import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
@@ -25,7 +26,6 @@ declare module "fastify" {
 
 /** A signature may be replayed for as long as its timestamp is fresh: remember it a little longer. */
 const SIGNATURE_TTL_MS = 2 * TIMESTAMP_TOLERANCE_MS + 60_000;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export const REPLAYED_HEADER = "idempotent-replayed";
 
 /** Method, route and canonical body: what makes two requests "the same request". */

@@ -1,12 +1,37 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService, GeneratedPermanent } from "../../accounts/account-service.js";
 import { callerOf } from "../authenticate.js";
+import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { receivedBody } from "../request-body.js";
 import { answerOnce } from "../request-guard.js";
 
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "post",
+  path: "/account/generate",
+  operation: {
+    operationId: "generatePermanentAccount",
+    summary: "Create or re-issue a customer's permanent account",
+    description:
+      "One permanent account per business and customer email (compared case-insensitively). The first " +
+      "call creates it (201); a later one re-issues it (200) with a new number, the name just sent and " +
+      "the same place in the list. The old number is retired for ever. The BVN or NIN is never returned.",
+    ...generateOperation("PermanentAccountRequest"),
+    responses: {
+      200: ok(
+        "Re-issued: the customer already had a permanent account here.",
+        "PermanentAccountResponse",
+        "Idempotent-Replayed",
+      ),
+      201: ok("Created: a new permanent account.", "PermanentAccountResponse", "Idempotent-Replayed"),
+      ...GENERATE_FAILURES,
+    },
+  },
+} satisfies RouteContract;
+
 /** POST /account/generate: 201 when the account was created, 200 when an existing one was re-issued. */
 export function generatePermanentRoute(app: FastifyInstance, accounts: AccountService): void {
-  app.post("/account/generate", async (request, reply) => {
+  app.post(contract.path, async (request, reply) => {
     const body = receivedBody(request)?.object() ?? {};
     return answerOnce<GeneratedPermanent>(
       request,

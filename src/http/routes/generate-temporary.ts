@@ -1,12 +1,31 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService, TemporaryAccount } from "../../accounts/account-service.js";
 import { callerOf } from "../authenticate.js";
+import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { receivedBody } from "../request-body.js";
 import { answerOnce } from "../request-guard.js";
 
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "post",
+  path: "/account/generate/temporary",
+  operation: {
+    operationId: "generateTemporaryAccount",
+    summary: "Create a temporary account",
+    description:
+      "Every successful call creates a new account that expires `duration` minutes after creation. " +
+      "An expired account stays in the list with its past `expiresAt`; its number is never reused.",
+    ...generateOperation("TemporaryAccountRequest"),
+    responses: {
+      201: ok("Created: a new temporary account.", "TemporaryAccountResponse", "Idempotent-Replayed"),
+      ...GENERATE_FAILURES,
+    },
+  },
+} satisfies RouteContract;
+
 /** POST /account/generate/temporary: always creates a new account (201). */
 export function generateTemporaryRoute(app: FastifyInstance, accounts: AccountService): void {
-  app.post("/account/generate/temporary", async (request, reply) => {
+  app.post(contract.path, async (request, reply) => {
     const body = receivedBody(request)?.object() ?? {};
     return answerOnce<TemporaryAccount>(
       request,
