@@ -60,10 +60,15 @@ for (const dialect of DIALECTS) {
         assert.equal(new Set(bank.references).size, 1, "the same reference every time");
         const stored = await h.storage.db
           .selectFrom("account_numbers")
-          .select("reference")
+          .select(["reference", "issued_by_type", "issued_by_id"])
           .where("account_number", "=", done.json().data.accountNumber)
           .executeTakeFirstOrThrow();
         assert.equal(stored.reference, bank.references[0], "and it is the one recorded with the number");
+        assert.deepEqual(
+          [stored.issued_by_type, stored.issued_by_id],
+          ["api_key", business.keyId],
+          "with the actor who had it issued",
+        );
       });
     }
 

@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { type Actor, actorId } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
@@ -84,6 +85,9 @@ export interface AccountServiceOptions {
   now?: Clock;
 }
 
+/** The business an account is issued for, and who asked for it (recorded with the number). */
+type Issuer = ForBusiness & { actor: Actor };
+
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
   private readonly now: Clock;
@@ -97,7 +101,12 @@ export class AccountService {
    * business and email): `created` tells which. The provider is called first and nothing is
    * written unless it issued a number.
    */
-  async generatePermanent(business: ForBusiness, body: Record<string, unknown>): Promise<GeneratedPermanent> {
+  async generatePermanent(
+    forBusiness: ForBusiness,
+    actor: Actor,
+    body: Record<string, unknown>,
+  ): Promise<GeneratedPermanent> {
+    const business = { ...forBusiness, actor };
     const input = parsePermanentInput(body);
     const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
@@ -114,7 +123,12 @@ export class AccountService {
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
-  async generateTemporary(business: ForBusiness, body: Record<string, unknown>): Promise<TemporaryAccount> {
+  async generateTemporary(
+    forBusiness: ForBusiness,
+    actor: Actor,
+    body: Record<string, unknown>,
+  ): Promise<TemporaryAccount> {
+    const business = { ...forBusiness, actor };
     const input = parseTemporaryInput(body);
     const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
@@ -204,7 +218,7 @@ export class AccountService {
 
   private async savePermanent(
     trx: Executor,
-    business: ForBusiness,
+    business: Issuer,
     input: PermanentInput,
     issued: IssuedVirtualAccount,
     reference: string,
@@ -247,7 +261,7 @@ export class AccountService {
 
   private recordNumber(
     trx: Executor,
-    business: ForBusiness,
+    business: Issuer,
     accountId: string,
     version: number,
     accountNumber: string,
@@ -262,6 +276,8 @@ export class AccountService {
       reference,
       issued_at: now,
       retired_at: null,
+      issued_by_type: business.actor.type,
+      issued_by_id: actorId(business.actor),
     });
   }
 

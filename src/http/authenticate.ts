@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Caller } from "../auth/authenticator.js";
 import { EMPTY_BODY } from "../auth/signature.js";
+import type { Actor } from "../businesses/actor.js";
 import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
@@ -34,4 +35,9 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error("route reached without authentication");
   return request.caller;
+}
+
+/** Who acts, for the domain: the API key the request was signed with. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { type: "api_key", keyId: callerOf(request).keyId };
 }

@@ -7,6 +7,7 @@ import * as signatureVersionAndHealth from "./migrations/0003-signature-version-
 import * as verificationEvents from "./migrations/0004-verification-events.js";
 import * as requestReference from "./migrations/0005-request-reference.js";
 import * as virtualBankAccounts from "./migrations/0006-virtual-bank-accounts.js";
+import * as numberIssuer from "./migrations/0007-number-issuer.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -16,6 +17,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0004-verification-events": verificationEvents,
   "0005-request-reference": requestReference,
   "0006-virtual-bank-accounts": virtualBankAccounts,
+  "0007-number-issuer": numberIssuer,
 };
 
 /** Every migration, in the order they apply. */

@@ -72,6 +72,9 @@ export interface AccountNumbersTable {
   reference: string;
   issued_at: string;
   retired_at: string | null;
+  /** Who had it issued (see businesses/actor.ts); null before this was recorded. */
+  issued_by_type: string | null;
+  issued_by_id: string | null;
 }
 
 /** Service-wide secrets (sealed by the master key), created once. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService, GeneratedPermanent } from "../../accounts/account-service.js";
-import { callerOf } from "../authenticate.js";
+import { actorOf, callerOf } from "../authenticate.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { receivedBody } from "../request-body.js";
 import { answerOnce } from "../request-guard.js";
@@ -36,7 +36,7 @@ export function generatePermanentRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<GeneratedPermanent>(
       request,
       reply,
-      () => accounts.generatePermanent(callerOf(request), body),
+      () => accounts.generatePermanent(callerOf(request), actorOf(request), body),
       ({ created, account }) => ({
         statusCode: created ? 201 : 200,
         body: { status: "success", data: account },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService, TemporaryAccount } from "../../accounts/account-service.js";
-import { callerOf } from "../authenticate.js";
+import { actorOf, callerOf } from "../authenticate.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { receivedBody } from "../request-body.js";
 import { answerOnce } from "../request-guard.js";
@@ -30,7 +30,7 @@ export function generateTemporaryRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<TemporaryAccount>(
       request,
       reply,
-      () => accounts.generateTemporary(callerOf(request), body),
+      () => accounts.generateTemporary(callerOf(request), actorOf(request), body),
       (account) => ({ statusCode: 201, body: { status: "success", data: account } }),
     );
   });
