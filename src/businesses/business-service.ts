@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { parseBusinessName } from "../accounts/validation.js";
 import type { Clock } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
@@ -39,6 +38,7 @@ import {
   hashApiKey,
   secretContext,
 } from "./api-keys.js";
+import { parseBusinessName } from "./business-name.js";
 import type { SecretBox } from "./secret-box.js";
 import { checkTransition } from "./verification.js";
 

@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { parseBusinessName } from "../accounts/validation.js";
 import { CLI } from "../businesses/actor.js";
+import { parseBusinessName } from "../businesses/business-name.js";
 import { isUuid, parseKeyReference } from "../businesses/business-service.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
 import { createClient, serviceRoot } from "../client/index.js";
