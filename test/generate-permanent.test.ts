@@ -4,6 +4,7 @@ import { isValidNuban } from "../src/providers/nuban.js";
 import { assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { assertAnsweredAsListedAndStored } from "./helpers/invariants.js";
 
 const URL = `${API}/account/generate`;
 
@@ -53,17 +54,7 @@ for (const dialect of DIALECTS) {
           assert.equal(data.userName, name.normalize("NFC"));
           assert.notEqual(data.userName, name, "the test name is one NFC changes");
           assert.equal(data.accountName, `Caf\u00e9 Ltd/${name.normalize("NFC")}`);
-          const listed = (await h.request({ url: `${API}/account/list?limit=100`, as: other }))
-            .json()
-            .data.find((a: { accountNumber: string }) => a.accountNumber === data.accountNumber);
-          assert.equal(listed.accountName, data.accountName);
-          const row = await h.storage.db
-            .selectFrom("accounts")
-            .select(["customer_name", "account_name"])
-            .where("account_number", "=", data.accountNumber)
-            .executeTakeFirstOrThrow();
-          assert.equal(row.customer_name, data.userName);
-          assert.equal(row.account_name, data.accountName);
+          await assertAnsweredAsListedAndStored(h, other, data);
         }
       });
 

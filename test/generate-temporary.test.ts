@@ -4,6 +4,7 @@ import { isValidNuban } from "../src/providers/nuban.js";
 import { assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { assertAnsweredAsListedAndStored } from "./helpers/invariants.js";
 
 const URL = `${API}/account/generate/temporary`;
 
@@ -142,16 +143,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.statusCode, 201, response.body);
         const { data } = response.json();
         assert.equal(data.userName, "Jos\u00e9 M\u00e2o");
-        const listed = (await h.request({ url: `${API}/account/list?limit=100`, as: business }))
-          .json()
-          .data.find((a: { accountNumber: string }) => a.accountNumber === data.accountNumber);
-        assert.equal(listed.accountName, data.accountName);
-        const row = await h.storage.db
-          .selectFrom("accounts")
-          .select(["customer_name", "account_name"])
-          .where("account_number", "=", data.accountNumber)
-          .executeTakeFirstOrThrow();
-        assert.deepEqual(row, { customer_name: data.userName, account_name: data.accountName });
+        await assertAnsweredAsListedAndStored(h, business, data);
       });
 
       test("identity is checked before duration", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Executor } from "../../src/storage/transactions.js";
+import { API, type Harness, type TestBusiness } from "./harness.js";
 
 /**
  * Checks, from the database itself, that a customer has exactly one permanent account, that
@@ -48,4 +49,26 @@ export async function assertOnePermanentAccount(
     [account.account_number],
     `${email}: every earlier number is retired`,
   );
+}
+
+/**
+ * What a generate answered is what the list shows and what is stored: the account name in the
+ * list, and the customer and account names in the row, are the answered ones, character for
+ * character (nothing normalised on one side only).
+ */
+export async function assertAnsweredAsListedAndStored(
+  h: Pick<Harness, "request" | "storage">,
+  as: Pick<TestBusiness, "apiKey" | "secretKey">,
+  data: { accountNumber: string; accountName: string; userName: string },
+): Promise<void> {
+  const listed = (await h.request({ url: `${API}/account/list?limit=100`, as }))
+    .json()
+    .data.find((a: { accountNumber: string }) => a.accountNumber === data.accountNumber);
+  assert.equal(listed?.accountName, data.accountName);
+  const row = await h.storage.db
+    .selectFrom("accounts")
+    .select(["customer_name", "account_name"])
+    .where("account_number", "=", data.accountNumber)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(row, { customer_name: data.userName, account_name: data.accountName });
 }
