@@ -123,13 +123,9 @@ describe("a record that cannot be freed (SQLite, write lock held elsewhere)", ()
         other.exec("begin immediate");
       };
       const body = customer();
-      const response = await h.request({
-        url: GENERATE,
-        body,
-        as: business,
-        headers: { "idempotency-key": "k-3" },
-      });
-      assertFailCode(response, 502, "PROVIDER_UNAVAILABLE");
+      const send = () =>
+        h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": "k-3" } });
+      assertFailCode(await send(), 502, "PROVIDER_UNAVAILABLE");
       other.exec("rollback");
       const record = await h.storage.db
         .selectFrom("request_records")
@@ -138,13 +134,7 @@ describe("a record that cannot be freed (SQLite, write lock held elsewhere)", ()
         .where("key", "=", "k-3")
         .executeTakeFirst();
       assert.equal(record?.state, "in_flight", "not freed: it waits for its lease");
-      const retry = await h.request({
-        url: GENERATE,
-        body,
-        as: business,
-        headers: { "idempotency-key": "k-3" },
-      });
-      assertFailCode(retry, 409, "REQUEST_IN_PROGRESS");
+      assertFailCode(await send(), 409, "REQUEST_IN_PROGRESS");
     } finally {
       other.close();
     }

@@ -72,15 +72,17 @@ declare module "fastify" {
   }
 }
 
-const ISSUING_ROUTES: Record<string, (status: number) => { kind: string; reissue: string }> = {
-  "/account/generate": (status) => ({ kind: "permanent", reissue: status === 200 ? "true" : "false" }),
-  "/account/generate/temporary": () => ({ kind: "temporary", reissue: "false" }),
-};
+/** The account numbers a successful answer of this route issued, if it issues any. */
+function issuedBy(route: string, status: number): { kind: string; reissue: string } | undefined {
+  if (route.endsWith("/account/generate/temporary")) return { kind: "temporary", reissue: "false" };
+  if (route.endsWith("/account/generate")) return { kind: "permanent", reissue: String(status === 200) };
+  return undefined;
+}
 
 /**
  * Counts and times every request by route pattern (never the raw URL, so cardinality stays
  * bounded), and serves GET /metrics in the Prometheus text format on `app` when `serve` is set
- * (the main port), or on a port of its own (see metricsServer).
+ * (the main port); compose.ts serves it on a port of its own when METRICS_PORT is set.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, serve: boolean): void {
   app.addHook("onResponse", async (request, reply) => {
@@ -97,8 +99,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, serve: b
       metrics.providerErrors.inc({ outcome: "unavailable" });
     // A replayed answer issued nothing.
     if (reply.getHeader("idempotent-replayed") === undefined && reply.statusCode < 300) {
-      const issued = ISSUING_ROUTES[labels.route.slice(labels.route.indexOf("/account/"))];
-      if (issued) metrics.accountsIssued.inc(issued(reply.statusCode));
+      const issued = issuedBy(labels.route, reply.statusCode);
+      if (issued) metrics.accountsIssued.inc(issued);
     }
   });
   if (serve) metricsRoute(app, metrics);

@@ -245,8 +245,9 @@ export function components() {
         required: false,
         description:
           "`1` (the default: body and timestamp signed) or `2`: the signature is lowercase hex " +
-          "HMAC-SHA256 over `VAS2-HMAC-SHA256\\n<timestamp>\\n<METHOD>\\n<canonical path>\\n<canonical query>" +
-          "\\n<Idempotency-Key or empty>\\n<hex SHA-256 of the body>`. Path segments and query pairs are " +
+          "HMAC-SHA256 over these lines joined by newlines: `VAS2-HMAC-SHA256`, the timestamp, the method, " +
+          "the canonical path, the canonical query, the Idempotency-Key (or empty) and the hex SHA-256 of " +
+          "the body. Path segments and query pairs are " +
           "decoded and re-encoded per RFC 3986, query pairs sorted. An API key can be set to require `2` " +
           "(401 `SIGNATURE_VERSION_REQUIRED` otherwise).",
         schema: { type: "string", enum: ["1", "2"] },
