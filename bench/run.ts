@@ -81,6 +81,18 @@ async function main() {
     const writer = await business("Writer Ltd", 0);
     const small = await business("Small Ltd", SMALL);
     const deep = await business("Deep Ltd", DEEP);
+    // Ten existing accounts that the sandbox pays into.
+    const payeeCreated = await services.businesses.createBusiness("Payee Ltd", "completed");
+    const payee = { apiKey: payeeCreated.apiKey, secretKey: payeeCreated.secretKey };
+    const payeeAccounts: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { account } = await services.accounts.generatePermanent(
+        { businessId: payeeCreated.business.id, businessName: "Payee Ltd" },
+        { type: "cli" },
+        { name: `Payee ${i}`, email: `payee${i}@example.com`, bvn: "22345678901" },
+      );
+      payeeAccounts.push(account.accountNumber);
+    }
     await services.close();
 
     const floor = await startProcess("bench/floor-server.ts", { ...env, FLOOR_SECRET }, "/ready", children);
@@ -171,6 +183,21 @@ async function main() {
         [Math.ceil(DEEP / 20), 10, "middle page"],
         [Math.ceil(DEEP / 10), 10, "last page"],
       ]),
+      {
+        name: "sandbox transfer into existing accounts",
+        floor: "write",
+        expectStatus: [201],
+        request: (n) => ({
+          method: "POST",
+          path: "/api/v1/external/sandbox/transfers",
+          body: JSON.stringify({
+            accountNumber: payeeAccounts[n % payeeAccounts.length],
+            amount: 10_000 + n,
+            narration: `bench ${run} ${n}`,
+          }),
+          key: payee,
+        }),
+      },
       {
         name: "authentication rejected (bad signature)",
         floor: "write",

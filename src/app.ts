@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { DestinationStream, LevelWithSilent } from "pino";
+import type { AccountLifecycle } from "./accounts/account-lifecycle.js";
 import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
+import type { CollectionService } from "./collections/collection-service.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
@@ -13,12 +15,19 @@ import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
+import { deactivateAccountRoute } from "./http/routes/deactivate-account.js";
 import { docsRoute } from "./http/routes/docs.js";
 import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
 import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
+import { getAccountRoute } from "./http/routes/get-account.js";
+import { getBalanceRoute } from "./http/routes/get-balance.js";
+import { getTransactionRoute } from "./http/routes/get-transaction.js";
 import { healthRoutes } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
+import { listTransactionsRoute } from "./http/routes/list-transactions.js";
 import { openApiRoute } from "./http/routes/openapi.js";
+import { reactivateAccountRoute } from "./http/routes/reactivate-account.js";
+import { sandboxTransferRoute } from "./http/routes/sandbox-transfer.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
 
 export const API_PREFIX = "/api/v1/external";
@@ -27,6 +36,10 @@ export const API_PREFIX = "/api/v1/external";
 export interface AppDependencies {
   authenticator: Authenticator;
   accounts: AccountService;
+  lifecycle: AccountLifecycle;
+  collections: CollectionService;
+  /** Serve POST /sandbox/transfers (SANDBOX). */
+  sandbox: boolean;
   requestRecords: RequestRecords;
   metrics: Metrics;
   /** Serve GET /metrics on this app (false when it has a port of its own). */
@@ -127,6 +140,13 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       generatePermanentRoute(api, deps.accounts);
       generateTemporaryRoute(api, deps.accounts);
       listAccountsRoute(api, deps.accounts);
+      getAccountRoute(api, deps.lifecycle);
+      deactivateAccountRoute(api, deps.lifecycle);
+      reactivateAccountRoute(api, deps.lifecycle);
+      listTransactionsRoute(api, deps.collections);
+      getTransactionRoute(api, deps.collections);
+      getBalanceRoute(api, deps.collections);
+      if (deps.sandbox) sandboxTransferRoute(api, deps.collections);
     },
     { prefix: API_PREFIX },
   );

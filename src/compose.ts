@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { DestinationStream, LevelWithSilent } from "pino";
+import { AccountLifecycle } from "./accounts/account-lifecycle.js";
 import { AccountService } from "./accounts/account-service.js";
 import { buildApp } from "./app.js";
 import { Authenticator } from "./auth/authenticator.js";
@@ -9,6 +10,7 @@ import { type MasterKeySource, resolveMasterKey } from "./businesses/master-key.
 import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
 import type { Clock } from "./clock.js";
+import { CollectionService } from "./collections/collection-service.js";
 import type { Config } from "./config.js";
 import { HealthMonitor } from "./http/health.js";
 import { Metrics, metricsRoute } from "./http/metrics.js";
@@ -47,6 +49,8 @@ export interface Services {
   box: SecretBox;
   businesses: BusinessService;
   accounts: AccountService;
+  lifecycle: AccountLifecycle;
+  collections: CollectionService;
   authenticator: Authenticator;
   requestRecords: RequestRecords;
   metrics: Metrics;
@@ -113,7 +117,20 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         now,
         onCredentialsChanged: () => authenticator.invalidate(),
       }),
-      accounts: new AccountService({ storage: opened, provider, fingerprintKey, now }),
+      accounts: new AccountService({
+        storage: opened,
+        provider,
+        fingerprintKey,
+        maxTransferKobo: config.maxTransferKobo,
+        now,
+      }),
+      lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
+      collections: new CollectionService({
+        storage: opened,
+        maxTransferKobo: config.maxTransferKobo,
+        sandbox: config.sandbox,
+        now,
+      }),
       authenticator,
       requestRecords: new RequestRecords({ db: opened.db, leaseMs: config.requestTimeoutMs * 2, now }),
       metrics,
@@ -136,6 +153,9 @@ export function buildServerApp(
   return buildApp({
     authenticator: services.authenticator,
     accounts: services.accounts,
+    lifecycle: services.lifecycle,
+    collections: services.collections,
+    sandbox: config.sandbox,
     requestRecords: services.requestRecords,
     metrics: services.metrics,
     serveMetrics: config.metricsPort === undefined,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_MAX_TRANSFER_KOBO } from "./ledger/kobo.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -136,6 +137,10 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
   // No default here: it depends on NODE_ENV (see loadConfig).
   SANDBOX: booleanString("SANDBOX").optional(),
+  // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
+  MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
+    DEFAULT_MAX_TRANSFER_KOBO,
+  ),
 });
 
 /** The service's whole configuration, validated once at start. */
@@ -175,6 +180,8 @@ export type Config = Readonly<{
    * outcomes. Default true, except with NODE_ENV=production where it must be asked for.
    */
   sandbox: boolean;
+  /** The largest inbound transfer accepted, in kobo. */
+  maxTransferKobo: number;
 }>;
 
 export class ConfigError extends Error {
@@ -247,5 +254,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
+    maxTransferKobo: e.MAX_TRANSFER_KOBO,
   });
 }

@@ -36,6 +36,18 @@ export const ErrorCode = {
   BAD_REQUEST: "BAD_REQUEST",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   SERVICE_DEGRADED: "SERVICE_DEGRADED",
+  ACCOUNT_NOT_FOUND: "ACCOUNT_NOT_FOUND",
+  TRANSACTION_NOT_FOUND: "TRANSACTION_NOT_FOUND",
+  ACCOUNT_NOT_PERMANENT: "ACCOUNT_NOT_PERMANENT",
+  UNKNOWN_ACCOUNT: "UNKNOWN_ACCOUNT",
+  ACCOUNT_EXPIRED: "ACCOUNT_EXPIRED",
+  ACCOUNT_RETIRED: "ACCOUNT_RETIRED",
+  ACCOUNT_DEACTIVATED: "ACCOUNT_DEACTIVATED",
+  AMOUNT_MISMATCH: "AMOUNT_MISMATCH",
+  ALREADY_PAID: "ALREADY_PAID",
+  AMOUNT_ABOVE_LIMIT: "AMOUNT_ABOVE_LIMIT",
+  CURRENCY_NOT_SUPPORTED: "CURRENCY_NOT_SUPPORTED",
+  TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -136,6 +148,45 @@ export const rateLimited = (retryAfterSeconds: number) =>
     ErrorCode.RATE_LIMITED,
     429,
     `Rate limit exceeded; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`,
+  );
+
+/** Something of the calling business's that does not exist (or is another business's: never 403). */
+export const accountNotFound = () => new AppError(ErrorCode.ACCOUNT_NOT_FOUND, 404, "Account not found");
+export const transactionNotFound = () =>
+  new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
+export const accountNotPermanent = () =>
+  new AppError(
+    ErrorCode.ACCOUNT_NOT_PERMANENT,
+    422,
+    "Only permanent accounts can be deactivated or reactivated; a temporary account ends at its expiresAt",
+  );
+
+/** Why an inbound transfer is refused at the bank (nothing credited, nothing held): docs/api.md. */
+export const TRANSFER_REFUSALS = [
+  ErrorCode.UNKNOWN_ACCOUNT,
+  ErrorCode.ACCOUNT_EXPIRED,
+  ErrorCode.ACCOUNT_RETIRED,
+  ErrorCode.ACCOUNT_DEACTIVATED,
+  ErrorCode.AMOUNT_MISMATCH,
+  ErrorCode.ALREADY_PAID,
+  ErrorCode.AMOUNT_ABOVE_LIMIT,
+  ErrorCode.CURRENCY_NOT_SUPPORTED,
+] as const;
+export type TransferRefusalCode = (typeof TRANSFER_REFUSALS)[number];
+
+/** An inbound transfer the acceptance rules refuse: 422, with the rule's code. */
+export const transferRefused = (code: TransferRefusalCode, message: string) =>
+  new AppError(code, 422, `Transfer refused: ${message}`);
+
+/**
+ * The bank's session id was already recorded with other content (account, amount or
+ * currency): the first recording stands and this one is refused, never merged.
+ */
+export const transferConflict = (sessionId: string) =>
+  new AppError(
+    ErrorCode.TRANSFER_CONFLICT,
+    409,
+    `Session id ${sessionId} was already recorded with a different account, amount or currency; the first recording stands`,
   );
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

@@ -47,6 +47,7 @@ test("npm run bench runs end to end on a tiny data set", async () => {
       "list page 1, 10 items (2,000 accounts)",
       "list page 1, 100 items (2,000 accounts)",
       "list last page (2,000 accounts)",
+      "sandbox transfer into existing accounts",
       "authentication rejected (bad signature)",
     ]) {
       assert.ok(names.includes(expected), `${expected} in ${names.join(", ")}`);

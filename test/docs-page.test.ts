@@ -40,7 +40,7 @@ describe("GET /docs in a browser", { skip }, () => {
     await h?.close();
   });
 
-  test("shows the four operations, loading nothing from anywhere but this server", async () => {
+  test("shows every operation, loading nothing from anywhere but this server", async () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     const problems: string[] = [];
@@ -65,9 +65,20 @@ describe("GET /docs in a browser", { skip }, () => {
         );
       assert.deepEqual(operations.sort(), [
         "GET /account/list",
+        "GET /account/{accountNumber}",
+        "GET /balance",
+        "GET /transactions",
+        "GET /transactions/{id}",
         "HEAD /account/list",
+        "HEAD /account/{accountNumber}",
+        "HEAD /balance",
+        "HEAD /transactions",
+        "HEAD /transactions/{id}",
         "POST /account/generate",
         "POST /account/generate/temporary",
+        "POST /account/{accountNumber}/deactivate",
+        "POST /account/{accountNumber}/reactivate",
+        "POST /sandbox/transfers",
       ]);
       assert.match(await page.locator(".info .title").innerText(), /Virtual Account Service API/);
 

@@ -47,7 +47,7 @@ for (const dialect of DIALECTS) {
         );
       });
 
-      test("items carry the spec's five fields plus isTemporary and expiresAt", async () => {
+      test("items carry the spec's five fields plus isTemporary, expiresAt and status", async () => {
         const { data } = (await list("?limit=100")).json();
         for (const item of data) {
           assert.deepEqual(Object.keys(item).sort(), [
@@ -58,7 +58,9 @@ for (const dialect of DIALECTS) {
             "email",
             "expiresAt",
             "isTemporary",
+            "status",
           ]);
+          assert.equal(item.status, "active");
           assert.equal(item.bankName, "Virtual Bank");
           assert.match(item.accountNumber, /^\d{10}$/);
           assert.equal(item.createdAt, new Date(item.createdAt).toISOString());

@@ -6,6 +6,7 @@ import addFormatsModule from "ajv-formats";
 import type { LightMyRequestResponse } from "fastify";
 import { sign } from "../src/auth/signature.js";
 import { numberSpaceExhausted } from "../src/errors.js";
+import { documentPath, ROUTE_CONTRACTS } from "../src/http/openapi.js";
 import { SIGNING_EXAMPLE } from "../src/http/openapi-components.js";
 import { contract as generatePermanentContract } from "../src/http/routes/generate-permanent.js";
 import { contract as generateTemporaryContract } from "../src/http/routes/generate-temporary.js";
@@ -28,6 +29,7 @@ const OPENAPI_URL = `${API}/openapi.json`;
 const GENERATE = "/account/generate";
 const TEMPORARY = "/account/generate/temporary";
 const LIST = "/account/list";
+const ACCOUNT = "/account/{accountNumber}";
 /** Where the document's `$ref`s resolve, for Ajv. */
 const BASE = "https://vas.test/openapi.json";
 
@@ -215,11 +217,27 @@ describe("the OpenAPI document", () => {
     new Contract(document); // and Ajv accepts every schema in it
   });
 
-  test("documents the four operations, each signed with all three headers", () => {
+  test("documents every operation, each signed with all three headers", () => {
     const paths = document.paths as Record<string, Json>;
     assert.deepEqual(
       Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)),
-      [`post ${GENERATE}`, `post ${TEMPORARY}`, `get ${LIST}`, `head ${LIST}`],
+      [
+        `post ${GENERATE}`,
+        `post ${TEMPORARY}`,
+        `get ${LIST}`,
+        `head ${LIST}`,
+        `get ${ACCOUNT}`,
+        `head ${ACCOUNT}`,
+        `post ${ACCOUNT}/deactivate`,
+        `post ${ACCOUNT}/reactivate`,
+        "get /transactions",
+        "head /transactions",
+        "get /transactions/{id}",
+        "head /transactions/{id}",
+        "get /balance",
+        "head /balance",
+        "post /sandbox/transfers",
+      ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
     const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
@@ -240,19 +258,35 @@ describe("the OpenAPI document", () => {
     }
     const failures = ["400", "401", "404", "409", "413", "415", "422", "429", "431", "500", "502", "503"];
     const listed = ["200", "400", "401", "404", "429", "431", "500", "503"];
+    const lifecycle = ["200", ...failures];
+    const sandbox = ["201", ...failures.filter((status) => status !== "502")];
     assert.deepEqual(statuses, {
       [`post ${GENERATE}`]: ["200", "201", ...failures],
       [`post ${TEMPORARY}`]: ["201", ...failures],
       [`get ${LIST}`]: listed,
       [`head ${LIST}`]: listed,
+      [`get ${ACCOUNT}`]: listed,
+      [`head ${ACCOUNT}`]: listed,
+      [`post ${ACCOUNT}/deactivate`]: lifecycle,
+      [`post ${ACCOUNT}/reactivate`]: lifecycle,
+      "get /transactions": listed,
+      "head /transactions": listed,
+      "get /transactions/{id}": listed,
+      "head /transactions/{id}": listed,
+      "get /balance": listed,
+      "head /balance": listed,
+      "post /sandbox/transfers": sandbox,
     });
   });
 
   test("each operation is exactly the contract its route file exports, at the route it serves", () => {
     const paths = document.paths as Record<string, Record<string, Json>>;
-    const contracts = [generatePermanentContract, generateTemporaryContract, listAccountsContract];
+    const contracts = ROUTE_CONTRACTS;
+    assert.ok(contracts.includes(generatePermanentContract) && contracts.includes(listAccountsContract));
+    assert.ok(contracts.includes(generateTemporaryContract));
     for (const { method, path, operation } of contracts) {
-      assert.deepEqual(paths[path]?.[method], JSON.parse(JSON.stringify(operation)), `${method} ${path}`);
+      const documented = paths[documentPath(path)]?.[method];
+      assert.deepEqual(documented, JSON.parse(JSON.stringify(operation)), `${method} ${path}`);
       assert.ok(
         h.app.hasRoute({ method: method.toUpperCase() as "GET" | "POST", url: `${API}${path}` }),
         `${method.toUpperCase()} ${API}${path} is served`,
@@ -264,7 +298,10 @@ describe("the OpenAPI document", () => {
         .filter((method) => method !== "head" || item.get === undefined)
         .map((method) => `${method} ${path}`),
     );
-    assert.deepEqual(served.sort(), contracts.map(({ method, path }) => `${method} ${path}`).sort());
+    assert.deepEqual(
+      served.sort(),
+      contracts.map(({ method, path }) => `${method} ${documentPath(path)}`).sort(),
+    );
     const { head, get } = paths[LIST] ?? {};
     assert.equal(head?.operationId, `${get?.operationId}Head`);
     assert.deepEqual(head?.parameters, get?.parameters);
@@ -380,6 +417,7 @@ for (const dialect of DIALECTS) {
     test("404 for an unknown path or method is the NotFound response every operation declares", async () => {
       for (const [method, url] of [
         ["GET", `${API}/account/nope`],
+        ["GET", `${API}/account/12345`],
         ["DELETE", `${API}${LIST}`],
         ["GET", `${API}${GENERATE}`],
         ["PUT", `${API}${TEMPORARY}`],

@@ -4,6 +4,7 @@ import { type Clock, isoNow } from "../clock.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
+  type AccountListRow,
   findPermanentAccount,
   insertAccount,
   listAccountsByOrdinal,
@@ -15,6 +16,7 @@ import { accountCount, lockBusinessForWrites, nextAccountOrdinal } from "../stor
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
+import { type AccountStatus, accountStatus } from "./account-status.js";
 import {
   type Identity,
   type PermanentInput,
@@ -57,6 +59,8 @@ export interface TemporaryAccount {
   createdAt: string;
   expiresAt: string;
   expiresInMinutes: number;
+  /** Kobo: the one amount the account accepts, once (null: any transfers until it expires). */
+  expectedAmount: number | null;
 }
 
 /** One item of the list. */
@@ -68,6 +72,8 @@ export interface AccountSummary {
   createdAt: string;
   isTemporary: boolean;
   expiresAt: string | null;
+  /** Computed when read: exact at any instant. */
+  status: AccountStatus;
 }
 
 export interface Pagination {
@@ -82,11 +88,27 @@ export interface AccountServiceOptions {
   provider: AccountProvider;
   /** Keys the fingerprints stored in place of BVNs and NINs. */
   fingerprintKey: Buffer;
+  /** The largest expectedAmount a temporary account may take (MAX_TRANSFER_KOBO). */
+  maxTransferKobo?: number;
   now?: Clock;
 }
 
 /** The business an account is issued for, and who asked for it (recorded with the number). */
 type Issuer = ForBusiness & { actor: Actor };
+
+/** A list item from the stored row, its status computed at `now`. */
+export function accountSummary(row: AccountListRow, bankName: string, now: number): AccountSummary {
+  return {
+    bankName,
+    accountNumber: row.account_number,
+    email: row.email,
+    accountName: row.account_name,
+    createdAt: row.created_at,
+    isTemporary: row.kind === "temporary",
+    expiresAt: row.expires_at,
+    status: accountStatus(row, now),
+  };
+}
 
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
@@ -129,7 +151,7 @@ export class AccountService {
     body: Record<string, unknown>,
   ): Promise<TemporaryAccount> {
     const business = { ...forBusiness, actor };
-    const input = parseTemporaryInput(body);
+    const input = parseTemporaryInput(body, this.options.maxTransferKobo);
     const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     return writeTransaction(this.options.storage, async (trx) => {
@@ -150,6 +172,8 @@ export class AccountService {
         version: 1,
         duration_minutes: input.durationMinutes,
         expires_at: expiresAt,
+        expected_amount: input.expectedAmount,
+        deactivated_at: null,
         created_at: createdAt,
         updated_at: createdAt,
       });
@@ -164,6 +188,7 @@ export class AccountService {
         createdAt,
         expiresAt,
         expiresInMinutes: input.durationMinutes,
+        expectedAmount: input.expectedAmount,
       };
       return account;
     });
@@ -184,15 +209,8 @@ export class AccountService {
     const upTo = total - (page - 1) * limit;
     if (upTo <= 0) return { items: [], pagination };
     const rows = await listAccountsByOrdinal(db, business.businessId, Math.max(0, upTo - limit), upTo);
-    const items = rows.map((row) => ({
-      bankName: this.options.provider.bankName,
-      accountNumber: row.account_number,
-      email: row.email,
-      accountName: row.account_name,
-      createdAt: row.created_at,
-      isTemporary: row.kind === "temporary",
-      expiresAt: row.expires_at,
-    }));
+    const now = this.now();
+    const items = rows.map((row) => accountSummary(row, this.options.provider.bankName, now));
     return { items, pagination };
   }
 
@@ -237,7 +255,8 @@ export class AccountService {
     };
     if (existing) {
       const version = existing.version + 1;
-      await updateAccount(trx, existing.id, { ...fields, version });
+      // A re-issue also reactivates: the customer's new number takes payments.
+      await updateAccount(trx, existing.id, { ...fields, version, deactivated_at: null });
       await retireNumber(trx, existing.account_number, now);
       await this.recordNumber(trx, business, existing.id, version, issued.accountNumber, reference, now);
       return false;
@@ -252,6 +271,8 @@ export class AccountService {
       version: 1,
       duration_minutes: null,
       expires_at: null,
+      expected_amount: null,
+      deactivated_at: null,
       created_at: now,
       ...fields,
     });

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
+import type { AccountDetail } from "./account-lifecycle.js";
 import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-service.js";
+import { ACCOUNT_STATUSES } from "./account-status.js";
 import {
   BIDI_CONTROL_CHARACTERS,
   BVN_FIELDS,
@@ -190,6 +193,20 @@ export const temporaryRequestSchema = z
           `(${MAX_DURATION_MINUTES / (24 * 60)} days). Absent or \`null\` means ${DEFAULT_DURATION_MINUTES}; \`"30"\` (a string) is refused. ` +
           "Checked after the identity.",
       }),
+    expectedAmount: z
+      .int()
+      .min(1)
+      .max(DEFAULT_MAX_TRANSFER_KOBO)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Integer kobo (NGN 1 = 100 kobo). When sent, the account accepts exactly one transfer, of " +
+          "exactly this amount; any other amount, and any transfer after it, is refused at the bank. " +
+          "Absent or `null`: any number of transfers of any amount until the account expires. At most " +
+          "the server's MAX_TRANSFER_KOBO (default 1000000000, NGN 10,000,000). Checked after `duration`.",
+        examples: [150000],
+      }),
   })
   .meta({
     description: `A customer's details and the account's lifetime. ${IDENTITY_RULE}`,
@@ -231,6 +248,22 @@ const createdAt = z.iso.datetime().meta({
   examples: ["2026-01-01T00:00:00.120Z"],
 });
 
+const expectedAmount = z
+  .int()
+  .min(1)
+  .nullable()
+  .meta({
+    description:
+      "Integer kobo: the one amount a temporary account accepts, once; `null` when it accepts any transfers.",
+    examples: [150000, null],
+  });
+
+const accountStatusSchema = z.enum(ACCOUNT_STATUSES).meta({
+  description:
+    "Computed when read: `deactivated` (the business deactivated it), `expired` (a temporary account at " +
+    "or after `expiresAt`), otherwise `active`. Only an `active` account accepts transfers.",
+});
+
 /** `data` of POST /account/generate. */
 export const permanentAccountSchema = z
   .strictObject({ bankName, accountNumber, accountName, userName })
@@ -255,6 +288,7 @@ export const temporaryAccountSchema = z
       .min(MIN_DURATION_MINUTES)
       .max(MAX_DURATION_MINUTES)
       .meta({ description: `The duration that applies (${DEFAULT_DURATION_MINUTES} if none was sent).` }),
+    expectedAmount: expectedAmount,
   })
   .meta({ description: "A new temporary account." });
 
@@ -274,8 +308,23 @@ export const accountSummarySchema = z
         description: "Expiry of a temporary account (past or future); `null` for a permanent one.",
         examples: ["2026-01-01T00:30:00.120Z", null],
       }),
+    status: accountStatusSchema,
   })
   .meta({ description: "An account of the calling business, permanent or temporary, expired or not." });
+
+/** `data` of GET /account/{accountNumber}. */
+export const accountDetailSchema = accountSummarySchema
+  .extend({
+    expectedAmount,
+    totalReceived: z
+      .int()
+      .min(0)
+      .meta({
+        description: "Integer kobo received into the account so far, gross of fees.",
+        examples: [150000],
+      }),
+  })
+  .meta({ description: "An account of the calling business, with what it has received." });
 
 /** `pagination` of GET /account/list. */
 export const paginationSchema = z
@@ -301,19 +350,20 @@ export const paginationSchema = z
   .meta({ description: "Where this page sits in the whole list." });
 
 /** The schema's values are values of T, and both have the same fields. */
-type Describes<S extends z.ZodType, T> =
+export type Describes<S extends z.ZodType, T> =
   z.output<S> extends T
     ? [Exclude<keyof T, keyof z.output<S>> | Exclude<keyof z.output<S>, keyof T>] extends [never]
       ? true
       : false
     : false;
 
-type Assert<T extends true> = T;
+export type Assert<T extends true> = T;
 
 /** Compiles only while each response schema describes exactly what AccountService returns. */
 export type ResponseSchemasMatchService = [
   Assert<Describes<typeof permanentAccountSchema, PermanentAccount>>,
   Assert<Describes<typeof temporaryAccountSchema, TemporaryAccount>>,
   Assert<Describes<typeof accountSummarySchema, AccountSummary>>,
+  Assert<Describes<typeof accountDetailSchema, AccountDetail>>,
   Assert<Describes<typeof paginationSchema, Pagination>>,
 ];

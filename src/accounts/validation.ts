@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
+import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
 import type { IdentityType } from "../storage/schema.js";
 
 // Field rules as zod schemas, so that a machine-readable contract can be generated from the very
@@ -61,6 +62,12 @@ export const durationSchema = z
     error: `duration must be between ${MIN_DURATION_MINUTES} and ${MAX_DURATION_MINUTES} minutes`,
   });
 
+/** A 10-digit account number sent as `field`. */
+export const accountNumberSchema = (field: string) =>
+  z.string({ error: `${field} must be a string of exactly 10 digits` }).regex(/^\d{10}$/, {
+    error: `${field} must be a string of exactly 10 digits`,
+  });
+
 /** Names under which each identity number is accepted, in order of precedence. */
 export const BVN_FIELDS = ["bvn", "BVN"] as const;
 export const NIN_FIELDS = ["nin", "NIN", "ninNumber"] as const;
@@ -78,20 +85,24 @@ export interface PermanentInput {
 
 export interface TemporaryInput extends PermanentInput {
   durationMinutes: number;
+  /** Kobo: the account accepts one transfer of exactly this amount (null: any transfers). */
+  expectedAmount: number | null;
 }
 
 type Body = Record<string, unknown>;
 
 /** Absent and JSON null both count as "not sent". */
-const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
+export const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
 
-function check<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
+/** The value if the schema accepts it; otherwise a 400 with the schema's first message. */
+export function check<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
   const result = schema.safeParse(value);
   if (!result.success) throw validationFailed(result.error.issues[0]?.message ?? "invalid value");
   return result.data;
 }
 
-function required<T>(body: Body, field: string, schema: z.ZodType<T, unknown>): T {
+/** A field that must be sent (`<field> is required` otherwise), checked by the schema. */
+export function required<T>(body: Body, field: string, schema: z.ZodType<T, unknown>): T {
   if (!isSent(body, field)) throw validationFailed(`${field} is required`);
   return check(schema, body[field]);
 }
@@ -112,13 +123,19 @@ export function parsePermanentInput(body: Body): PermanentInput {
   return { name, email, identity: identity(body) };
 }
 
-/** As parsePermanentInput, then `duration` (optional, default 40). */
-export function parseTemporaryInput(body: Body): TemporaryInput {
+/**
+ * As parsePermanentInput, then `duration` (optional, default 40), then `expectedAmount`
+ * (optional kobo, at most `maxTransferKobo`: an account nobody could pay is refused).
+ */
+export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): TemporaryInput {
   const input = parsePermanentInput(body);
   const durationMinutes = isSent(body, "duration")
     ? check(durationSchema, body.duration)
     : DEFAULT_DURATION_MINUTES;
-  return { ...input, durationMinutes };
+  const expectedAmount = isSent(body, "expectedAmount")
+    ? check(koboSchema("expectedAmount", maxTransferKobo), body.expectedAmount)
+    : null;
+  return { ...input, durationMinutes, expectedAmount };
 }
 
 export interface ListQuery {

@@ -194,6 +194,8 @@ export class BusinessService {
       name: checkedName,
       verification_status: status,
       account_count: 0,
+      fee_basis_points: 0,
+      fee_cap_kobo: null,
       created_at: now,
       updated_at: now,
     };

@@ -1,41 +1,30 @@
-import { type ParseArgsConfig, parseArgs } from "node:util";
 import { CLI } from "../businesses/actor.js";
 import { parseBusinessName } from "../businesses/business-name.js";
-import { isUuid, parseKeyReference } from "../businesses/business-service.js";
+import { parseKeyReference } from "../businesses/business-service.js";
 import { rotateMasterKey } from "../businesses/master-key-rotation.js";
 import { createClient, serviceRoot } from "../client/index.js";
 import { openServices, type Services } from "../compose.js";
 import { type Config, loadClientEnvironment, loadConfig } from "../config.js";
-import { isAppError } from "../errors.js";
 import { type ApiKeyStatus, VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import {
+  argument,
+  businessId,
+  type CliIo,
+  type Command,
+  json,
+  parse,
+  positionals,
+  UsageError,
+} from "./command.js";
+import { COLLECTION_COMMANDS } from "./commands/collections.js";
 import { formatTable } from "./table.js";
-import { type CommandHelp, formatCommandUsage, formatGroupUsage, formatUsage } from "./usage.js";
+import { formatCommandUsage, formatGroupUsage, formatUsage } from "./usage.js";
 
-export interface CliIo {
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-class UsageError extends Error {}
 /** `vas request` got an error answer: already printed, exit 1. */
 class RequestFailed extends Error {
   constructor(readonly status: number) {
     super(`the API answered ${status}`);
   }
-}
-
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function positionals(values: string[], count: number, names: string): string[] {
-  if (values.length !== count) throw new UsageError(`expected ${names}`);
-  return values;
 }
 
 function status(value: string): VerificationStatus {
@@ -45,42 +34,12 @@ function status(value: string): VerificationStatus {
   return value as VerificationStatus;
 }
 
-/** Ids are UUIDs: anything else is a typo, refused before the database is opened. */
-function businessId(value: string): string {
-  if (!isUuid(value)) throw new UsageError("<businessId> must be a UUID, as business list shows it");
-  return value;
-}
-
-/** An argument the domain refuses (a business name, say) is a usage error: exit 2, nothing opened. */
-function argument<T>(check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (isAppError(error)) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 /** A key argument, checked for its form (id, prefix or whole key) before anything is opened. */
 function keyArgument(args: string[]): string {
   const [key] = positionals(args, 1, "<key>") as [string];
   argument(() => parseKeyReference(key));
   return key;
 }
-
-/** What a command may use; the configuration and the services are read on first use only. */
-interface Context {
-  io: CliIo;
-  config: () => Config;
-  services: () => Promise<Services>;
-}
-
-/** One `vas` command: its help and what it runs. Every command is one entry of COMMANDS. */
-interface Command extends CommandHelp {
-  run: (args: string[], context: Context) => Promise<void>;
-}
-
-const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);
 
 /** How every key command's help explains its <key>. */
 const KEY_REFERENCE = [
@@ -98,6 +57,8 @@ function setKeyStatus(keyStatus: ApiKeyStatus): Command["run"] {
     io.stdout(`Key ${key.prefix}... (${key.keyId}) is now ${keyStatus}\n`);
   };
 }
+
+export type { CliIo };
 
 const COMMANDS: readonly Command[] = [
   {
@@ -355,6 +316,7 @@ const COMMANDS: readonly Command[] = [
       if (response.status >= 400) throw new RequestFailed(response.status);
     },
   },
+  ...COLLECTION_COMMANDS,
 ];
 
 /** The whole help, as `vas --help` prints it. */

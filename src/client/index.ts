@@ -29,6 +29,8 @@ export interface TemporaryAccount {
   createdAt: string;
   expiresAt: string;
   expiresInMinutes: number;
+  /** Integer kobo: the one amount the account accepts, once (null: any transfers). */
+  expectedAmount: number | null;
 }
 
 /** One item of the list. */
@@ -40,6 +42,63 @@ export interface AccountSummary {
   createdAt: string;
   isTemporary: boolean;
   expiresAt: string | null;
+  /** Computed when read: only an active account accepts transfers. */
+  status: "active" | "expired" | "deactivated";
+}
+
+/** GET /account/:accountNumber. Amounts are integer kobo. */
+export interface AccountDetail extends AccountSummary {
+  expectedAmount: number | null;
+  totalReceived: number;
+}
+
+/** A credited inbound transfer. Amounts are integer kobo (NGN 1 = 100 kobo). */
+export interface Transaction {
+  id: string;
+  accountNumber: string;
+  amount: number;
+  fee: number;
+  netAmount: number;
+  currency: string;
+  payer: { name: string; accountNumber: string; bankName: string };
+  narration: string;
+  sessionId: string;
+  status: "successful";
+  paidAt: string;
+  createdAt: string;
+  balanceAfter: number;
+}
+
+/** GET /balance, in integer kobo. */
+export interface Balance {
+  available: number;
+  totalReceived: number;
+  totalFees: number;
+  currency: string;
+}
+
+/** A sandbox transfer: integer kobo; the payer fields default to the sandbox payer. */
+export interface SandboxTransferInput {
+  accountNumber: string;
+  amount: number;
+  payerName?: string;
+  payerAccountNumber?: string;
+  payerBankName?: string;
+  narration?: string;
+}
+
+/** Filters of GET /transactions: `from` and `to` are instants (Date or ISO 8601 with a zone). */
+export interface TransactionQuery {
+  page?: number;
+  limit?: number;
+  accountNumber?: string;
+  from?: Date | string;
+  to?: Date | string;
+}
+
+export interface TransactionPage {
+  data: Transaction[];
+  pagination: Pagination;
 }
 
 /** The list's `pagination`. */
@@ -135,13 +194,32 @@ export interface VasClient {
   generateAccount(customer: CustomerInput, options?: RequestOptions): Promise<PermanentAccount>;
   /** POST /account/generate/temporary: a new account expiring after `duration` minutes (default 40). */
   generateTemporaryAccount(
-    customer: CustomerInput & { duration?: number },
+    customer: CustomerInput & { duration?: number; expectedAmount?: number },
     options?: RequestOptions,
   ): Promise<TemporaryAccount>;
   /** GET /account/list: one page, newest first. */
   listAccounts(query?: { page?: number; limit?: number }, options?: RequestOptions): Promise<AccountPage>;
   /** Every account, newest first, fetched page by page. */
   accounts(query?: { limit?: number }): AsyncIterableIterator<AccountSummary>;
+  /** GET /account/:accountNumber: the account, its status and what it has received. */
+  getAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
+  /** POST /account/:accountNumber/deactivate: the account stops taking payments. */
+  deactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
+  /** POST /account/:accountNumber/reactivate: the account takes payments again. */
+  reactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
+  /** GET /transactions: one page, newest first. */
+  listTransactions(query?: TransactionQuery, options?: RequestOptions): Promise<TransactionPage>;
+  /** Every transaction matching the filters, newest first, fetched page by page. */
+  transactions(query?: Omit<TransactionQuery, "page">): AsyncIterableIterator<Transaction>;
+  /** GET /transactions/:id. */
+  getTransaction(id: string, options?: RequestOptions): Promise<Transaction>;
+  /** GET /balance. */
+  getBalance(options?: RequestOptions): Promise<Balance>;
+  /** The sandbox (servers with SANDBOX=true). */
+  sandbox: {
+    /** POST /sandbox/transfers: the Virtual Bank pays into one of your accounts. */
+    transfer(input: SandboxTransferInput, options?: RequestOptions): Promise<Transaction>;
+  };
   /** A signed call to any path under the API prefix; does not throw on 4xx/5xx. */
   request(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<RawResponse>;
 }
@@ -284,8 +362,68 @@ export function createClient(options: ClientOptions): VasClient {
         if (page >= pagination.pages) return;
       }
     },
+    async getAccount(accountNumber, requestOptions) {
+      return (
+        await call<{ data: AccountDetail }>("GET", accountPath(accountNumber), undefined, requestOptions)
+      ).data;
+    },
+    async deactivateAccount(accountNumber, requestOptions) {
+      const path = `${accountPath(accountNumber)}/deactivate`;
+      return (await call<{ data: AccountDetail }>("POST", path, undefined, requestOptions)).data;
+    },
+    async reactivateAccount(accountNumber, requestOptions) {
+      const path = `${accountPath(accountNumber)}/reactivate`;
+      return (await call<{ data: AccountDetail }>("POST", path, undefined, requestOptions)).data;
+    },
+    async listTransactions(query = {}, requestOptions) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) {
+        if (value === undefined) continue;
+        params.set(name, value instanceof Date ? value.toISOString() : String(value));
+      }
+      const search = params.size > 0 ? `?${params}` : "";
+      const { data, pagination } = await call<TransactionPage>(
+        "GET",
+        `/transactions${search}`,
+        undefined,
+        requestOptions,
+      );
+      return { data, pagination };
+    },
+    async *transactions(query = {}) {
+      // Pages are fixed by the filters' bounds at the first call's time; a transfer recorded
+      // meanwhile shifts later pages by one, so ids already seen are skipped.
+      const seen = new Set<string>();
+      for (let page = 1; ; page++) {
+        const { data, pagination } = await this.listTransactions({
+          ...query,
+          page,
+          limit: query.limit ?? 100,
+        });
+        for (const transaction of data) {
+          if (seen.has(transaction.id)) continue;
+          seen.add(transaction.id);
+          yield transaction;
+        }
+        if (page >= pagination.pages) return;
+      }
+    },
+    async getTransaction(id, requestOptions) {
+      const path = `/transactions/${encodeURIComponent(id)}`;
+      return (await call<{ data: Transaction }>("GET", path, undefined, requestOptions)).data;
+    },
+    async getBalance(requestOptions) {
+      return (await call<{ data: Balance }>("GET", "/balance", undefined, requestOptions)).data;
+    },
+    sandbox: {
+      async transfer(input, requestOptions) {
+        return (await call<{ data: Transaction }>("POST", "/sandbox/transfers", input, requestOptions)).data;
+      },
+    },
   };
 }
+
+const accountPath = (accountNumber: string) => `/account/${encodeURIComponent(accountNumber)}`;
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

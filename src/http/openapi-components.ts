@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  accountDetailSchema,
   accountSummarySchema,
   listQuerySchema,
   paginationSchema,
@@ -9,6 +10,12 @@ import {
   temporaryRequestSchema,
 } from "../accounts/api-schemas.js";
 import { EMPTY_BODY, TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
+import {
+  balanceSchema,
+  sandboxTransferRequestSchema,
+  transactionQuerySchema,
+  transactionSchema,
+} from "../collections/api-schemas.js";
 import { ErrorCode } from "../errors.js";
 import { IDEMPOTENCY_TTL_MS } from "../idempotency/request-records.js";
 import { IDEMPOTENCY_KEY, REQUEST_ID } from "./header-rules.js";
@@ -70,6 +77,21 @@ function componentSchemas(): Record<string, unknown> {
     }),
     "AccountListResponse",
   );
+  add(accountDetailSchema, "AccountDetail");
+  add(success(accountDetailSchema), "AccountDetailResponse");
+  add(transactionSchema, "Transaction");
+  add(success(transactionSchema), "TransactionResponse");
+  add(
+    z.strictObject({
+      status: z.literal("success"),
+      data: z.array(transactionSchema).meta({ description: "Newest first." }),
+      pagination: paginationSchema,
+    }),
+    "TransactionListResponse",
+  );
+  add(balanceSchema, "Balance");
+  add(success(balanceSchema), "BalanceResponse");
+  add(sandboxTransferRequestSchema, "SandboxTransferRequest");
   add(failSchema, "Fail");
   add(internalErrorSchema, "InternalError");
   const { schemas } = z.toJSONSchema(named, {
@@ -140,6 +162,94 @@ export function failure(
   responseHeaders = headers(),
 ) {
   return { description, headers: responseHeaders, content: json(failEnvelope(status, codes)) };
+}
+
+/** The 503 of an operation whose only way to fail with 503 is the database. */
+export const STORAGE_UNAVAILABLE = failure(
+  503,
+  "The database is unreachable (`SERVICE_UNAVAILABLE`): nothing changed, retry.",
+  [ErrorCode.SERVICE_UNAVAILABLE],
+  headers("Retry-After"),
+);
+
+/** A parameter in the path, `{name}` in the document (`:name` where Fastify registers it). */
+export function pathParameter(name: string, description: string, schema: Record<string, unknown>) {
+  return { name, in: "path", required: true, description, schema };
+}
+
+/** The account number in the path of the account routes. */
+export const ACCOUNT_NUMBER_PARAMETER = pathParameter(
+  "accountNumber",
+  "The account's current 10-digit number. A number retired by a re-issue is 404 `ACCOUNT_NOT_FOUND`; " +
+    "a segment that is not 10 digits matches no route (404 `NOT_FOUND`).",
+  { type: "string", pattern: "^\\d{10}$", examples: ["0184421779"] },
+);
+
+/** What every signed read (a GET) may answer besides its success. */
+export function readFailures(
+  notFound: string,
+  codes: ErrorCode[] = [],
+  badRequest = "More than 20 query parameters (`VALIDATION_FAILED`), or the HTTP layer refused the request " +
+    "(`BAD_REQUEST`).",
+) {
+  return {
+    400: failure(400, badRequest, [ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_REQUEST]),
+    ...EVERYWHERE,
+    404: failure(404, notFound, [ErrorCode.NOT_FOUND, ...codes]),
+    503: STORAGE_UNAVAILABLE,
+  };
+}
+
+/** The parameters of a signed GET: the signature version and the request id, and `extra`. */
+export function readParameters(...extra: unknown[]) {
+  return [ref("parameters", "SignatureVersion"), ...extra, ref("parameters", "RequestId")];
+}
+
+/** A deactivate or reactivate operation: a signed POST without a body, answering the account. */
+export function lifecycleOperation(operationId: string, summary: string, description: string) {
+  return {
+    operationId,
+    summary,
+    description: `${description} Send no body (an empty body, or \`{}\`, is accepted and ignored).`,
+    security: SIGNED,
+    tags: ["Accounts"],
+    parameters: [
+      ref("parameters", "SignatureVersion"),
+      ref("parameters", "IdempotencyKey"),
+      ACCOUNT_NUMBER_PARAMETER,
+      ref("parameters", "RequestId"),
+    ],
+    responses: {
+      200: ok("The account, as it now is.", "AccountDetailResponse", "Idempotent-Replayed"),
+      400: failure(
+        400,
+        "The bank refused (`PROVIDER_REJECTED`), the " +
+          "Idempotency-Key is malformed (`INVALID_IDEMPOTENCY_KEY`), or the HTTP layer refused the request " +
+          "(`BAD_REQUEST`).",
+        [ErrorCode.PROVIDER_REJECTED, ErrorCode.INVALID_IDEMPOTENCY_KEY, ErrorCode.BAD_REQUEST],
+        headers("Idempotent-Replayed"),
+      ),
+      ...EVERYWHERE,
+      404: failure(
+        404,
+        "No route (`NOT_FOUND`), or no current account of the calling business has this number (`ACCOUNT_NOT_FOUND`).",
+        [ErrorCode.NOT_FOUND, ErrorCode.ACCOUNT_NOT_FOUND],
+        headers("Idempotent-Replayed"),
+      ),
+      409: ref("responses", "RequestInProgress"),
+      413: ref("responses", "PayloadTooLarge"),
+      415: ref("responses", "UnsupportedMediaType"),
+      422: failure(
+        422,
+        "A temporary account (`ACCOUNT_NOT_PERMANENT`), or the Idempotency-Key came with another request " +
+          "(`IDEMPOTENCY_KEY_REUSED`).",
+        [ErrorCode.ACCOUNT_NOT_PERMANENT, ErrorCode.IDEMPOTENCY_KEY_REUSED],
+        headers("Idempotent-Replayed"),
+      ),
+      502: ref("responses", "ProviderUnavailable"),
+      503: STORAGE_UNAVAILABLE,
+    },
+  };
 }
 
 /** What the two generate operations share: signing, parameters and the JSON body `schema`. */
@@ -215,6 +325,18 @@ const AUTH_CODES: ErrorCode[] = [
   ErrorCode.INVALID_SIGNATURE,
 ];
 
+/** Query parameter components from a zod object's fields, named as `names` says. */
+function queryParameters(shape: Record<string, z.ZodType>, names: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => {
+      const { description, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
+      delete rest.$schema;
+      const parameter = { name, in: "query", required: false, description, schema: rest };
+      return [names[name] ?? name, parameter];
+    }),
+  );
+}
+
 /** The `components` of the document: schemas, security schemes, parameters, headers, shared responses. */
 export function components() {
   return {
@@ -271,14 +393,12 @@ export function components() {
         description: "Reused as the response's `x-request-id` when it is 1 to 64 of `A-Z a-z 0-9 . _ : -`.",
         schema: { type: "string", pattern: REQUEST_ID.source },
       },
-      ...Object.fromEntries(
-        Object.entries(listQuerySchema.shape).map(([name, schema]) => {
-          const { description, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
-          delete rest.$schema;
-          const parameter = { name, in: "query", required: false, description, schema: rest };
-          return [name === "page" ? "Page" : "Limit", parameter];
-        }),
-      ),
+      ...queryParameters(listQuerySchema.shape, { page: "Page", limit: "Limit" }),
+      ...queryParameters(transactionQuerySchema.shape, {
+        accountNumber: "TransactionAccountNumber",
+        from: "From",
+        to: "To",
+      }),
     },
     headers: {
       "x-request-id": {

@@ -1,8 +1,15 @@
 import { createRequire } from "node:module";
 import { components, type RouteContract } from "./openapi-components.js";
+import { contract as deactivateAccount } from "./routes/deactivate-account.js";
 import { contract as generatePermanent } from "./routes/generate-permanent.js";
 import { contract as generateTemporary } from "./routes/generate-temporary.js";
+import { contract as getAccount } from "./routes/get-account.js";
+import { contract as getBalance } from "./routes/get-balance.js";
+import { contract as getTransaction } from "./routes/get-transaction.js";
 import { contract as listAccounts } from "./routes/list-accounts.js";
+import { contract as listTransactions } from "./routes/list-transactions.js";
+import { contract as reactivateAccount } from "./routes/reactivate-account.js";
+import { contract as sandboxTransfer } from "./routes/sandbox-transfer.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
 export type OpenApiDocument = { openapi: string } & Record<string, unknown>;
@@ -10,7 +17,21 @@ export type OpenApiDocument = { openapi: string } & Record<string, unknown>;
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** Each route's own contract, in the order the document lists them. */
-export const ROUTE_CONTRACTS: readonly RouteContract[] = [generatePermanent, generateTemporary, listAccounts];
+export const ROUTE_CONTRACTS: readonly RouteContract[] = [
+  generatePermanent,
+  generateTemporary,
+  listAccounts,
+  getAccount,
+  deactivateAccount,
+  reactivateAccount,
+  listTransactions,
+  getTransaction,
+  getBalance,
+  sandboxTransfer,
+];
+
+/** A Fastify path (`/account/:accountNumber(^\\d{10}$)`) as an OpenAPI path (`/account/{accountNumber}`). */
+export const documentPath = (path: string) => path.replace(/:(\w+)(\([^)]*\))?/g, "{$1}");
 
 /** Every response of `get` without its body, for the HEAD that Fastify answers beside each GET. */
 function headOf(get: { responses: Record<string, unknown> }, shared: Record<string, DeclaredResponse>) {
@@ -46,8 +67,8 @@ function paths(shared: Record<string, DeclaredResponse>) {
   for (const { method, path, operation, head } of ROUTE_CONTRACTS) {
     // A copy: the document must not share objects with the contracts (or with another document).
     const own = structuredClone(operation);
-    const item = items[path] ?? {};
-    items[path] = item;
+    const item = items[documentPath(path)] ?? {};
+    items[documentPath(path)] = item;
     item[method] = own;
     // Fastify answers HEAD beside every GET: documented as the GET, with the bodies taken out.
     if (method === "get") {
@@ -65,7 +86,9 @@ function paths(shared: Record<string, DeclaredResponse>) {
 
 const DESCRIPTION = `Issues 10-digit Nigerian virtual bank account numbers (NUBANs) to the customers of a verified
 business: permanent accounts (one per customer email) and temporary accounts (one per call, with an
-expiry time), and lists the business's accounts a page at a time.
+expiry time), lists the business's accounts a page at a time, and records the payments made into
+them: transactions, a double-entry ledger and the business's balance. Every amount is integer kobo
+(NGN 1 = 100 kobo).
 
 Every request is signed with the business's API key and secret key: see the security schemes.
 Request bodies are JSON objects sent with \`Content-Type: application/json\`.
@@ -88,7 +111,14 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
       license: { name: "Proprietary: no licence is granted", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: basePath, description: "This server" }],
-    tags: [{ name: "Accounts", description: "Permanent and temporary virtual accounts." }],
+    tags: [
+      { name: "Accounts", description: "Permanent and temporary virtual accounts." },
+      {
+        name: "Collections",
+        description: "Payments into the accounts: transactions and the balance, in kobo.",
+      },
+      { name: "Sandbox", description: "Simulated transfers, when the server runs with SANDBOX=true." },
+    ],
     paths: paths(parts.responses),
     components: parts,
   };

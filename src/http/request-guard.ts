@@ -28,12 +28,16 @@ declare module "fastify" {
 const SIGNATURE_TTL_MS = 2 * TIMESTAMP_TOLERANCE_MS + 60_000;
 export const REPLAYED_HEADER = "idempotent-replayed";
 
-/** Method, route and canonical body: what makes two requests "the same request". */
+/**
+ * Method, path and canonical body: what makes two requests "the same request". The path as
+ * sent, not the route's pattern: deactivating one account is not the same request as
+ * deactivating another, even with the same (version 1) signature.
+ */
 function fingerprint(request: FastifyRequest): string {
   const body = receivedBody(request);
   const canonical = body?.compact() ?? body?.raw ?? Buffer.alloc(0);
   return createHash("sha256")
-    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
+    .update(`${request.method} ${request.url.split("?")[0]}\n`)
     .update(canonical)
     .digest("hex");
 }

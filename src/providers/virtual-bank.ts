@@ -3,6 +3,7 @@ import type { BankAccountRecord, VirtualBankStore } from "../storage/virtual-ban
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import { SerialPermutation } from "./serial-permutation.js";
+import type { TransferNotification, TransferReceiver } from "./transfer-notification.js";
 
 export { SERIAL_COUNTER } from "../storage/virtual-bank-store.js";
 
@@ -117,6 +118,44 @@ export function checkIdentity(request: VirtualAccountRequest, sandbox: boolean):
     case SANDBOX_IDENTITIES.unavailable:
       throw providerUnavailable();
   }
+}
+
+/** A payment the sandbox makes into one of the bank's accounts (missing payer details get defaults). */
+export interface SandboxPayment {
+  accountNumber: string;
+  amount: number;
+  payerName?: string;
+  payerAccountNumber?: string;
+  payerBankName?: string;
+  narration?: string;
+  /** The bank's session id; a retried request passes the same one, so it is recorded once. */
+  sessionId: string;
+  /** The value time (the bank's clock). */
+  paidAt: string;
+}
+
+/** The payer the sandbox pays from when the caller names none. */
+export const SANDBOX_PAYER = { name: "Sandbox Payer", accountNumber: "0123456789", bankName: "Sandbox Bank" };
+
+/**
+ * The sandbox's side of an inbound transfer: the Virtual Bank notifies the receiver exactly as
+ * a real bank would, in NGN, and the transfer succeeds or fails with what the receiver answers.
+ */
+export function sendSandboxTransfer<T>(receiver: TransferReceiver<T>, payment: SandboxPayment): Promise<T> {
+  const notification: TransferNotification = {
+    sessionId: payment.sessionId,
+    accountNumber: payment.accountNumber,
+    amount: payment.amount,
+    currency: "NGN",
+    payer: {
+      name: payment.payerName ?? SANDBOX_PAYER.name,
+      accountNumber: payment.payerAccountNumber ?? SANDBOX_PAYER.accountNumber,
+      bankName: payment.payerBankName ?? SANDBOX_PAYER.bankName,
+    },
+    narration: payment.narration ?? "Sandbox transfer",
+    paidAt: payment.paidAt,
+  };
+  return receiver(notification);
 }
 
 const issued = (record: BankAccountRecord): IssuedVirtualAccount => ({

@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from "kysely";
 import { permanentAccountExists } from "../errors.js";
 import { isUniqueViolationOf } from "./errors.js";
 import type { AccountNumbersTable, AccountRow, AccountsTable, NewAccount } from "./schema.js";
-import type { Executor } from "./transactions.js";
+import { type Executor, hasRowLocks } from "./transactions.js";
 
 /**
  * The business's permanent account for an email (already normalised). With `lock`, the row is
@@ -67,7 +67,14 @@ export async function retireNumber(db: Executor, accountNumber: string, now: str
 
 export type AccountListRow = Pick<
   AccountRow,
-  "account_number" | "account_name" | "email" | "kind" | "expires_at" | "created_at" | "ordinal"
+  | "account_number"
+  | "account_name"
+  | "email"
+  | "kind"
+  | "expires_at"
+  | "created_at"
+  | "ordinal"
+  | "deactivated_at"
 >;
 
 /**
@@ -87,9 +94,98 @@ export function listAccountsByOrdinal(
 export function accountPageQuery(db: Executor, businessId: string, above: number, upTo: number) {
   return db
     .selectFrom("accounts")
-    .select(["account_number", "account_name", "email", "kind", "expires_at", "created_at", "ordinal"])
+    .select([
+      "account_number",
+      "account_name",
+      "email",
+      "kind",
+      "expires_at",
+      "created_at",
+      "ordinal",
+      "deactivated_at",
+    ])
     .where("business_id", "=", businessId)
     .where("ordinal", ">", above)
     .where("ordinal", "<=", upTo)
     .orderBy("ordinal", "desc");
+}
+
+/** An account found by one of its numbers (current or retired), with that number's retirement. */
+export interface AccountByNumber {
+  account: AccountRow;
+  /** When this number was retired by a re-issue (null: it is the account's current number). */
+  retiredAt: string | null;
+}
+
+/**
+ * The account a number was issued to, whichever business it belongs to, locked for the rest of
+ * the transaction on PostgreSQL (transfers into one account take turns).
+ */
+export async function findAccountByNumberForUpdate(
+  db: Executor,
+  accountNumber: string,
+): Promise<AccountByNumber | undefined> {
+  const issued = await db
+    .selectFrom("account_numbers")
+    .select(["account_id", "retired_at"])
+    .where("account_number", "=", accountNumber)
+    .executeTakeFirst();
+  if (!issued) return undefined;
+  let query = db.selectFrom("accounts").selectAll().where("id", "=", issued.account_id);
+  if (hasRowLocks(db)) query = query.forUpdate();
+  const account = await query.executeTakeFirst();
+  return account ? { account, retiredAt: issued.retired_at } : undefined;
+}
+
+/** The business's account whose current number this is. */
+export function findCurrentAccount(
+  db: Executor,
+  businessId: string,
+  accountNumber: string,
+): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom("accounts")
+    .selectAll()
+    .where("account_number", "=", accountNumber)
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+/** The business's account that this number (current or retired) was issued to. */
+export async function findAccountByAnyNumber(
+  db: Executor,
+  businessId: string,
+  accountNumber: string,
+): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom("account_numbers as n")
+    .innerJoin("accounts as a", "a.id", "n.account_id")
+    .selectAll("a")
+    .where("n.account_number", "=", accountNumber)
+    .where("n.business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+/** Counts an accepted transfer on the account; returns its ordinal among the account's transfers. */
+export async function countTransfer(db: Executor, accountId: string, amount: number): Promise<number> {
+  const row = await db
+    .updateTable("accounts")
+    .set((eb) => ({
+      total_received: eb("total_received", "+", amount),
+      transfer_count: eb("transfer_count", "+", 1),
+    }))
+    .where("id", "=", accountId)
+    .returning("transfer_count")
+    .executeTakeFirstOrThrow();
+  return row.transfer_count;
+}
+
+/** The business a number (current or retired) was issued for, if any. */
+export async function findNumberOwner(db: Executor, accountNumber: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("account_numbers")
+    .select("business_id")
+    .where("account_number", "=", accountNumber)
+    .executeTakeFirst();
+  return row?.business_id;
 }

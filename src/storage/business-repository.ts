@@ -82,3 +82,35 @@ export async function lockBusinessForWrites(db: Executor, businessId: string): P
   if (!hasRowLocks(db)) return;
   await db.selectFrom("businesses").select("id").where("id", "=", businessId).forUpdate().execute();
 }
+
+/** The business's fee on inbound transfers. */
+export async function findFeeSchedule(
+  db: Executor,
+  businessId: string,
+): Promise<{ basisPoints: number; capKobo: number | null } | undefined> {
+  const row = await db
+    .selectFrom("businesses")
+    .select(["fee_basis_points", "fee_cap_kobo"])
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    basisPoints: Number(row.fee_basis_points),
+    capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
+  };
+}
+
+/** Sets the business's fee; false when there is no such business. */
+export async function updateFeeSchedule(
+  db: Executor,
+  businessId: string,
+  schedule: { basisPoints: number; capKobo: number | null },
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("businesses")
+    .set({ fee_basis_points: schedule.basisPoints, fee_cap_kobo: schedule.capKobo, updated_at: now })
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -151,11 +151,29 @@ class LockingSqliteDialect extends SqliteDialect {
   }
 }
 
+const INT8_OID = 20;
+
+/**
+ * Money is `bigint` (int8) on PostgreSQL, which node-postgres hands over as text. Kobo amounts
+ * are integers far below 2^53, so they come back as numbers; one that is not is refused loudly
+ * rather than rounded.
+ */
+const typeParser = ((oid: number, format?: "text" | "binary") => {
+  if (oid !== INT8_OID || format === "binary") return pg.types.getTypeParser(oid, format as "text");
+  return (text: string) => {
+    const value = Number(text);
+    if (!Number.isSafeInteger(value))
+      throw new RangeError(`int8 ${text} is beyond 2^53: refusing to round it`);
+    return value;
+  };
+}) as typeof pg.types.getTypeParser;
+
 function openPostgres(url: string, options: StorageOptions): Storage {
   const ssl = options.ssl ?? "disable";
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    types: { getTypeParser: typeParser },
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(ssl === "disable" ? {} : { ssl: { rejectUnauthorized: ssl === "verify-full" } }),
     connectionTimeoutMillis: 5000,

@@ -8,6 +8,7 @@ import * as verificationEvents from "./migrations/0004-verification-events.js";
 import * as requestReference from "./migrations/0005-request-reference.js";
 import * as virtualBankAccounts from "./migrations/0006-virtual-bank-accounts.js";
 import * as numberIssuer from "./migrations/0007-number-issuer.js";
+import * as collections from "./migrations/0008-collections.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -18,6 +19,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0005-request-reference": requestReference,
   "0006-virtual-bank-accounts": virtualBankAccounts,
   "0007-number-issuer": numberIssuer,
+  "0008-collections": collections,
 };
 
 /** Every migration, in the order they apply. */

@@ -18,6 +18,10 @@ export interface BusinessesTable {
   verification_status: VerificationStatus;
   /** Accounts created so far; also the ordinal of the newest account (see accounts.ordinal). */
   account_count: Generated<number>;
+  /** The fee on each transfer, in hundredths of a percent (150 = 1.5 %); 0 = no fee. */
+  fee_basis_points: Generated<number>;
+  /** The most a fee may be, in kobo (null: no cap). */
+  fee_cap_kobo: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -57,6 +61,14 @@ export interface AccountsTable {
   version: number;
   duration_minutes: number | null;
   expires_at: string | null;
+  /** Kobo: a temporary account that accepts one transfer of exactly this amount (null: any). */
+  expected_amount: number | null;
+  /** When the business deactivated it (null: not deactivated). Re-issuing clears it. */
+  deactivated_at: string | null;
+  /** Kobo received, all transfers, gross of fees. */
+  total_received: Generated<number>;
+  /** Transfers accepted; also the ordinal of the newest (see transactions.account_ordinal). */
+  transfer_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -129,6 +141,69 @@ export interface HealthProbeTable {
   checked_at: string;
 }
 
+/** What a ledger account is for; each business has one of each (see docs/ledger.md). */
+export type LedgerAccountKind = "settlement" | "available" | "revenue";
+
+/** One ledger account: its balance and chain head, kept in the transaction of every entry. */
+export interface LedgerAccountsTable {
+  id: string;
+  business_id: string;
+  kind: LedgerAccountKind;
+  currency: string;
+  /** Kobo: the sum of the account's entries (credits positive, debits negative). */
+  balance: number;
+  /** Entries so far; the sequence of the newest. */
+  entry_count: number;
+  /** The hash of the newest entry (64 zeros before the first). */
+  last_hash: string;
+  created_at: string;
+}
+
+/** An accepted inbound transfer. Append-only (triggers refuse UPDATE and DELETE). */
+export interface TransactionsTable {
+  id: string;
+  business_id: string;
+  account_id: string;
+  /** The number the payer paid into (the account's number at that time). */
+  account_number: string;
+  /** 1, 2, 3... per business in recording order. */
+  ordinal: number;
+  /** 1, 2, 3... per account in recording order. */
+  account_ordinal: number;
+  /** The bank's unique id for the transfer: what makes ingestion idempotent. */
+  session_id: string;
+  amount: number;
+  fee: number;
+  net_amount: number;
+  currency: string;
+  /** The business's available balance right after this transaction. */
+  balance_after: number;
+  payer_name: string;
+  payer_account_number: string;
+  payer_bank_name: string;
+  narration: string;
+  status: "successful";
+  /** When the bank says the payer was debited (the notification's time). */
+  value_at: string;
+  /** When the service recorded it: never earlier than the business's previous transaction. */
+  created_at: string;
+}
+
+/** One leg of a transaction on one ledger account. Append-only, hash-chained per account. */
+export interface LedgerEntriesTable {
+  ledger_account_id: string;
+  /** 1, 2, 3... per ledger account. */
+  sequence: number;
+  transaction_id: string;
+  business_id: string;
+  /** Kobo, signed: credits positive, debits negative; a transaction's entries sum to zero. */
+  amount: number;
+  balance_after: number;
+  created_at: string;
+  previous_hash: string;
+  hash: string;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   api_keys: ApiKeysTable;
@@ -140,6 +215,9 @@ export interface Database {
   health_probe: HealthProbeTable;
   verification_events: VerificationEventsTable;
   virtual_bank_accounts: VirtualBankAccountsTable;
+  ledger_accounts: LedgerAccountsTable;
+  transactions: TransactionsTable;
+  ledger_entries: LedgerEntriesTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see storage/virtual-bank-store.ts). */

@@ -1,0 +1,92 @@
+import type { Actor } from "../businesses/actor.js";
+import { type Clock, isoNow } from "../clock.js";
+import { accountNotFound, accountNotPermanent, isAppError, providerUnavailable } from "../errors.js";
+import type { AccountProvider } from "../providers/account-provider.js";
+import { findCurrentAccount, updateAccount } from "../storage/account-repository.js";
+import type { Storage } from "../storage/database.js";
+import { isStorageUnavailable } from "../storage/errors.js";
+import type { AccountRow } from "../storage/schema.js";
+import { writeTransaction } from "../storage/transactions.js";
+import { type AccountSummary, accountSummary, type ForBusiness } from "./account-service.js";
+import { accountNumberSchema, check } from "./validation.js";
+
+/** GET /account/:accountNumber: the list item's fields and what the account has received. */
+export interface AccountDetail extends AccountSummary {
+  /** Kobo: the one amount a temporary account accepts, once; null when it takes any. */
+  expectedAmount: number | null;
+  /** Kobo received so far, gross of fees. */
+  totalReceived: number;
+}
+
+export interface AccountLifecycleOptions {
+  storage: Storage;
+  provider: AccountProvider;
+  now?: Clock;
+}
+
+/** An account's detail, and deactivating and reactivating permanent accounts. */
+export class AccountLifecycle {
+  private readonly now: Clock;
+
+  constructor(private readonly options: AccountLifecycleOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The business's account whose current number this is; a retired or another business's number is 404. */
+  async get(business: ForBusiness, accountNumber: string): Promise<AccountDetail> {
+    const row = await findCurrentAccount(
+      this.options.storage.db,
+      business.businessId,
+      parseNumber(accountNumber),
+    );
+    if (!row) throw accountNotFound();
+    return this.detail(row);
+  }
+
+  /**
+   * Stops (deactivate) or restarts (reactivate) a permanent account taking payments: the bank
+   * is told first, then the account is marked. Doing it twice is harmless. Transfers are
+   * refused by the acceptance rules whatever the bank does, so the database is what decides.
+   */
+  async setActive(
+    business: ForBusiness,
+    _actor: Actor,
+    accountNumber: string,
+    active: boolean,
+  ): Promise<AccountDetail> {
+    const number = parseNumber(accountNumber);
+    const found = await findCurrentAccount(this.options.storage.db, business.businessId, number);
+    if (!found) throw accountNotFound();
+    if (found.kind !== "permanent") throw accountNotPermanent();
+    try {
+      await this.options.provider.setAccountEnabled(number, active);
+    } catch (error) {
+      if (isAppError(error) || isStorageUnavailable(error)) throw error;
+      throw providerUnavailable(error);
+    }
+    return writeTransaction(this.options.storage, async (trx) => {
+      // A re-issue may have replaced the number meanwhile: then it is no longer this account's.
+      const row = await findCurrentAccount(trx, business.businessId, number);
+      if (!row) throw accountNotFound();
+      const deactivated = row.deactivated_at !== null;
+      if (deactivated === !active) return this.detail(row);
+      const now = isoNow(this.now);
+      const deactivatedAt = active ? null : now;
+      await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
+      return this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
+    });
+  }
+
+  private detail(row: AccountRow): AccountDetail {
+    return {
+      ...accountSummary(row, this.options.provider.bankName, this.now()),
+      expectedAmount: row.expected_amount === null ? null : Number(row.expected_amount),
+      totalReceived: Number(row.total_received),
+    };
+  }
+}
+
+/** A path's account number: 10 digits, or a 400 that says so. */
+function parseNumber(value: string): string {
+  return check(accountNumberSchema("accountNumber"), value);
+}

@@ -1,0 +1,75 @@
+import { accountStatus } from "../accounts/account-status.js";
+import { type AppError, transferRefused } from "../errors.js";
+import type { TransferNotification } from "../providers/transfer-notification.js";
+import type { AccountRow } from "../storage/schema.js";
+
+/** The one currency accepted. */
+export const CURRENCY = "NGN";
+
+/** Naira, for messages: 150000 kobo -> "NGN 1,500.00". */
+export function formatNaira(kobo: number): string {
+  const sign = kobo < 0 ? "-" : "";
+  const abs = Math.abs(kobo);
+  const naira = Math.floor(abs / 100).toLocaleString("en-US");
+  return `${sign}NGN ${naira}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** What the rules look at: the account the number belongs to (if any) and that number's retirement. */
+export interface Destination {
+  account: AccountRow;
+  retiredAt: string | null;
+}
+
+/**
+ * The acceptance rules (docs/api.md, "Inbound transfers"), in the order they are checked.
+ * Returns the refusal to answer, or undefined when the transfer is to be credited.
+ */
+export function refusalOf(
+  notification: Pick<TransferNotification, "amount" | "currency" | "accountNumber">,
+  destination: Destination | undefined,
+  now: number,
+  maxTransferKobo: number,
+): AppError | undefined {
+  if (notification.currency !== CURRENCY) {
+    return transferRefused(
+      "CURRENCY_NOT_SUPPORTED",
+      `only ${CURRENCY} is accepted, not ${notification.currency}`,
+    );
+  }
+  if (notification.amount > maxTransferKobo) {
+    return transferRefused(
+      "AMOUNT_ABOVE_LIMIT",
+      `${notification.amount} kobo is above the limit of ${maxTransferKobo} kobo (${formatNaira(maxTransferKobo)})`,
+    );
+  }
+  if (!destination)
+    return transferRefused("UNKNOWN_ACCOUNT", `no account has number ${notification.accountNumber}`);
+  const { account, retiredAt } = destination;
+  if (retiredAt !== null) {
+    return transferRefused("ACCOUNT_RETIRED", `${notification.accountNumber} was replaced by a newer number`);
+  }
+  switch (accountStatus(account, now)) {
+    case "deactivated":
+      return transferRefused("ACCOUNT_DEACTIVATED", `account ${notification.accountNumber} is deactivated`);
+    case "expired":
+      return transferRefused(
+        "ACCOUNT_EXPIRED",
+        `account ${notification.accountNumber} expired at ${account.expires_at}`,
+      );
+    case "active":
+      break;
+  }
+  const expected = account.expected_amount === null ? null : Number(account.expected_amount);
+  if (expected !== null) {
+    if (Number(account.transfer_count) > 0) {
+      return transferRefused("ALREADY_PAID", `account ${notification.accountNumber} has already been paid`);
+    }
+    if (notification.amount !== expected) {
+      return transferRefused(
+        "AMOUNT_MISMATCH",
+        `account ${notification.accountNumber} accepts exactly ${expected} kobo (${formatNaira(expected)}), not ${notification.amount}`,
+      );
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import type { Assert, Describes } from "../accounts/api-schemas.js";
+import { MAX_LIMIT } from "../accounts/validation.js";
+import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
+import { SANDBOX_PAYER } from "../providers/virtual-bank.js";
+import type { Balance, Transaction } from "./collection-service.js";
+import { MAX_BANK_NAME_LENGTH, MAX_NARRATION_LENGTH, MAX_PAYER_NAME_LENGTH } from "./validation.js";
+
+// The public contract of the collections endpoints as zod schemas, for the OpenAPI document.
+// Every amount is integer kobo (NGN 1 = 100 kobo), never a decimal.
+
+const kobo = (description: string) =>
+  z.int().meta({ description: `Integer kobo (NGN 1 = 100 kobo). ${description}`, examples: [150000] });
+const accountNumber = z
+  .string()
+  .regex(/^\d{10}$/)
+  .meta({ description: "10-digit account number.", examples: ["0184421779"] });
+const instant = (description: string) =>
+  z.iso
+    .datetime()
+    .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-01-01T09:30:00.000Z"] });
+
+/** One transaction: an accepted inbound transfer. */
+export const transactionSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^txn_[0-9a-f]{32}$/)
+      .meta({ examples: ["txn_5f0c2a4e8a8e4c559a570d2f4f1e9b1a"] }),
+    accountNumber: accountNumber.meta({
+      description: "The number paid into (the account's number at the time).",
+    }),
+    amount: kobo("What the payer sent.").min(1),
+    fee: kobo("The business's fee on it (0 when it has none).").min(0),
+    netAmount: kobo("`amount - fee`: what the business's available balance gained.").min(0),
+    currency: z.literal("NGN"),
+    payer: z.strictObject({
+      name: z.string().meta({ examples: ["Chinedu Okafor"] }),
+      accountNumber: z.string().meta({ examples: ["0123456789"] }),
+      bankName: z.string().meta({ examples: ["Example Bank"] }),
+    }),
+    narration: z.string().meta({ examples: ["Invoice 1042"] }),
+    sessionId: z.string().meta({
+      description:
+        "The bank's unique id for the transfer (what a customer's bank app shows as its reference).",
+    }),
+    status: z.literal("successful").meta({ description: "Only accepted transfers are recorded." }),
+    paidAt: instant("When the bank debited the payer: the value time"),
+    createdAt: instant("When the service recorded it: `from` and `to` filter on this"),
+    balanceAfter: kobo("The business's available balance right after this transaction."),
+  })
+  .meta({ description: "An inbound transfer that was credited." });
+
+/** `data` of GET /balance. */
+export const balanceSchema = z
+  .strictObject({
+    available: kobo("Received minus fees: what the business is owed."),
+    totalReceived: kobo("Everything received, gross of fees.").min(0),
+    totalFees: kobo("Every fee taken.").min(0),
+    currency: z.literal("NGN"),
+  })
+  .meta({ description: "The business's balances, from its ledger accounts." });
+
+/** Body of POST /sandbox/transfers, as sent. */
+export const sandboxTransferRequestSchema = z
+  .looseObject({
+    accountNumber: accountNumber.meta({
+      description:
+        "One of the calling business's account numbers (another business's, or an unknown one, is 404).",
+    }),
+    amount: z
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .meta({
+        description:
+          "Integer kobo. Above MAX_TRANSFER_KOBO (default " +
+          `${DEFAULT_MAX_TRANSFER_KOBO}) the transfer is refused (422 \`AMOUNT_ABOVE_LIMIT\`).`,
+        examples: [150000],
+      }),
+    payerName: z
+      .string()
+      .max(MAX_PAYER_NAME_LENGTH)
+      .nullable()
+      .optional()
+      .meta({ description: `Default \`${SANDBOX_PAYER.name}\`. The customer-name rules apply.` }),
+    payerAccountNumber: z
+      .string()
+      .regex(/^\d{10}$/)
+      .nullable()
+      .optional()
+      .meta({ description: `10 digits; default \`${SANDBOX_PAYER.accountNumber}\`.` }),
+    payerBankName: z
+      .string()
+      .max(MAX_BANK_NAME_LENGTH)
+      .nullable()
+      .optional()
+      .meta({ description: `Default \`${SANDBOX_PAYER.bankName}\`. The customer-name rules apply.` }),
+    narration: z
+      .string()
+      .max(MAX_NARRATION_LENGTH)
+      .nullable()
+      .optional()
+      .meta({
+        description: `At most ${MAX_NARRATION_LENGTH} characters, no control characters; default \`Sandbox transfer\`.`,
+      }),
+  })
+  .meta({
+    description: "A transfer the embedded Virtual Bank makes into one of your accounts.",
+    examples: [{ accountNumber: "0184421779", amount: 150000, payerName: "Chinedu Okafor" }],
+  });
+
+/** Query parameters of GET /transactions (page and limit as for the account list). */
+export const transactionQuerySchema = z.object({
+  accountNumber: accountNumber.optional().meta({
+    description:
+      "Only this account's transactions: one of its numbers, current or retired (payments into an earlier " +
+      "number are the account's too). Another business's number is 404.",
+  }),
+  from: z.iso.datetime({ offset: true }).optional().meta({
+    description: "Only transactions recorded at or after this instant (`createdAt`); ISO 8601 with a zone.",
+  }),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({
+      description: `Only transactions recorded at or before this instant (\`createdAt\`). Pages hold up to ${MAX_LIMIT}.`,
+    }),
+});
+
+/** Compiles only while each response schema describes exactly what CollectionService returns. */
+export type ResponseSchemasMatchService = [
+  Assert<Describes<typeof transactionSchema, Transaction>>,
+  Assert<Describes<typeof balanceSchema, Balance>>,
+];

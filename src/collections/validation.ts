@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { accountNumberSchema, check, isSent, parseListQuery, required } from "../accounts/validation.js";
+import { CONTROL_CHARACTERS, displayNameSchema } from "../display-name.js";
+import { validationFailed } from "../errors.js";
+import { koboSchema } from "../ledger/kobo.js";
+import type { TransferNotification } from "../providers/transfer-notification.js";
+import type { SandboxPayment } from "../providers/virtual-bank.js";
+
+// The inputs of the collections side: a sandbox transfer's body, a bank's notification, the
+// transactions query. Bad input is a 400 naming the field, never a 500.
+
+export const MAX_PAYER_NAME_LENGTH = 200;
+export const MAX_BANK_NAME_LENGTH = 100;
+export const MAX_NARRATION_LENGTH = 200;
+export const MAX_SESSION_ID_LENGTH = 100;
+/** A bank's session id: visible ASCII letters, digits and `. _ : -`. */
+export const SESSION_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/** Free text a payer typed (a narration): may be empty; no control characters; NFC, trimmed. */
+const narrationSchema = z
+  .string({ error: "narration must be a string" })
+  .transform((text) => text.normalize("NFC").trim())
+  .pipe(
+    z
+      .string()
+      .max(MAX_NARRATION_LENGTH, { error: `narration must be at most ${MAX_NARRATION_LENGTH} characters` })
+      .refine((text) => !CONTROL_CHARACTERS.test(text), {
+        error: "narration must not contain control characters",
+      }),
+  );
+
+export const sandboxFields = {
+  accountNumber: accountNumberSchema("accountNumber"),
+  payerName: displayNameSchema("payerName", MAX_PAYER_NAME_LENGTH),
+  payerAccountNumber: accountNumberSchema("payerAccountNumber"),
+  payerBankName: displayNameSchema("payerBankName", MAX_BANK_NAME_LENGTH),
+  narration: narrationSchema,
+};
+
+/** The body of POST /sandbox/transfers, checked in field order: the bank's payment, less what the bank adds. */
+export type SandboxTransferInput = Omit<SandboxPayment, "sessionId" | "paidAt">;
+
+/**
+ * Validates a sandbox transfer: accountNumber, amount (whole kobo, 1 or more; the limit is an
+ * acceptance rule, answered 422 like any refused transfer), then the optional payer fields.
+ */
+export function parseSandboxTransfer(body: Record<string, unknown>): SandboxTransferInput {
+  const input: SandboxTransferInput = {
+    accountNumber: required(body, "accountNumber", sandboxFields.accountNumber),
+    amount: required(body, "amount", koboSchema("amount", Number.MAX_SAFE_INTEGER)),
+  };
+  for (const field of ["payerName", "payerAccountNumber", "payerBankName", "narration"] as const) {
+    if (isSent(body, field)) input[field] = check(sandboxFields[field], body[field]);
+  }
+  return input;
+}
+
+const notificationSchema = z.strictObject({
+  sessionId: z
+    .string({ error: "sessionId must be a string" })
+    .regex(SESSION_ID, { error: `sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} of A-Z a-z 0-9 . _ : -` }),
+  accountNumber: accountNumberSchema("accountNumber"),
+  amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
+  currency: z.string({ error: "currency must be a string" }).regex(/^[A-Z]{3}$/, {
+    error: "currency must be a three-letter ISO 4217 code",
+  }),
+  payer: z.strictObject({
+    name: displayNameSchema("payer.name", MAX_PAYER_NAME_LENGTH),
+    accountNumber: accountNumberSchema("payer.accountNumber"),
+    bankName: displayNameSchema("payer.bankName", MAX_BANK_NAME_LENGTH),
+  }),
+  narration: narrationSchema,
+  paidAt: z.iso.datetime({ offset: true, error: "paidAt must be an ISO 8601 date-time" }),
+});
+
+/** A bank's notification, checked whatever its source; the paid-at time is normalised to UTC. */
+export function parseNotification(notification: unknown): TransferNotification {
+  const parsed = check(notificationSchema, notification);
+  return { ...parsed, paidAt: new Date(parsed.paidAt).toISOString() };
+}
+
+export interface TransactionQuery {
+  page: number;
+  limit: number;
+  accountNumber?: string;
+  from?: string;
+  to?: string;
+}
+
+/** An instant in a query: ISO 8601 with a zone, normalised to the stored form (UTC, milliseconds). */
+function instant(query: Record<string, unknown>, field: "from" | "to"): string | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  const parsed = z.iso.datetime({ offset: true }).safeParse(value);
+  if (!parsed.success) {
+    throw validationFailed(`${field} must be an ISO 8601 date-time with a zone, like 2026-01-31T23:00:00Z`);
+  }
+  return new Date(parsed.data).toISOString();
+}
+
+/** GET /transactions: page and limit as the account list takes them, an account, a time range. */
+export function parseTransactionQuery(query: Record<string, unknown>): TransactionQuery {
+  const parsed: TransactionQuery = parseListQuery(query);
+  const accountNumber = query.accountNumber;
+  if (accountNumber !== undefined) {
+    if (Array.isArray(accountNumber)) throw validationFailed("accountNumber must be given once");
+    parsed.accountNumber = check(accountNumberSchema("accountNumber"), accountNumber);
+  }
+  const from = instant(query, "from");
+  const to = instant(query, "to");
+  if (from !== undefined) parsed.from = from;
+  if (to !== undefined) parsed.to = to;
+  if (from !== undefined && to !== undefined && from > to)
+    throw validationFailed("from must not be after to");
+  return parsed;
+}
+
+/** A transaction id as the API gives it (`txn_` and 32 hex digits); anything else cannot exist. */
+export const TRANSACTION_ID = /^txn_[0-9a-f]{32}$/;

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from "fastify";
+import type { AccountLifecycle } from "../../accounts/account-lifecycle.js";
+import { ErrorCode } from "../../errors.js";
+import { callerOf } from "../authenticate.js";
+import {
+  ACCOUNT_NUMBER_PARAMETER,
+  ok,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/account/:accountNumber(^\\d{10}$)",
+  operation: {
+    operationId: "getAccount",
+    summary: "An account, its status and what it has received",
+    description:
+      "The list item's fields plus `expectedAmount` and `totalReceived` (integer kobo). `status` is " +
+      "computed when read, so it is exact at any instant.",
+    security: SIGNED,
+    tags: ["Accounts"],
+    parameters: readParameters(ACCOUNT_NUMBER_PARAMETER),
+    responses: {
+      200: ok("The account.", "AccountDetailResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`: also a path segment that is not 10 digits), or no current account of the calling business has this number " +
+          "(`ACCOUNT_NOT_FOUND`: another business's, a retired or an unknown number alike).",
+        [ErrorCode.ACCOUNT_NOT_FOUND],
+      ),
+    },
+  },
+  head: {
+    summary: "The account's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /account/:accountNumber: one of the caller's accounts. */
+export function getAccountRoute(app: FastifyInstance, lifecycle: AccountLifecycle): void {
+  app.get<{ Params: { accountNumber: string } }>(contract.path, async (request) => ({
+    status: "success",
+    data: await lifecycle.get(callerOf(request), request.params.accountNumber),
+  }));
+}

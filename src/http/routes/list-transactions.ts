@@ -1,0 +1,51 @@
+import type { FastifyInstance } from "fastify";
+import type { CollectionService } from "../../collections/collection-service.js";
+import { ErrorCode } from "../../errors.js";
+import { callerOf } from "../authenticate.js";
+import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/transactions",
+  operation: {
+    operationId: "listTransactions",
+    summary: "List the business's transactions",
+    description:
+      "Credited inbound transfers, newest first, with the account list's `pagination`. Filters combine. " +
+      "Any page, filtered or not, is an index range read: deep pages cost what the first does.",
+    security: SIGNED,
+    tags: ["Collections"],
+    parameters: readParameters(
+      ref("parameters", "Page"),
+      ref("parameters", "Limit"),
+      ref("parameters", "TransactionAccountNumber"),
+      ref("parameters", "From"),
+      ref("parameters", "To"),
+    ),
+    responses: {
+      200: ok("One page of transactions.", "TransactionListResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`), or `accountNumber` is not one of the calling business's numbers (`ACCOUNT_NOT_FOUND`).",
+        [ErrorCode.ACCOUNT_NOT_FOUND],
+        "A parameter is malformed (`VALIDATION_FAILED`: the message names it; `from` after `to`; more than " +
+          "20 parameters), or the HTTP layer refused the request (`BAD_REQUEST`).",
+      ),
+    },
+  },
+  head: {
+    summary: "The transaction list's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /transactions?page&limit&accountNumber&from&to: the caller's transactions, newest first. */
+export function listTransactionsRoute(app: FastifyInstance, collections: CollectionService): void {
+  app.get(contract.path, async (request) => {
+    const { items, pagination } = await collections.listTransactions(
+      callerOf(request),
+      request.query as Record<string, unknown>,
+    );
+    return { status: "success", data: items, pagination };
+  });
+}

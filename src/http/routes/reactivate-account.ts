@@ -1,0 +1,39 @@
+import type { FastifyInstance } from "fastify";
+import type { AccountDetail, AccountLifecycle } from "../../accounts/account-lifecycle.js";
+import { actorOf, callerOf } from "../authenticate.js";
+import { lifecycleOperation, type RouteContract } from "../openapi-components.js";
+import { answerOnce } from "../request-guard.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "post",
+  path: "/account/:accountNumber(^\\d{10}$)/reactivate",
+  operation: lifecycleOperation(
+    "reactivateAccount",
+    "Let a deactivated permanent account take payments again",
+    "The account takes transfers again from this answer on. Reactivating an active account changes " +
+      "nothing and answers 200.",
+  ),
+} satisfies RouteContract;
+
+/** Registers a deactivate or reactivate route: a POST without a body, answered once per request. */
+export function answerLifecycle(
+  app: FastifyInstance,
+  path: string,
+  lifecycle: AccountLifecycle,
+  active: boolean,
+): void {
+  app.post<{ Params: { accountNumber: string } }>(path, async (request, reply) =>
+    answerOnce<AccountDetail>(
+      request,
+      reply,
+      () => lifecycle.setActive(callerOf(request), actorOf(request), request.params.accountNumber, active),
+      (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
+    ),
+  );
+}
+
+/** POST /account/:accountNumber/reactivate: 200 with the account, active. */
+export function reactivateAccountRoute(app: FastifyInstance, lifecycle: AccountLifecycle): void {
+  answerLifecycle(app, contract.path, lifecycle, true);
+}

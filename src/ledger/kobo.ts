@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+// Every amount the service takes or gives is integer kobo (NGN 1 = 100 kobo): a JSON number that
+// is a whole, safe integer. "100.00", 1.5 and "150" are refused, never rounded or coerced.
+
+/** The default MAX_TRANSFER_KOBO: NGN 10,000,000. */
+export const DEFAULT_MAX_TRANSFER_KOBO = 1_000_000_000;
+
+/** A positive whole number of kobo, at most `max`, sent as `field`. */
+export function koboSchema(field: string, max: number) {
+  const message = `${field} must be a whole number of kobo from 1 to ${max}`;
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(1, { error: message })
+    .max(max, { error: message });
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import {
+  type AccountHead,
+  appendEntry,
+  assertBalanced,
+  entryHash,
+  GENESIS_HASH,
+  transferLegs,
+} from "./posting.js";
+
+test("a transfer without a fee: settlement debited, available credited", () => {
+  assert.deepEqual(transferLegs(150_000, 0), [
+    { kind: "settlement", amount: -150_000 },
+    { kind: "available", amount: 150_000 },
+  ]);
+});
+
+test("a transfer with a fee moves the fee from available to revenue", () => {
+  assert.deepEqual(transferLegs(150_000, 2_250), [
+    { kind: "settlement", amount: -150_000 },
+    { kind: "available", amount: 150_000 },
+    { kind: "available", amount: -2_250 },
+    { kind: "revenue", amount: 2_250 },
+  ]);
+});
+
+test("every posting sums to zero; impossible amounts and fees are refused", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 10_000_000_000 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (amount, share) => {
+        const fee = Math.floor(amount * share);
+        const legs = transferLegs(amount, fee);
+        assert.equal(
+          legs.reduce((sum, leg) => sum + leg.amount, 0),
+          0,
+        );
+      },
+    ),
+  );
+  assert.throws(() => transferLegs(0, 0), RangeError);
+  assert.throws(() => transferLegs(100, 101), RangeError);
+  assert.throws(() => transferLegs(100.5, 0), RangeError);
+  assert.throws(() => transferLegs(100, -1), RangeError);
+  assert.throws(() => assertBalanced([{ amount: 1 }, { amount: -2 }]), /unbalanced/);
+});
+
+test("the entry hash is SHA-256 over the previous hash and the fields, one per line (known vector)", () => {
+  // printf '%s\n%s\n%s\n%s\n%s\n%s\n%s' <64 zeros> biz-1:available 1 txn_1 150000 150000 \
+  //   2026-01-01T00:00:00.000Z | openssl dgst -sha256
+  const hash = entryHash(GENESIS_HASH, {
+    ledgerAccountId: "biz-1:available",
+    sequence: 1,
+    transactionId: "txn_1",
+    amount: 150_000,
+    balanceAfter: 150_000,
+    createdAt: "2026-01-01T00:00:00.000Z",
+  });
+  assert.equal(hash, "2403279971095da9eab6c3da9fc7c33ee25e5a69700dabd088b94235d59f8aff");
+});
+
+test("appending chains entries: sequence, balance after and hash follow from the head", () => {
+  let head: AccountHead = { id: "b:available", balance: 0, entryCount: 0, lastHash: GENESIS_HASH };
+  const first = appendEntry(head, "txn_1", 1_000, "2026-01-01T00:00:00.000Z");
+  assert.equal(first.entry.sequence, 1);
+  assert.equal(first.entry.balanceAfter, 1_000);
+  assert.equal(first.entry.previousHash, GENESIS_HASH);
+  head = first.head;
+  const second = appendEntry(head, "txn_2", -15, "2026-01-01T00:00:01.000Z");
+  assert.equal(second.entry.sequence, 2);
+  assert.equal(second.entry.balanceAfter, 985);
+  assert.equal(second.entry.previousHash, first.entry.hash);
+  assert.equal(second.head.lastHash, second.entry.hash);
+  // Change any field of the first entry and the second's hash no longer follows from it.
+  const tampered = entryHash(GENESIS_HASH, { ...first.entry, amount: 1_001 });
+  assert.notEqual(tampered, first.entry.hash);
+});

@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import type { LedgerAccountKind } from "../storage/schema.js";
+
+// The arithmetic of the ledger, pure: which accounts an accepted transfer moves money between,
+// and each entry's balance-after and chained hash. The repository only stores what this computes.
+
+/** One leg of a posting: an amount in kobo on one of the business's ledger accounts. */
+export interface Leg {
+  kind: LedgerAccountKind;
+  /** Credits positive, debits negative. */
+  amount: number;
+}
+
+/**
+ * The legs of an accepted transfer of `amount` with `fee`: the bank settlement account debited
+ * the amount, the business's available balance credited it; then, when there is a fee, the fee
+ * moved from the available balance to revenue. Always sums to zero.
+ */
+export function transferLegs(amount: number, fee: number): Leg[] {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError(`amount ${amount} is not positive kobo`);
+  if (!Number.isSafeInteger(fee) || fee < 0 || fee > amount)
+    throw new RangeError(`fee ${fee} is not within 0..${amount}`);
+  const legs: Leg[] = [
+    { kind: "settlement", amount: -amount },
+    { kind: "available", amount },
+  ];
+  if (fee > 0) legs.push({ kind: "available", amount: -fee }, { kind: "revenue", amount: fee });
+  assertBalanced(legs);
+  return legs;
+}
+
+/** Throws unless the legs sum to zero: no posting may create or destroy money. */
+export function assertBalanced(legs: readonly Pick<Leg, "amount">[]): void {
+  const sum = legs.reduce((total, leg) => total + leg.amount, 0);
+  if (sum !== 0) throw new Error(`unbalanced posting: legs sum to ${sum}`);
+}
+
+/** The chain's start: the "previous hash" of an account's first entry. */
+export const GENESIS_HASH = "0".repeat(64);
+
+/** The fields of an entry that its hash covers. */
+export interface ChainedFields {
+  ledgerAccountId: string;
+  sequence: number;
+  transactionId: string;
+  amount: number;
+  balanceAfter: number;
+  createdAt: string;
+}
+
+/**
+ * SHA-256 over the previous entry's hash and this entry's fields, one per line: changing any
+ * entry (or removing one) breaks every hash after it on that account.
+ */
+export function entryHash(previousHash: string, entry: ChainedFields): string {
+  return createHash("sha256")
+    .update(
+      [
+        previousHash,
+        entry.ledgerAccountId,
+        entry.sequence,
+        entry.transactionId,
+        entry.amount,
+        entry.balanceAfter,
+        entry.createdAt,
+      ].join("\n"),
+    )
+    .digest("hex");
+}
+
+/** A ledger account's head: what the next entry builds on. */
+export interface AccountHead {
+  id: string;
+  balance: number;
+  entryCount: number;
+  lastHash: string;
+}
+
+export interface ChainedEntry extends ChainedFields {
+  previousHash: string;
+  hash: string;
+}
+
+/**
+ * Appends one entry to an account: the next sequence, the new balance and the chained hash.
+ * Returns the entry and the account's new head.
+ */
+export function appendEntry(
+  head: AccountHead,
+  transactionId: string,
+  amount: number,
+  createdAt: string,
+): { entry: ChainedEntry; head: AccountHead } {
+  const balanceAfter = head.balance + amount;
+  if (!Number.isSafeInteger(balanceAfter))
+    throw new RangeError(`balance of ${head.id} would leave safe integers`);
+  const fields: ChainedFields = {
+    ledgerAccountId: head.id,
+    sequence: head.entryCount + 1,
+    transactionId,
+    amount,
+    balanceAfter,
+    createdAt,
+  };
+  const hash = entryHash(head.lastHash, fields);
+  return {
+    entry: { ...fields, previousHash: head.lastHash, hash },
+    head: { id: head.id, balance: balanceAfter, entryCount: fields.sequence, lastHash: hash },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * What a bank says when money arrives in one of the accounts it holds for the service: the
+ * one shape every source of inbound transfers is turned into (the embedded Virtual Bank now,
+ * an HTTP bank's signed callback later) before the collections domain records it.
+ */
+export interface TransferNotification {
+  /** The bank's unique id for this transfer: ingestion is idempotent on it. */
+  sessionId: string;
+  /** The 10-digit number that was paid into. */
+  accountNumber: string;
+  /** Kobo, a positive integer. */
+  amount: number;
+  currency: string;
+  payer: { name: string; accountNumber: string; bankName: string };
+  narration: string;
+  /** When the payer was debited, by the bank's clock (ISO 8601): the value time. */
+  paidAt: string;
+}
+
+/**
+ * Where a bank delivers its notifications. It resolves when the transfer was accepted (with
+ * what the receiver recorded) and rejects when it was refused: the bank then fails the
+ * transfer, so nothing is credited and nothing is held.
+ */
+export type TransferReceiver<T = unknown> = (notification: TransferNotification) => Promise<T>;

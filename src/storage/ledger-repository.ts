@@ -1,0 +1,131 @@
+import { sql } from "kysely";
+import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
+import { GENESIS_HASH } from "../ledger/posting.js";
+import type { LedgerAccountKind } from "./schema.js";
+import { type Executor, hasRowLocks } from "./transactions.js";
+
+/** The kinds every business has one ledger account of, in the order they are locked. */
+export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+
+/** A business's ledger account id: deterministic, so it is found without a lookup. */
+export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
+
+/**
+ * The business's ledger accounts, created on first use and locked for the rest of the
+ * transaction (PostgreSQL; SQLite's write transaction already excludes other writers), always
+ * in the same order. Only this business's rows are touched: no row is shared between businesses.
+ */
+export async function lockLedgerAccounts(
+  db: Executor,
+  businessId: string,
+  currency: string,
+  now: string,
+): Promise<Map<LedgerAccountKind, AccountHead>> {
+  await db
+    .insertInto("ledger_accounts")
+    .values(
+      LEDGER_ACCOUNT_KINDS.map((kind) => ({
+        id: ledgerAccountId(businessId, kind),
+        business_id: businessId,
+        kind,
+        currency,
+        balance: 0,
+        entry_count: 0,
+        last_hash: GENESIS_HASH,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  let query = db
+    .selectFrom("ledger_accounts")
+    .select(["id", "kind", "balance", "entry_count", "last_hash"])
+    .where("business_id", "=", businessId)
+    .orderBy("id");
+  if (hasRowLocks(db)) query = query.forUpdate();
+  const rows = await query.execute();
+  return new Map(
+    rows.map((row) => [
+      row.kind,
+      { id: row.id, balance: Number(row.balance), entryCount: row.entry_count, lastHash: row.last_hash },
+    ]),
+  );
+}
+
+/** Stores a transaction's entries and moves each account's head to its last entry. */
+export async function appendEntries(
+  db: Executor,
+  businessId: string,
+  entries: readonly ChainedEntry[],
+  heads: Iterable<AccountHead>,
+): Promise<void> {
+  await db
+    .insertInto("ledger_entries")
+    .values(
+      entries.map((entry) => ({
+        ledger_account_id: entry.ledgerAccountId,
+        sequence: entry.sequence,
+        transaction_id: entry.transactionId,
+        business_id: businessId,
+        amount: entry.amount,
+        balance_after: entry.balanceAfter,
+        created_at: entry.createdAt,
+        previous_hash: entry.previousHash,
+        hash: entry.hash,
+      })),
+    )
+    .execute();
+  for (const head of heads) {
+    await db
+      .updateTable("ledger_accounts")
+      .set({ balance: head.balance, entry_count: head.entryCount, last_hash: head.lastHash })
+      .where("id", "=", head.id)
+      .execute();
+  }
+}
+
+/** The business's balances by kind (0 for an account not yet created). */
+export async function ledgerBalances(
+  db: Executor,
+  businessId: string,
+): Promise<Record<LedgerAccountKind, number>> {
+  const rows = await db
+    .selectFrom("ledger_accounts")
+    .select(["kind", "balance"])
+    .where("business_id", "=", businessId)
+    .execute();
+  const balances: Record<LedgerAccountKind, number> = { available: 0, revenue: 0, settlement: 0 };
+  for (const row of rows) balances[row.kind] = Number(row.balance);
+  return balances;
+}
+
+/**
+ * Every ledger account with the sum and count of its entries, for invariant checks: the
+ * stored balance must equal the sum, and the entry count the number of entries.
+ */
+export function ledgerAccountTotals(db: Executor) {
+  return db
+    .selectFrom("ledger_accounts as a")
+    .leftJoin("ledger_entries as e", "e.ledger_account_id", "a.id")
+    .select((eb) => [
+      "a.id",
+      "a.business_id",
+      "a.kind",
+      "a.balance",
+      "a.entry_count",
+      eb.fn.coalesce(eb.fn.sum<number>("e.amount"), sql<number>`0`).as("sum"),
+      eb.fn.count<number>("e.sequence").as("entries"),
+    ])
+    .groupBy(["a.id", "a.business_id", "a.kind", "a.balance", "a.entry_count"])
+    .execute();
+}
+
+/** Transactions whose entries do not sum to zero (there must be none). */
+export function unbalancedTransactions(db: Executor) {
+  return db
+    .selectFrom("ledger_entries")
+    .select((eb) => ["transaction_id", eb.fn.sum<number>("amount").as("sum")])
+    .groupBy("transaction_id")
+    .having((eb) => eb.fn.sum("amount"), "!=", 0)
+    .execute();
+}

@@ -1,0 +1,124 @@
+import { type Selectable, sql } from "kysely";
+import type { TransactionsTable } from "./schema.js";
+import { type Executor, hasRowLocks } from "./transactions.js";
+
+export type TransactionRow = Selectable<TransactionsTable>;
+
+export function findTransactionBySession(
+  db: Executor,
+  sessionId: string,
+): Promise<TransactionRow | undefined> {
+  return db.selectFrom("transactions").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
+}
+
+export function findTransaction(
+  db: Executor,
+  businessId: string,
+  id: string,
+): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom("transactions")
+    .selectAll()
+    .where("id", "=", id)
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
+  await db.insertInto("transactions").values(row).execute();
+}
+
+/** The business's newest transaction's recording time (an index seek on the business's ordinals). */
+export async function lastTransactionTime(db: Executor, businessId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("transactions")
+    .select("created_at")
+    .where("business_id", "=", businessId)
+    .orderBy("ordinal", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at;
+}
+
+/**
+ * Whose transactions a page is of: the business's (ordinals per business) or one account's
+ * (ordinals per account). Within either, ordinals are dense from 1 and recording times never
+ * decrease with the ordinal, so a time range is an ordinal range.
+ */
+export type TransactionScope =
+  | { kind: "business"; businessId: string }
+  | { kind: "account"; businessId: string; accountId: string };
+
+function scoped(db: Executor, scope: TransactionScope) {
+  const query = db.selectFrom("transactions").where("business_id", "=", scope.businessId);
+  return scope.kind === "account" ? query.where("account_id", "=", scope.accountId) : query;
+}
+
+const ordinalColumn = (scope: TransactionScope) => (scope.kind === "account" ? "account_ordinal" : "ordinal");
+
+/**
+ * The lowest ordinal recorded at or after `from` (or undefined), one index seek: (business or
+ * account, created_at, ordinal).
+ */
+export async function firstOrdinalFrom(
+  db: Executor,
+  scope: TransactionScope,
+  from: string,
+): Promise<number | undefined> {
+  const column = ordinalColumn(scope);
+  const row = await scoped(db, scope)
+    .select(column)
+    .where("created_at", ">=", from)
+    .orderBy("created_at", "asc")
+    .orderBy(column, "asc")
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number((row as Record<string, unknown>)[column]);
+}
+
+/** The highest ordinal recorded at or before `to` (or undefined), one index seek. */
+export async function lastOrdinalUpTo(
+  db: Executor,
+  scope: TransactionScope,
+  to: string,
+): Promise<number | undefined> {
+  const column = ordinalColumn(scope);
+  const row = await scoped(db, scope)
+    .select(column)
+    .where("created_at", "<=", to)
+    .orderBy("created_at", "desc")
+    .orderBy(column, "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number((row as Record<string, unknown>)[column]);
+}
+
+/** Transactions whose ordinal lies in [`from`, `upTo`], newest first: an index range read. */
+export function transactionPage(
+  db: Executor,
+  scope: TransactionScope,
+  from: number,
+  upTo: number,
+): Promise<TransactionRow[]> {
+  return transactionPageQuery(db, scope, from, upTo).execute();
+}
+
+/** The query behind transactionPage (exposed so tests can check its plan). */
+export function transactionPageQuery(db: Executor, scope: TransactionScope, from: number, upTo: number) {
+  const column = ordinalColumn(scope);
+  return scoped(db, scope)
+    .selectAll()
+    .where(column, ">=", from)
+    .where(column, "<=", upTo)
+    .orderBy(column, "desc");
+}
+
+/**
+ * Makes ingestions of one bank session id take turns for the rest of the transaction, whatever
+ * account they name: on PostgreSQL a transaction-scoped advisory lock on the id's hash; on
+ * SQLite the write transaction already runs alone.
+ */
+export async function lockSession(db: Executor, sessionId: string): Promise<void> {
+  if (!hasRowLocks(db)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`vas:session:${sessionId}`}, 0))`.execute(db);
+}
