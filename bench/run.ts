@@ -106,6 +106,8 @@ async function main() {
         RATE_LIMIT_PER_KEY_PER_MIN: "0",
         RATE_LIMIT_PER_IP_PER_MIN: "0",
         LOG_LEVEL: "info",
+        // Production settings but for the sandbox route, which the transfer scenario pays through.
+        SANDBOX: "true",
       },
       "/health",
       children,

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { createClient, VasApiError, type VasClient } from "../src/client/index.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { createHarness, type Harness } from "./helpers/harness.js";
+
+// The SDK's collections methods against a real server on a real port (signature version 2).
+
+for (const dialect of DIALECTS) {
+  describe(`the SDK's collections methods on ${dialect}`, () => {
+    let h: Harness;
+    let client: VasClient;
+    before(async () => {
+      h = await createHarness({ dialect });
+      const business = await h.createBusiness();
+      await h.app.listen({ port: 0, host: "127.0.0.1" });
+      client = createClient({
+        baseUrl: `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`,
+        apiKey: business.apiKey,
+        secretKey: business.secretKey,
+        maxRetries: 0,
+      });
+    });
+    after(() => h.close());
+
+    test("pay, read back, list, deactivate and reactivate", async () => {
+      const account = await client.generateAccount({
+        name: "Ada Obi",
+        email: "sdk@example.com",
+        bvn: "22345678901",
+      });
+      const paid = await client.sandbox.transfer({ accountNumber: account.accountNumber, amount: 150_000 });
+      assert.deepEqual([paid.amount, paid.fee, paid.netAmount, paid.currency], [150_000, 0, 150_000, "NGN"]);
+      assert.deepEqual(await client.getTransaction(paid.id), paid);
+      const detail = await client.getAccount(account.accountNumber);
+      assert.deepEqual(
+        [detail.status, detail.totalReceived, detail.expectedAmount],
+        ["active", 150_000, null],
+      );
+      const second = await client.sandbox.transfer({ accountNumber: account.accountNumber, amount: 1 });
+      const page = await client.listTransactions({ limit: 1, from: new Date(Date.now() - 60_000) });
+      assert.deepEqual(
+        page.data.map((t) => t.id),
+        [second.id],
+      );
+      assert.equal(page.pagination.total, 2);
+      const all: string[] = [];
+      for await (const t of client.transactions({ accountNumber: account.accountNumber, limit: 1 }))
+        all.push(t.id);
+      assert.deepEqual(all, [second.id, paid.id]);
+      assert.deepEqual(await client.getBalance(), {
+        available: 150_001,
+        totalReceived: 150_001,
+        totalFees: 0,
+        currency: "NGN",
+      });
+      assert.equal((await client.deactivateAccount(account.accountNumber)).status, "deactivated");
+      await assert.rejects(
+        client.sandbox.transfer({ accountNumber: account.accountNumber, amount: 5 }),
+        (error) => {
+          assert.ok(error instanceof VasApiError);
+          assert.deepEqual([error.status, error.code], [422, "ACCOUNT_DEACTIVATED"]);
+          return true;
+        },
+      );
+      assert.equal((await client.reactivateAccount(account.accountNumber)).status, "active");
+      const temporary = await client.generateTemporaryAccount({
+        name: "Ada Obi",
+        email: "sdk@example.com",
+        bvn: "22345678901",
+        expectedAmount: 5_000,
+      });
+      assert.equal(temporary.expectedAmount, 5_000);
+      await assert.rejects(client.getTransaction("txn_00000000000000000000000000000000"), {
+        code: "TRANSACTION_NOT_FOUND",
+      });
+    });
+  });
+}
