@@ -20,6 +20,7 @@ import type * as Lifecycle from "../src/accounts/account-lifecycle.js";
 import type * as Domain from "../src/accounts/account-service.js";
 import type * as Client from "../src/client/index.js";
 import type * as Collections from "../src/collections/collection-service.js";
+import type * as CollectionInputs from "../src/collections/validation.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
 // The SDK used from another project exactly as the README's "Using the client from another
@@ -91,7 +92,8 @@ const WIRE_TYPES_MATCH: [
   Same<Client.AccountDetail, Lifecycle.AccountDetail>,
   Same<Client.Transaction, Collections.Transaction>,
   Same<Client.Balance, Collections.Balance>,
-] = [true, true, true, true, true, true, true];
+  Same<Client.SandboxTransferInput, CollectionInputs.SandboxTransferInput>,
+] = [true, true, true, true, true, true, true, true];
 
 describe("the SDK from another project (npm pack, unpacked offline)", () => {
   let dir: string;
@@ -180,6 +182,6 @@ describe("the SDK from another project (npm pack, unpacked offline)", () => {
   });
 
   test("the client's answer types are the domain's", () => {
-    assert.ok(WIRE_TYPES_MATCH.every((same) => same === true) && WIRE_TYPES_MATCH.length === 7);
+    assert.ok(WIRE_TYPES_MATCH.every((same) => same === true) && WIRE_TYPES_MATCH.length === 8);
   });
 });

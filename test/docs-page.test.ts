@@ -91,4 +91,17 @@ describe("GET /docs in a browser", { skip }, () => {
       await page.close();
     }
   });
+
+  test("an operation opened at phone width fits the screen", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+    try {
+      await page.goto(`${origin}/docs`);
+      await page.getByRole("button", { name: /POST \/sandbox\/transfers/ }).click();
+      await page.getByRole("heading", { name: "Responses" }).first().waitFor();
+      const width = await page.locator("html").evaluate((html) => html.scrollWidth);
+      assert.ok(width <= 390, `the page is ${width} px wide`);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -30,6 +30,7 @@ const GENERATE = "/account/generate";
 const TEMPORARY = "/account/generate/temporary";
 const LIST = "/account/list";
 const ACCOUNT = "/account/{accountNumber}";
+const SANDBOX = "/sandbox/transfers";
 /** Where the document's `$ref`s resolve, for Ajv. */
 const BASE = "https://vas.test/openapi.json";
 
@@ -236,7 +237,7 @@ describe("the OpenAPI document", () => {
         "head /transactions/{id}",
         "get /balance",
         "head /balance",
-        "post /sandbox/transfers",
+        `post ${SANDBOX}`,
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -275,7 +276,7 @@ describe("the OpenAPI document", () => {
       "head /transactions/{id}": listed,
       "get /balance": listed,
       "head /balance": listed,
-      "post /sandbox/transfers": sandbox,
+      [`post ${SANDBOX}`]: sandbox,
     });
   });
 
@@ -433,6 +434,57 @@ for (const dialect of DIALECTS) {
         ["get", LIST],
       ] as const) {
         assert.equal(contract.responsePointer(method, path, 404), "/components/responses/NotFound");
+      }
+    });
+
+    test("collections: every answer of the account, transaction, balance and sandbox operations", async () => {
+      const number = (await post(GENERATE, customer())).json().data.accountNumber as string;
+      const temporary = (await post(TEMPORARY, customer())).json().data.accountNumber as string;
+      const get = (url: string) => h.request({ url: `${API}${url}`, as: business });
+      const checks: Array<
+        [method: "get" | "post" | "head", path: string, response: LightMyRequestResponse, status: number]
+      > = [];
+      const paid = await post(SANDBOX, { accountNumber: number, amount: 150_000 });
+      checks.push(["post", SANDBOX, paid, 201]);
+      checks.push([
+        "post",
+        SANDBOX,
+        await post(SANDBOX, { accountNumber: number, amount: 2_000_000_000 }),
+        422,
+      ]);
+      checks.push(["post", SANDBOX, await post(SANDBOX, { accountNumber: "0000000000", amount: 1 }), 404]);
+      checks.push(["post", SANDBOX, await post(SANDBOX, { accountNumber: number, amount: 1.5 }), 400]);
+      checks.push(["get", ACCOUNT, await get(`/account/${number}`), 200]);
+      checks.push(["get", ACCOUNT, await get("/account/0000000000"), 404]);
+      checks.push(["post", `${ACCOUNT}/deactivate`, await post(`/account/${number}/deactivate`, ""), 200]);
+      checks.push(["post", `${ACCOUNT}/reactivate`, await post(`/account/${number}/reactivate`, "{}"), 200]);
+      checks.push([
+        "post",
+        `${ACCOUNT}/deactivate`,
+        await post(`/account/${temporary}/deactivate`, " "),
+        422,
+      ]);
+      checks.push([
+        "post",
+        `${ACCOUNT}/deactivate`,
+        await post("/account/0000000000/deactivate", "{ }"),
+        404,
+      ]);
+      checks.push(["get", "/transactions", await get("/transactions?limit=5"), 200]);
+      checks.push(["get", "/transactions", await get("/transactions?from=yesterday"), 400]);
+      checks.push(["get", "/transactions", await get("/transactions?accountNumber=0000000000"), 404]);
+      checks.push(["get", "/transactions/{id}", await get(`/transactions/${paid.json().data.id}`), 200]);
+      checks.push(["get", "/transactions/{id}", await get("/transactions/txn_nope"), 404]);
+      checks.push(["get", "/balance", await get("/balance"), 200]);
+      checks.push([
+        "head",
+        "/balance",
+        await h.request({ method: "HEAD", url: `${API}/balance`, as: business }),
+        200,
+      ]);
+      for (const [method, path, response, status] of checks) {
+        assert.equal(response.statusCode, status, `${method} ${path}: ${response.body}`);
+        contract.check(method, path, response);
       }
     });
 

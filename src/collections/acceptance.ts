@@ -7,7 +7,7 @@ import type { AccountRow } from "../storage/schema.js";
 export const CURRENCY = "NGN";
 
 /** Naira, for messages: 150000 kobo -> "NGN 1,500.00". */
-export function formatNaira(kobo: number): string {
+function formatNaira(kobo: number): string {
   const sign = kobo < 0 ? "-" : "";
   const abs = Math.abs(kobo);
   const naira = Math.floor(abs / 100).toLocaleString("en-US");
@@ -21,10 +21,21 @@ export interface Destination {
 }
 
 /**
- * The acceptance rules (docs/api.md, "Inbound transfers"), in the order they are checked.
- * Returns the refusal to answer, or undefined when the transfer is to be credited.
+ * Applies the acceptance rules (docs/api.md, "Inbound transfers") in the order they are
+ * checked: returns the destination to credit, or throws the first rule's refusal.
  */
-export function refusalOf(
+export function accept(
+  notification: Pick<TransferNotification, "amount" | "currency" | "accountNumber">,
+  destination: Destination | undefined,
+  now: number,
+  maxTransferKobo: number,
+): Destination {
+  const refusal = refusalOf(notification, destination, now, maxTransferKobo);
+  if (refusal) throw refusal;
+  return destination as Destination;
+}
+
+function refusalOf(
   notification: Pick<TransferNotification, "amount" | "currency" | "accountNumber">,
   destination: Destination | undefined,
   now: number,

@@ -9,7 +9,7 @@ import {
   transferConflict,
   validationFailed,
 } from "../errors.js";
-import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
+import { type FeeSchedule, feeFor, MAX_BASIS_POINTS, NO_FEE } from "../ledger/fees.js";
 import { type AccountHead, appendEntry, type ChainedEntry, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sendSandboxTransfer } from "../providers/virtual-bank.js";
@@ -19,7 +19,6 @@ import {
   findAccountByNumberForUpdate,
 } from "../storage/account-repository.js";
 import { findFeeSchedule, updateFeeSchedule } from "../storage/business-repository.js";
-import { advanceCounter, readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import { appendEntries, ledgerBalances, lockLedgerAccounts } from "../storage/ledger-repository.js";
 import type { LedgerAccountKind } from "../storage/schema.js";
@@ -29,14 +28,14 @@ import {
   firstOrdinalFrom,
   insertTransaction,
   lastOrdinalUpTo,
-  lastTransactionTime,
+  lastTransaction,
   lockSession,
   type TransactionRow,
   type TransactionScope,
   transactionPage,
 } from "../storage/transaction-repository.js";
 import { unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
-import { CURRENCY, refusalOf } from "./acceptance.js";
+import { accept, CURRENCY } from "./acceptance.js";
 import {
   parseNotification,
   parseSandboxTransfer,
@@ -87,10 +86,7 @@ export interface CollectionServiceOptions {
   now?: Clock;
 }
 
-/** The per-business counter of transactions: their ordinals, and the unfiltered total. */
-const transactionCounter = (businessId: string) => `transactions:${businessId}`;
-
-export const transactionView = (row: TransactionRow): Transaction => ({
+const transactionView = (row: TransactionRow): Transaction => ({
   id: row.id,
   accountNumber: row.account_number,
   amount: Number(row.amount),
@@ -135,24 +131,24 @@ export class CollectionService {
         if (!sameTransfer(existing, transfer)) throw transferConflict(transfer.sessionId);
         return { transaction: transactionView(existing), duplicate: true };
       }
-      const destination = await findAccountByNumberForUpdate(trx, transfer.accountNumber);
       const now = this.now();
-      const refusal = refusalOf(transfer, destination, now, this.options.maxTransferKobo);
-      if (refusal || !destination) throw refusal ?? new Error("unreachable: no destination, no refusal");
-      const { account } = destination;
-      const businessId = account.business_id;
-      const fee = feeFor(
-        transfer.amount,
-        (await findFeeSchedule(trx, businessId)) ?? { basisPoints: 0, capKobo: null },
+      const { account } = accept(
+        transfer,
+        await findAccountByNumberForUpdate(trx, transfer.accountNumber),
+        now,
+        this.options.maxTransferKobo,
       );
-      const ordinal = await advanceCounter(trx, transactionCounter(businessId), 1);
-      // Recording times never go back within a business (clocks of several processes may), so
-      // a time range is an ordinal range.
-      const previous = await lastTransactionTime(trx, businessId);
-      const nowIso = new Date(now).toISOString();
-      const createdAt = previous !== undefined && previous > nowIso ? previous : nowIso;
+      const businessId = account.business_id;
+      const fee = feeFor(transfer.amount, (await findFeeSchedule(trx, businessId)) ?? NO_FEE);
       const accountOrdinal = await countTransfer(trx, account.id, transfer.amount);
-      const heads = await lockLedgerAccounts(trx, businessId, CURRENCY, createdAt);
+      const nowIso = new Date(now).toISOString();
+      const heads = await lockLedgerAccounts(trx, businessId, CURRENCY, nowIso);
+      // The business's ledger rows are held from here, so its transfers take turns: the ordinal
+      // follows its last transaction, and so does the recording time, which never goes back
+      // within a business (several processes' clocks may), so a time range is an ordinal range.
+      const last = await lastTransaction(trx, businessId);
+      const ordinal = (last?.ordinal ?? 0) + 1;
+      const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
       const id = `txn_${randomUUID().replaceAll("-", "")}`;
       const entries = postEntries(heads, id, transferLegs(transfer.amount, fee), createdAt);
       const row: TransactionRow = {
@@ -226,7 +222,7 @@ export class CollectionService {
       scope = { kind: "account", businessId, accountId: account.id };
       count = Number(account.transfer_count);
     } else {
-      count = await readCounter(db, transactionCounter(businessId));
+      count = (await lastTransaction(db, businessId))?.ordinal ?? 0;
     }
     let low = 1;
     let high = count;

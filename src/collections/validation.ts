@@ -29,7 +29,7 @@ const narrationSchema = z
       }),
   );
 
-export const sandboxFields = {
+const sandboxFields = {
   accountNumber: accountNumberSchema("accountNumber"),
   payerName: displayNameSchema("payerName", MAX_PAYER_NAME_LENGTH),
   payerAccountNumber: accountNumberSchema("payerAccountNumber"),

@@ -57,6 +57,14 @@ const internalErrorSchema = z
 
 const success = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.literal("success"), data });
 
+/** A list's answer: one page of `item`s, newest first, and where the page sits. */
+const page = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    status: z.literal("success"),
+    data: z.array(item).meta({ description: "Newest first." }),
+    pagination: paginationSchema,
+  });
+
 /** Component schemas, named; references between them become `$ref`s. */
 function componentSchemas(): Record<string, unknown> {
   const named = z.registry<{ id: string }>();
@@ -69,26 +77,12 @@ function componentSchemas(): Record<string, unknown> {
   add(paginationSchema, "Pagination");
   add(success(permanentAccountSchema), "PermanentAccountResponse");
   add(success(temporaryAccountSchema), "TemporaryAccountResponse");
-  add(
-    z.strictObject({
-      status: z.literal("success"),
-      data: z.array(accountSummarySchema).meta({ description: "Newest first." }),
-      pagination: paginationSchema,
-    }),
-    "AccountListResponse",
-  );
+  add(page(accountSummarySchema), "AccountListResponse");
   add(accountDetailSchema, "AccountDetail");
   add(success(accountDetailSchema), "AccountDetailResponse");
   add(transactionSchema, "Transaction");
   add(success(transactionSchema), "TransactionResponse");
-  add(
-    z.strictObject({
-      status: z.literal("success"),
-      data: z.array(transactionSchema).meta({ description: "Newest first." }),
-      pagination: paginationSchema,
-    }),
-    "TransactionListResponse",
-  );
+  add(page(transactionSchema), "TransactionListResponse");
   add(balanceSchema, "Balance");
   add(success(balanceSchema), "BalanceResponse");
   add(sandboxTransferRequestSchema, "SandboxTransferRequest");

@@ -4,8 +4,8 @@ import { GENESIS_HASH } from "../ledger/posting.js";
 import type { LedgerAccountKind } from "./schema.js";
 import { type Executor, hasRowLocks } from "./transactions.js";
 
-/** The kinds every business has one ledger account of, in the order they are locked. */
-export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+/** The kinds every business has one ledger account of. */
+const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
 
 /** A business's ledger account id: deterministic, so it is found without a lookup. */
 export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
@@ -21,35 +21,43 @@ export async function lockLedgerAccounts(
   currency: string,
   now: string,
 ): Promise<Map<LedgerAccountKind, AccountHead>> {
-  await db
-    .insertInto("ledger_accounts")
-    .values(
-      LEDGER_ACCOUNT_KINDS.map((kind) => ({
-        id: ledgerAccountId(businessId, kind),
-        business_id: businessId,
-        kind,
-        currency,
-        balance: 0,
-        entry_count: 0,
-        last_hash: GENESIS_HASH,
-        created_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-  let query = db
-    .selectFrom("ledger_accounts")
-    .select(["id", "kind", "balance", "entry_count", "last_hash"])
-    .where("business_id", "=", businessId)
-    .orderBy("id");
-  if (hasRowLocks(db)) query = query.forUpdate();
-  const rows = await query.execute();
+  let rows = await selectHeads(db, businessId);
+  // Created on the business's first transfer only: every later one just locks them.
+  if (rows.length < LEDGER_ACCOUNT_KINDS.length) {
+    await db
+      .insertInto("ledger_accounts")
+      .values(
+        LEDGER_ACCOUNT_KINDS.map((kind) => ({
+          id: ledgerAccountId(businessId, kind),
+          business_id: businessId,
+          kind,
+          currency,
+          balance: 0,
+          entry_count: 0,
+          last_hash: GENESIS_HASH,
+          created_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+    rows = await selectHeads(db, businessId);
+  }
   return new Map(
     rows.map((row) => [
       row.kind,
       { id: row.id, balance: Number(row.balance), entryCount: row.entry_count, lastHash: row.last_hash },
     ]),
   );
+}
+
+function selectHeads(db: Executor, businessId: string) {
+  let query = db
+    .selectFrom("ledger_accounts")
+    .select(["id", "kind", "balance", "entry_count", "last_hash"])
+    .where("business_id", "=", businessId)
+    .orderBy("id");
+  if (hasRowLocks(db)) query = query.forUpdate();
+  return query.execute();
 }
 
 /** Stores a transaction's entries and moves each account's head to its last entry. */

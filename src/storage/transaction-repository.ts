@@ -28,16 +28,21 @@ export async function insertTransaction(db: Executor, row: TransactionRow): Prom
   await db.insertInto("transactions").values(row).execute();
 }
 
-/** The business's newest transaction's recording time (an index seek on the business's ordinals). */
-export async function lastTransactionTime(db: Executor, businessId: string): Promise<string | undefined> {
-  const row = await db
+/**
+ * The business's newest transaction's ordinal (so also the business's number of transactions)
+ * and recording time: one index seek on (business_id, ordinal).
+ */
+export function lastTransaction(
+  db: Executor,
+  businessId: string,
+): Promise<Pick<TransactionRow, "ordinal" | "created_at"> | undefined> {
+  return db
     .selectFrom("transactions")
-    .select("created_at")
+    .select(["ordinal", "created_at"])
     .where("business_id", "=", businessId)
     .orderBy("ordinal", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row?.created_at;
 }
 
 /**

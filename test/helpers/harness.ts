@@ -29,7 +29,7 @@ export interface TestBusiness {
 }
 
 export interface SignedRequest {
-  method?: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  method?: "GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "PATCH";
   url: string;
   /** An object is sent as JSON.stringify(body); a string is sent as is. */
   body?: unknown;

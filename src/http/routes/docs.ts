@@ -21,7 +21,12 @@ export function docsRoute(app: FastifyInstance, document: OpenApiDocument): void
     await scope.register(fastifySwaggerUi, {
       routePrefix: "/docs",
       staticCSP: CONTENT_SECURITY_POLICY,
-      theme: { title: "Virtual Account Service API" },
+      // The document declares no response links: Swagger UI's "Links" column would say "No links"
+      // on every response, and at phone width it pushes the page sideways.
+      theme: {
+        title: "Virtual Account Service API",
+        css: [{ filename: "vas.css", content: ".response-col_links { display: none; }" }],
+      },
       // BaseLayout: no top bar (a logo and a box to explore other documents).
       uiConfig: {
         layout: "BaseLayout",

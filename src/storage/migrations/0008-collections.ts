@@ -99,7 +99,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** Triggers that make the tables append-only (docs/ledger.md names the one way around them). */
 async function refuseChanges(db: Kysely<unknown>, tables: string[]): Promise<void> {
-  const postgres = await isPostgres(db);
+  // A failed probe query would abort PostgreSQL's migration transaction: ask the adapter instead.
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   if (postgres) {
     await sql`
       create function vas_refuse_change() returns trigger language plpgsql as $$
@@ -128,9 +129,6 @@ async function refuseChanges(db: Kysely<unknown>, tables: string[]): Promise<voi
     }
   }
 }
-
-// A failed probe query would abort PostgreSQL's migration transaction: ask the adapter instead.
-const isPostgres = async (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("ledger_entries").execute();
