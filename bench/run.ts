@@ -17,6 +17,7 @@ import { openServices } from "../src/compose.js";
 import type { DatabaseLocation } from "../src/config.js";
 import { loadConfig } from "../src/config.js";
 import { seedAccounts } from "./seed.js";
+import { combinedStats, type WebhookPayee, type WebhookStats, webhookPayee } from "./webhooks.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
@@ -81,18 +82,29 @@ async function main() {
     const writer = await business("Writer Ltd", 0);
     const small = await business("Small Ltd", SMALL);
     const deep = await business("Deep Ltd", DEEP);
-    // Ten existing accounts that the sandbox pays into.
-    const payeeCreated = await services.businesses.createBusiness("Payee Ltd", "completed");
-    const payee = { apiKey: payeeCreated.apiKey, secretKey: payeeCreated.secretKey };
-    const payeeAccounts: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const { account } = await services.accounts.generatePermanent(
-        { businessId: payeeCreated.business.id, businessName: "Payee Ltd" },
-        { type: "cli" },
-        { name: `Payee ${i}`, email: `payee${i}@example.com`, bvn: "22345678901" },
-      );
-      payeeAccounts.push(account.accountNumber);
+    // Ten payee businesses with ten accounts each, which the sandbox pays into: the transfer
+    // scenarios pay into one of them, or spread over all ten.
+    const payees: Array<{ key: Key; accounts: string[] }> = [];
+    for (let b = 0; b < 10; b++) {
+      const name = `Payee ${b} Ltd`;
+      const created = await services.businesses.createBusiness(name, "completed");
+      const accounts: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const { account } = await services.accounts.generatePermanent(
+          { businessId: created.business.id, businessName: name },
+          { type: "cli" },
+          { name: `Payee ${i}`, email: `payee${b}.${i}@example.com`, bvn: "22345678901" },
+        );
+        accounts.push(account.accountNumber);
+      }
+      payees.push({ key: { apiKey: created.apiKey, secretKey: created.secretKey }, accounts });
     }
+    // Payees whose events go to webhook receivers in this process: one receiver; ten; nine and
+    // one that never answers.
+    const hooked = await webhookPayee(services, "Hooked Ltd", 1, false);
+    const fanout = await webhookPayee(services, "Fanout Ltd", 10, false);
+    // At most 10 endpoints a business: nine that answer and the hanging one.
+    const fanoutHanging = await webhookPayee(services, "Fanout Hanging Ltd", 9, true);
     await services.close();
 
     const floor = await startProcess("bench/floor-server.ts", { ...env, FLOOR_SECRET }, "/ready", children);
@@ -106,8 +118,10 @@ async function main() {
         RATE_LIMIT_PER_KEY_PER_MIN: "0",
         RATE_LIMIT_PER_IP_PER_MIN: "0",
         LOG_LEVEL: "info",
-        // Production settings but for the sandbox route, which the transfer scenario pays through.
+        // Production settings but for the sandbox route, which the transfer scenario pays through,
+        // and webhooks to the receiver on this machine.
         SANDBOX: "true",
+        WEBHOOK_ALLOW_PRIVATE: "true",
       },
       "/health",
       children,
@@ -140,6 +154,26 @@ async function main() {
         }),
       }));
     const run = randomBytes(3).toString("hex");
+    // Transfers into the payees' accounts, request n to business n mod count: the same load
+    // whether it lands on one business's ledger rows or on ten businesses' rows.
+    const transfers = (name: string, into: typeof payees): Scenario => ({
+      name,
+      floor: "write",
+      expectStatus: [201],
+      request: (n) => {
+        const payee = into[n % into.length] as (typeof payees)[number];
+        return {
+          method: "POST",
+          path: "/api/v1/external/sandbox/transfers",
+          body: JSON.stringify({
+            accountNumber: payee.accounts[Math.floor(n / into.length) % payee.accounts.length],
+            amount: 10_000 + n,
+            narration: `bench ${run} ${name.length} ${n}`,
+          }),
+          key: payee.key,
+        };
+      },
+    });
     const scenarios: Scenario[] = [
       {
         name: "generate, distinct emails",
@@ -185,21 +219,8 @@ async function main() {
         [Math.ceil(DEEP / 20), 10, "middle page"],
         [Math.ceil(DEEP / 10), 10, "last page"],
       ]),
-      {
-        name: "sandbox transfer into existing accounts",
-        floor: "write",
-        expectStatus: [201],
-        request: (n) => ({
-          method: "POST",
-          path: "/api/v1/external/sandbox/transfers",
-          body: JSON.stringify({
-            accountNumber: payeeAccounts[n % payeeAccounts.length],
-            amount: 10_000 + n,
-            narration: `bench ${run} ${n}`,
-          }),
-          key: payee,
-        }),
-      },
+      transfers("sandbox transfer, one business", payees.slice(0, 1)),
+      transfers("sandbox transfer, spread over 10 businesses", payees),
       {
         name: "authentication rejected (bad signature)",
         floor: "write",
@@ -223,6 +244,42 @@ async function main() {
       });
     }
 
+    // Webhooks: transfers into a hooked business; each is an event the server's worker
+    // delivers to the receivers here. Deliveries per second and event-to-delivery latency, to
+    // one receiver, to ten, and to nine beside one that hangs until the timeout.
+    const webhookPhase = async (name: string, payee: WebhookPayee): Promise<WebhookStats> => {
+      log(name);
+      const scenario = transfers(name, [{ key: payee.key, accounts: payee.accounts }]);
+      const started = Date.now();
+      const result = await measure(name, server, [201], scenario.request);
+      results.push({
+        ...result,
+        floor: "write",
+        ratioToFloor: round(result.requestsPerSecond / floorWrite.requestsPerSecond, 2),
+      });
+      const expected = (result.total - result.errors) * payee.receivers.length;
+      const count = () => payee.receivers.reduce((sum, r) => sum + r.count(), 0);
+      const deadline = Date.now() + 60_000;
+      while (count() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const stats = combinedStats(payee.receivers, started);
+      if (stats.delivered < expected || stats.distinct * payee.receivers.length < stats.delivered) {
+        process.stderr.write(`${name}: ${stats.delivered} of ${expected} delivered\n`);
+        process.exitCode = 1;
+      }
+      return stats;
+    };
+    const webhooks = {
+      oneReceiver: await webhookPhase("sandbox transfer, events delivered to a webhook", hooked),
+      tenReceivers: await webhookPhase("sandbox transfer, events to 10 webhook receivers", fanout),
+      nineReceiversAndOneHanging: await webhookPhase(
+        "sandbox transfer, events to 9 receivers and a hanging one",
+        fanoutHanging,
+      ),
+    };
+    await Promise.all(
+      [hooked, fanout, fanoutHanging].flatMap((p) => [...p.receivers, ...p.others]).map((r) => r.close()),
+    );
+
     const report = {
       date: new Date().toISOString(),
       database: args.db,
@@ -236,11 +293,20 @@ async function main() {
         node: process.version,
       },
       results,
+      webhooks,
     };
     mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${report.date.replace(/[:.]/g, "-")}-${args.db}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write(`\n${table(results)}\nJSON: ${file}\n`);
+    const line = (label: string, w: WebhookStats) =>
+      `${label}: ${w.delivered} delivered, ${w.deliveriesPerSecond}/s, ` +
+      `event to delivery p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms`;
+    process.stdout.write(
+      `\n${table(results)}\n\n${line("webhooks", webhooks.oneReceiver)}\n` +
+        `${line("webhooks, 10 receivers", webhooks.tenReceivers)}\n` +
+        `${line("webhooks, 9 receivers beside a hanging one (the 9)", webhooks.nineReceiversAndOneHanging)}\n` +
+        `JSON: ${file}\n`,
+    );
     const failed = results.filter((r) => r.errors > 0);
     if (failed.length > 0) {
       process.stderr.write(`errors in: ${failed.map((r) => r.name).join(", ")}\n`);

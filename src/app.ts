@@ -6,6 +6,7 @@ import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
 import type { CollectionService } from "./collections/collection-service.js";
 import { validationFailed } from "./errors.js";
+import type { EventService } from "./events/event-service.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { REQUEST_ID } from "./http/header-rules.js";
@@ -15,20 +16,34 @@ import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
+import { createWebhookRoute } from "./http/routes/create-webhook.js";
 import { deactivateAccountRoute } from "./http/routes/deactivate-account.js";
+import { deleteWebhookRoute } from "./http/routes/delete-webhook.js";
 import { docsRoute } from "./http/routes/docs.js";
 import { generatePermanentRoute } from "./http/routes/generate-permanent.js";
 import { generateTemporaryRoute } from "./http/routes/generate-temporary.js";
 import { getAccountRoute } from "./http/routes/get-account.js";
 import { getBalanceRoute } from "./http/routes/get-balance.js";
+import { getEventRoute } from "./http/routes/get-event.js";
 import { getTransactionRoute } from "./http/routes/get-transaction.js";
+import { getWebhookRoute } from "./http/routes/get-webhook.js";
 import { healthRoutes } from "./http/routes/health.js";
 import { listAccountsRoute } from "./http/routes/list-accounts.js";
+import { listEventAttemptsRoute } from "./http/routes/list-event-attempts.js";
+import { listEventsRoute } from "./http/routes/list-events.js";
 import { listTransactionsRoute } from "./http/routes/list-transactions.js";
+import { listWebhooksRoute } from "./http/routes/list-webhooks.js";
 import { openApiRoute } from "./http/routes/openapi.js";
 import { reactivateAccountRoute } from "./http/routes/reactivate-account.js";
+import { recoverWebhookRoute } from "./http/routes/recover-webhook.js";
+import { redeliverEventRoute } from "./http/routes/redeliver-event.js";
+import { rotateWebhookSecretRoute } from "./http/routes/rotate-webhook-secret.js";
 import { sandboxTransferRoute } from "./http/routes/sandbox-transfer.js";
+import { testWebhookRoute } from "./http/routes/test-webhook.js";
+import { updateWebhookRoute } from "./http/routes/update-webhook.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
+import type { WebhookEndpointService } from "./webhooks/endpoint-service.js";
+import type { RedeliveryService } from "./webhooks/redelivery.js";
 
 export const API_PREFIX = "/api/v1/external";
 
@@ -38,6 +53,9 @@ export interface AppDependencies {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  events: EventService;
+  webhooks: WebhookEndpointService;
+  redelivery: RedeliveryService;
   /** Serve POST /sandbox/transfers (SANDBOX). */
   sandbox: boolean;
   requestRecords: RequestRecords;
@@ -147,6 +165,18 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       getTransactionRoute(api, deps.collections);
       getBalanceRoute(api, deps.collections);
       if (deps.sandbox) sandboxTransferRoute(api, deps.collections);
+      listEventsRoute(api, deps.events);
+      getEventRoute(api, deps.events);
+      createWebhookRoute(api, deps.webhooks);
+      listWebhooksRoute(api, deps.webhooks);
+      getWebhookRoute(api, deps.webhooks);
+      updateWebhookRoute(api, deps.webhooks);
+      deleteWebhookRoute(api, deps.webhooks);
+      rotateWebhookSecretRoute(api, deps.webhooks);
+      testWebhookRoute(api, deps.webhooks);
+      recoverWebhookRoute(api, deps.redelivery);
+      listEventAttemptsRoute(api, deps.redelivery);
+      redeliverEventRoute(api, deps.redelivery);
     },
     { prefix: API_PREFIX },
   );

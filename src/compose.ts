@@ -12,6 +12,7 @@ import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
 import type { Clock } from "./clock.js";
 import { CollectionService } from "./collections/collection-service.js";
 import type { Config } from "./config.js";
+import { EventService } from "./events/event-service.js";
 import { HealthMonitor } from "./http/health.js";
 import { Metrics, metricsRoute } from "./http/metrics.js";
 import { connectRedis } from "./http/rate-limit.js";
@@ -24,6 +25,9 @@ import { storageFailure } from "./storage/errors.js";
 import { probeWrite } from "./storage/health-repository.js";
 import { migrate } from "./storage/migrate.js";
 import { virtualBankStore } from "./storage/virtual-bank-store.js";
+import { type DeliveryLog, DeliveryWorker } from "./webhooks/delivery-worker.js";
+import { WebhookEndpointService } from "./webhooks/endpoint-service.js";
+import { RedeliveryService } from "./webhooks/redelivery.js";
 
 // The one place where the service is put together: config -> storage -> services -> jobs ->
 // app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
@@ -51,6 +55,9 @@ export interface Services {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  events: EventService;
+  webhooks: WebhookEndpointService;
+  redelivery: RedeliveryService;
   authenticator: Authenticator;
   requestRecords: RequestRecords;
   metrics: Metrics;
@@ -107,6 +114,13 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     });
     const provider = overrides.provider?.({ storage: opened, embedded }) ?? embedded;
     const authenticator = new Authenticator({ db: opened.db, box, now, cacheTtlMs: config.authCacheTtlMs });
+    const collections = new CollectionService({
+      storage: opened,
+      maxTransferKobo: config.maxTransferKobo,
+      sandbox: config.sandbox,
+      now,
+    });
+    collections.onConflict(() => metrics.transferConflicts.inc());
     return {
       config,
       storage: opened,
@@ -125,12 +139,20 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         now,
       }),
       lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
-      collections: new CollectionService({
+      collections,
+      events: new EventService({
         storage: opened,
-        maxTransferKobo: config.maxTransferKobo,
-        sandbox: config.sandbox,
+        bankName: provider.bankName,
+        retentionDays: config.eventRetentionDays,
         now,
       }),
+      webhooks: new WebhookEndpointService({
+        storage: opened,
+        box,
+        policy: { requireHttps: config.webhooks.requireHttps, allowPrivate: config.webhooks.allowPrivate },
+        now,
+      }),
+      redelivery: new RedeliveryService({ storage: opened, retentionDays: config.eventRetentionDays, now }),
       authenticator,
       requestRecords: new RequestRecords({ db: opened.db, leaseMs: config.requestTimeoutMs * 2, now }),
       metrics,
@@ -150,11 +172,14 @@ export function buildServerApp(
   overrides: Pick<Overrides, "logger"> & { redis?: Redis } = {},
 ): FastifyInstance {
   const { config } = services;
-  return buildApp({
+  const app = buildApp({
     authenticator: services.authenticator,
     accounts: services.accounts,
     lifecycle: services.lifecycle,
     collections: services.collections,
+    events: services.events,
+    webhooks: services.webhooks,
+    redelivery: services.redelivery,
     sandbox: config.sandbox,
     requestRecords: services.requestRecords,
     metrics: services.metrics,
@@ -174,7 +199,22 @@ export function buildServerApp(
     trustProxy: config.trustProxy,
     logger: overrides.logger ?? { level: config.logLevel },
   });
+  // Money the bank described two ways: an operator must look (vas ledger conflicts).
+  const stop = services.collections.onConflict((conflict) =>
+    app.log.error(
+      { conflict: { ...conflict }, code: "TRANSFER_CONFLICT" },
+      "transfer conflict: a session id came again with another account, amount or currency; the first recording stands",
+    ),
+  );
+  app.addHook("onClose", async () => stop());
+  return app;
 }
+
+/** How often temporary accounts past expiry get their account.expired event (within a minute). */
+export const EXPIRY_SCAN_INTERVAL_MS = 20_000;
+
+/** How often events past EVENT_RETENTION_DAYS are removed (in small batches). */
+export const EVENT_PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /** How often expired replay and Idempotency-Key records are pruned. */
 export const PRUNE_INTERVAL_MS = 60_000;
@@ -186,6 +226,8 @@ export interface Server {
   /** Serves /metrics alone when METRICS_PORT is set. */
   metricsApp: FastifyInstance | undefined;
   jobs: JobRunner;
+  /** Delivers webhooks from the database's queue (every server process runs one). */
+  deliveries: DeliveryWorker;
   /** Starts the jobs and listens; resolves with the main address (and the metrics one, on METRICS_PORT). */
   listen(): Promise<{ address: string; metricsAddress?: string }>;
   /** Stops taking requests, finishes those in flight and the jobs' runs, then closes everything. */
@@ -218,18 +260,31 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     intervalMs: PRUNE_INTERVAL_MS,
     run: () => services.requestRecords.prune(),
   });
+  jobs.add({
+    name: "prune-events",
+    intervalMs: EVENT_PRUNE_INTERVAL_MS,
+    run: () => services.events.prune(),
+  });
+  jobs.add({
+    name: "emit-account-expired",
+    intervalMs: EXPIRY_SCAN_INTERVAL_MS,
+    run: () => services.events.emitExpirations(),
+  });
+  const deliveries = createDeliveryWorker(services, log, overrides.now);
   let closed = false;
   return {
     services,
     app,
     metricsApp,
     jobs,
+    deliveries,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.host });
       const metricsAddress = metricsApp
         ? await metricsApp.listen({ port: config.metricsPort ?? 0, host: config.metricsHost })
         : undefined;
       jobs.start();
+      deliveries.start();
       return { address, ...(metricsAddress ? { metricsAddress } : {}) };
     },
     async close() {
@@ -238,9 +293,27 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
       await app.close();
       await metricsApp?.close();
       await jobs.stop();
+      await deliveries.stop();
       await services.close();
       // An unreachable Redis cannot say goodbye: drop the connection instead.
       await redis?.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** The webhook delivery worker over open services, as the server runs it (tests drive it too). */
+export function createDeliveryWorker(services: Services, log: DeliveryLog, now?: Clock): DeliveryWorker {
+  const { webhooks } = services.config;
+  return new DeliveryWorker({
+    storage: services.storage,
+    endpoints: services.webhooks,
+    timeoutMs: webhooks.timeoutMs,
+    pollIntervalMs: webhooks.pollIntervalMs,
+    concurrency: webhooks.concurrency,
+    maxInFlightPerEndpoint: webhooks.maxInFlightPerEndpoint,
+    retrySchedule: webhooks.retrySchedule,
+    allowPrivate: webhooks.allowPrivate,
+    log,
+    ...(now ? { now } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "./ledger/kobo.js";
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/retry-schedule.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -137,6 +138,26 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
   // No default here: it depends on NODE_ENV (see loadConfig).
   SANDBOX: booleanString("SANDBOX").optional(),
+  WEBHOOK_ALLOW_PRIVATE: booleanString("WEBHOOK_ALLOW_PRIVATE").default(false),
+  EVENT_RETENTION_DAYS: integerString("EVENT_RETENTION_DAYS", 1, 3650).default(90),
+  WEBHOOK_TIMEOUT_MS: integerString("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(15_000),
+  WEBHOOK_POLL_INTERVAL_MS: integerString("WEBHOOK_POLL_INTERVAL_MS", 10, 60_000).default(1_000),
+  WEBHOOK_CONCURRENCY: integerString("WEBHOOK_CONCURRENCY", 1, 200).default(16),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: integerString("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 1, 200).default(4),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .transform((text, ctx) => {
+      const schedule = parseRetrySchedule(text);
+      if (!schedule) {
+        ctx.addIssue({
+          code: "custom",
+          message: "WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated delays like 5s,5m,30m,2h",
+        });
+        return z.NEVER;
+      }
+      return schedule;
+    })
+    .optional(),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
   MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
     DEFAULT_MAX_TRANSFER_KOBO,
@@ -182,6 +203,22 @@ export type Config = Readonly<{
   sandbox: boolean;
   /** The largest inbound transfer accepted, in kobo. */
   maxTransferKobo: number;
+  /** Events (and their deliveries and attempts) older than this are removed. */
+  eventRetentionDays: number;
+  webhooks: {
+    /** Deliver to private, loopback and link-local addresses (always allowed outside production). */
+    allowPrivate: boolean;
+    /** Only https URLs (production). */
+    requireHttps: boolean;
+    timeoutMs: number;
+    pollIntervalMs: number;
+    /** Deliveries in flight at once in one process. */
+    concurrency: number;
+    /** Deliveries to one endpoint in flight at once in one process (one while it fails a run). */
+    maxInFlightPerEndpoint: number;
+    /** Delays before each retry after a failure. */
+    retrySchedule: readonly number[];
+  };
 }>;
 
 export class ConfigError extends Error {
@@ -255,5 +292,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
     maxTransferKobo: e.MAX_TRANSFER_KOBO,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE || e.NODE_ENV !== "production",
+      requireHttps: e.NODE_ENV === "production",
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      retrySchedule: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE_MS,
+    },
   });
 }

@@ -38,6 +38,9 @@ export const ErrorCode = {
   SERVICE_DEGRADED: "SERVICE_DEGRADED",
   ACCOUNT_NOT_FOUND: "ACCOUNT_NOT_FOUND",
   TRANSACTION_NOT_FOUND: "TRANSACTION_NOT_FOUND",
+  EVENT_NOT_FOUND: "EVENT_NOT_FOUND",
+  WEBHOOK_NOT_FOUND: "WEBHOOK_NOT_FOUND",
+  WEBHOOK_LIMIT_REACHED: "WEBHOOK_LIMIT_REACHED",
   ACCOUNT_NOT_PERMANENT: "ACCOUNT_NOT_PERMANENT",
   UNKNOWN_ACCOUNT: "UNKNOWN_ACCOUNT",
   ACCOUNT_EXPIRED: "ACCOUNT_EXPIRED",
@@ -152,6 +155,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 /** Something of the calling business's that does not exist (or is another business's: never 403). */
 export const accountNotFound = () => new AppError(ErrorCode.ACCOUNT_NOT_FOUND, 404, "Account not found");
+export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, "Event not found");
+
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
 export const accountNotPermanent = () =>

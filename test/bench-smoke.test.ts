@@ -47,7 +47,11 @@ test("npm run bench runs end to end on a tiny data set", async () => {
       "list page 1, 10 items (2,000 accounts)",
       "list page 1, 100 items (2,000 accounts)",
       "list last page (2,000 accounts)",
-      "sandbox transfer into existing accounts",
+      "sandbox transfer, one business",
+      "sandbox transfer, spread over 10 businesses",
+      "sandbox transfer, events delivered to a webhook",
+      "sandbox transfer, events to 10 webhook receivers",
+      "sandbox transfer, events to 9 receivers and a hanging one",
       "authentication rejected (bad signature)",
     ]) {
       assert.ok(names.includes(expected), `${expected} in ${names.join(", ")}`);
@@ -58,6 +62,20 @@ test("npm run bench runs end to end on a tiny data set", async () => {
       assert.ok(result.peakRssMb > 0);
       if (!result.name.startsWith("floor")) assert.equal(typeof result.ratioToFloor, "number");
     }
+    const hooked = report.results.find((r: { name: string }) => r.name.endsWith("delivered to a webhook"));
+    const { oneReceiver, tenReceivers, nineReceiversAndOneHanging } = report.webhooks;
+    assert.ok(oneReceiver.delivered >= hooked.total, "every event of the webhook scenario was delivered");
+    assert.equal(oneReceiver.distinct, oneReceiver.delivered, "none twice");
+    for (const [fanout, receivers] of [
+      [tenReceivers, 10],
+      [nineReceiversAndOneHanging, 9],
+    ] as const) {
+      // No event more often than once per receiver (events of requests still in flight when the
+      // scenario ended may be on their way to some receivers only).
+      assert.ok(fanout.delivered > 0 && fanout.delivered <= fanout.distinct * receivers, "none twice");
+    }
+    assert.match(stdout, /webhooks: \d+ delivered, \d+\/s, event to delivery p50 \d+ ms, p99 \d+ ms/);
+    assert.match(stdout, /webhooks, 9 receivers beside a hanging one \(the 9\): \d+ delivered/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -1,26 +1,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { runCli } from "../src/cli/run.js";
-import { DIALECTS, databaseUrl } from "./helpers/databases.js";
+import { cliEnv, runVas } from "./helpers/cli.js";
+import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 
 // `vas business set-fee` and `vas sandbox transfer` against the database a server uses.
 
-async function vas(argv: string[], env: NodeJS.ProcessEnv) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    env,
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
+const vas = runVas;
 
 for (const dialect of DIALECTS) {
   describe(`vas collections commands on ${dialect}`, () => {
@@ -31,12 +18,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect, masterKey });
       business = await h.createBusiness();
-      env = {
-        DATABASE_URL: databaseUrl(h.database),
-        DATA_DIR: h.dir,
-        VAS_MASTER_KEY: masterKey.toString("hex"),
-        NODE_ENV: "test",
-      };
+      env = cliEnv(h, masterKey);
     });
     after(() => h.close());
 

@@ -55,6 +55,16 @@ for (const dialect of DIALECTS) {
         totalFees: 0,
         currency: "NGN",
       });
+      const before = await client.getBalance({ at: new Date(Date.parse(paid.createdAt) - 1) });
+      assert.deepEqual(before, { available: 0, totalReceived: 0, totalFees: 0, currency: "NGN" });
+      assert.equal((await client.getBalance({ at: paid.createdAt })).available, 150_000);
+      const requery = await client.listTransactions({ sessionId: paid.sessionId, timeField: "createdAt" });
+      assert.deepEqual(requery.data, [paid]);
+      const payments = await client.listEvents({ type: "payment.received", limit: 1 });
+      assert.equal(payments.pagination.total, 2);
+      const latest = payments.data[0];
+      assert.deepEqual(latest?.data, { ...second, payment: null });
+      assert.deepEqual(await client.getEvent(latest?.id ?? ""), latest);
       assert.equal((await client.deactivateAccount(account.accountNumber)).status, "deactivated");
       await assert.rejects(
         client.sandbox.transfer({ accountNumber: account.accountNumber, amount: 5 }),
@@ -70,8 +80,15 @@ for (const dialect of DIALECTS) {
         email: "sdk@example.com",
         bvn: "22345678901",
         expectedAmount: 5_000,
+        amountPolicy: "accumulate",
       });
-      assert.equal(temporary.expectedAmount, 5_000);
+      assert.deepEqual([temporary.expectedAmount, temporary.amountPolicy], [5_000, "accumulate"]);
+      await client.sandbox.transfer({ accountNumber: temporary.accountNumber, amount: 2_000 });
+      const partial = await client.getAccount(temporary.accountNumber);
+      assert.deepEqual(
+        [partial.amountPaid, partial.amountOutstanding, partial.paymentStatus],
+        [2_000, 3_000, "partially_paid"],
+      );
       await assert.rejects(client.getTransaction("txn_00000000000000000000000000000000"), {
         code: "TRANSACTION_NOT_FOUND",
       });

@@ -21,6 +21,7 @@ import type * as Domain from "../src/accounts/account-service.js";
 import type * as Client from "../src/client/index.js";
 import type * as Collections from "../src/collections/collection-service.js";
 import type * as CollectionInputs from "../src/collections/validation.js";
+import type * as Events from "../src/events/event-service.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
 // The SDK used from another project exactly as the README's "Using the client from another
@@ -93,7 +94,8 @@ const WIRE_TYPES_MATCH: [
   Same<Client.Transaction, Collections.Transaction>,
   Same<Client.Balance, Collections.Balance>,
   Same<Client.SandboxTransferInput, CollectionInputs.SandboxTransferInput>,
-] = [true, true, true, true, true, true, true, true];
+  Same<Client.Event, Events.Event>,
+] = [true, true, true, true, true, true, true, true, true];
 
 describe("the SDK from another project (npm pack, unpacked offline)", () => {
   let dir: string;
@@ -182,6 +184,6 @@ describe("the SDK from another project (npm pack, unpacked offline)", () => {
   });
 
   test("the client's answer types are the domain's", () => {
-    assert.ok(WIRE_TYPES_MATCH.every((same) => same === true) && WIRE_TYPES_MATCH.length === 8);
+    assert.ok(WIRE_TYPES_MATCH.every((same) => same === true) && WIRE_TYPES_MATCH.length === 9);
   });
 });

@@ -298,7 +298,7 @@ for (const dialect of DIALECTS) {
       assert.equal(first.duplicate, false);
       assert.equal(first.transaction.paidAt, "2026-03-01T07:59:58.000Z");
       const second = await h.services.collections.receive(notification);
-      assert.deepEqual(second, { transaction: first.transaction, duplicate: true });
+      assert.deepEqual(second, { transaction: first.transaction, duplicate: true, payment: null });
       for (const change of [{ amount: 42_001 }, { accountNumber: await permanent() }, { currency: "USD" }]) {
         await assert.rejects(h.services.collections.receive({ ...notification, ...change }), {
           code: "TRANSFER_CONFLICT",

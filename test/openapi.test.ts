@@ -144,7 +144,11 @@ class Contract {
   }
 
   /** Asserts that a real response is one the document declares: its status, body and headers. */
-  check(method: "get" | "post" | "head", path: string, response: LightMyRequestResponse): void {
+  check(
+    method: "get" | "post" | "head" | "patch" | "delete",
+    path: string,
+    response: LightMyRequestResponse,
+  ): void {
     const pointer = this.responsePointer(method, path, response.statusCode);
     if (method === "head") {
       assert.equal(this.at(`${pointer}/content`), undefined, `HEAD ${path} declares no body`);
@@ -238,6 +242,23 @@ describe("the OpenAPI document", () => {
         "get /balance",
         "head /balance",
         `post ${SANDBOX}`,
+        "get /events",
+        "head /events",
+        "get /events/{id}",
+        "head /events/{id}",
+        "get /events/{id}/attempts",
+        "head /events/{id}/attempts",
+        "post /events/{id}/redeliver",
+        "post /webhooks",
+        "get /webhooks",
+        "head /webhooks",
+        "get /webhooks/{id}",
+        "head /webhooks/{id}",
+        "patch /webhooks/{id}",
+        "delete /webhooks/{id}",
+        "post /webhooks/{id}/rotate-secret",
+        "post /webhooks/{id}/test",
+        "post /webhooks/{id}/recover",
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -261,6 +282,7 @@ describe("the OpenAPI document", () => {
     const listed = ["200", "400", "401", "404", "429", "431", "500", "503"];
     const lifecycle = ["200", ...failures];
     const sandbox = ["201", ...failures.filter((status) => status !== "502")];
+    const webhookWrite = failures.filter((status) => status !== "502");
     assert.deepEqual(statuses, {
       [`post ${GENERATE}`]: ["200", "201", ...failures],
       [`post ${TEMPORARY}`]: ["201", ...failures],
@@ -277,6 +299,23 @@ describe("the OpenAPI document", () => {
       "get /balance": listed,
       "head /balance": listed,
       [`post ${SANDBOX}`]: sandbox,
+      "get /events": listed,
+      "head /events": listed,
+      "get /events/{id}": listed,
+      "head /events/{id}": listed,
+      "get /events/{id}/attempts": listed,
+      "head /events/{id}/attempts": listed,
+      "post /events/{id}/redeliver": ["202", ...webhookWrite],
+      "post /webhooks": ["201", ...webhookWrite],
+      "get /webhooks": listed,
+      "head /webhooks": listed,
+      "get /webhooks/{id}": listed,
+      "head /webhooks/{id}": listed,
+      "patch /webhooks/{id}": ["200", ...webhookWrite],
+      "delete /webhooks/{id}": ["200", ...webhookWrite],
+      "post /webhooks/{id}/rotate-secret": ["200", ...webhookWrite],
+      "post /webhooks/{id}/test": ["202", ...webhookWrite],
+      "post /webhooks/{id}/recover": ["202", ...webhookWrite],
     });
   });
 
@@ -476,11 +515,91 @@ for (const dialect of DIALECTS) {
       checks.push(["get", "/transactions/{id}", await get(`/transactions/${paid.json().data.id}`), 200]);
       checks.push(["get", "/transactions/{id}", await get("/transactions/txn_nope"), 404]);
       checks.push(["get", "/balance", await get("/balance"), 200]);
+      const events = await get("/events?limit=5");
+      checks.push(["get", "/events", events, 200]);
+      checks.push(["get", "/events", await get("/events?type=nope"), 400]);
+      checks.push(["get", "/events/{id}", await get(`/events/${events.json().data[0].id}`), 200]);
+      checks.push(["get", "/events/{id}", await get("/events/evt_nope"), 404]);
+      checks.push(["get", "/balance", await get("/balance?at=2026-01-01T00:00:00Z"), 200]);
+      checks.push(["get", "/balance", await get("/balance?at=soon"), 400]);
+      const session = paid.json().data.sessionId;
+      checks.push(["get", "/transactions", await get(`/transactions?sessionId=${session}`), 200]);
+      checks.push([
+        "get",
+        "/transactions",
+        await get("/transactions?timeField=createdAt&from=2026-01-01T00:00:00Z"),
+        200,
+      ]);
+      checks.push(["get", "/transactions", await get("/transactions?timeField=later"), 400]);
       checks.push([
         "head",
         "/balance",
         await h.request({ method: "HEAD", url: `${API}/balance`, as: business }),
         200,
+      ]);
+      for (const [method, path, response, status] of checks) {
+        assert.equal(response.statusCode, status, `${method} ${path}: ${response.body}`);
+        contract.check(method, path, response);
+      }
+    });
+
+    test("webhooks: every answer of the endpoint, attempt, redelivery and recovery operations", async () => {
+      let n = 0;
+      const send = (
+        method: "GET" | "POST" | "PATCH" | "DELETE",
+        url: string,
+        body?: Record<string, unknown>,
+      ) =>
+        h.request({
+          method,
+          url: `${API}${url}`,
+          ...(body || method === "POST" || method === "PATCH" ? { body: { ...body, n: ++n } } : {}),
+          as: business,
+        });
+      const checks: Array<
+        [
+          method: "get" | "post" | "patch" | "delete",
+          path: string,
+          response: LightMyRequestResponse,
+          status: number,
+        ]
+      > = [];
+      const created = await send("POST", "/webhooks", { url: "http://127.0.0.1:9/hook" });
+      checks.push(["post", "/webhooks", created, 201]);
+      checks.push(["post", "/webhooks", await send("POST", "/webhooks", { url: 7 }), 400]);
+      const id = created.json().data.id;
+      checks.push(["get", "/webhooks", await send("GET", "/webhooks"), 200]);
+      checks.push(["get", "/webhooks/{id}", await send("GET", `/webhooks/${id}`), 200]);
+      checks.push(["get", "/webhooks/{id}", await send("GET", "/webhooks/we_nope"), 404]);
+      checks.push([
+        "patch",
+        "/webhooks/{id}",
+        await send("PATCH", `/webhooks/${id}`, { enabled: false }),
+        200,
+      ]);
+      checks.push([
+        "post",
+        "/webhooks/{id}/rotate-secret",
+        await send("POST", `/webhooks/${id}/rotate-secret`),
+        200,
+      ]);
+      const tested = await send("POST", `/webhooks/${id}/test`);
+      checks.push(["post", "/webhooks/{id}/test", tested, 202]);
+      const eventId = tested.json().data.eventId;
+      checks.push(["get", "/events/{id}/attempts", await send("GET", `/events/${eventId}/attempts`), 200]);
+      checks.push([
+        "post",
+        "/events/{id}/redeliver",
+        await send("POST", `/events/${eventId}/redeliver`),
+        202,
+      ]);
+      checks.push(["post", "/webhooks/{id}/recover", await send("POST", `/webhooks/${id}/recover`, {}), 400]);
+      checks.push(["delete", "/webhooks/{id}", await send("DELETE", `/webhooks/${id}`), 200]);
+      checks.push([
+        "post",
+        "/webhooks/{id}/recover",
+        await send("POST", `/webhooks/${id}/recover`, { since: new Date().toISOString() }),
+        404,
       ]);
       for (const [method, path, response, status] of checks) {
         assert.equal(response.statusCode, status, `${method} ${path}: ${response.body}`);

@@ -1,6 +1,7 @@
 import type { Actor } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
 import { accountNotFound, accountNotPermanent, isAppError, providerUnavailable } from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { findCurrentAccount, updateAccount } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -8,12 +9,14 @@ import { isStorageUnavailable } from "../storage/errors.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { type AccountSummary, accountSummary, type ForBusiness } from "./account-service.js";
+import { type AmountPolicy, type PaymentProgress, paymentProgress } from "./amount-policy.js";
 import { accountNumberSchema, check } from "./validation.js";
 
 /** GET /account/:accountNumber: the list item's fields and what the account has received. */
-export interface AccountDetail extends AccountSummary {
-  /** Kobo: the one amount a temporary account accepts, once; null when it takes any. */
+export interface AccountDetail extends AccountSummary, PaymentProgress {
+  /** Kobo: what a temporary account expects, applied as amountPolicy says; null when it takes any. */
   expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
   /** Kobo received so far, gross of fees. */
   totalReceived: number;
 }
@@ -73,15 +76,29 @@ export class AccountLifecycle {
       const now = isoNow(this.now);
       const deactivatedAt = active ? null : now;
       await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
-      return this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
+      const detail = this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
+      await recordEvent(
+        trx,
+        {
+          businessId: business.businessId,
+          type: active ? "account.reactivated" : "account.deactivated",
+          accountNumber: number,
+          data: detail,
+        },
+        now,
+      );
+      return detail;
     });
   }
 
   private detail(row: AccountRow): AccountDetail {
+    const expected = row.expected_amount === null ? null : Number(row.expected_amount);
     return {
       ...accountSummary(row, this.options.provider.bankName, this.now()),
-      expectedAmount: row.expected_amount === null ? null : Number(row.expected_amount),
+      expectedAmount: expected,
+      amountPolicy: row.amount_policy,
       totalReceived: Number(row.total_received),
+      ...paymentProgress(expected, Number(row.total_received)),
     };
   }
 }

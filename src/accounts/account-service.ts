@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { type Actor, actorId } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
 import { isAppError, providerUnavailable } from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
   type AccountListRow,
@@ -17,6 +18,7 @@ import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
 import { type AccountStatus, accountStatus } from "./account-status.js";
+import type { AmountPolicy } from "./amount-policy.js";
 import {
   type Identity,
   type PermanentInput,
@@ -59,8 +61,9 @@ export interface TemporaryAccount {
   createdAt: string;
   expiresAt: string;
   expiresInMinutes: number;
-  /** Kobo: the one amount the account accepts, once (null: any transfers until it expires). */
+  /** Kobo: what the account expects, applied as amountPolicy says (null: any transfers until it expires). */
   expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
 }
 
 /** One item of the list. */
@@ -173,6 +176,7 @@ export class AccountService {
         duration_minutes: input.durationMinutes,
         expires_at: expiresAt,
         expected_amount: input.expectedAmount,
+        amount_policy: input.amountPolicy,
         deactivated_at: null,
         created_at: createdAt,
         updated_at: createdAt,
@@ -189,6 +193,7 @@ export class AccountService {
         expiresAt,
         expiresInMinutes: input.durationMinutes,
         expectedAmount: input.expectedAmount,
+        amountPolicy: input.amountPolicy,
       };
       return account;
     });
@@ -259,6 +264,23 @@ export class AccountService {
       await updateAccount(trx, existing.id, { ...fields, version, deactivated_at: null });
       await retireNumber(trx, existing.account_number, now);
       await this.recordNumber(trx, business, existing.id, version, issued.accountNumber, reference, now);
+      await recordEvent(
+        trx,
+        {
+          businessId: business.businessId,
+          type: "account.reissued",
+          accountNumber: issued.accountNumber,
+          data: {
+            email: existing.email,
+            previousAccountNumber: existing.account_number,
+            accountNumber: issued.accountNumber,
+            accountName: issued.accountName,
+            bankName: this.options.provider.bankName,
+            reissuedAt: now,
+          },
+        },
+        now,
+      );
       return false;
     }
     const id = randomUUID();
@@ -272,6 +294,7 @@ export class AccountService {
       duration_minutes: null,
       expires_at: null,
       expected_amount: null,
+      amount_policy: null,
       deactivated_at: null,
       created_at: now,
       ...fields,

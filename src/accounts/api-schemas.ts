@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
+import { AMOUNT_POLICIES } from "../storage/schema.js";
 import type { AccountDetail } from "./account-lifecycle.js";
 import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-service.js";
 import { ACCOUNT_STATUSES } from "./account-status.js";
+import { PAYMENT_STATUSES } from "./amount-policy.js";
 import {
   BIDI_CONTROL_CHARACTERS,
   BVN_FIELDS,
@@ -201,11 +203,23 @@ export const temporaryRequestSchema = z
       .optional()
       .meta({
         description:
-          "Integer kobo (NGN 1 = 100 kobo). When sent, the account accepts exactly one transfer, of " +
-          "exactly this amount; any other amount, and any transfer after it, is refused at the bank. " +
-          "Absent or `null`: any number of transfers of any amount until the account expires. At most " +
-          "the server's MAX_TRANSFER_KOBO (default 1000000000, NGN 10,000,000). Checked after `duration`.",
+          "Integer kobo (NGN 1 = 100 kobo). When sent, the account takes transfers as `amountPolicy` " +
+          "says; a transfer the policy refuses is refused at the bank. Absent or `null`: any number of " +
+          "transfers of any amount until the account expires. At most the server's MAX_TRANSFER_KOBO " +
+          "(default 1000000000, NGN 10,000,000). Checked after `duration`.",
         examples: [150000],
+      }),
+    amountPolicy: z
+      .enum(AMOUNT_POLICIES)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "How `expectedAmount` is applied (only with one; absent or `null` means `exact`): `exact`, one " +
+          "transfer of exactly that amount; `atLeast`, one transfer of at least that amount (an " +
+          "overpayment is credited in full); `accumulate`, any transfers until their total reaches the " +
+          "amount (the one that reaches it is taken in full), then no more. Checked after `expectedAmount`.",
+        examples: ["accumulate"],
       }),
   })
   .meta({
@@ -254,9 +268,23 @@ const expectedAmount = z
   .nullable()
   .meta({
     description:
-      "Integer kobo: the one amount a temporary account accepts, once; `null` when it accepts any transfers.",
+      "Integer kobo a temporary account expects, applied as `amountPolicy` says; `null` when it accepts any transfers.",
     examples: [150000, null],
   });
+
+const amountPolicy = z
+  .enum(AMOUNT_POLICIES)
+  .nullable()
+  .meta({
+    description: "How `expectedAmount` is applied (`exact`, `atLeast`, `accumulate`); `null` without one.",
+    examples: ["exact", null],
+  });
+
+const kobo = (description: string) =>
+  z
+    .int()
+    .min(0)
+    .meta({ description, examples: [150000] });
 
 const accountStatusSchema = z.enum(ACCOUNT_STATUSES).meta({
   description:
@@ -288,7 +316,8 @@ export const temporaryAccountSchema = z
       .min(MIN_DURATION_MINUTES)
       .max(MAX_DURATION_MINUTES)
       .meta({ description: `The duration that applies (${DEFAULT_DURATION_MINUTES} if none was sent).` }),
-    expectedAmount: expectedAmount,
+    expectedAmount,
+    amountPolicy,
   })
   .meta({ description: "A new temporary account." });
 
@@ -316,12 +345,20 @@ export const accountSummarySchema = z
 export const accountDetailSchema = accountSummarySchema
   .extend({
     expectedAmount,
-    totalReceived: z
-      .int()
-      .min(0)
+    amountPolicy,
+    totalReceived: kobo("Integer kobo received into the account so far, gross of fees."),
+    amountPaid: kobo("Integer kobo paid so far, gross of fees (the same as `totalReceived`)."),
+    amountOutstanding: kobo(
+      "Integer kobo still to pay: 0 once paid or overpaid; `null` without `expectedAmount`.",
+    ).nullable(),
+    paymentStatus: z
+      .enum(PAYMENT_STATUSES)
+      .nullable()
       .meta({
-        description: "Integer kobo received into the account so far, gross of fees.",
-        examples: [150000],
+        description:
+          "`pending` (nothing paid), `partially_paid`, `paid` (exactly the expected amount) or `overpaid`; " +
+          "`null` without `expectedAmount`.",
+        examples: ["partially_paid", null],
       }),
   })
   .meta({ description: "An account of the calling business, with what it has received." });

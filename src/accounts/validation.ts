@@ -2,7 +2,7 @@ import { z } from "zod";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
-import type { IdentityType } from "../storage/schema.js";
+import { AMOUNT_POLICIES, type AmountPolicy, type IdentityType } from "../storage/schema.js";
 
 // Field rules as zod schemas, so that a machine-readable contract can be generated from the very
 // rules the server applies; the order in which fields are checked, the aliases and the
@@ -85,11 +85,29 @@ export interface PermanentInput {
 
 export interface TemporaryInput extends PermanentInput {
   durationMinutes: number;
-  /** Kobo: the account accepts one transfer of exactly this amount (null: any transfers). */
+  /** Kobo: what the account expects (null: any transfers). */
   expectedAmount: number | null;
+  /** How expectedAmount is applied: `exact` unless sent; null without an expected amount. */
+  amountPolicy: AmountPolicy | null;
 }
 
+export const amountPolicySchema = z.enum(AMOUNT_POLICIES, {
+  error: `amountPolicy must be one of ${AMOUNT_POLICIES.join(", ")}`,
+});
+
 type Body = Record<string, unknown>;
+
+/** A query parameter given at most once, checked by the schema. */
+export function singleParam<T>(
+  query: Record<string, unknown>,
+  field: string,
+  schema: z.ZodType<T, unknown>,
+): T | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  return check(schema, value);
+}
 
 /** Absent and JSON null both count as "not sent". */
 export const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
@@ -125,7 +143,8 @@ export function parsePermanentInput(body: Body): PermanentInput {
 
 /**
  * As parsePermanentInput, then `duration` (optional, default 40), then `expectedAmount`
- * (optional kobo, at most `maxTransferKobo`: an account nobody could pay is refused).
+ * (optional kobo, at most `maxTransferKobo`: an account nobody could pay is refused), then
+ * `amountPolicy` (optional, default `exact`; only with an expected amount).
  */
 export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): TemporaryInput {
   const input = parsePermanentInput(body);
@@ -135,7 +154,14 @@ export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TR
   const expectedAmount = isSent(body, "expectedAmount")
     ? check(koboSchema("expectedAmount", maxTransferKobo), body.expectedAmount)
     : null;
-  return { ...input, durationMinutes, expectedAmount };
+  let amountPolicy: AmountPolicy | null = null;
+  if (isSent(body, "amountPolicy")) {
+    amountPolicy = check(amountPolicySchema, body.amountPolicy);
+    if (expectedAmount === null) throw validationFailed("amountPolicy needs expectedAmount");
+  } else if (expectedAmount !== null) {
+    amountPolicy = "exact";
+  }
+  return { ...input, durationMinutes, expectedAmount, amountPolicy };
 }
 
 export interface ListQuery {

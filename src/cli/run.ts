@@ -17,6 +17,8 @@ import {
   UsageError,
 } from "./command.js";
 import { COLLECTION_COMMANDS } from "./commands/collections.js";
+import { LEDGER_COMMANDS } from "./commands/ledger.js";
+import { WEBHOOK_COMMANDS } from "./commands/webhooks.js";
 import { formatTable } from "./table.js";
 import { formatCommandUsage, formatGroupUsage, formatUsage } from "./usage.js";
 
@@ -317,6 +319,8 @@ const COMMANDS: readonly Command[] = [
     },
   },
   ...COLLECTION_COMMANDS,
+  ...LEDGER_COMMANDS,
+  ...WEBHOOK_COMMANDS,
 ];
 
 /** The whole help, as `vas --help` prints it. */

@@ -29,9 +29,13 @@ export interface TemporaryAccount {
   createdAt: string;
   expiresAt: string;
   expiresInMinutes: number;
-  /** Integer kobo: the one amount the account accepts, once (null: any transfers). */
+  /** Integer kobo the account expects, applied as amountPolicy says (null: any transfers). */
   expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
 }
+
+/** How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it. */
+export type AmountPolicy = "exact" | "atLeast" | "accumulate";
 
 /** One item of the list. */
 export interface AccountSummary {
@@ -49,7 +53,14 @@ export interface AccountSummary {
 /** GET /account/:accountNumber. Amounts are integer kobo. */
 export interface AccountDetail extends AccountSummary {
   expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
   totalReceived: number;
+  /** The same as totalReceived. */
+  amountPaid: number;
+  /** 0 once paid; null without an expected amount. */
+  amountOutstanding: number | null;
+  /** null without an expected amount. */
+  paymentStatus: "pending" | "partially_paid" | "paid" | "overpaid" | null;
 }
 
 /** A credited inbound transfer. Amounts are integer kobo (NGN 1 = 100 kobo). */
@@ -92,12 +103,54 @@ export interface TransactionQuery {
   page?: number;
   limit?: number;
   accountNumber?: string;
+  /** The bank's session id of one payment (a requery). */
+  sessionId?: string;
   from?: Date | string;
   to?: Date | string;
+  /** Which time from/to bound: paidAt (the default) or createdAt. */
+  timeField?: "paidAt" | "createdAt";
 }
 
 export interface TransactionPage {
   data: Transaction[];
+  pagination: Pagination;
+}
+
+export type EventType =
+  | "payment.received"
+  | "account.expired"
+  | "account.reissued"
+  | "account.deactivated"
+  | "account.reactivated"
+  | "endpoint.disabled"
+  | "endpoint.enabled"
+  | "webhook.test";
+
+/** An event's delivery to one endpoint. */
+export interface Delivery {
+  endpointId: string;
+  state: "pending" | "delivered" | "failed" | "cancelled";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+/** Something that happened to the business's accounts or money (what webhooks deliver). */
+export interface Event {
+  id: string;
+  type: EventType;
+  /** 1, 2, 3... per business, without gaps. */
+  sequence: number;
+  accountNumber: string | null;
+  createdAt: string;
+  data: unknown;
+  deliveries: Delivery[];
+}
+
+export interface EventPage {
+  data: Event[];
   pagination: Pagination;
 }
 
@@ -194,7 +247,7 @@ export interface VasClient {
   generateAccount(customer: CustomerInput, options?: RequestOptions): Promise<PermanentAccount>;
   /** POST /account/generate/temporary: a new account expiring after `duration` minutes (default 40). */
   generateTemporaryAccount(
-    customer: CustomerInput & { duration?: number; expectedAmount?: number },
+    customer: CustomerInput & { duration?: number; expectedAmount?: number; amountPolicy?: AmountPolicy },
     options?: RequestOptions,
   ): Promise<TemporaryAccount>;
   /** GET /account/list: one page, newest first. */
@@ -213,8 +266,15 @@ export interface VasClient {
   transactions(query?: Omit<TransactionQuery, "page">): AsyncIterableIterator<Transaction>;
   /** GET /transactions/:id. */
   getTransaction(id: string, options?: RequestOptions): Promise<Transaction>;
-  /** GET /balance. */
-  getBalance(options?: RequestOptions): Promise<Balance>;
+  /** GET /balance: now, or as it stood `at` an instant. */
+  getBalance(query?: { at?: Date | string }, options?: RequestOptions): Promise<Balance>;
+  /** GET /events: one page, newest first, optionally of one type. */
+  listEvents(
+    query?: { page?: number; limit?: number; type?: EventType },
+    options?: RequestOptions,
+  ): Promise<EventPage>;
+  /** GET /events/:id, with its deliveries. */
+  getEvent(id: string, options?: RequestOptions): Promise<Event>;
   /** The sandbox (servers with SANDBOX=true). */
   sandbox: {
     /** POST /sandbox/transfers: the Virtual Bank pays into one of your accounts. */
@@ -412,8 +472,21 @@ export function createClient(options: ClientOptions): VasClient {
       const path = `/transactions/${encodeURIComponent(id)}`;
       return (await call<{ data: Transaction }>("GET", path, undefined, requestOptions)).data;
     },
-    async getBalance(requestOptions) {
-      return (await call<{ data: Balance }>("GET", "/balance", undefined, requestOptions)).data;
+    async listEvents(query = {}, requestOptions) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query))
+        if (value !== undefined) params.set(name, String(value));
+      const search = params.size > 0 ? `?${params}` : "";
+      return call<EventPage>("GET", `/events${search}`, undefined, requestOptions);
+    },
+    async getEvent(id, requestOptions) {
+      const path = `/events/${encodeURIComponent(id)}`;
+      return (await call<{ data: Event }>("GET", path, undefined, requestOptions)).data;
+    },
+    async getBalance(query = {}, requestOptions) {
+      const at = query.at instanceof Date ? query.at.toISOString() : query.at;
+      const search = at === undefined ? "" : `?${new URLSearchParams({ at })}`;
+      return (await call<{ data: Balance }>("GET", `/balance${search}`, undefined, requestOptions)).data;
     },
     sandbox: {
       async transfer(input, requestOptions) {

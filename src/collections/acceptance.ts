@@ -1,4 +1,5 @@
 import { accountStatus } from "../accounts/account-status.js";
+import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.js";
 import { type AppError, transferRefused } from "../errors.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { AccountRow } from "../storage/schema.js";
@@ -70,17 +71,22 @@ function refusalOf(
     case "active":
       break;
   }
-  const expected = account.expected_amount === null ? null : Number(account.expected_amount);
-  if (expected !== null) {
-    if (Number(account.transfer_count) > 0) {
-      return transferRefused("ALREADY_PAID", `account ${notification.accountNumber} has already been paid`);
-    }
-    if (notification.amount !== expected) {
-      return transferRefused(
-        "AMOUNT_MISMATCH",
-        `account ${notification.accountNumber} accepts exactly ${expected} kobo (${formatNaira(expected)}), not ${notification.amount}`,
-      );
-    }
+  if (account.expected_amount === null) return undefined;
+  const expected = Number(account.expected_amount);
+  const refusal = policyRefusal(
+    account.amount_policy ?? DEFAULT_AMOUNT_POLICY,
+    expected,
+    Number(account.total_received),
+    Number(account.transfer_count),
+    notification.amount,
+  );
+  if (refusal?.code === "ALREADY_PAID")
+    return transferRefused("ALREADY_PAID", `account ${notification.accountNumber} has already been paid`);
+  if (refusal?.code === "AMOUNT_MISMATCH") {
+    return transferRefused(
+      "AMOUNT_MISMATCH",
+      `account ${notification.accountNumber} accepts ${refusal.accepts} ${expected} kobo (${formatNaira(expected)}), not ${notification.amount}`,
+    );
   }
   return undefined;
 }

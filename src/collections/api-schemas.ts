@@ -1,10 +1,15 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../accounts/api-schemas.js";
-import { MAX_LIMIT } from "../accounts/validation.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { SANDBOX_PAYER } from "../providers/virtual-bank.js";
 import type { Balance, Transaction } from "./collection-service.js";
-import { MAX_BANK_NAME_LENGTH, MAX_NARRATION_LENGTH, MAX_PAYER_NAME_LENGTH } from "./validation.js";
+import {
+  MAX_BANK_NAME_LENGTH,
+  MAX_NARRATION_LENGTH,
+  MAX_PAYER_NAME_LENGTH,
+  SESSION_ID,
+  TIME_FIELDS,
+} from "./validation.js";
 
 // The public contract of the collections endpoints as zod schemas, for the OpenAPI document.
 // Every amount is integer kobo (NGN 1 = 100 kobo), never a decimal.
@@ -117,14 +122,45 @@ export const transactionQuerySchema = z.object({
       "Only this account's transactions: one of its numbers, current or retired (payments into an earlier " +
       "number are the account's too). Another business's number is 404.",
   }),
+  sessionId: z
+    .string()
+    .regex(SESSION_ID)
+    .optional()
+    .meta({
+      description:
+        "The bank's session id of a payment, as a customer quotes it from their bank app (a requery): " +
+        "the one transaction recorded under it, if it is the calling business's; otherwise an empty page.",
+      examples: ["100004261123150312345678901234"],
+    }),
   from: z.iso.datetime({ offset: true }).optional().meta({
-    description: "Only transactions recorded at or after this instant (`createdAt`); ISO 8601 with a zone.",
+    description:
+      "Only transactions whose `timeField` time is at or after this instant; ISO 8601 with a zone.",
   }),
-  to: z.iso
+  to: z.iso.datetime({ offset: true }).optional().meta({
+    description:
+      "Only transactions whose `timeField` time is at or before this instant; ISO 8601 with a zone.",
+  }),
+  timeField: z
+    .enum(TIME_FIELDS)
+    .optional()
+    .meta({
+      description:
+        "Which time `from`/`to` bound: `paidAt` (the default: when the bank debited the payer) or " +
+        "`createdAt` (when the service recorded it). A `paidAt` range lists the latest `paidAt` first; " +
+        "otherwise the newest recorded comes first.",
+    }),
+});
+
+/** Query parameters of GET /balance. */
+export const balanceQuerySchema = z.object({
+  at: z.iso
     .datetime({ offset: true })
     .optional()
     .meta({
-      description: `Only transactions recorded at or before this instant (\`createdAt\`). Pages hold up to ${MAX_LIMIT}.`,
+      description:
+        "The balance as it stood at this instant of recording time (ISO 8601 with a zone): read from the " +
+        "balance after each ledger account's last entry at or before it. Absent: now.",
+      examples: ["2026-01-31T23:59:59.999Z"],
     }),
 });
 

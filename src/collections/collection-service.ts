@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ForBusiness, Pagination } from "../accounts/account-service.js";
+import type { ForBusiness } from "../accounts/account-service.js";
 import { type Clock, isoNow } from "../clock.js";
 import {
   AppError,
@@ -9,6 +9,7 @@ import {
   transferConflict,
   validationFailed,
 } from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
 import { type FeeSchedule, feeFor, MAX_BASIS_POINTS, NO_FEE } from "../ledger/fees.js";
 import { type AccountHead, appendEntry, type ChainedEntry, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
@@ -19,54 +20,57 @@ import {
   findAccountByNumberForUpdate,
 } from "../storage/account-repository.js";
 import { findFeeSchedule, updateFeeSchedule } from "../storage/business-repository.js";
+import { type ConflictInput, recordConflict } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
-import { appendEntries, ledgerBalances, lockLedgerAccounts } from "../storage/ledger-repository.js";
+import {
+  appendEntries,
+  ledgerBalances,
+  ledgerBalancesAt,
+  lockLedgerAccounts,
+} from "../storage/ledger-repository.js";
 import type { LedgerAccountKind } from "../storage/schema.js";
 import {
   findTransaction,
   findTransactionBySession,
-  firstOrdinalFrom,
   insertTransaction,
-  lastOrdinalUpTo,
   lastTransaction,
   lockSession,
   type TransactionRow,
-  type TransactionScope,
-  transactionPage,
 } from "../storage/transaction-repository.js";
-import { unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
+import { CommitThenRefuse, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
 import { accept, CURRENCY } from "./acceptance.js";
 import {
+  listTransactions,
+  type Transaction,
+  type TransactionPage,
+  transactionView,
+} from "./transaction-listing.js";
+import {
+  parseBalanceQuery,
   parseNotification,
   parseSandboxTransfer,
   parseTransactionQuery,
   TRANSACTION_ID,
 } from "./validation.js";
 
-/** A transaction as the API answers it: every amount in integer kobo. */
-export interface Transaction {
-  id: string;
-  accountNumber: string;
-  amount: number;
-  fee: number;
-  netAmount: number;
-  currency: string;
-  payer: { name: string; accountNumber: string; bankName: string };
-  narration: string;
-  sessionId: string;
-  status: "successful";
-  /** When the bank debited the payer (the value time). */
-  paidAt: string;
-  /** When the service recorded it. */
-  createdAt: string;
-  /** The business's available balance right after it. */
-  balanceAfter: number;
-}
+export type { Transaction, TransactionPage };
 
 /** What ingesting a notification did: recorded it now, or found it recorded already. */
 export interface ReceivedTransfer {
   transaction: Transaction;
   duplicate: boolean;
+  /**
+   * When it was recorded now into an account that expects an amount: the expected amount, the
+   * total paid with this transfer and the variance (paid − expected: negative while short), in
+   * kobo, for the `payment.received` event. Null otherwise.
+   */
+  payment: PaymentVariance | null;
+}
+
+export interface PaymentVariance {
+  expectedAmount: number;
+  amountPaid: number;
+  variance: number;
 }
 
 /** GET /balance: kobo. */
@@ -86,21 +90,12 @@ export interface CollectionServiceOptions {
   now?: Clock;
 }
 
-const transactionView = (row: TransactionRow): Transaction => ({
-  id: row.id,
-  accountNumber: row.account_number,
-  amount: Number(row.amount),
-  fee: Number(row.fee),
-  netAmount: Number(row.net_amount),
-  currency: row.currency,
-  payer: { name: row.payer_name, accountNumber: row.payer_account_number, bankName: row.payer_bank_name },
-  narration: row.narration,
-  sessionId: row.session_id,
-  status: row.status,
-  paidAt: row.value_at,
-  createdAt: row.created_at,
-  balanceAfter: Number(row.balance_after),
-});
+/** A conflict on its way out of the transaction that kept it. */
+class TransferConflictError extends Error {
+  constructor(readonly conflict: ConflictInput) {
+    super(`session id ${conflict.sessionId} conflicts with its first recording`);
+  }
+}
 
 /** The same transfer again: the fields a bank may not change under one session id. */
 const sameTransfer = (row: TransactionRow, notification: TransferNotification) =>
@@ -111,6 +106,7 @@ const sameTransfer = (row: TransactionRow, notification: TransferNotification) =
 /** Inbound transfers: the one ingestion path, the ledger postings, and what a business reads of them. */
 export class CollectionService {
   private readonly now: Clock;
+  private readonly conflictListeners: Array<(conflict: ConflictInput) => void> = [];
 
   constructor(private readonly options: CollectionServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -120,16 +116,53 @@ export class CollectionService {
    * Records a bank's notification, whatever its source: once per session id (the same one
    * again answers the first recording; with another account, amount or currency it is refused
    * as a conflict), credited only when the acceptance rules allow, with its ledger postings and
-   * balances in the same transaction. A refusal rolls everything back and throws.
+   * balances in the same transaction. A refusal rolls everything back and throws, except a
+   * conflict: it is kept (transfer_conflicts), then the listeners hear of it, then it throws.
    */
   async receive(notification: unknown): Promise<ReceivedTransfer> {
-    const transfer = parseNotification(notification);
+    try {
+      return await this.record(parseNotification(notification));
+    } catch (error) {
+      if (!(error instanceof TransferConflictError)) throw error;
+      for (const listener of this.conflictListeners) {
+        try {
+          listener(error.conflict);
+        } catch {
+          // An observer (metrics, the log) failing never changes the answer.
+        }
+      }
+      throw transferConflict(error.conflict.sessionId);
+    }
+  }
+
+  /** Calls `listener` with each conflict refused, once it is kept (metrics, the log); returns how to stop. */
+  onConflict(listener: (conflict: ConflictInput) => void): () => void {
+    this.conflictListeners.push(listener);
+    return () => {
+      const index = this.conflictListeners.indexOf(listener);
+      if (index >= 0) this.conflictListeners.splice(index, 1);
+    };
+  }
+
+  private record(transfer: TransferNotification): Promise<ReceivedTransfer> {
     return writeTransaction(this.options.storage, async (trx) => {
       await lockSession(trx, transfer.sessionId);
       const existing = await findTransactionBySession(trx, transfer.sessionId);
       if (existing) {
-        if (!sameTransfer(existing, transfer)) throw transferConflict(transfer.sessionId);
-        return { transaction: transactionView(existing), duplicate: true };
+        if (!sameTransfer(existing, transfer)) {
+          // Kept before refusing, then counted and logged: never silently swallowed.
+          const conflict: ConflictInput = {
+            sessionId: transfer.sessionId,
+            transactionId: existing.id,
+            businessId: existing.business_id,
+            accountNumber: transfer.accountNumber,
+            amount: transfer.amount,
+            currency: transfer.currency,
+          };
+          await recordConflict(trx, conflict, isoNow(this.now));
+          throw new CommitThenRefuse(new TransferConflictError(conflict));
+        }
+        return { transaction: transactionView(existing), duplicate: true, payment: null };
       }
       const now = this.now();
       const { account } = accept(
@@ -174,7 +207,22 @@ export class CollectionService {
       };
       await insertTransaction(trx, row);
       await appendEntries(trx, businessId, entries, heads.values());
-      return { transaction: transactionView(row), duplicate: false };
+      const expected = account.expected_amount === null ? null : Number(account.expected_amount);
+      const paid = Number(account.total_received) + transfer.amount;
+      const payment =
+        expected === null ? null : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
+      const transaction = transactionView(row);
+      await recordEvent(
+        trx,
+        {
+          businessId,
+          type: "payment.received",
+          accountNumber: transfer.accountNumber,
+          data: { ...transaction, payment },
+        },
+        createdAt,
+      );
+      return { transaction, duplicate: false, payment };
     });
   }
 
@@ -201,39 +249,9 @@ export class CollectionService {
     });
   }
 
-  /**
-   * One page of the business's transactions, newest first, optionally of one account (any of
-   * its numbers) and within [from, to] of recording time. Ordinals are dense per business and
-   * per account and follow recording time, so the bounds are two index seeks and any page an
-   * index range read.
-   */
-  async listTransactions(
-    business: ForBusiness,
-    query: Record<string, unknown>,
-  ): Promise<{ items: Transaction[]; pagination: Pagination }> {
-    const { page, limit, accountNumber, from, to } = parseTransactionQuery(query);
-    const db = this.options.storage.db;
-    const { businessId } = business;
-    let scope: TransactionScope = { kind: "business", businessId };
-    let count: number;
-    if (accountNumber !== undefined) {
-      const account = await findAccountByAnyNumber(db, businessId, accountNumber);
-      if (!account) throw accountNotFound();
-      scope = { kind: "account", businessId, accountId: account.id };
-      count = Number(account.transfer_count);
-    } else {
-      count = (await lastTransaction(db, businessId))?.ordinal ?? 0;
-    }
-    let low = 1;
-    let high = count;
-    if (from !== undefined) low = (await firstOrdinalFrom(db, scope, from)) ?? high + 1;
-    if (to !== undefined) high = Math.min(high, (await lastOrdinalUpTo(db, scope, to)) ?? 0);
-    const total = Math.max(0, high - low + 1);
-    const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
-    const upTo = high - (page - 1) * limit;
-    if (upTo < low) return { items: [], pagination };
-    const rows = await transactionPage(db, scope, Math.max(low, upTo - limit + 1), upTo);
-    return { items: rows.map(transactionView), pagination };
+  /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */
+  listTransactions(business: ForBusiness, query: Record<string, unknown>): Promise<TransactionPage> {
+    return listTransactions(this.options.storage.db, business.businessId, parseTransactionQuery(query));
   }
 
   /** One of the business's transactions; anything else (another business's included) is 404. */
@@ -244,12 +262,17 @@ export class CollectionService {
     return transactionView(row);
   }
 
-  /** The business's balances, read from its ledger accounts. */
-  async balance(business: ForBusiness): Promise<Balance> {
-    const balances = await ledgerBalances(this.options.storage.db, business.businessId);
+  /** The business's balances, read from its ledger accounts: now, or as they stood `at` an instant. */
+  async balance(business: ForBusiness, query: Record<string, unknown> = {}): Promise<Balance> {
+    const { at } = parseBalanceQuery(query);
+    const db = this.options.storage.db;
+    const balances =
+      at === undefined
+        ? await ledgerBalances(db, business.businessId)
+        : await ledgerBalancesAt(db, business.businessId, at);
     return {
       available: balances.available,
-      totalReceived: -balances.settlement,
+      totalReceived: 0 - balances.settlement, // never -0
       totalFees: balances.revenue,
       currency: CURRENCY,
     };

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { accountNumberSchema, check, isSent, parseListQuery, required } from "../accounts/validation.js";
+import {
+  accountNumberSchema,
+  check,
+  isSent,
+  parseListQuery,
+  required,
+  singleParam,
+} from "../accounts/validation.js";
 import { CONTROL_CHARACTERS, displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";
@@ -55,10 +62,12 @@ export function parseSandboxTransfer(body: Record<string, unknown>): SandboxTran
   return input;
 }
 
+const sessionIdSchema = z
+  .string({ error: "sessionId must be a string" })
+  .regex(SESSION_ID, { error: `sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} of A-Z a-z 0-9 . _ : -` });
+
 const notificationSchema = z.strictObject({
-  sessionId: z
-    .string({ error: "sessionId must be a string" })
-    .regex(SESSION_ID, { error: `sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} of A-Z a-z 0-9 . _ : -` }),
+  sessionId: sessionIdSchema,
   accountNumber: accountNumberSchema("accountNumber"),
   amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
   currency: z.string({ error: "currency must be a string" }).regex(/^[A-Z]{3}$/, {
@@ -79,16 +88,22 @@ export function parseNotification(notification: unknown): TransferNotification {
   return { ...parsed, paidAt: new Date(parsed.paidAt).toISOString() };
 }
 
+/** Which of a transaction's two times `from`/`to` bound: the bank's value time (default) or recording. */
+export const TIME_FIELDS = ["paidAt", "createdAt"] as const;
+export type TimeField = (typeof TIME_FIELDS)[number];
+
 export interface TransactionQuery {
   page: number;
   limit: number;
   accountNumber?: string;
+  sessionId?: string;
   from?: string;
   to?: string;
+  timeField: TimeField;
 }
 
 /** An instant in a query: ISO 8601 with a zone, normalised to the stored form (UTC, milliseconds). */
-function instant(query: Record<string, unknown>, field: "from" | "to"): string | undefined {
+function instant(query: Record<string, unknown>, field: "from" | "to" | "at"): string | undefined {
   const value = query[field];
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
@@ -99,14 +114,22 @@ function instant(query: Record<string, unknown>, field: "from" | "to"): string |
   return new Date(parsed.data).toISOString();
 }
 
-/** GET /transactions: page and limit as the account list takes them, an account, a time range. */
+/**
+ * GET /transactions: page and limit as the account list takes them, an account, a bank session
+ * id, a time range and which time it bounds.
+ */
 export function parseTransactionQuery(query: Record<string, unknown>): TransactionQuery {
-  const parsed: TransactionQuery = parseListQuery(query);
-  const accountNumber = query.accountNumber;
-  if (accountNumber !== undefined) {
-    if (Array.isArray(accountNumber)) throw validationFailed("accountNumber must be given once");
-    parsed.accountNumber = check(accountNumberSchema("accountNumber"), accountNumber);
-  }
+  const parsed: TransactionQuery = { ...parseListQuery(query), timeField: "paidAt" };
+  const accountNumber = singleParam(query, "accountNumber", accountNumberSchema("accountNumber"));
+  if (accountNumber !== undefined) parsed.accountNumber = accountNumber;
+  const sessionId = singleParam(query, "sessionId", sessionIdSchema);
+  if (sessionId !== undefined) parsed.sessionId = sessionId;
+  const timeField = singleParam(
+    query,
+    "timeField",
+    z.enum(TIME_FIELDS, { error: `timeField must be ${TIME_FIELDS.join(" or ")}` }),
+  );
+  if (timeField !== undefined) parsed.timeField = timeField;
   const from = instant(query, "from");
   const to = instant(query, "to");
   if (from !== undefined) parsed.from = from;
@@ -114,6 +137,12 @@ export function parseTransactionQuery(query: Record<string, unknown>): Transacti
   if (from !== undefined && to !== undefined && from > to)
     throw validationFailed("from must not be after to");
   return parsed;
+}
+
+/** GET /balance: `at`, an instant (absent: now). */
+export function parseBalanceQuery(query: Record<string, unknown>): { at?: string } {
+  const at = instant(query, "at");
+  return at === undefined ? {} : { at };
 }
 
 /** A transaction id as the API gives it (`txn_` and 32 hex digits); anything else cannot exist. */

@@ -48,6 +48,11 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  readonly transferConflicts = new Counter({
+    name: "vas_transfer_conflicts_total",
+    help: "Bank notifications refused because their session id was recorded with another account, amount or currency.",
+    registers: [this.registry],
+  });
   readonly poolConnections = (() => {
     const readPool = () => this.readPool();
     return new Gauge({

@@ -11,13 +11,26 @@ import {
 } from "../accounts/api-schemas.js";
 import { EMPTY_BODY, TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import {
+  balanceQuerySchema,
   balanceSchema,
   sandboxTransferRequestSchema,
   transactionQuerySchema,
   transactionSchema,
 } from "../collections/api-schemas.js";
 import { ErrorCode } from "../errors.js";
+import { eventQuerySchema, eventSchema } from "../events/api-schemas.js";
 import { IDEMPOTENCY_TTL_MS } from "../idempotency/request-records.js";
+import {
+  attemptSchema,
+  createEndpointRequestSchema,
+  endpointSchema,
+  endpointWithSecretSchema,
+  queuedSchema,
+  recoverRequestSchema,
+  redeliverRequestSchema,
+  testEventSchema,
+  updateEndpointRequestSchema,
+} from "../webhooks/api-schemas.js";
 import { IDEMPOTENCY_KEY, REQUEST_ID } from "./header-rules.js";
 
 // The reusable parts of the OpenAPI document. Each route file holds its own operation (its
@@ -86,6 +99,27 @@ function componentSchemas(): Record<string, unknown> {
   add(balanceSchema, "Balance");
   add(success(balanceSchema), "BalanceResponse");
   add(sandboxTransferRequestSchema, "SandboxTransferRequest");
+  add(endpointSchema, "WebhookEndpoint");
+  add(success(endpointSchema), "WebhookEndpointResponse");
+  add(success(endpointWithSecretSchema), "WebhookEndpointWithSecretResponse");
+  add(
+    z.strictObject({ status: z.literal("success"), data: z.array(endpointSchema).max(10) }),
+    "WebhookEndpointListResponse",
+  );
+  add(createEndpointRequestSchema, "CreateWebhookEndpointRequest");
+  add(updateEndpointRequestSchema, "UpdateWebhookEndpointRequest");
+  add(redeliverRequestSchema, "RedeliverRequest");
+  add(recoverRequestSchema, "RecoverRequest");
+  add(success(queuedSchema), "QueuedResponse");
+  add(success(testEventSchema), "TestEventResponse");
+  add(success(z.strictObject({ id: z.string(), deleted: z.literal(true) })), "DeletedResponse");
+  add(
+    z.strictObject({ status: z.literal("success"), data: z.array(attemptSchema) }),
+    "DeliveryAttemptListResponse",
+  );
+  add(eventSchema, "Event");
+  add(success(eventSchema), "EventResponse");
+  add(page(eventSchema), "EventListResponse");
   add(failSchema, "Fail");
   add(internalErrorSchema, "InternalError");
   const { schemas } = z.toJSONSchema(named, {
@@ -114,7 +148,7 @@ export const json = (schema: unknown) => ({ "application/json": { schema } });
 
 /** One operation of the document, as the route that serves it declares it. */
 export interface RouteContract {
-  method: "get" | "post";
+  method: "get" | "post" | "patch" | "delete";
   /** The route's path under the API prefix, as registered with Fastify. */
   path: string;
   operation: { operationId: string; responses: Record<string, unknown> } & Record<string, unknown>;
@@ -390,9 +424,13 @@ export function components() {
       ...queryParameters(listQuerySchema.shape, { page: "Page", limit: "Limit" }),
       ...queryParameters(transactionQuerySchema.shape, {
         accountNumber: "TransactionAccountNumber",
+        sessionId: "SessionId",
         from: "From",
         to: "To",
+        timeField: "TimeField",
       }),
+      ...queryParameters(balanceQuerySchema.shape, { at: "BalanceAt" }),
+      ...queryParameters(eventQuerySchema.shape, { type: "EventType" }),
     },
     headers: {
       "x-request-id": {

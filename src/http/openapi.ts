@@ -1,15 +1,27 @@
 import { createRequire } from "node:module";
 import { components, type RouteContract } from "./openapi-components.js";
+import { contract as createWebhook } from "./routes/create-webhook.js";
 import { contract as deactivateAccount } from "./routes/deactivate-account.js";
+import { contract as deleteWebhook } from "./routes/delete-webhook.js";
 import { contract as generatePermanent } from "./routes/generate-permanent.js";
 import { contract as generateTemporary } from "./routes/generate-temporary.js";
 import { contract as getAccount } from "./routes/get-account.js";
 import { contract as getBalance } from "./routes/get-balance.js";
+import { contract as getEvent } from "./routes/get-event.js";
 import { contract as getTransaction } from "./routes/get-transaction.js";
+import { contract as getWebhook } from "./routes/get-webhook.js";
 import { contract as listAccounts } from "./routes/list-accounts.js";
+import { contract as listEventAttempts } from "./routes/list-event-attempts.js";
+import { contract as listEvents } from "./routes/list-events.js";
 import { contract as listTransactions } from "./routes/list-transactions.js";
+import { contract as listWebhooks } from "./routes/list-webhooks.js";
 import { contract as reactivateAccount } from "./routes/reactivate-account.js";
+import { contract as recoverWebhook } from "./routes/recover-webhook.js";
+import { contract as redeliverEvent } from "./routes/redeliver-event.js";
+import { contract as rotateWebhookSecret } from "./routes/rotate-webhook-secret.js";
 import { contract as sandboxTransfer } from "./routes/sandbox-transfer.js";
+import { contract as testWebhook } from "./routes/test-webhook.js";
+import { contract as updateWebhook } from "./routes/update-webhook.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
 export type OpenApiDocument = { openapi: string } & Record<string, unknown>;
@@ -28,6 +40,18 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   getTransaction,
   getBalance,
   sandboxTransfer,
+  listEvents,
+  getEvent,
+  listEventAttempts,
+  redeliverEvent,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  recoverWebhook,
 ];
 
 /** A Fastify path (`/account/:accountNumber(^\\d{10}$)`) as an OpenAPI path (`/account/{accountNumber}`). */
@@ -118,6 +142,8 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
         description: "Payments into the accounts: transactions and the balance, in kobo.",
       },
       { name: "Sandbox", description: "Simulated transfers, when the server runs with SANDBOX=true." },
+      { name: "Events", description: "What happened to the accounts and the money, as webhooks deliver it." },
+      { name: "Webhooks", description: "Where events are delivered: endpoints, their secrets, recovery." },
     ],
     paths: paths(parts.responses),
     components: parts,

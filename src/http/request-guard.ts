@@ -60,6 +60,9 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
  * claim in flight until its lease runs out. Failing to store or free a record never changes
  * the answer: it is logged, and the lease bounds how long the key stays taken.
  */
+/** The methods that change something: guarded against replays, and taking an Idempotency-Key. */
+const GUARDED_METHODS = new Set(["POST", "PATCH", "DELETE"]);
+
 export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
   app.decorateRequest("claims", undefined);
   app.decorateRequest("reference", undefined);
@@ -67,7 +70,7 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
   app.decorate("requestRecords", records);
 
   app.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST") return;
+    if (!GUARDED_METHODS.has(request.method)) return;
     const header = request.headers["idempotency-key"];
     if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {
       throw invalidIdempotencyKey();

@@ -189,3 +189,7 @@ export async function findNumberOwner(db: Executor, accountNumber: string): Prom
     .executeTakeFirst();
   return row?.business_id;
 }
+
+export function findAccountById(db: Executor, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+}

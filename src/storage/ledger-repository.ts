@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
 import { GENESIS_HASH } from "../ledger/posting.js";
 import type { LedgerAccountKind } from "./schema.js";
@@ -108,32 +107,32 @@ export async function ledgerBalances(
 }
 
 /**
- * Every ledger account with the sum and count of its entries, for invariant checks: the
- * stored balance must equal the sum, and the entry count the number of entries.
+ * The business's balances by kind as they stood at `at`: the balance after each ledger
+ * account's last entry recorded at or before it (0 before its first), one index seek per
+ * account on (ledger_account_id, created_at, sequence). Entry times never decrease within a
+ * business, so the last by time is the last by sequence.
  */
-export function ledgerAccountTotals(db: Executor) {
-  return db
-    .selectFrom("ledger_accounts as a")
-    .leftJoin("ledger_entries as e", "e.ledger_account_id", "a.id")
-    .select((eb) => [
-      "a.id",
-      "a.business_id",
-      "a.kind",
-      "a.balance",
-      "a.entry_count",
-      eb.fn.coalesce(eb.fn.sum<number>("e.amount"), sql<number>`0`).as("sum"),
-      eb.fn.count<number>("e.sequence").as("entries"),
-    ])
-    .groupBy(["a.id", "a.business_id", "a.kind", "a.balance", "a.entry_count"])
-    .execute();
+export async function ledgerBalancesAt(
+  db: Executor,
+  businessId: string,
+  at: string,
+): Promise<Record<LedgerAccountKind, number>> {
+  const balances: Record<LedgerAccountKind, number> = { available: 0, revenue: 0, settlement: 0 };
+  for (const kind of LEDGER_ACCOUNT_KINDS) {
+    const row = await balanceAtQuery(db, ledgerAccountId(businessId, kind), at).executeTakeFirst();
+    if (row) balances[kind] = Number(row.balance_after);
+  }
+  return balances;
 }
 
-/** Transactions whose entries do not sum to zero (there must be none). */
-export function unbalancedTransactions(db: Executor) {
+/** The query behind ledgerBalancesAt, for one ledger account (exposed so tests can check its plan). */
+export function balanceAtQuery(db: Executor, ledgerAccount: string, at: string) {
   return db
     .selectFrom("ledger_entries")
-    .select((eb) => ["transaction_id", eb.fn.sum<number>("amount").as("sum")])
-    .groupBy("transaction_id")
-    .having((eb) => eb.fn.sum("amount"), "!=", 0)
-    .execute();
+    .select("balance_after")
+    .where("ledger_account_id", "=", ledgerAccount)
+    .where("created_at", "<=", at)
+    .orderBy("created_at", "desc")
+    .orderBy("sequence", "desc")
+    .limit(1);
 }

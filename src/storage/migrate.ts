@@ -9,6 +9,9 @@ import * as requestReference from "./migrations/0005-request-reference.js";
 import * as virtualBankAccounts from "./migrations/0006-virtual-bank-accounts.js";
 import * as numberIssuer from "./migrations/0007-number-issuer.js";
 import * as collections from "./migrations/0008-collections.js";
+import * as ledgerProofs from "./migrations/0009-ledger-proofs.js";
+import * as events from "./migrations/0010-events.js";
+import * as deliveryOrder from "./migrations/0011-delivery-order.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -20,6 +23,9 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0006-virtual-bank-accounts": virtualBankAccounts,
   "0007-number-issuer": numberIssuer,
   "0008-collections": collections,
+  "0009-ledger-proofs": ledgerProofs,
+  "0010-events": events,
+  "0011-delivery-order": deliveryOrder,
 };
 
 /** Every migration, in the order they apply. */

@@ -7,6 +7,10 @@ export const API_KEY_STATUSES = ["active", "inactive", "revoked"] as const;
 export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
 export type AccountKind = "permanent" | "temporary";
+
+/** How a temporary account's expected amount is applied (see accounts/amount-policy.ts). */
+export const AMOUNT_POLICIES = ["exact", "atLeast", "accumulate"] as const;
+export type AmountPolicy = (typeof AMOUNT_POLICIES)[number];
 export type IdentityType = "bvn" | "nin";
 
 // Timestamps are ISO-8601 UTC text with milliseconds (`Date#toISOString`) on both dialects:
@@ -61,8 +65,12 @@ export interface AccountsTable {
   version: number;
   duration_minutes: number | null;
   expires_at: string | null;
-  /** Kobo: a temporary account that accepts one transfer of exactly this amount (null: any). */
+  /** Kobo: the amount a temporary account expects (null: it takes any transfers). */
   expected_amount: number | null;
+  /** How expected_amount is applied (null when there is none). */
+  amount_policy: AmountPolicy | null;
+  /** When account.expired was emitted for it (temporary accounts; null until then). */
+  expired_event_at: Generated<string | null>;
   /** When the business deactivated it (null: not deactivated). Re-issuing clears it. */
   deactivated_at: string | null;
   /** Kobo received, all transfers, gross of fees. */
@@ -204,6 +212,94 @@ export interface LedgerEntriesTable {
   hash: string;
 }
 
+/**
+ * A bank session id seen again with other content than its first recording: one row per
+ * distinct content, with how often it came. The first recording stands.
+ */
+export interface TransferConflictsTable {
+  id: string;
+  session_id: string;
+  /** The transaction the session id was first recorded as. */
+  transaction_id: string;
+  business_id: string;
+  /** What the refused notification said. */
+  account_number: string;
+  amount: number;
+  currency: string;
+  attempts: number;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+/** Something that happened to a business's money or accounts, written with the change itself. */
+export interface EventsTable {
+  id: string;
+  business_id: string;
+  /** 1, 2, 3... per business, no gaps. */
+  sequence: number;
+  type: string;
+  /** The account number it concerns, when it concerns one. */
+  account_number: string | null;
+  /** JSON. */
+  data: string;
+  created_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  business_id: string;
+  url: string;
+  /** JSON array of event types; null: every type. */
+  event_types: string | null;
+  /** 1 or 0. */
+  enabled: number;
+  disabled_reason: string | null;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_until: string | null;
+  failing_since: string | null;
+  consecutive_failures: Generated<number>;
+  /** After a run of failures: nothing is attempted before this, then one probe. */
+  paused_until: Generated<string | null>;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryState = "pending" | "delivered" | "failed" | "cancelled";
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  business_id: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: string;
+  lease_until: string | null;
+  /** The event's sequence and account number, for attempting one account's events in order. */
+  sequence: Generated<number>;
+  account_number: Generated<string | null>;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  /** The first 1 KiB of the response body. */
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   api_keys: ApiKeysTable;
@@ -218,6 +314,11 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   transactions: TransactionsTable;
   ledger_entries: LedgerEntriesTable;
+  transfer_conflicts: TransferConflictsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see storage/virtual-bank-store.ts). */

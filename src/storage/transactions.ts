@@ -48,6 +48,18 @@ export function unitOfWorkReference(): string | undefined {
 }
 
 /**
+ * Thrown by a transaction's work to refuse while keeping what it wrote (a refusal that must
+ * leave a trace, such as a conflict record): the transaction commits, without storing a unit of
+ * work's answer, and then `refusal` is thrown to the caller.
+ */
+export class CommitThenRefuse extends Error {
+  constructor(readonly refusal: Error) {
+    super(refusal.message);
+    this.name = "CommitThenRefuse";
+  }
+}
+
+/**
  * Runs `work` in a transaction meant to read and then write. On SQLite it starts with
  * BEGIN IMMEDIATE, taking the write lock up front, so two processes cannot both read and then
  * fail to upgrade; on PostgreSQL, row locks taken by the work itself (SELECT ... FOR UPDATE,
@@ -73,17 +85,24 @@ export async function writeTransaction<T>(storage: Storage, work: (trx: Executor
         }
       }
     } catch (error) {
+      if (error instanceof CommitThenRefuse) {
+        await commit(storage, connection);
+        throw error.refusal;
+      }
       await sql`rollback`.execute(connection).catch(() => {});
       throw error;
     }
-    try {
-      await sql`commit`.execute(connection);
-    } catch (error) {
-      await sql`rollback`.execute(connection).catch(() => {});
-      if (storage.dialect === "postgres" && isConnectionLost(error))
-        throw new CommitOutcomeUnknownError(error);
-      throw error;
-    }
+    await commit(storage, connection);
     return result;
   });
+}
+
+async function commit(storage: Storage, connection: Executor): Promise<void> {
+  try {
+    await sql`commit`.execute(connection);
+  } catch (error) {
+    await sql`rollback`.execute(connection).catch(() => {});
+    if (storage.dialect === "postgres" && isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+    throw error;
+  }
 }

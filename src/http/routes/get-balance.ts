@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { CollectionService } from "../../collections/collection-service.js";
 import { callerOf } from "../authenticate.js";
-import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -12,13 +12,19 @@ export const contract = {
     summary: "The business's balance",
     description:
       "Read from the business's ledger accounts (docs/ledger.md), in integer kobo: `available` is " +
-      "`totalReceived - totalFees`.",
+      "`totalReceived - totalFees`. With `at`, the balance as it stood then: the balance after each " +
+      "ledger account's last entry at or before that instant, an index lookup (never a sum over history).",
     security: SIGNED,
     tags: ["Collections"],
-    parameters: readParameters(),
+    parameters: readParameters(ref("parameters", "BalanceAt")),
     responses: {
       200: ok("The balance.", "BalanceResponse"),
-      ...readFailures("No route (`NOT_FOUND`).", []),
+      ...readFailures(
+        "No route (`NOT_FOUND`).",
+        [],
+        "`at` is not an ISO 8601 date-time with a zone (`VALIDATION_FAILED`), or the HTTP layer refused " +
+          "the request (`BAD_REQUEST`).",
+      ),
     },
   },
   head: {
@@ -31,6 +37,6 @@ export const contract = {
 export function getBalanceRoute(app: FastifyInstance, collections: CollectionService): void {
   app.get(contract.path, async (request) => ({
     status: "success",
-    data: await collections.balance(callerOf(request)),
+    data: await collections.balance(callerOf(request), request.query as Record<string, unknown>),
   }));
 }

@@ -12,16 +12,21 @@ export const contract = {
     operationId: "listTransactions",
     summary: "List the business's transactions",
     description:
-      "Credited inbound transfers, newest first, with the account list's `pagination`. Filters combine. " +
-      "Any page, filtered or not, is an index range read: deep pages cost what the first does.",
+      "Credited inbound transfers, newest recorded first, with the account list's `pagination`. Filters " +
+      "combine. `from`/`to` bound `paidAt` unless `timeField=createdAt`; a `paidAt` range lists the latest " +
+      "`paidAt` first and costs in proportion to the page's depth within the range; any other page is an " +
+      "index range read, deep pages costing what the first does. `sessionId` finds one payment by the " +
+      "bank's reference.",
     security: SIGNED,
     tags: ["Collections"],
     parameters: readParameters(
       ref("parameters", "Page"),
       ref("parameters", "Limit"),
       ref("parameters", "TransactionAccountNumber"),
+      ref("parameters", "SessionId"),
       ref("parameters", "From"),
       ref("parameters", "To"),
+      ref("parameters", "TimeField"),
     ),
     responses: {
       200: ok("One page of transactions.", "TransactionListResponse"),
@@ -39,7 +44,7 @@ export const contract = {
   },
 } satisfies RouteContract;
 
-/** GET /transactions?page&limit&accountNumber&from&to: the caller's transactions, newest first. */
+/** GET /transactions?page&limit&accountNumber&sessionId&from&to&timeField: the caller's transactions. */
 export function listTransactionsRoute(app: FastifyInstance, collections: CollectionService): void {
   app.get(contract.path, async (request) => {
     const { items, pagination } = await collections.listTransactions(

@@ -1,0 +1,58 @@
+import type { AmountPolicy } from "../storage/schema.js";
+
+// What an expected amount means for the transfers a temporary account takes, and how far along
+// its payment is. Pure: the acceptance rules and the account's detail both read it.
+
+export type { AmountPolicy };
+
+/** The policy an account with an expected amount gets when none is sent. */
+export const DEFAULT_AMOUNT_POLICY: AmountPolicy = "exact";
+
+export const PAYMENT_STATUSES = ["pending", "partially_paid", "paid", "overpaid"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** How much of the expected amount has been paid. Amounts are kobo. */
+export interface PaymentProgress {
+  /** Everything received, gross of fees (the account's totalReceived). */
+  amountPaid: number;
+  /** What is still to pay (0 once paid or overpaid); null without an expected amount. */
+  amountOutstanding: number | null;
+  /** null without an expected amount. */
+  paymentStatus: PaymentStatus | null;
+}
+
+export function paymentProgress(expected: number | null, paid: number): PaymentProgress {
+  if (expected === null) return { amountPaid: paid, amountOutstanding: null, paymentStatus: null };
+  let paymentStatus: PaymentStatus = "paid";
+  if (paid === 0) paymentStatus = "pending";
+  else if (paid < expected) paymentStatus = "partially_paid";
+  else if (paid > expected) paymentStatus = "overpaid";
+  return { amountPaid: paid, amountOutstanding: Math.max(0, expected - paid), paymentStatus };
+}
+
+/** Why a policy refuses a transfer: paid already, or an amount it does not take. */
+export type PolicyRefusal =
+  | { code: "ALREADY_PAID" }
+  | { code: "AMOUNT_MISMATCH"; accepts: "exactly" | "at least" };
+
+/**
+ * Whether an account expecting `expected` kobo under `policy`, having taken `transfers`
+ * transfers totalling `paid`, takes one more of `amount`:
+ * - exact: one transfer of exactly the amount;
+ * - atLeast: one transfer of at least the amount, an overpayment credited in full;
+ * - accumulate: any transfers until their total reaches the amount; the one that reaches it is
+ *   taken in full (so the total may pass it), then no more.
+ */
+export function policyRefusal(
+  policy: AmountPolicy,
+  expected: number,
+  paid: number,
+  transfers: number,
+  amount: number,
+): PolicyRefusal | undefined {
+  const done = policy === "accumulate" ? paid >= expected : transfers > 0;
+  if (done) return { code: "ALREADY_PAID" };
+  if (policy === "exact" && amount !== expected) return { code: "AMOUNT_MISMATCH", accepts: "exactly" };
+  if (policy === "atLeast" && amount < expected) return { code: "AMOUNT_MISMATCH", accepts: "at least" };
+  return undefined;
+}

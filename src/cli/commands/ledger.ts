@@ -1,0 +1,100 @@
+import { verifyLedger } from "../../ledger/verify.js";
+import { listConflicts } from "../../storage/conflict-repository.js";
+import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
+import { formatTable } from "../table.js";
+
+// The operator's view of the ledger: prove it (verify), and see the notifications refused as
+// conflicts. See docs/ledger.md.
+
+const MAX_CONFLICTS = 1000;
+
+export const LEDGER_COMMANDS: readonly Command[] = [
+  {
+    name: "ledger verify",
+    synopsis: "[--business <businessId>] [--json]",
+    description: [
+      "Recompute the ledger from its entries: every ledger account's balance, entry count and hash",
+      "chain, every transaction's sum (zero), each business's totals against its transactions, and",
+      "each account's running totals. Prints every drift, where and what; exit 1 when there is any.",
+      "Read-only; safe on a live database (a verify of a busy business may see a transfer land midway",
+      "and report it: run it again).",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, {
+        business: { type: "string" },
+        json: { type: "boolean" },
+      });
+      positionals(rest, 0, "no positional arguments");
+      const business = values.business === undefined ? undefined : businessId(values.business);
+      const { storage } = await services();
+      const report = await verifyLedger(storage.db, business === undefined ? {} : { businessId: business });
+      if (values.json) json(io, report);
+      else {
+        const scope = business === undefined ? "the ledger" : `business ${business}`;
+        io.stdout(
+          `Verified ${scope}: ${report.ledgerAccounts} ledger accounts, ${report.entries} entries, ` +
+            `${report.transactions} transactions.\n`,
+        );
+        for (const drift of report.drifts) io.stdout(`DRIFT ${drift.where}: ${drift.problem}\n`);
+        if (report.moreDrifts > 0) io.stdout(`... and ${report.moreDrifts} more drifts\n`);
+        if (report.drifts.length === 0) io.stdout("No drift.\n");
+      }
+      const total = report.drifts.length + report.moreDrifts;
+      if (total > 0) throw new Error(`${total} ${total === 1 ? "drift" : "drifts"} found`);
+    },
+  },
+  {
+    name: "ledger conflicts",
+    synopsis: "[--business <businessId>] [--limit <n>] [--json]",
+    description: [
+      "Bank notifications refused because their session id was first recorded with another account",
+      "number, amount or currency: most recently seen first, each with what was first recorded (which",
+      "stands) and how many times it came. Take each up with the bank. --limit defaults to 100.",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, {
+        business: { type: "string" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+      });
+      positionals(rest, 0, "no positional arguments");
+      const business = values.business === undefined ? undefined : businessId(values.business);
+      const limit = values.limit === undefined ? 100 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONFLICTS)
+        throw new UsageError(`--limit must be a whole number from 1 to ${MAX_CONFLICTS}`);
+      const { storage } = await services();
+      const rows = await listConflicts(storage.db, {
+        limit,
+        ...(business === undefined ? {} : { businessId: business }),
+      });
+      const conflicts = rows.map((row) => ({
+        sessionId: row.session_id,
+        businessId: row.business_id,
+        refused: { accountNumber: row.account_number, amount: Number(row.amount), currency: row.currency },
+        recorded: {
+          transactionId: row.transaction_id,
+          accountNumber: row.recorded_account_number,
+          amount: Number(row.recorded_amount),
+          currency: row.recorded_currency,
+        },
+        attempts: row.attempts,
+        firstSeenAt: row.first_seen_at,
+        lastSeenAt: row.last_seen_at,
+      }));
+      if (values.json) return json(io, conflicts);
+      io.stdout(
+        formatTable(
+          conflicts.map((c) => ({
+            lastSeenAt: c.lastSeenAt,
+            sessionId: c.sessionId,
+            refused: `${c.refused.accountNumber} ${c.refused.amount} ${c.refused.currency}`,
+            recorded: `${c.recorded.accountNumber} ${c.recorded.amount} ${c.recorded.currency}`,
+            transaction: c.recorded.transactionId,
+            attempts: c.attempts,
+          })),
+          ["lastSeenAt", "sessionId", "refused", "recorded", "transaction", "attempts"],
+        ),
+      );
+    },
+  },
+];

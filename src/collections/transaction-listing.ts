@@ -1,0 +1,117 @@
+import type { Pagination } from "../accounts/account-service.js";
+import { accountNotFound } from "../errors.js";
+import { findAccountByAnyNumber } from "../storage/account-repository.js";
+import {
+  countInValueRange,
+  findTransactionBySession,
+  firstOrdinalFrom,
+  lastOrdinalUpTo,
+  lastTransaction,
+  type TransactionRow,
+  type TransactionScope,
+  transactionPage,
+  valueRangePage,
+} from "../storage/transaction-repository.js";
+import type { Executor } from "../storage/transactions.js";
+import type { TransactionQuery } from "./validation.js";
+
+// GET /transactions: which of a business's transactions a query selects, and in what order.
+
+/** A transaction as the API answers it: every amount in integer kobo. */
+export interface Transaction {
+  id: string;
+  accountNumber: string;
+  amount: number;
+  fee: number;
+  netAmount: number;
+  currency: string;
+  payer: { name: string; accountNumber: string; bankName: string };
+  narration: string;
+  sessionId: string;
+  status: "successful";
+  /** When the bank debited the payer (the value time). */
+  paidAt: string;
+  /** When the service recorded it. */
+  createdAt: string;
+  /** The business's available balance right after it. */
+  balanceAfter: number;
+}
+
+export const transactionView = (row: TransactionRow): Transaction => ({
+  id: row.id,
+  accountNumber: row.account_number,
+  amount: Number(row.amount),
+  fee: Number(row.fee),
+  netAmount: Number(row.net_amount),
+  currency: row.currency,
+  payer: { name: row.payer_name, accountNumber: row.payer_account_number, bankName: row.payer_bank_name },
+  narration: row.narration,
+  sessionId: row.session_id,
+  status: row.status,
+  paidAt: row.value_at,
+  createdAt: row.created_at,
+  balanceAfter: Number(row.balance_after),
+});
+
+export interface TransactionPage {
+  items: Transaction[];
+  pagination: Pagination;
+}
+
+/**
+ * One page of the business's transactions:
+ * - by `sessionId` (a requery): the one transaction the bank recorded under it, if it is this
+ *   business's and passes the other filters;
+ * - with `from`/`to` on `paidAt` (the default time): latest value time first, a count and an
+ *   offset over the range's index entries;
+ * - otherwise (no range, or a range on `createdAt`): newest recorded first. Ordinals are dense
+ *   per business and per account and follow recording time, so the bounds are two index seeks
+ *   and any page an index range read.
+ */
+export async function listTransactions(
+  db: Executor,
+  businessId: string,
+  query: TransactionQuery,
+): Promise<TransactionPage> {
+  const { page, limit, accountNumber, from, to } = query;
+  let scope: TransactionScope = { kind: "business", businessId };
+  let count: number | undefined;
+  if (accountNumber !== undefined) {
+    const account = await findAccountByAnyNumber(db, businessId, accountNumber);
+    if (!account) throw accountNotFound();
+    scope = { kind: "account", businessId, accountId: account.id };
+    count = Number(account.transfer_count);
+  }
+  const paging = (total: number) => ({ page, limit, total, pages: Math.ceil(total / limit) });
+  if (query.sessionId !== undefined) {
+    const row = await findTransactionBySession(db, query.sessionId);
+    const found = row !== undefined && selects(row, scope, query);
+    return { items: found && page === 1 ? [transactionView(row)] : [], pagination: paging(found ? 1 : 0) };
+  }
+  if (query.timeField === "paidAt" && (from !== undefined || to !== undefined)) {
+    const range = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const total = await countInValueRange(db, scope, range);
+    const offset = (page - 1) * limit;
+    const rows = offset < total ? await valueRangePage(db, scope, range, offset, limit) : [];
+    return { items: rows.map(transactionView), pagination: paging(total) };
+  }
+  count ??= (await lastTransaction(db, businessId))?.ordinal ?? 0;
+  let low = 1;
+  let high = count;
+  if (from !== undefined) low = (await firstOrdinalFrom(db, scope, from)) ?? high + 1;
+  if (to !== undefined) high = Math.min(high, (await lastOrdinalUpTo(db, scope, to)) ?? 0);
+  const total = Math.max(0, high - low + 1);
+  const upTo = high - (page - 1) * limit;
+  if (upTo < low) return { items: [], pagination: paging(total) };
+  const rows = await transactionPage(db, scope, Math.max(low, upTo - limit + 1), upTo);
+  return { items: rows.map(transactionView), pagination: paging(total) };
+}
+
+/** Whether a transaction found by its session id is in the scope and the time range asked for. */
+function selects(row: TransactionRow, scope: TransactionScope, query: TransactionQuery): boolean {
+  if (row.business_id !== scope.businessId) return false;
+  if (scope.kind === "account" && row.account_id !== scope.accountId) return false;
+  const time = query.timeField === "paidAt" ? row.value_at : row.created_at;
+  if (query.from !== undefined && time < query.from) return false;
+  return query.to === undefined || time <= query.to;
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { Assert, Describes } from "../accounts/api-schemas.js";
+import type { Event } from "./event-service.js";
+import { EVENT_TYPES } from "./outbox.js";
+
+// The public contract of the events endpoints as zod schemas, for the OpenAPI document.
+
+const instant = (description: string) =>
+  z.iso
+    .datetime()
+    .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-01-01T09:30:00.000Z"] });
+
+export const eventTypeSchema = z.enum(EVENT_TYPES).meta({
+  description:
+    "`payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` " +
+    "when the account expects an amount, else `null`), `account.expired` (data: the account as listed), " +
+    "`account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, " +
+    "`reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), " +
+    "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
+    "endpoints), `webhook.test` (sent on request to one endpoint).",
+});
+
+export const deliverySchema = z
+  .strictObject({
+    endpointId: z.string().meta({ examples: ["we_0b8f1c2d3e4f5a6b7c8d9e0f1a2b3c4d"] }),
+    state: z.enum(["pending", "delivered", "failed", "cancelled"]).meta({
+      description:
+        "`pending` (due at `nextAttemptAt`), `delivered` (a 2xx was received), `failed` (every retry " +
+        "failed, or the endpoint was disabled), `cancelled` (the endpoint was deleted).",
+    }),
+    attempts: z.int().min(0),
+    nextAttemptAt: instant("When the next attempt is due; `null` unless pending").nullable(),
+    lastStatus: z
+      .int()
+      .nullable()
+      .meta({ description: "The HTTP status of the last attempt, if it got one." }),
+    lastError: z.string().nullable().meta({ description: "Why the last attempt failed, when it did." }),
+    deliveredAt: instant("When it was delivered").nullable(),
+  })
+  .meta({ description: "An event's delivery to one endpoint." });
+
+export const eventSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^evt_[0-9a-f]{32}$/)
+      .meta({ examples: ["evt_1d7f0c2a4e8a4c559a570d2f4f1e9b1a"] }),
+    type: eventTypeSchema,
+    sequence: z.int().min(1).meta({
+      description: "1, 2, 3... per business, without gaps, in the order the changes committed.",
+    }),
+    accountNumber: z
+      .string()
+      .nullable()
+      .meta({ description: "The account number the event concerns, when it concerns one." }),
+    createdAt: instant("When the change it describes was recorded"),
+    data: z.unknown().meta({ description: "The event's payload: see `type`." }),
+    deliveries: z.array(deliverySchema).meta({ description: "One per endpoint it is delivered to." }),
+  })
+  .meta({ description: "Something that happened to the business's accounts or money." });
+
+/** Query parameters of GET /events (page and limit as for the account list). */
+export const eventQuerySchema = z.object({
+  type: eventTypeSchema.optional().meta({ description: "Only events of this type." }),
+});
+
+/** Compiles only while the response schema describes exactly what EventService returns. */
+export type EventSchemasMatchService = [Assert<Describes<typeof eventSchema, Event>>];

@@ -1,0 +1,189 @@
+import { z } from "zod";
+import type { ForBusiness, Pagination } from "../accounts/account-service.js";
+import { accountSummary } from "../accounts/account-service.js";
+import { parseListQuery, singleParam } from "../accounts/validation.js";
+import { type Clock, isoNow } from "../clock.js";
+import { eventNotFound } from "../errors.js";
+import { findAccountById } from "../storage/account-repository.js";
+import { readCounter } from "../storage/counter-repository.js";
+import type { Storage } from "../storage/database.js";
+import {
+  accountsDueExpiredEvent,
+  countEventsOfType,
+  type DeliveryRow,
+  deliveriesOf,
+  type EventRow,
+  eventsBySequence,
+  eventsOfType,
+  findEvent,
+  markExpiredEvent,
+} from "../storage/event-repository.js";
+import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-repository.js";
+import type { DeliveryState } from "../storage/schema.js";
+import { writeTransaction } from "../storage/transactions.js";
+import { EVENT_TYPES, type EventType, eventSequenceCounter, recordEvent } from "./outbox.js";
+
+/** An event's delivery to one endpoint, as the API shows it. */
+export interface Delivery {
+  endpointId: string;
+  state: DeliveryState;
+  attempts: number;
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+/** An event as the API answers it. */
+export interface Event {
+  id: string;
+  type: EventType;
+  /** 1, 2, 3... per business: a receiver restores order with it. */
+  sequence: number;
+  accountNumber: string | null;
+  createdAt: string;
+  data: unknown;
+  deliveries: Delivery[];
+}
+
+export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
+const typeSchema = z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` });
+
+const deliveryView = (row: DeliveryRow): Delivery => ({
+  endpointId: row.endpoint_id,
+  state: row.state,
+  attempts: row.attempts,
+  nextAttemptAt: row.state === "pending" ? row.next_attempt_at : null,
+  lastStatus: row.last_status,
+  lastError: row.last_error,
+  deliveredAt: row.delivered_at,
+});
+
+function eventView(row: EventRow, deliveries: readonly DeliveryRow[]): Event {
+  return {
+    id: row.id,
+    type: row.type as EventType,
+    sequence: row.sequence,
+    accountNumber: row.account_number,
+    createdAt: row.created_at,
+    data: JSON.parse(row.data),
+    deliveries: deliveries.filter((d) => d.event_id === row.id).map(deliveryView),
+  };
+}
+
+export interface EventServiceOptions {
+  storage: Storage;
+  /** Events older than this many days are removed (EVENT_RETENTION_DAYS). */
+  retentionDays: number;
+  /** The bank's name, for account.expired's account. */
+  bankName: string;
+  now?: Clock;
+}
+
+/** What a business reads of its events, and the events no request causes (account.expired). */
+export class EventService {
+  private readonly now: Clock;
+
+  constructor(private readonly options: EventServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** GET /events: newest first, optionally of one type, with each event's deliveries. */
+  async list(
+    business: ForBusiness,
+    query: Record<string, unknown>,
+  ): Promise<{ items: Event[]; pagination: Pagination }> {
+    const { page, limit } = parseListQuery(query);
+    const type = singleParam(query, "type", typeSchema);
+    const db = this.options.storage.db;
+    const { businessId } = business;
+    let rows: EventRow[];
+    let total: number;
+    if (type === undefined) {
+      // Sequences are dense per business from the lowest one retention kept: a page is a
+      // sequence range, and the count is the range's length.
+      const highest = await readCounter(db, eventSequenceCounter(businessId));
+      const lowest = highest === 0 ? 1 : ((await lowestEventSequence(db, businessId)) ?? highest + 1);
+      total = highest - lowest + 1;
+      const upTo = highest - (page - 1) * limit;
+      rows =
+        upTo < lowest ? [] : await eventsBySequence(db, businessId, Math.max(lowest, upTo - limit + 1), upTo);
+    } else {
+      total = await countEventsOfType(db, businessId, type);
+      const offset = (page - 1) * limit;
+      rows = offset < total ? await eventsOfType(db, businessId, type, offset, limit) : [];
+    }
+    const deliveries = await deliveriesOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return {
+      items: rows.map((row) => eventView(row, deliveries)),
+      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+    };
+  }
+
+  /** GET /events/:id: one of the business's events; anything else is 404. */
+  async get(business: ForBusiness, id: string): Promise<Event> {
+    if (!EVENT_ID.test(id)) throw eventNotFound();
+    const db = this.options.storage.db;
+    const row = await findEvent(db, business.businessId, id);
+    if (!row) throw eventNotFound();
+    return eventView(row, await deliveriesOf(db, [row.id]));
+  }
+
+  /** The oldest instant whose events are still kept. */
+  retainedSince(): string {
+    return new Date(this.now() - this.options.retentionDays * 86_400_000).toISOString();
+  }
+
+  /**
+   * Removes events older than the retention period, with their deliveries and attempts, in
+   * batches of `batch` (each its own short transaction), at most `maxBatches` a run. Returns
+   * how many events went.
+   */
+  async prune(batch = 500, maxBatches = 20): Promise<number> {
+    const cutoff = this.retainedSince();
+    let removed = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const gone = await writeTransaction(this.options.storage, (trx) =>
+        pruneEventsBefore(trx, cutoff, batch),
+      );
+      removed += gone;
+      if (gone < batch) break;
+    }
+    return removed;
+  }
+
+  /**
+   * Emits account.expired for temporary accounts past their expiry (up to `batch` of them), once
+   * each whichever process gets there first: the mark and the event commit together, and a
+   * process that finds the mark already set skips the account. Returns how many it emitted.
+   */
+  async emitExpirations(batch = 100): Promise<number> {
+    const { storage, bankName } = this.options;
+    const now = isoNow(this.now);
+    let emitted = 0;
+    for (const due of await accountsDueExpiredEvent(storage.db, now, batch)) {
+      const done = await writeTransaction(storage, async (trx) => {
+        if (!(await markExpiredEvent(trx, due.id, now))) return false;
+        const account = await findAccountById(trx, due.id);
+        if (!account) return false;
+        await recordEvent(
+          trx,
+          {
+            businessId: account.business_id,
+            type: "account.expired",
+            accountNumber: account.account_number,
+            data: accountSummary(account, bankName, this.now()),
+          },
+          now,
+        );
+        return true;
+      });
+      if (done) emitted++;
+    }
+    return emitted;
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { advanceCounter } from "../storage/counter-repository.js";
+import {
+  type EventRow,
+  enabledEndpoints,
+  insertDeliveries,
+  insertEvent,
+} from "../storage/event-repository.js";
+import type { Executor } from "../storage/transactions.js";
+
+// The outbox: an event is written in the same transaction as the change it describes, with one
+// pending delivery per endpoint that takes its type. No change without its event, no event
+// without its change; delivering happens later, in the worker, never in the request.
+
+/** Every event type a business can receive. */
+export const EVENT_TYPES = [
+  "payment.received",
+  "account.expired",
+  "account.reissued",
+  "account.deactivated",
+  "account.reactivated",
+  "endpoint.disabled",
+  "endpoint.enabled",
+  "webhook.test",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The types an endpoint subscribes to by default (and may list): webhook.test is sent on request only. */
+export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => type !== "webhook.test");
+
+export interface NewEvent {
+  businessId: string;
+  type: EventType;
+  /** The account number it concerns, when it concerns one. */
+  accountNumber: string | null;
+  data: unknown;
+  /** Deliver to these endpoints only (webhook.test); otherwise to every enabled subscriber. */
+  endpointIds?: readonly string[];
+}
+
+const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
+
+/** The counter behind a business's event sequence. */
+export const eventSequenceCounter = (businessId: string) => `events:${businessId}`;
+
+/** Writes the event and its deliveries in the caller's transaction. */
+export async function recordEvent(trx: Executor, event: NewEvent, now: string): Promise<EventRow> {
+  // The counter's row stays locked to the end of the transaction (PostgreSQL) or the whole
+  // transaction runs alone (SQLite): a business's sequences are dense and in commit order.
+  const sequence = await advanceCounter(trx, eventSequenceCounter(event.businessId), 1);
+  const row: EventRow = {
+    id: newId("evt"),
+    business_id: event.businessId,
+    sequence,
+    type: event.type,
+    account_number: event.accountNumber,
+    data: JSON.stringify(event.data),
+    created_at: now,
+  };
+  await insertEvent(trx, row);
+  const targets =
+    event.endpointIds ??
+    (await enabledEndpoints(trx, event.businessId))
+      .filter((endpoint) => subscribes(endpoint.event_types, event.type))
+      .map((endpoint) => endpoint.id);
+  await insertDeliveries(trx, row, targets, () => newId("dlv"), now);
+  return row;
+}
+
+/** Whether an endpoint's stored type list (JSON, or null for every type) takes this type. */
+export function subscribes(eventTypes: string | null, type: EventType): boolean {
+  if (type === "webhook.test") return false;
+  if (eventTypes === null) return true;
+  return (JSON.parse(eventTypes) as string[]).includes(type);
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { RouteContract } from "../openapi-components.js";
+import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "delete",
+  path: "/webhooks/:id",
+  operation: writeOperation({
+    operationId: "deleteWebhookEndpoint",
+    summary: "Delete a webhook endpoint",
+    description:
+      "It gets nothing more: its pending deliveries are cancelled. Its past attempts stay readable on the events.",
+    tag: "Webhooks",
+    pathParameter: ENDPOINT_ID_PARAMETER,
+    success: { status: 200, description: "Deleted.", schema: "DeletedResponse" },
+    notFound: {
+      description:
+        "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
+      codes: [ErrorCode.WEBHOOK_NOT_FOUND],
+    },
+  }),
+} satisfies RouteContract;
+
+/** DELETE /webhooks/:id. */
+export function deleteWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+  writeRoute(app, "DELETE", contract.path, 200, (request, _body, business) =>
+    service.remove(business, request.params.id),
+  );
+}

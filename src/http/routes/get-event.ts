@@ -1,0 +1,51 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { EventService } from "../../events/event-service.js";
+import { callerOf } from "../authenticate.js";
+import {
+  ok,
+  pathParameter,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/events/:id",
+  operation: {
+    operationId: "getEvent",
+    summary: "One event",
+    description: "An event of the calling business, by its id, with its delivery to each endpoint.",
+    security: SIGNED,
+    tags: ["Events"],
+    parameters: readParameters(
+      pathParameter("id", "The event's id (the `webhook-id` of its deliveries).", {
+        type: "string",
+        examples: ["evt_1d7f0c2a4e8a4c559a570d2f4f1e9b1a"],
+      }),
+    ),
+    responses: {
+      200: ok("The event.", "EventResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`), or the calling business has no event with this id (`EVENT_NOT_FOUND`: " +
+          "another business's alike).",
+        [ErrorCode.EVENT_NOT_FOUND],
+      ),
+    },
+  },
+  head: {
+    summary: "The event's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /events/:id. */
+export function getEventRoute(app: FastifyInstance, events: EventService): void {
+  app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
+    status: "success",
+    data: await events.get(callerOf(request), request.params.id),
+  }));
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import { callerOf } from "../authenticate.js";
+import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { ENDPOINT_ID_PARAMETER } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/webhooks/:id",
+  operation: {
+    operationId: "getWebhookEndpoint",
+    summary: "One webhook endpoint",
+    description: "An endpoint of the calling business, without its secret.",
+    security: SIGNED,
+    tags: ["Webhooks"],
+    parameters: readParameters(ENDPOINT_ID_PARAMETER),
+    responses: {
+      200: ok("One webhook endpoint.", "WebhookEndpointResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
+        [ErrorCode.WEBHOOK_NOT_FOUND],
+      ),
+    },
+  },
+  head: {
+    summary: "The endpoint's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /webhooks/:id. */
+export function getWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+  app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
+    status: "success",
+    data: await service.get(callerOf(request), request.params.id),
+  }));
+}

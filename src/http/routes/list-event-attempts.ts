@@ -1,0 +1,40 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { RedeliveryService } from "../../webhooks/redelivery.js";
+import { callerOf } from "../authenticate.js";
+import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { EVENT_ID_PARAMETER } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/events/:id/attempts",
+  operation: {
+    operationId: "listEventAttempts",
+    summary: "Every attempt to deliver an event",
+    description:
+      "Oldest first, to every endpoint: time, status code, duration, the first 1 KiB of the answer, the error.",
+    security: SIGNED,
+    tags: ["Events"],
+    parameters: readParameters(EVENT_ID_PARAMETER),
+    responses: {
+      200: ok("Every attempt to deliver an event.", "DeliveryAttemptListResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`), or the calling business has no event with this id (`EVENT_NOT_FOUND`).",
+        [ErrorCode.EVENT_NOT_FOUND],
+      ),
+    },
+  },
+  head: {
+    summary: "The attempt list's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /events/:id/attempts. */
+export function listEventAttemptsRoute(app: FastifyInstance, service: RedeliveryService): void {
+  app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
+    status: "success",
+    data: await service.attempts(callerOf(request), request.params.id),
+  }));
+}

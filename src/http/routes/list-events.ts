@@ -1,0 +1,49 @@
+import type { FastifyInstance } from "fastify";
+import type { EventService } from "../../events/event-service.js";
+import { callerOf } from "../authenticate.js";
+import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "get",
+  path: "/events",
+  operation: {
+    operationId: "listEvents",
+    summary: "List the business's events",
+    description:
+      "Every event, newest first (highest `sequence` first), with its delivery to each endpoint, and the " +
+      "account list's `pagination`. Unfiltered, any page is an index range read; with `type`, a count and " +
+      "an offset over that type's index entries.",
+    security: SIGNED,
+    tags: ["Events"],
+    parameters: readParameters(
+      ref("parameters", "Page"),
+      ref("parameters", "Limit"),
+      ref("parameters", "EventType"),
+    ),
+    responses: {
+      200: ok("One page of events.", "EventListResponse"),
+      ...readFailures(
+        "No route (`NOT_FOUND`).",
+        [],
+        "A parameter is malformed (`VALIDATION_FAILED`: the message names it), or the HTTP layer refused " +
+          "the request (`BAD_REQUEST`).",
+      ),
+    },
+  },
+  head: {
+    summary: "The event list's status and headers, without the body",
+    description: "Answered as GET is, with the same signing, checks, status and headers, and no body.",
+  },
+} satisfies RouteContract;
+
+/** GET /events?page&limit&type. */
+export function listEventsRoute(app: FastifyInstance, events: EventService): void {
+  app.get(contract.path, async (request) => {
+    const { items, pagination } = await events.list(
+      callerOf(request),
+      request.query as Record<string, unknown>,
+    );
+    return { status: "success", data: items, pagination };
+  });
+}

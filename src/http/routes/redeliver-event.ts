@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { RedeliveryService } from "../../webhooks/redelivery.js";
+import type { RouteContract } from "../openapi-components.js";
+import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "post",
+  path: "/events/:id/redeliver",
+  operation: writeOperation({
+    operationId: "redeliverEvent",
+    summary: "Deliver an event again",
+    description:
+      "To `endpointId`, or to every enabled endpoint that had it or takes its type; now, with the same `webhook-id`. A delivery still pending keeps its schedule.",
+    tag: "Events",
+    pathParameter: EVENT_ID_PARAMETER,
+    requestBody: { schema: "RedeliverRequest", required: false },
+    success: { status: 202, description: "Queued.", schema: "QueuedResponse" },
+    notFound: {
+      description:
+        "No route (`NOT_FOUND`), or no such event (`EVENT_NOT_FOUND`) or endpoint (`WEBHOOK_NOT_FOUND`) of the calling business.",
+      codes: [ErrorCode.EVENT_NOT_FOUND, ErrorCode.WEBHOOK_NOT_FOUND],
+    },
+  }),
+} satisfies RouteContract;
+
+/** POST /events/:id/redeliver. */
+export function redeliverEventRoute(app: FastifyInstance, service: RedeliveryService): void {
+  writeRoute(app, "POST", contract.path, 202, (request, body, business) =>
+    service.redeliver(business, request.params.id, body),
+  );
+}

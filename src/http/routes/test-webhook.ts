@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { RouteContract } from "../openapi-components.js";
+import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "post",
+  path: "/webhooks/:id/test",
+  operation: writeOperation({
+    operationId: "testWebhookEndpoint",
+    summary: "Send a test event to a webhook endpoint",
+    description:
+      "Queues a `webhook.test` event for this endpoint only; the worker sends it within a second or so, signed like every delivery.",
+    tag: "Webhooks",
+    pathParameter: ENDPOINT_ID_PARAMETER,
+    success: { status: 202, description: "Queued: the test event.", schema: "TestEventResponse" },
+    notFound: {
+      description:
+        "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
+      codes: [ErrorCode.WEBHOOK_NOT_FOUND],
+    },
+  }),
+} satisfies RouteContract;
+
+/** POST /webhooks/:id/test. */
+export function testWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+  writeRoute(app, "POST", contract.path, 202, (request, _body, business) =>
+    service.sendTest(business, request.params.id),
+  );
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import { ErrorCode } from "../../errors.js";
+import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { RouteContract } from "../openapi-components.js";
+import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+
+/** This route's operation in the OpenAPI document. */
+export const contract = {
+  method: "patch",
+  path: "/webhooks/:id",
+  operation: writeOperation({
+    operationId: "updateWebhookEndpoint",
+    summary: "Change a webhook endpoint",
+    description:
+      "Changes its `url`, its `events`, or whether it is `enabled`. Enabling clears the reason it was disabled and its run of failures; disabling ends its pending deliveries.",
+    tag: "Webhooks",
+    pathParameter: ENDPOINT_ID_PARAMETER,
+    requestBody: { schema: "UpdateWebhookEndpointRequest", required: true },
+    success: { status: 200, description: "The endpoint, as it now is.", schema: "WebhookEndpointResponse" },
+    notFound: {
+      description:
+        "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
+      codes: [ErrorCode.WEBHOOK_NOT_FOUND],
+    },
+  }),
+} satisfies RouteContract;
+
+/** PATCH /webhooks/:id. */
+export function updateWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+  writeRoute(app, "PATCH", contract.path, 200, (request, body, business) =>
+    service.update(business, request.params.id, body),
+  );
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ErrorCode } from "../errors.js";
+import { callerOf } from "./authenticate.js";
+import {
+  EVERYWHERE,
+  failure,
+  headers,
+  json,
+  ok,
+  pathParameter,
+  ref,
+  SIGNED,
+  STORAGE_UNAVAILABLE,
+} from "./openapi-components.js";
+import { receivedBody } from "./request-body.js";
+import { answerOnce } from "./request-guard.js";
+
+// What the webhook and event write operations share: their OpenAPI shape (signed, answered once
+// per request and Idempotency-Key, JSON bodies) and how a route runs one.
+
+export const ENDPOINT_ID_PARAMETER = pathParameter(
+  "id",
+  "The endpoint's id, as POST /webhooks answered it.",
+  {
+    type: "string",
+    examples: ["we_0b8f1c2d3e4f5a6b7c8d9e0f1a2b3c4d"],
+  },
+);
+
+export const EVENT_ID_PARAMETER = pathParameter(
+  "id",
+  "The event's id (the `webhook-id` of its deliveries).",
+  {
+    type: "string",
+    examples: ["evt_1d7f0c2a4e8a4c559a570d2f4f1e9b1a"],
+  },
+);
+
+export interface WriteOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: "Webhooks" | "Events";
+  pathParameter?: unknown;
+  /** The request body's component schema, if it takes one. */
+  requestBody?: { schema: string; required: boolean };
+  success: { status: 200 | 201 | 202; description: string; schema: string };
+  notFound: { description: string; codes: ErrorCode[] };
+  unprocessable?: { description: string; codes: ErrorCode[] };
+}
+
+/** The OpenAPI operation of a signed write answered once per request. */
+export function writeOperation(o: WriteOperation) {
+  const replayed = headers("Idempotent-Replayed");
+  return {
+    operationId: o.operationId,
+    summary: o.summary,
+    description: o.description,
+    security: SIGNED,
+    tags: [o.tag],
+    parameters: [
+      ref("parameters", "SignatureVersion"),
+      ref("parameters", "IdempotencyKey"),
+      ...(o.pathParameter ? [o.pathParameter] : []),
+      ref("parameters", "RequestId"),
+    ],
+    ...(o.requestBody
+      ? {
+          requestBody: {
+            required: o.requestBody.required,
+            content: json(ref("schemas", o.requestBody.schema)),
+          },
+        }
+      : {}),
+    responses: {
+      [o.success.status]: ok(o.success.description, o.success.schema, "Idempotent-Replayed"),
+      400: failure(
+        400,
+        "The body breaks a rule (`VALIDATION_FAILED`; the message names the field), is not a JSON object " +
+          "(`INVALID_JSON`), the Idempotency-Key is malformed (`INVALID_IDEMPOTENCY_KEY`), or the HTTP layer " +
+          "refused the request (`BAD_REQUEST`).",
+        [
+          ErrorCode.VALIDATION_FAILED,
+          ErrorCode.INVALID_JSON,
+          ErrorCode.INVALID_IDEMPOTENCY_KEY,
+          ErrorCode.BAD_REQUEST,
+        ],
+        replayed,
+      ),
+      ...EVERYWHERE,
+      404: failure(404, o.notFound.description, [ErrorCode.NOT_FOUND, ...o.notFound.codes], replayed),
+      409: ref("responses", "RequestInProgress"),
+      413: ref("responses", "PayloadTooLarge"),
+      415: ref("responses", "UnsupportedMediaType"),
+      422: failure(
+        422,
+        `${o.unprocessable ? `${o.unprocessable.description}, or the` : "The"} Idempotency-Key came with another ` +
+          "request (`IDEMPOTENCY_KEY_REUSED`).",
+        [...(o.unprocessable?.codes ?? []), ErrorCode.IDEMPOTENCY_KEY_REUSED],
+        replayed,
+      ),
+      503: STORAGE_UNAVAILABLE,
+    },
+  };
+}
+
+/** Registers a write route: its work runs as one unit of work and its answer is stored for replays. */
+export function writeRoute<T>(
+  app: FastifyInstance,
+  method: "POST" | "PATCH" | "DELETE",
+  path: string,
+  status: number,
+  work: (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    body: Record<string, unknown>,
+    business: ReturnType<typeof callerOf>,
+  ) => Promise<T>,
+): void {
+  app.route<{ Params: { id: string } }>({
+    method,
+    url: path,
+    handler: async (request, reply) => {
+      const body = receivedBody(request)?.object() ?? {};
+      return answerOnce<T>(
+        request,
+        reply,
+        () => work(request, body, callerOf(request)),
+        (data) => ({ statusCode: status, body: { status: "success", data } }),
+      );
+    },
+  });
+}

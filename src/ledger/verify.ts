@@ -1,0 +1,153 @@
+import {
+  accountsWithWrongTotals,
+  entriesAfter,
+  ledgerAccountsToVerify,
+  miscomputedTransactions,
+  transactionsWithWrongBalanceAfter,
+  transactionTotals,
+  unbalancedTransactions,
+} from "../storage/ledger-audit.js";
+import type { Executor } from "../storage/transactions.js";
+import { entryHash, GENESIS_HASH } from "./posting.js";
+
+// `vas ledger verify`: recompute the ledger from its entries and say where anything stored
+// disagrees. Every balance is recomputed from entries, every chain rehashed, every transaction
+// summed; nothing stored is trusted. See docs/ledger.md.
+
+/** One disagreement: where (an entry, a ledger account, a transaction, an account) and what. */
+export interface Drift {
+  where: string;
+  problem: string;
+}
+
+export interface VerifyReport {
+  ledgerAccounts: number;
+  entries: number;
+  transactions: number;
+  drifts: Drift[];
+  /** Drifts found beyond the first MAX_DRIFTS (not listed). */
+  moreDrifts: number;
+}
+
+/** How many drifts a report lists: a corrupted database must not exhaust memory. */
+export const MAX_DRIFTS = 1000;
+const PAGE = 2000;
+
+class Findings {
+  readonly drifts: Drift[] = [];
+  more = 0;
+  add(where: string, problem: string): void {
+    if (this.drifts.length < MAX_DRIFTS) this.drifts.push({ where, problem });
+    else this.more++;
+  }
+}
+
+/** Verifies the whole ledger, or one business's part of it. */
+export async function verifyLedger(
+  db: Executor,
+  options: { businessId?: string } = {},
+): Promise<VerifyReport> {
+  const { businessId } = options;
+  const found = new Findings();
+  const accounts = await ledgerAccountsToVerify(db, businessId);
+  let entries = 0;
+  const balances = new Map<string, number>();
+  for (const account of accounts) {
+    const walked = await walkChain(db, account.id, found);
+    entries += walked.entries;
+    balances.set(account.id, walked.sum);
+    const where = `ledger account ${account.id}`;
+    if (Number(account.balance) !== walked.sum)
+      found.add(where, `balance is ${account.balance}, its entries sum to ${walked.sum}`);
+    if (Number(account.entry_count) !== walked.entries)
+      found.add(where, `entry count is ${account.entry_count}, it has ${walked.entries} entries`);
+    if (account.last_hash !== walked.lastHash)
+      found.add(where, `last hash is ${account.last_hash}, its newest entry's is ${walked.lastHash}`);
+  }
+  for (const row of await unbalancedTransactions(db, businessId)) {
+    const problem = Number(row.entries) === 0 ? "has no entries" : `entries sum to ${row.sum}, not 0`;
+    found.add(`transaction ${row.id}`, problem);
+  }
+  for (const row of await miscomputedTransactions(db, businessId)) {
+    found.add(
+      `transaction ${row.id}`,
+      `net ${row.net_amount} is not amount ${row.amount} less fee ${row.fee}`,
+    );
+  }
+  for (const row of await transactionsWithWrongBalanceAfter(db, businessId)) {
+    found.add(
+      `transaction ${row.id}`,
+      `balanceAfter is ${row.balance_after}, its last available entry says ${row.entry_balance_after}`,
+    );
+  }
+  let transactions = 0;
+  for (const row of await transactionTotals(db, businessId)) {
+    transactions += Number(row.count);
+    const id = row.business_id;
+    const where = `business ${id}`;
+    const balance = (kind: string) => balances.get(`${id}:${kind}`) ?? 0;
+    const expect = (kind: string, value: number, what: string) => {
+      if (balance(kind) !== value)
+        found.add(where, `${kind} entries sum to ${balance(kind)}, ${what} is ${value}`);
+    };
+    expect("settlement", -Number(row.amount), "minus the transactions' amounts");
+    expect("revenue", Number(row.fee), "the transactions' fees");
+    expect("available", Number(row.net), "the transactions' net amounts");
+    if (Number(row.max_ordinal) !== Number(row.count))
+      found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);
+  }
+  for (const row of await accountsWithWrongTotals(db, businessId)) {
+    found.add(
+      `account ${row.id}`,
+      `totals say ${row.total_received} kobo in ${row.transfer_count} transfers; ` +
+        `its transactions are ${row.sum} kobo in ${row.count}`,
+    );
+  }
+  return {
+    ledgerAccounts: accounts.length,
+    entries,
+    transactions,
+    drifts: found.drifts,
+    moreDrifts: found.more,
+  };
+}
+
+/**
+ * Walks one ledger account's entries in sequence order, recomputing each balance and hash.
+ * After a bad entry it carries on from what that entry stored, so one corrupted row is one
+ * drift rather than one per later entry; the sum is always the true sum of the amounts.
+ */
+async function walkChain(db: Executor, ledgerAccountId: string, found: Findings) {
+  let sequence = 0;
+  let hash = GENESIS_HASH;
+  let balance = 0;
+  let sum = 0;
+  let entries = 0;
+  for (;;) {
+    const page = await entriesAfter(db, ledgerAccountId, sequence, PAGE);
+    for (const entry of page) {
+      const where = `entry ${ledgerAccountId}#${entry.sequence}`;
+      const amount = Number(entry.amount);
+      const balanceAfter = Number(entry.balance_after);
+      if (entry.sequence !== sequence + 1) found.add(where, `follows #${sequence}: sequences have a gap`);
+      if (entry.previous_hash !== hash) found.add(where, "previous hash is not the hash of the entry before");
+      if (balanceAfter !== balance + amount)
+        found.add(where, `balance after is ${balanceAfter}, ${balance} + ${amount} is ${balance + amount}`);
+      const recomputed = entryHash(entry.previous_hash, {
+        ledgerAccountId,
+        sequence: entry.sequence,
+        transactionId: entry.transaction_id,
+        amount,
+        balanceAfter,
+        createdAt: entry.created_at,
+      });
+      if (recomputed !== entry.hash) found.add(where, "hash does not match the entry's fields");
+      sequence = entry.sequence;
+      hash = entry.hash;
+      balance = balanceAfter;
+      sum += amount;
+      entries++;
+    }
+    if (page.length < PAGE) return { entries, sum, lastHash: hash };
+  }
+}

@@ -1,0 +1,195 @@
+import { type Selectable, sql } from "kysely";
+import type { WebhookDeliveriesTable } from "./schema.js";
+import { type Executor, hasRowLocks } from "./transactions.js";
+
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** A due delivery a claim may take, with what its endpoint has in flight. */
+export interface DueDelivery {
+  id: string;
+  endpoint_id: string;
+  /** The endpoint's run of failed attempts (1 in flight at most while it is failing). */
+  consecutive_failures: number;
+  /** The endpoint's deliveries leased now. */
+  in_flight: number;
+}
+
+/**
+ * Due deliveries nobody holds, oldest due first, for this process to lease: on PostgreSQL
+ * `FOR UPDATE SKIP LOCKED`, so concurrent claimers take different rows; on SQLite the write
+ * transaction that claims runs alone. Call inside a write transaction, then leaseDeliveries.
+ * Left out: deliveries to a paused endpoint, and any delivery while an earlier event of the same
+ * account is due (or in flight) for the same endpoint, so one account's events go in order.
+ */
+export async function dueDeliveries(db: Executor, now: string, limit: number): Promise<DueDelivery[]> {
+  let query = db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
+    .select(["d.id", "d.endpoint_id", "w.consecutive_failures"])
+    .where("d.state", "=", "pending")
+    .where("d.next_attempt_at", "<=", now)
+    .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", now)]))
+    .where((eb) => eb.or([eb("w.paused_until", "is", null), eb("w.paused_until", "<=", now)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("webhook_deliveries as e")
+            .select("e.id")
+            .whereRef("e.endpoint_id", "=", "d.endpoint_id")
+            .whereRef("e.account_number", "=", "d.account_number")
+            .whereRef("e.sequence", "<", "d.sequence")
+            .where("e.state", "=", "pending")
+            .where("e.next_attempt_at", "<=", now),
+        ),
+      ),
+    )
+    .orderBy("d.next_attempt_at")
+    .orderBy("d.sequence")
+    .limit(limit);
+  if (hasRowLocks(db)) query = query.forUpdate(["d"]).skipLocked();
+  const rows = await query.execute();
+  if (rows.length === 0) return [];
+  // What each endpoint has in flight: one read of the few leased rows, not one per candidate.
+  const leased = await db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => ["endpoint_id", eb.fn.countAll<number>().as("n")])
+    .where("lease_until", ">=", now)
+    .where("state", "=", "pending")
+    .groupBy("endpoint_id")
+    .execute();
+  const inFlight = new Map(leased.map((row) => [row.endpoint_id, Number(row.n)]));
+  return rows.map((row) => ({ ...row, in_flight: inFlight.get(row.endpoint_id) ?? 0 }));
+}
+
+export async function leaseDeliveries(db: Executor, ids: readonly string[], until: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("webhook_deliveries").set({ lease_until: until }).where("id", "in", ids).execute();
+}
+
+/** A leased delivery with its event and endpoint: what an attempt needs. */
+export function deliveryContext(db: Executor, id: string) {
+  return db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("events as e", "e.id", "d.event_id")
+    .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
+    .select([
+      "d.id",
+      "d.state",
+      "d.attempts",
+      "d.lease_until",
+      "e.id as event_id",
+      "e.type",
+      "e.data",
+      "e.created_at as event_created_at",
+      "e.sequence",
+      "e.account_number",
+      "w.id as endpoint_id",
+    ])
+    .where("d.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** Records the outcome of an attempt, only while this process still holds the lease. */
+export async function settleDelivery(
+  db: Executor,
+  id: string,
+  lease: string,
+  fields: Partial<Omit<DeliveryRow, "id" | "event_id" | "endpoint_id" | "business_id" | "created_at">>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("webhook_deliveries")
+    .set({ ...fields, lease_until: null })
+    .where("id", "=", id)
+    .where("lease_until", "=", lease)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives leases back (a process stopping with deliveries it never started). */
+export async function releaseLeases(db: Executor, ids: readonly string[], lease: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ lease_until: null })
+    .where("id", "in", ids)
+    .where("lease_until", "=", lease)
+    .execute();
+}
+
+/**
+ * Queues the events (of one business, created at or after `since`, of these types or any) for
+ * delivery to one endpoint again: a new pending delivery where there was none, and a finished one
+ * (delivered, failed, cancelled) made pending and due now. Pending ones are left as they are.
+ * One statement, whatever the number of events. Returns how many were queued.
+ */
+export async function requeueDeliveries(
+  db: Executor,
+  target: {
+    businessId: string;
+    endpointId: string;
+    eventId?: string;
+    since?: string;
+    types: readonly string[] | null;
+  },
+  now: string,
+): Promise<number> {
+  let events = db
+    .selectFrom("events")
+    .select((eb) => [
+      sql<string>`'dlv_' || ${sql.raw(hasRowLocks(db) ? "md5(random()::text || clock_timestamp()::text || events.id)" : "lower(hex(randomblob(16)))")}`.as(
+        "id",
+      ),
+      "events.id as event_id",
+      eb.val(target.endpointId).as("endpoint_id"),
+      "events.business_id",
+      "events.sequence",
+      "events.account_number",
+      eb.val("pending").as("state"),
+      eb.val(0).as("attempts"),
+      eb.val(now).as("next_attempt_at"),
+      eb.val(now).as("created_at"),
+    ])
+    .where("events.business_id", "=", target.businessId);
+  if (target.eventId !== undefined) events = events.where("events.id", "=", target.eventId);
+  if (target.since !== undefined) events = events.where("events.created_at", ">=", target.since);
+  if (target.types !== null) events = events.where("events.type", "in", [...target.types]);
+  const result = await db
+    .insertInto("webhook_deliveries")
+    .columns([
+      "id",
+      "event_id",
+      "endpoint_id",
+      "business_id",
+      "sequence",
+      "account_number",
+      "state",
+      "attempts",
+      "next_attempt_at",
+      "created_at",
+    ])
+    .expression(events)
+    .onConflict((oc) =>
+      oc
+        .columns(["event_id", "endpoint_id"])
+        .doUpdateSet({ state: "pending", next_attempt_at: now, lease_until: null, delivered_at: null })
+        .where("webhook_deliveries.state", "!=", "pending"),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Moves the endpoint's due and soon-due deliveries to `until` together (a paused endpoint). */
+export async function deferEndpointDeliveries(
+  db: Executor,
+  endpointId: string,
+  until: string,
+): Promise<void> {
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ next_attempt_at: until })
+    .where("endpoint_id", "=", endpointId)
+    .where("state", "=", "pending")
+    .where("next_attempt_at", "<", until)
+    .where("lease_until", "is", null)
+    .execute();
+}

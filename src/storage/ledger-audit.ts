@@ -1,0 +1,119 @@
+import { sql } from "kysely";
+import type { Executor } from "./transactions.js";
+
+// What `vas ledger verify` reads: the ledger's rows as stored, optionally of one business, in
+// pages where they can be many. Nothing here trusts a stored balance; src/ledger/verify.ts
+// recomputes and compares.
+
+/** Ledger accounts (of one business, or all), in id order. */
+export function ledgerAccountsToVerify(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("ledger_accounts")
+    .select(["id", "business_id", "kind", "balance", "entry_count", "last_hash"])
+    .orderBy("id");
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Up to `limit` of an account's entries after `afterSequence`, in sequence order (a primary-key range). */
+export function entriesAfter(db: Executor, ledgerAccountId: string, afterSequence: number, limit: number) {
+  return db
+    .selectFrom("ledger_entries")
+    .selectAll()
+    .where("ledger_account_id", "=", ledgerAccountId)
+    .where("sequence", ">", afterSequence)
+    .orderBy("sequence")
+    .limit(limit)
+    .execute();
+}
+
+/** Transactions whose entries do not sum to zero, or that have none. */
+export function unbalancedTransactions(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("transactions as t")
+    .leftJoin("ledger_entries as e", "e.transaction_id", "t.id")
+    .select((eb) => [
+      "t.id",
+      eb.fn.coalesce(eb.fn.sum<number>("e.amount"), sql<number>`0`).as("sum"),
+      eb.fn.count<number>("e.sequence").as("entries"),
+    ])
+    .groupBy("t.id")
+    .having((eb) => eb.or([eb(eb.fn.count("e.sequence"), "=", 0), eb(eb.fn.sum("e.amount"), "!=", 0)]));
+  if (businessId !== undefined) query = query.where("t.business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Per business: the sums of its transactions' amounts, fees and nets, their count and highest ordinal. */
+export function transactionTotals(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("transactions")
+    .select((eb) => [
+      "business_id",
+      eb.fn.sum<number>("amount").as("amount"),
+      eb.fn.sum<number>("fee").as("fee"),
+      eb.fn.sum<number>("net_amount").as("net"),
+      eb.fn.count<number>("id").as("count"),
+      eb.fn.max<number>("ordinal").as("max_ordinal"),
+    ])
+    .groupBy("business_id");
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Transactions whose own arithmetic is wrong: net is not amount less fee. */
+export function miscomputedTransactions(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("transactions")
+    .select(["id", "amount", "fee", "net_amount"])
+    .where(sql<boolean>`net_amount != amount - fee`);
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
+  return query.execute();
+}
+
+/**
+ * Transactions whose `balance_after` is not the balance after their last entry on the
+ * business's available account.
+ */
+export function transactionsWithWrongBalanceAfter(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("transactions as t")
+    .innerJoin("ledger_entries as e", (join) =>
+      join
+        .onRef("e.transaction_id", "=", "t.id")
+        .on("e.ledger_account_id", "=", sql<string>`t.business_id || ':available'`),
+    )
+    .select(["t.id", "t.balance_after", "e.balance_after as entry_balance_after"])
+    .where("e.sequence", "=", (eb) =>
+      eb
+        .selectFrom("ledger_entries as l")
+        .select((b) => b.fn.max("l.sequence").as("sequence"))
+        .whereRef("l.transaction_id", "=", "t.id")
+        .whereRef("l.ledger_account_id", "=", "e.ledger_account_id"),
+    )
+    .whereRef("t.balance_after", "!=", "e.balance_after");
+  if (businessId !== undefined) query = query.where("t.business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Accounts whose running totals (received, transfer count) disagree with their transactions. */
+export function accountsWithWrongTotals(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("accounts as a")
+    .leftJoin("transactions as t", "t.account_id", "a.id")
+    .select((eb) => [
+      "a.id",
+      "a.total_received",
+      "a.transfer_count",
+      eb.fn.coalesce(eb.fn.sum<number>("t.amount"), sql<number>`0`).as("sum"),
+      eb.fn.count<number>("t.id").as("count"),
+    ])
+    .groupBy(["a.id", "a.total_received", "a.transfer_count"])
+    .having((eb) =>
+      eb.or([
+        eb(eb.fn.coalesce(eb.fn.sum("t.amount"), sql`0`), "!=", eb.ref("a.total_received")),
+        eb(eb.fn.count("t.id"), "!=", eb.ref("a.transfer_count")),
+      ]),
+    );
+  if (businessId !== undefined) query = query.where("a.business_id", "=", businessId);
+  return query.execute();
+}

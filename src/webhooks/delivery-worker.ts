@@ -1,0 +1,290 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import type { Storage } from "../storage/database.js";
+import {
+  type DueDelivery,
+  deferEndpointDeliveries,
+  deliveryContext,
+  dueDeliveries,
+  leaseDeliveries,
+  releaseLeases,
+  settleDelivery,
+} from "../storage/delivery-repository.js";
+import { writeTransaction } from "../storage/transactions.js";
+import {
+  closePendingDeliveries,
+  findEndpointById,
+  insertAttempt,
+  updateEndpoint,
+} from "../storage/webhook-repository.js";
+import { endpointView, recordEndpointChange, type WebhookEndpointService } from "./endpoint-service.js";
+import { postJson } from "./http-post.js";
+import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
+import { deliveryHeaders } from "./signing.js";
+
+// The delivery worker every server process runs. Deliveries are rows: a due one is leased by
+// whichever process claims it first (see delivery-repository.ts), attempted once, and settled
+// only while the lease is still this process's. A process killed mid-delivery leaves a lease
+// that expires; the delivery is then due again and made again (at least once: receivers dedupe
+// on webhook-id). Delivering never runs inside an API request.
+
+/** How long a claim holds a delivery: twice the attempt's timeout and a second, then it is due again. */
+export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
+
+/** After this many failed attempts in a row, an endpoint is paused until its next retry and then probed. */
+export const FAILURE_RUN = 5;
+
+/**
+ * The deliveries to attempt, in order, so that no endpoint has more than `cap` in flight (one,
+ * the probe, while it is failing a run): a hanging or refusing receiver holds a few slots, never
+ * all of them, and the other endpoints are served on time.
+ */
+export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): string[] {
+  const inFlight = new Map<string, number>();
+  const picked: string[] = [];
+  for (const delivery of due) {
+    const limit = delivery.consecutive_failures >= FAILURE_RUN ? 1 : cap;
+    const current = inFlight.get(delivery.endpoint_id) ?? delivery.in_flight;
+    if (current >= limit) continue;
+    inFlight.set(delivery.endpoint_id, current + 1);
+    picked.push(delivery.id);
+  }
+  return picked;
+}
+
+/** Every attempt of an endpoint failing for this long disables it. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
+
+export interface DeliveryLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface DeliveryWorkerOptions {
+  storage: Storage;
+  endpoints: WebhookEndpointService;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  concurrency: number;
+  /** Deliveries to one endpoint in flight at once (one while it is failing a run). */
+  maxInFlightPerEndpoint: number;
+  retrySchedule: readonly number[];
+  allowPrivate: boolean;
+  log: DeliveryLog;
+  now?: Clock;
+  random?: () => number;
+}
+
+export class DeliveryWorker {
+  private readonly now: Clock;
+  private readonly random: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private running = false;
+  private tickPending = false;
+  /** The last claim left due deliveries behind (no free slot, or their endpoint's cap). */
+  private backlog = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops claiming, then waits for the attempts in flight (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.tickPending = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.all(this.inFlight);
+  }
+
+  /** Claims and attempts what is due now (tests call it directly; the loop calls it on a timer). */
+  async runOnce(): Promise<number> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) {
+      this.backlog = true;
+      return 0;
+    }
+    const now = this.now();
+    const lease = new Date(now + leaseMs(this.options.timeoutMs)).toISOString();
+    const claimed = await writeTransaction(this.options.storage, async (trx) => {
+      // More candidates than slots: some are skipped for their endpoint's cap.
+      const due = await dueDeliveries(trx, new Date(now).toISOString(), free * 4);
+      const ids = withinEndpointCaps(due, this.options.maxInFlightPerEndpoint).slice(0, free);
+      // More was due than taken (slots or an endpoint's cap): claim again when an attempt ends.
+      this.backlog = due.length > ids.length;
+      await leaseDeliveries(trx, ids, lease);
+      return ids;
+    });
+    for (const id of claimed) {
+      const attempt = this.attempt(id, lease).catch((error: unknown) => {
+        this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
+        return releaseLeases(this.options.storage.db, [id], lease).catch(() => {});
+      });
+      const tracked = attempt.finally(() => {
+        this.inFlight.delete(tracked);
+        this.freed();
+      });
+      this.inFlight.add(tracked);
+    }
+    return claimed.length;
+  }
+
+  /** Waits for the attempts in flight (tests). */
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
+  /**
+   * The claiming loop: after a claim that left due deliveries behind, the next claim comes as
+   * soon as an attempt of this process ends; otherwise after the poll interval.
+   */
+  private schedule(delay: number): void {
+    if (!this.running || this.tickPending) return;
+    this.tickPending = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.tickPending = false;
+      this.ticking = this.runOnce()
+        .then(() => {
+          // With a backlog and attempts in flight, the next attempt to end claims again; with a
+          // backlog held by other processes' attempts (an endpoint's cap), poll.
+          if (this.backlog && this.inFlight.size > 0) return;
+          this.schedule(this.options.pollIntervalMs);
+        })
+        .catch((error: unknown) => {
+          this.options.log.warn({ err: error }, "webhook delivery claim failed");
+          this.schedule(this.options.pollIntervalMs);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+
+  /** An attempt finished: with a backlog, claim again now. */
+  private freed(): void {
+    if (this.backlog) this.schedule(0);
+  }
+
+  private async attempt(id: string, lease: string): Promise<void> {
+    const { storage, endpoints } = this.options;
+    const context = await deliveryContext(storage.db, id);
+    const endpoint = context && (await findEndpointById(storage.db, context.endpoint_id));
+    if (!context || !endpoint || context.lease_until !== lease || context.state !== "pending") return;
+    const startedAt = this.now();
+    const body = JSON.stringify({
+      type: context.type,
+      timestamp: context.event_created_at,
+      sequence: context.sequence,
+      accountNumber: context.account_number,
+      data: JSON.parse(context.data),
+    });
+    const headers = deliveryHeaders(
+      context.event_id,
+      new Date(startedAt),
+      body,
+      endpoints.secretsFor(endpoint, startedAt),
+    );
+    const result = await postJson(endpoint.url, body, headers, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.options.allowPrivate,
+    });
+    const attempt = context.attempts + 1;
+    const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+    const settledAt = this.now();
+    const settledIso = new Date(settledAt).toISOString();
+    const error =
+      result.error ??
+      (delivered ? null : `the endpoint answered ${result.status} (only 2xx counts as delivered)`);
+    this.options.log.info(
+      {
+        eventId: context.event_id,
+        endpointId: endpoint.id,
+        attempt,
+        status: result.status ?? null,
+        durationMs: result.durationMs,
+        delivered,
+      },
+      "webhook delivery attempt",
+    );
+    await writeTransaction(storage, async (trx) => {
+      await insertAttempt(trx, {
+        id: `att_${randomUUID().replaceAll("-", "")}`,
+        delivery_id: id,
+        event_id: context.event_id,
+        endpoint_id: endpoint.id,
+        attempt,
+        started_at: new Date(startedAt).toISOString(),
+        duration_ms: result.durationMs,
+        status_code: result.status ?? null,
+        response_excerpt: result.excerpt ?? null,
+        error,
+      });
+      const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
+      if (delivered) {
+        if (
+          await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
+        ) {
+          await updateEndpoint(trx, endpoint.id, {
+            failing_since: null,
+            consecutive_failures: 0,
+            paused_until: null,
+          });
+        }
+        return;
+      }
+      const gone = result.status === 410;
+      const failingSince = endpoint.failing_since ?? settledIso;
+      const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
+      if (gone || exhausted) {
+        const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
+        await settleDelivery(trx, id, lease, { ...common, state: "failed" });
+        const disabled = {
+          enabled: 0,
+          disabled_reason: reason,
+          failing_since: failingSince,
+          consecutive_failures: endpoint.consecutive_failures + 1,
+          paused_until: null,
+          updated_at: settledIso,
+        };
+        await updateEndpoint(trx, endpoint.id, disabled);
+        await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
+        await recordEndpointChange(
+          trx,
+          endpoint.business_id,
+          endpointView({ ...endpoint, ...disabled }),
+          settledIso,
+        );
+        this.options.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
+        return;
+      }
+      const honoured =
+        result.status === 429 || result.status === 503
+          ? retryAfterMs(result.retryAfter, settledAt)
+          : undefined;
+      const delay = nextDelayMs(this.options.retrySchedule, attempt, this.random());
+      const nextAt =
+        delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
+      const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
+      if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
+        const failures = endpoint.consecutive_failures + 1;
+        // A run of failures: the endpoint's other deliveries wait with this one for its next
+        // retry, when this one goes first as the probe, instead of each timing out in turn.
+        const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
+        await updateEndpoint(trx, endpoint.id, {
+          failing_since: failingSince,
+          consecutive_failures: failures,
+          paused_until: pausedUntil,
+        });
+        if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
+      }
+    });
+  }
+}

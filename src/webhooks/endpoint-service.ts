@@ -1,0 +1,274 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { ForBusiness } from "../accounts/account-service.js";
+import { check } from "../accounts/validation.js";
+import type { SecretBox } from "../businesses/secret-box.js";
+import { type Clock, isoNow } from "../clock.js";
+import { AppError, ErrorCode, validationFailed } from "../errors.js";
+import { type EventType, recordEvent, SUBSCRIBABLE_TYPES } from "../events/outbox.js";
+import type { Storage } from "../storage/database.js";
+import { type Executor, writeTransaction } from "../storage/transactions.js";
+import {
+  closePendingDeliveries,
+  type EndpointRow,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+} from "../storage/webhook-repository.js";
+import { type UrlPolicy, urlProblem } from "./address-policy.js";
+import { newWebhookSecret } from "./signing.js";
+
+/** At most this many endpoints per business. */
+export const MAX_ENDPOINTS = 10;
+/** How long the secret replaced by a rotation keeps signing deliveries beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** A webhook endpoint as the API shows it (never its secret, but when created or rotated). */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  /** The event types it receives; null: every type. */
+  events: EventType[] | null;
+  enabled: boolean;
+  /** Why it was disabled (a 410, five days of failures, or the business). */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EndpointWithSecret extends WebhookEndpoint {
+  /** `whsec_` + base64 of 32 random bytes: shown only in this answer. */
+  secret: string;
+}
+
+export const ENDPOINT_ID = /^we_[0-9a-f]{32}$/;
+const secretContext = (id: string) => `webhook-endpoint:${id}`;
+
+const eventsSchema = z
+  .array(
+    z.enum(SUBSCRIBABLE_TYPES, { error: `events must list types among ${SUBSCRIBABLE_TYPES.join(", ")}` }),
+    {
+      error: "events must be an array of event types",
+    },
+  )
+  .min(1, { error: "events must list at least one type (leave it out for every type)" })
+  .max(SUBSCRIBABLE_TYPES.length, { error: "events must not repeat a type" })
+  .refine((types) => new Set(types).size === types.length, { error: "events must not repeat a type" });
+
+export const webhookNotFound = () =>
+  new AppError(ErrorCode.WEBHOOK_NOT_FOUND, 404, "Webhook endpoint not found");
+
+export function endpointView(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.event_types === null ? null : (JSON.parse(row.event_types) as EventType[]),
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * endpoint.disabled or endpoint.enabled, for the business's other endpoints (a disabled one gets
+ * nothing, so it never hears of its own disabling) and GET /events.
+ */
+export async function recordEndpointChange(
+  trx: Executor,
+  businessId: string,
+  endpoint: WebhookEndpoint,
+  now: string,
+): Promise<void> {
+  await recordEvent(
+    trx,
+    {
+      businessId,
+      type: endpoint.enabled ? "endpoint.enabled" : "endpoint.disabled",
+      accountNumber: null,
+      data: endpoint,
+    },
+    now,
+  );
+}
+
+export interface WebhookEndpointServiceOptions {
+  storage: Storage;
+  box: SecretBox;
+  policy: UrlPolicy;
+  now?: Clock;
+}
+
+/** A business's webhook endpoints: where its events are delivered, and the secrets that sign them. */
+export class WebhookEndpointService {
+  private readonly now: Clock;
+
+  constructor(private readonly options: WebhookEndpointServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** POST /webhooks `{url, events?}`: a new endpoint and its secret, shown this once. */
+  async create(business: ForBusiness, body: Record<string, unknown>): Promise<EndpointWithSecret> {
+    const url = this.url(body.url);
+    const events = body.events == null ? null : check(eventsSchema, body.events);
+    const id = `we_${randomUUID().replaceAll("-", "")}`;
+    const secret = newWebhookSecret();
+    const now = isoNow(this.now);
+    return writeTransaction(this.options.storage, async (trx) => {
+      if ((await listEndpoints(trx, business.businessId)).length >= MAX_ENDPOINTS) {
+        throw new AppError(
+          ErrorCode.WEBHOOK_LIMIT_REACHED,
+          422,
+          `A business has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first`,
+        );
+      }
+      const row: EndpointRow = {
+        id,
+        business_id: business.businessId,
+        url,
+        event_types: events === null ? null : JSON.stringify(events),
+        enabled: 1,
+        disabled_reason: null,
+        secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
+        previous_secret_ciphertext: null,
+        previous_secret_until: null,
+        failing_since: null,
+        consecutive_failures: 0,
+        paused_until: null,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertEndpoint(trx, row);
+      return { ...endpointView(row), secret };
+    });
+  }
+
+  async list(business: ForBusiness): Promise<WebhookEndpoint[]> {
+    return (await listEndpoints(this.options.storage.db, business.businessId)).map(endpointView);
+  }
+
+  async get(business: ForBusiness, id: string): Promise<WebhookEndpoint> {
+    return endpointView(await this.find(this.options.storage.db, business, id));
+  }
+
+  /**
+   * PATCH /webhooks/:id `{url?, events?, enabled?}`. Enabling clears the reason it was disabled
+   * and its run of failures; disabling ends its pending deliveries (failed).
+   */
+  async update(business: ForBusiness, id: string, body: Record<string, unknown>): Promise<WebhookEndpoint> {
+    const url = body.url === undefined ? undefined : this.url(body.url);
+    const events =
+      body.events === undefined ? undefined : body.events === null ? null : check(eventsSchema, body.events);
+    if (body.enabled !== undefined && typeof body.enabled !== "boolean")
+      throw validationFailed("enabled must be true or false");
+    const enabled = body.enabled as boolean | undefined;
+    const now = isoNow(this.now);
+    return writeTransaction(this.options.storage, async (trx) => {
+      const row = await this.find(trx, business, id);
+      const next: EndpointRow = {
+        ...row,
+        ...(url === undefined ? {} : { url }),
+        ...(events === undefined ? {} : { event_types: events === null ? null : JSON.stringify(events) }),
+        updated_at: now,
+      };
+      if (enabled === true && row.enabled === 0) {
+        Object.assign(next, {
+          enabled: 1,
+          disabled_reason: null,
+          failing_since: null,
+          consecutive_failures: 0,
+          paused_until: null,
+        });
+      }
+      if (enabled === false && row.enabled === 1) {
+        Object.assign(next, { enabled: 0, disabled_reason: "disabled by the business" });
+        await closePendingDeliveries(trx, id, "failed", "the endpoint was disabled");
+      }
+      const { id: _, business_id: __, ...fields } = next;
+      await updateEndpoint(trx, id, fields);
+      const view = endpointView(next);
+      if (next.enabled !== row.enabled) await recordEndpointChange(trx, row.business_id, view, now);
+      return view;
+    });
+  }
+
+  /** DELETE /webhooks/:id: gone from the API; its pending deliveries are cancelled. */
+  async remove(business: ForBusiness, id: string): Promise<{ id: string; deleted: true }> {
+    const now = isoNow(this.now);
+    // The transaction's result is the answer (a unit of work stores it before COMMIT).
+    return writeTransaction(this.options.storage, async (trx) => {
+      await this.find(trx, business, id);
+      await updateEndpoint(trx, id, { deleted_at: now, enabled: 0, updated_at: now });
+      await closePendingDeliveries(trx, id, "cancelled", "the endpoint was deleted");
+      return { id, deleted: true as const };
+    });
+  }
+
+  /**
+   * POST /webhooks/:id/rotate-secret: a new secret, answered this once; for the next 24 hours
+   * every delivery is signed by both, so receivers can switch without losing one.
+   */
+  async rotateSecret(business: ForBusiness, id: string): Promise<EndpointWithSecret> {
+    const secret = newWebhookSecret();
+    const now = this.now();
+    return writeTransaction(this.options.storage, async (trx) => {
+      const row = await this.find(trx, business, id);
+      const fields = {
+        secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
+        previous_secret_ciphertext: row.secret_ciphertext,
+        previous_secret_until: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+        updated_at: new Date(now).toISOString(),
+      };
+      await updateEndpoint(trx, id, fields);
+      return { ...endpointView({ ...row, ...fields }), secret };
+    });
+  }
+
+  /** POST /webhooks/:id/test: a webhook.test event, delivered to this endpoint only, now. */
+  async sendTest(business: ForBusiness, id: string): Promise<{ eventId: string }> {
+    const now = isoNow(this.now);
+    return writeTransaction(this.options.storage, async (trx) => {
+      await this.find(trx, business, id);
+      const event = await recordEvent(
+        trx,
+        {
+          businessId: business.businessId,
+          type: "webhook.test",
+          accountNumber: null,
+          data: { test: true, endpointId: id },
+          endpointIds: [id],
+        },
+        now,
+      );
+      return { eventId: event.id };
+    });
+  }
+
+  /** The secrets that sign a delivery to this endpoint now: the current one, and the rotated one for 24 hours. */
+  secretsFor(row: EndpointRow, now: number): string[] {
+    const secrets = [this.options.box.open(row.secret_ciphertext, secretContext(row.id))];
+    if (
+      row.previous_secret_ciphertext !== null &&
+      row.previous_secret_until !== null &&
+      Date.parse(row.previous_secret_until) > now
+    ) {
+      secrets.push(this.options.box.open(row.previous_secret_ciphertext, secretContext(row.id)));
+    }
+    return secrets;
+  }
+
+  private url(value: unknown): string {
+    const problem = urlProblem(value, this.options.policy);
+    if (problem) throw validationFailed(problem);
+    return new URL(value as string).toString();
+  }
+
+  private async find(db: Parameters<typeof findEndpoint>[0], business: ForBusiness, id: string) {
+    if (!ENDPOINT_ID.test(id)) throw webhookNotFound();
+    const row = await findEndpoint(db, business.businessId, id);
+    if (!row) throw webhookNotFound();
+    return row;
+  }
+}

@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { ForBusiness } from "../accounts/account-service.js";
+import { check } from "../accounts/validation.js";
+import { type Clock, isoNow } from "../clock.js";
+import { eventNotFound, validationFailed } from "../errors.js";
+import { EVENT_ID } from "../events/event-service.js";
+import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
+import type { Storage } from "../storage/database.js";
+import { requeueDeliveries } from "../storage/delivery-repository.js";
+import { deliveriesOf, findEvent } from "../storage/event-repository.js";
+import { writeTransaction } from "../storage/transactions.js";
+import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
+import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
+
+// What a business does after an outage on its side: see every attempt, deliver one event again,
+// or re-send everything since a time to one endpoint. All of it queues deliveries for the
+// worker; nothing is sent from the request.
+
+/** One delivery attempt, as GET /events/:id/attempts shows it. */
+export interface DeliveryAttempt {
+  endpointId: string;
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  /** null when no answer came (refused, timed out, blocked address). */
+  statusCode: number | null;
+  /** The first 1 KiB of the answer. */
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+const sinceSchema = z.iso.datetime({
+  offset: true,
+  error: "since must be an ISO 8601 date-time with a zone",
+});
+
+export interface RedeliveryServiceOptions {
+  storage: Storage;
+  /** Events are kept this many days: recovery cannot start earlier (EVENT_RETENTION_DAYS). */
+  retentionDays: number;
+  now?: Clock;
+}
+
+export class RedeliveryService {
+  private readonly now: Clock;
+
+  constructor(private readonly options: RedeliveryServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** GET /events/:id/attempts: every attempt to deliver the event, oldest first. */
+  async attempts(business: ForBusiness, eventId: string): Promise<DeliveryAttempt[]> {
+    const db = this.options.storage.db;
+    if (!EVENT_ID.test(eventId) || !(await findEvent(db, business.businessId, eventId)))
+      throw eventNotFound();
+    return (await attemptsOf(db, eventId)).map((row) => ({
+      endpointId: row.endpoint_id,
+      attempt: row.attempt,
+      startedAt: row.started_at,
+      durationMs: row.duration_ms,
+      statusCode: row.status_code,
+      responseExcerpt: row.response_excerpt,
+      error: row.error,
+    }));
+  }
+
+  /**
+   * POST /events/:id/redeliver `{endpointId?}`: delivers the event again, now, to that endpoint,
+   * or to every enabled endpoint that had it or takes its type. Same webhook-id as before.
+   */
+  async redeliver(
+    business: ForBusiness,
+    eventId: string,
+    body: Record<string, unknown>,
+  ): Promise<{ queued: number }> {
+    const endpointId = body.endpointId == null ? undefined : this.endpointId(body.endpointId);
+    if (!EVENT_ID.test(eventId)) throw eventNotFound();
+    const now = isoNow(this.now);
+    return writeTransaction(this.options.storage, async (trx) => {
+      const event = await findEvent(trx, business.businessId, eventId);
+      if (!event) throw eventNotFound();
+      let targets: EndpointRow[];
+      if (endpointId !== undefined) {
+        const endpoint = await findEndpoint(trx, business.businessId, endpointId);
+        if (!endpoint) throw webhookNotFound();
+        targets = [endpoint];
+      } else {
+        const had = new Set((await deliveriesOf(trx, [eventId])).map((d) => d.endpoint_id));
+        targets = (await listEndpoints(trx, business.businessId)).filter(
+          (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
+        );
+      }
+      let queued = 0;
+      for (const endpoint of targets.filter((e) => e.enabled === 1)) {
+        queued += await requeueDeliveries(
+          trx,
+          { businessId: business.businessId, endpointId: endpoint.id, eventId, types: null },
+          now,
+        );
+      }
+      return { queued };
+    });
+  }
+
+  /**
+   * POST /webhooks/:id/recover `{since}`: re-sends to this endpoint every event since `since`
+   * that it takes (recovery after an outage on the business's side), oldest first as the worker
+   * finds them due. Events still pending for it are left to their schedule.
+   */
+  async recover(
+    business: ForBusiness,
+    endpointId: string,
+    body: Record<string, unknown>,
+  ): Promise<{ queued: number }> {
+    if (body.since == null) throw validationFailed("since is required");
+    const since = new Date(check(sinceSchema, body.since)).toISOString();
+    const { retentionDays } = this.options;
+    if (since < new Date(this.now() - retentionDays * 86_400_000).toISOString()) {
+      throw validationFailed(
+        `since must be within the last ${retentionDays} days: older events are not kept (EVENT_RETENTION_DAYS)`,
+      );
+    }
+    if (!ENDPOINT_ID.test(endpointId)) throw webhookNotFound();
+    const now = isoNow(this.now);
+    return writeTransaction(this.options.storage, async (trx) => {
+      const endpoint = await findEndpoint(trx, business.businessId, endpointId);
+      if (!endpoint) throw webhookNotFound();
+      if (endpoint.enabled !== 1) throw validationFailed("the endpoint is disabled: enable it first");
+      const types =
+        endpoint.event_types === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.event_types) as string[]);
+      const queued = await requeueDeliveries(
+        trx,
+        { businessId: business.businessId, endpointId, since, types },
+        now,
+      );
+      return { queued };
+    });
+  }
+
+  private endpointId(value: unknown): string {
+    if (typeof value !== "string" || !ENDPOINT_ID.test(value)) throw webhookNotFound();
+    return value;
+  }
+}

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import type { Services } from "../../src/compose.js";
+import { AppError } from "../../src/errors.js";
+import type { Model, ModelAccount, Outcome, SentNotification } from "./model.js";
+
+// The real side of the simulation: the services (an injected clock, the embedded bank), how a
+// notification is sent to them, and the comparison of everything they hold with the model.
+
+export interface Real {
+  services: Services;
+  setClock(ms: number): void;
+  /** Unique per simulation run: keeps emails and session ids apart between runs. */
+  run: string;
+}
+
+let sessions = 0;
+export const nextSession = (real: Real) => `sim-${real.run}-${++sessions}`;
+export const forBusiness = (model: Model, index: number) => {
+  const business = model.businesses[index % model.businesses.length];
+  if (!business) throw new Error("no business");
+  return { businessId: business.id, businessName: business.name };
+};
+export const current = (account: ModelAccount) => account.numbers.at(-1) as string;
+
+/** How often each outcome and step occurred, so a run can show (and check) what it exercised. */
+export const tally = new Map<string, number>();
+export const count = (what: string) => tally.set(what, (tally.get(what) ?? 0) + 1);
+
+/** Receives a notification on the real service: what happened, as the model names it. */
+export async function send(real: Real, notification: SentNotification): Promise<Outcome> {
+  const outcome = await receive(real, notification);
+  count(outcome);
+  return outcome;
+}
+
+async function receive(real: Real, notification: SentNotification): Promise<Outcome> {
+  try {
+    const { duplicate } = await real.services.collections.receive({
+      ...notification,
+      payer: { name: "Sim Payer", accountNumber: "0123456789", bankName: "Sim Bank" },
+      narration: "",
+      paidAt: new Date().toISOString(),
+    });
+    return duplicate ? "duplicate" : "credited";
+  } catch (error) {
+    if (error instanceof AppError) return error.code as Outcome;
+    throw error;
+  }
+}
+
+/** Every account, balance and statement of the run's businesses, against the model. */
+export async function compare(model: Model, real: Real): Promise<void> {
+  const { lifecycle, collections } = real.services;
+  for (const account of model.accounts) {
+    const detail = await lifecycle.get(forBusiness(model, account.businessIndex), current(account));
+    assert.deepEqual(
+      {
+        status: detail.status,
+        totalReceived: detail.totalReceived,
+        expectedAmount: detail.expectedAmount,
+        amountPolicy: detail.amountPolicy,
+        amountPaid: detail.amountPaid,
+        amountOutstanding: detail.amountOutstanding,
+        paymentStatus: detail.paymentStatus,
+      },
+      {
+        status: model.status(account),
+        totalReceived: account.received,
+        expectedAmount: account.expected,
+        amountPolicy: account.policy,
+        ...model.progress(account),
+      },
+      `account ${current(account)}`,
+    );
+  }
+  for (const [index, business] of model.businesses.entries()) {
+    const who = forBusiness(model, index);
+    assert.deepEqual(await collections.balance(who), {
+      available: business.available,
+      totalReceived: business.received,
+      totalFees: business.fees,
+      currency: "NGN",
+    });
+    const page = await collections.listTransactions(who, { limit: "100", timeField: "createdAt" });
+    assert.equal(page.pagination.total, business.transactions.length, `${business.name}: transactions`);
+    assert.deepEqual(
+      page.items
+        .map((t) => ({
+          sessionId: t.sessionId,
+          accountNumber: t.accountNumber,
+          amount: t.amount,
+          fee: t.fee,
+          balanceAfter: t.balanceAfter,
+        }))
+        .reverse(),
+      business.transactions.slice(-100),
+      `${business.name}: statement`,
+    );
+  }
+}
