@@ -1,76 +1,71 @@
-// npm run bench [-- --db postgres] [--duration 10] [--connections 50] [--accounts 1000000] [--out dir]
-// Starts the real server (and the floor server) as processes on a fresh database, drives them
-// with autocannon, and reports throughput, latency, errors and peak RSS; see docs/performance.md.
+// npm run bench [-- --db postgres] [--duration 10] [--warmup 3] [--connections 50] [--accounts 1000000] [--out dir]
+// Starts the real server and the floor server as processes, each on a fresh database of its own,
+// drives them with autocannon, and reports throughput, latency, errors and peak RSS; see
+// docs/performance.md. The machinery is in bench/harness.ts.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import pg from "pg";
-import { sign } from "../src/auth/signature.js";
 import { openServices } from "../src/compose.js";
-import type { DatabaseLocation } from "../src/config.js";
 import { loadConfig } from "../src/config.js";
+import {
+  type BenchRequest,
+  buildService,
+  freshDatabase,
+  type Key,
+  log,
+  measure,
+  type Result,
+  ROOT,
+  round,
+  startProcess,
+  stopProcesses,
+  table,
+} from "./harness.js";
 import { seedAccounts } from "./seed.js";
 import { combinedStats, type WebhookPayee, type WebhookStats, webhookPayee } from "./webhooks.js";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
   options: {
     db: { type: "string", default: "sqlite" },
     duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     accounts: { type: "string", default: "1000000" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
   },
 });
-const DURATION = Number(args.duration);
-const CONNECTIONS = Number(args.connections);
+const LOAD = {
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+  connections: Number(args.connections),
+};
 const DEEP = Number(args.accounts);
 const SMALL = Math.min(10_000, DEEP);
 const FLOOR_SECRET = randomBytes(16).toString("hex");
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 if (args.db !== "sqlite" && args.db !== "postgres") throw new Error("--db is sqlite or postgres");
+const DIALECT: "sqlite" | "postgres" = args.db;
 
 interface Scenario {
   name: string;
   floor: "write" | "read";
   expectStatus: number[];
-  request: (n: number) => {
-    method: "GET" | "POST";
-    path: string;
-    body?: string;
-    key: Key;
-    badSignature?: boolean;
-  };
-}
-interface Key {
-  apiKey: string;
-  secretKey: string;
-}
-export interface Result {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  total: number;
-  peakRssMb: number;
-  floor?: "write" | "read";
-  ratioToFloor?: number;
+  request: (n: number) => BenchRequest;
 }
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "vas-bench-"));
-  const { url, drop } = await freshDatabase(dir);
+  // The service and the floor each on a database of their own: neither's file, cache or
+  // checkpoints slow the other.
+  const { url, drop } = await freshDatabase(DIALECT, dir, "service", ADMIN_URL);
+  const floorDatabase = await freshDatabase(DIALECT, dir, "floor", ADMIN_URL);
   const children: ChildProcess[] = [];
   try {
-    log(`seeding (${args.db}): businesses and ${DEEP.toLocaleString()} + ${SMALL.toLocaleString()} accounts`);
+    log(`seeding (${DIALECT}): businesses and ${DEEP.toLocaleString()} + ${SMALL.toLocaleString()} accounts`);
     const masterKey = randomBytes(32);
     const env = { DATABASE_URL: url, VAS_MASTER_KEY: masterKey.toString("hex") };
     const services = await openServices(loadConfig({ ...env, DATA_DIR: dir }));
@@ -80,6 +75,9 @@ async function main() {
       return { apiKey: created.apiKey, secretKey: created.secretKey };
     };
     const writer = await business("Writer Ltd", 0);
+    // Ten more writers: generate spread over ten businesses, whose rows and locks are their own.
+    const writers: Key[] = [];
+    for (let b = 0; b < 10; b++) writers.push(await business(`Writer ${b} Ltd`, 0));
     const small = await business("Small Ltd", SMALL);
     const deep = await business("Deep Ltd", DEEP);
     // Ten payee businesses with ten accounts each, which the sandbox pays into: the transfer
@@ -107,11 +105,18 @@ async function main() {
     const fanoutHanging = await webhookPayee(services, "Fanout Hanging Ltd", 9, true);
     await services.close();
 
-    const floor = await startProcess("bench/floor-server.ts", { ...env, FLOOR_SECRET }, "/ready", children);
+    const floor = await startProcess(
+      "bench/floor-server.ts",
+      { FLOOR_DATABASE_URL: floorDatabase.url, FLOOR_SECRET },
+      "/ready",
+      children,
+    );
     // The service as deployed (info logs, one line per request), rate limits off: one client
     // sending thousands of requests a second is the point here.
+    log("building the service");
+    buildService();
     const server = await startProcess(
-      "src/main.ts",
+      "dist/main.js",
       {
         ...env,
         DATA_DIR: dir,
@@ -129,17 +134,29 @@ async function main() {
 
     const results: Result[] = [];
     log("floors");
-    const floorWrite = await measure("floor: HMAC + insert", floor, [201], (n) => ({
-      method: "POST",
-      path: "/write",
-      body: JSON.stringify({ n, email: `floor${n}@example.com` }),
-      key: { apiKey: "", secretKey: FLOOR_SECRET },
-    }));
-    const floorRead = await measure("floor: HMAC + 10-row page", floor, [200], () => ({
-      method: "GET",
-      path: "/read",
-      key: { apiKey: "", secretKey: FLOOR_SECRET },
-    }));
+    const floorWrite = await measure(
+      "floor: HMAC + insert",
+      floor,
+      [201],
+      (n) => ({
+        method: "POST",
+        path: "/write",
+        body: JSON.stringify({ n, email: `floor${n}@example.com` }),
+        key: { apiKey: "", secretKey: FLOOR_SECRET },
+      }),
+      LOAD,
+    );
+    const floorRead = await measure(
+      "floor: HMAC + 10-row page",
+      floor,
+      [200],
+      () => ({
+        method: "GET",
+        path: "/read",
+        key: { apiKey: "", secretKey: FLOOR_SECRET },
+      }),
+      LOAD,
+    );
     results.push(floorWrite, floorRead);
 
     const listScenarios = (key: Key, accounts: number, pages: Array<[number, number, string]>): Scenario[] =>
@@ -184,6 +201,17 @@ async function main() {
           path: "/api/v1/external/account/generate",
           body: customer(`d${run}-${n}`, n),
           key: writer,
+        }),
+      },
+      {
+        name: "generate, distinct emails, 10 businesses",
+        floor: "write",
+        expectStatus: [201],
+        request: (n) => ({
+          method: "POST",
+          path: "/api/v1/external/account/generate",
+          body: customer(`s${run}-${n}`, n),
+          key: writers[n % writers.length] as Key,
         }),
       },
       {
@@ -235,7 +263,7 @@ async function main() {
     ];
     for (const scenario of scenarios) {
       log(scenario.name);
-      const result = await measure(scenario.name, server, scenario.expectStatus, scenario.request);
+      const result = await measure(scenario.name, server, scenario.expectStatus, scenario.request, LOAD);
       const base = scenario.floor === "write" ? floorWrite : floorRead;
       results.push({
         ...result,
@@ -250,8 +278,9 @@ async function main() {
     const webhookPhase = async (name: string, payee: WebhookPayee): Promise<WebhookStats> => {
       log(name);
       const scenario = transfers(name, [{ key: payee.key, accounts: payee.accounts }]);
+      // No warm-up here: its events would be deliveries to count too (the server is warm by now).
       const started = Date.now();
-      const result = await measure(name, server, [201], scenario.request);
+      const result = await measure(name, server, [201], scenario.request, { ...LOAD, warmup: 0 });
       results.push({
         ...result,
         floor: "write",
@@ -282,9 +311,10 @@ async function main() {
 
     const report = {
       date: new Date().toISOString(),
-      database: args.db,
-      durationSeconds: DURATION,
-      connections: CONNECTIONS,
+      database: DIALECT,
+      warmupSeconds: LOAD.warmup,
+      durationSeconds: LOAD.duration,
+      connections: LOAD.connections,
       accounts: { deep: DEEP, small: SMALL },
       machine: {
         cpus: os.cpus().length,
@@ -296,7 +326,7 @@ async function main() {
       webhooks,
     };
     mkdirSync(args.out, { recursive: true });
-    const file = path.join(args.out, `${report.date.replace(/[:.]/g, "-")}-${args.db}.json`);
+    const file = path.join(args.out, `${report.date.replace(/[:.]/g, "-")}-${DIALECT}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     const line = (label: string, w: WebhookStats) =>
       `${label}: ${w.delivered} delivered, ${w.deliveriesPerSecond}/s, ` +
@@ -313,14 +343,9 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    for (const child of children) child.kill("SIGTERM");
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null))),
-      ),
-    );
+    await stopProcesses(children);
     await drop();
+    await floorDatabase.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -333,167 +358,5 @@ function customer(emailId: string, n: number): string {
     ref: n,
   });
 }
-
-interface Target {
-  url: string;
-  pid: number;
-}
-
-/** Runs one autocannon measurement; every request is signed when it is sent. */
-async function measure(
-  name: string,
-  target: Target,
-  expectStatus: number[],
-  build: Scenario["request"],
-): Promise<Result> {
-  let n = 0;
-  const first = build(0);
-  const result = await autocannon({
-    url: target.url,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    requests: [
-      {
-        method: first.method,
-        path: first.path,
-        setupRequest: (request) => {
-          const next = build(n++);
-          const timestamp = String(Date.now());
-          const signature = sign(next.key.secretKey, next.body ?? "{}", timestamp);
-          return {
-            ...request,
-            method: next.method,
-            path: next.path,
-            ...(next.body === undefined ? {} : { body: next.body }),
-            headers: {
-              "x-api-key": next.key.apiKey,
-              "x-timestamp": timestamp,
-              "x-signature": next.badSignature
-                ? signature.replace(/^./, (c) => (c === "0" ? "1" : "0"))
-                : signature,
-              ...(next.body === undefined ? {} : { "content-type": "application/json" }),
-            },
-          };
-        },
-      },
-    ],
-  });
-  const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>;
-  const unexpected = Object.entries(statusCounts)
-    .filter(([status]) => !expectStatus.includes(Number(status)))
-    .reduce((sum, [, stat]) => sum + stat.count, 0);
-  return {
-    name,
-    requestsPerSecond: round(result.requests.average, 0),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts + unexpected,
-    total: result.requests.total,
-    peakRssMb: peakRssMb(target.pid),
-  };
-}
-
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return round(kb / 1024, 0);
-}
-
-/** Starts a server script on a free port and waits until `readyPath` answers. Its logs go nowhere. */
-async function startProcess(
-  script: string,
-  env: Record<string, string>,
-  readyPath: string,
-  children: ChildProcess[],
-): Promise<Target> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  children.push(child);
-  let errors = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    errors += chunk.toString();
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${errors}`);
-    const answer = await fetch(`${url}${readyPath}`).catch(() => undefined);
-    if (answer) {
-      await answer.arrayBuffer();
-      return { url, pid: child.pid as number };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${script} did not start:\n${errors}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function freshDatabase(
-  dir: string,
-): Promise<{ location: DatabaseLocation; url: string; drop: () => Promise<void> }> {
-  if (args.db === "sqlite") {
-    const file = path.join(dir, "bench.db");
-    return { location: { dialect: "sqlite", file }, url: `sqlite:${file}`, drop: async () => {} };
-  }
-  const name = `vas_bench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const target = new URL(ADMIN_URL);
-  target.pathname = `/${name}`;
-  return {
-    location: { dialect: "postgres", url: target.toString() },
-    url: target.toString(),
-    drop: () => admin(`drop database if exists "${name}" with (force)`),
-  };
-}
-
-function table(results: Result[]): string {
-  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MB", "× floor"];
-  const rows = results.map((r) => [
-    r.name,
-    String(r.requestsPerSecond),
-    String(r.p50Ms),
-    String(r.p99Ms),
-    String(r.errors),
-    String(r.peakRssMb),
-    r.ratioToFloor === undefined ? "(floor)" : `${r.ratioToFloor} × ${r.floor}`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
-      .join("  ");
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
-}
-
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 await main();

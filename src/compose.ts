@@ -107,7 +107,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     }
     const now = overrides.now ?? Date.now;
     const embedded = new VirtualBank({
-      store: virtualBankStore(opened.db),
+      store: virtualBankStore(opened.db, opened.group),
       institutionCode: config.nubanInstitutionCode,
       permutationKey,
       sandbox: config.sandbox,
@@ -154,7 +154,12 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       redelivery: new RedeliveryService({ storage: opened, retentionDays: config.eventRetentionDays, now }),
       authenticator,
-      requestRecords: new RequestRecords({ db: opened.db, leaseMs: config.requestTimeoutMs * 2, now }),
+      requestRecords: new RequestRecords({
+        db: opened.db,
+        group: opened.group,
+        leaseMs: config.requestTimeoutMs * 2,
+        now,
+      }),
       metrics,
       masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
       migrated,

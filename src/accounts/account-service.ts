@@ -8,12 +8,12 @@ import {
   type AccountListRow,
   findPermanentAccount,
   insertAccount,
-  listAccountsByOrdinal,
   recordIssuedNumber,
   retireNumber,
   updateAccount,
 } from "../storage/account-repository.js";
-import { accountCount, lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-repository.js";
+import { type AccountToCreate, createAccountIfNew } from "../storage/account-writes.js";
+import { lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
@@ -141,6 +141,15 @@ export class AccountService {
       accountName: issued.accountName,
       userName: input.name,
     };
+    const now = isoNow(this.now);
+    // The usual case, a new customer, in one write; an existing one is re-issued below.
+    const created = await createAccountIfNew(
+      this.options.storage,
+      this.newAccount(business, "permanent", input, issued, now),
+      this.numberIssued(business, issued.accountNumber, reference, now),
+      { created: true, account },
+    );
+    if (created) return created;
     return writeTransaction(this.options.storage, async (trx) => ({
       created: await this.savePermanent(trx, business, input, issued, reference),
       account,
@@ -157,66 +166,56 @@ export class AccountService {
     const input = parseTemporaryInput(body, this.options.maxTransferKobo);
     const reference = unitOfWorkReference() ?? randomUUID();
     const issued = await this.issue(business, input, reference);
-    return writeTransaction(this.options.storage, async (trx) => {
-      const now = this.now();
-      const createdAt = new Date(now).toISOString();
-      const expiresAt = new Date(now + input.durationMinutes * 60_000).toISOString();
-      const id = randomUUID();
-      await insertAccount(trx, {
-        id,
-        business_id: business.businessId,
-        ordinal: await nextAccountOrdinal(trx, business.businessId),
-        kind: "temporary",
-        account_number: issued.accountNumber,
-        account_name: issued.accountName,
-        customer_name: input.name,
-        email: input.email,
-        ...this.identityColumns(input.identity),
-        version: 1,
+    const now = this.now();
+    const createdAt = new Date(now).toISOString();
+    const expiresAt = new Date(now + input.durationMinutes * 60_000).toISOString();
+    const account: TemporaryAccount = {
+      accountNumber: issued.accountNumber,
+      accountName: issued.accountName,
+      userName: input.name,
+      email: input.email,
+      bankName: this.options.provider.bankName,
+      isTemporary: true,
+      createdAt,
+      expiresAt,
+      expiresInMinutes: input.durationMinutes,
+      expectedAmount: input.expectedAmount,
+      amountPolicy: input.amountPolicy,
+    };
+    const created = await createAccountIfNew(
+      this.options.storage,
+      {
+        ...this.newAccount(business, "temporary", input, issued, createdAt),
         duration_minutes: input.durationMinutes,
         expires_at: expiresAt,
         expected_amount: input.expectedAmount,
         amount_policy: input.amountPolicy,
-        deactivated_at: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-      });
-      await this.recordNumber(trx, business, id, 1, issued.accountNumber, reference, createdAt);
-      const account: TemporaryAccount = {
-        accountNumber: issued.accountNumber,
-        accountName: issued.accountName,
-        userName: input.name,
-        email: input.email,
-        bankName: this.options.provider.bankName,
-        isTemporary: true,
-        createdAt,
-        expiresAt,
-        expiresInMinutes: input.durationMinutes,
-        expectedAmount: input.expectedAmount,
-        amountPolicy: input.amountPolicy,
-      };
-      return account;
-    });
+      },
+      this.numberIssued(business, issued.accountNumber, reference, createdAt),
+      account,
+    );
+    // A temporary account is always new: only a permanent one is ever found existing.
+    if (!created) throw new Error("a temporary account was not created");
+    return created;
   }
 
   /**
    * One page of the business's accounts, newest first. Accounts carry dense per-business
-   * ordinals and the business row keeps the count, so any page is an index range read.
+   * ordinals and the business row keeps the count, so any page is an index range read; the
+   * count and the page are read in one statement, so they always agree.
    */
   async list(
     business: ForBusiness,
     query: Record<string, unknown>,
   ): Promise<{ items: AccountSummary[]; pagination: Pagination }> {
     const { page, limit } = parseListQuery(query);
-    const db = this.options.storage.db;
-    const total = await accountCount(db, business.businessId);
-    const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
-    const upTo = total - (page - 1) * limit;
-    if (upTo <= 0) return { items: [], pagination };
-    const rows = await listAccountsByOrdinal(db, business.businessId, Math.max(0, upTo - limit), upTo);
+    // Any skip at or past the total reads no rows: a page number too large to multiply exactly
+    // skips as many as can be counted.
+    const skip = Math.min((page - 1) * limit, Number.MAX_SAFE_INTEGER);
+    const { total, rows } = await this.options.storage.hot.accountPage(business.businessId, skip, limit);
     const now = this.now();
     const items = rows.map((row) => accountSummary(row, this.options.provider.bankName, now));
-    return { items, pagination };
+    return { items, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
   }
 
   private async issue(
@@ -313,16 +312,46 @@ export class AccountService {
     now: string,
   ): Promise<void> {
     return recordIssuedNumber(trx, {
-      account_number: accountNumber,
+      ...this.numberIssued(business, accountNumber, reference, now),
       account_id: accountId,
       version,
       business_id: business.businessId,
+    });
+  }
+
+  /** A new account's row, as generate creates it (a temporary one adds its expiry and amount). */
+  private newAccount(
+    business: ForBusiness,
+    kind: "permanent" | "temporary",
+    input: PermanentInput,
+    issued: IssuedVirtualAccount,
+    now: string,
+  ): AccountToCreate {
+    return {
+      id: randomUUID(),
+      business_id: business.businessId,
+      kind,
+      account_number: issued.accountNumber,
+      account_name: issued.accountName,
+      customer_name: input.name,
+      email: input.email,
+      ...this.identityColumns(input.identity),
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** What the number ledger records of an issue, less the account it went to. */
+  private numberIssued(business: Issuer, accountNumber: string, reference: string, now: string) {
+    return {
+      account_number: accountNumber,
       reference,
       issued_at: now,
       retired_at: null,
       issued_by_type: business.actor.type,
       issued_by_id: actorId(business.actor),
-    });
+    };
   }
 
   private identityColumns(identity: Identity) {

@@ -44,8 +44,11 @@ export interface SignedContent {
   /** The request target as received: path and query string. */
   url: string;
   headers: SigningHeaders;
-  /** Version 1: every form of the body a signature may cover (computed only when it is checked). */
-  bodyForms(): ReadonlyArray<string | Uint8Array>;
+  /**
+   * Version 1: every form of the body a signature may cover, most likely first; computed only
+   * when the signature is checked, and only as far as needed.
+   */
+  bodyForms(): Iterable<string | Uint8Array>;
   /** Version 2: the exact body bytes, or undefined when there was no body. */
   rawBody: Uint8Array | undefined;
 }

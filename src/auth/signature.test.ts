@@ -142,6 +142,21 @@ describe("verifySignature", () => {
     assert.equal(verifySignature(SECRET, [EMPTY_BODY, ""], TIMESTAMP, TIMESTAMP_ONLY_SIGNATURE), true);
   });
 
+  test("the first matching form ends the search: a later form is never computed", () => {
+    let computed = 0;
+    function* forms() {
+      computed++;
+      yield BODY;
+      computed++;
+      yield "the compact form";
+    }
+    assert.equal(verifySignature(SECRET, forms(), TIMESTAMP, BODY_SIGNATURE), true);
+    assert.equal(computed, 1);
+    computed = 0;
+    assert.equal(verifySignature(SECRET, forms(), TIMESTAMP, EMPTY_BODY_SIGNATURE), false);
+    assert.equal(computed, 2, "a signature that matches nothing is checked against every form");
+  });
+
   test("candidates may be raw bytes or strings", () => {
     assert.equal(verifySignature(SECRET, [Buffer.from(BODY)], TIMESTAMP, BODY_SIGNATURE), true);
     assert.equal(verifySignature(SECRET, ["x", Buffer.from(BODY)], TIMESTAMP, BODY_SIGNATURE), true);

@@ -126,22 +126,22 @@ export function canonicalSignature(header: string): string | undefined {
 
 /**
  * True when `signature` (canonical lowercase hex) equals the HMAC of any candidate message.
- * Every candidate is computed and compared in constant time, so timing says nothing about
- * which part of a signature was right.
+ * Each comparison is constant-time, so timing says nothing about which part of a signature was
+ * right. Candidates are computed lazily and the first match ends the search: which accepted
+ * form a caller signed is no secret, and the usual request costs one HMAC, not one per form.
  */
 export function matchesAny(
   secretKey: string,
-  candidates: ReadonlyArray<ReadonlyArray<string | Uint8Array>>,
+  candidates: Iterable<ReadonlyArray<string | Uint8Array>>,
   signature: string,
 ): boolean {
   const given = Buffer.from(signature, "hex");
-  let matched = false;
   for (const parts of candidates) {
     const hmac = createHmac("sha256", secretKey);
     for (const part of parts) hmac.update(part);
-    matched = timingSafeEqual(hmac.digest(), given) || matched;
+    if (timingSafeEqual(hmac.digest(), given)) return true;
   }
-  return matched;
+  return false;
 }
 
 /**
@@ -150,17 +150,17 @@ export function matchesAny(
  */
 export function verifySignature(
   secretKey: string,
-  candidateBodies: ReadonlyArray<string | Uint8Array>,
+  candidateBodies: Iterable<string | Uint8Array>,
   timestamp: string,
   signature: string,
 ): boolean {
   const canonical = canonicalSignature(signature);
   if (canonical === undefined) return false;
-  return matchesAny(
-    secretKey,
-    candidateBodies.map((body) => [body, timestamp]),
-    canonical,
-  );
+  return matchesAny(secretKey, withTimestamp(candidateBodies, timestamp), canonical);
+}
+
+function* withTimestamp(bodies: Iterable<string | Uint8Array>, timestamp: string) {
+  for (const body of bodies) yield [body, timestamp];
 }
 
 /** True when `signature` is the version 2 signature of this request. */

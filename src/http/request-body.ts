@@ -73,12 +73,12 @@ export class ReceivedBody {
 
   /**
    * What a valid signature may cover: the exact bytes, and the compact JSON re-serialisation
-   * of the parsed body (for HTTP libraries that reformat JSON).
+   * of the parsed body (for HTTP libraries that reformat JSON), the latter only if asked for.
    */
-  signedForms(): Array<string | Uint8Array> {
+  *signedForms(): Generator<string | Uint8Array> {
+    yield this.raw;
     const compact = this.compact();
-    if (compact === undefined) return [this.raw];
-    return compact === this.raw.toString("utf8") ? [this.raw] : [this.raw, compact];
+    if (compact !== undefined && compact !== this.raw.toString("utf8")) yield compact;
   }
 
   private compactJson: string | undefined;

@@ -2,71 +2,97 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "../../test/helpers/databases.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
 import { RequestRecords } from "./request-records.js";
 
-let dir: string;
-let storage: Storage;
-let clock = Date.parse("2026-11-21T12:00:00.000Z");
+for (const dialect of DIALECTS) {
+  describe(`request records on ${dialect}`, () => {
+    let dir: string;
+    let database: TestDatabase;
+    let storage: Storage;
+    let clock = Date.parse("2026-11-21T12:00:00.000Z");
 
-before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "vas-records-"));
-  storage = openStorage({ dialect: "sqlite", file: path.join(dir, "vas.db") });
-  await migrate(storage);
-});
-after(async () => {
-  await storage.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+    before(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), "vas-records-"));
+      database = await createTestDatabase(dialect, dir);
+      storage = openStorage(database.location);
+      await migrate(storage);
+    });
+    after(async () => {
+      await storage.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-const records = () => new RequestRecords({ db: storage.db, leaseMs: 30_000, now: () => clock });
+    // On SQLite the claims go through the group commit, as in the service.
+    const records = () =>
+      new RequestRecords({ db: storage.db, group: storage.group, leaseMs: 30_000, now: () => clock });
 
-test("first claim runs, the next sees it in flight, then its stored answer", async () => {
-  const r = records();
-  const first = await r.claim("biz", "idempotency", "k1", "fp", 60_000);
-  assert.equal(first.outcome, "claimed");
-  assert.deepEqual(await r.claim("biz", "idempotency", "k1", "fp", 60_000), { outcome: "in_flight" });
-  assert.deepEqual(await r.claim("biz", "idempotency", "k1", "other", 60_000), { outcome: "mismatch" });
-  if (first.outcome !== "claimed") return;
-  await r.complete(first.claim, 201, '{"ok":true}');
-  assert.deepEqual(await r.claim("biz", "idempotency", "k1", "fp", 60_000), {
-    outcome: "replay",
-    statusCode: 201,
-    response: '{"ok":true}',
+    test("first claim runs, the next sees it in flight, then its stored answer", async () => {
+      const r = records();
+      const first = await r.claim("biz", "idempotency", "k1", "fp", 60_000);
+      assert.equal(first.outcome, "claimed");
+      assert.deepEqual(await r.claim("biz", "idempotency", "k1", "fp", 60_000), { outcome: "in_flight" });
+      assert.deepEqual(await r.claim("biz", "idempotency", "k1", "other", 60_000), { outcome: "mismatch" });
+      if (first.outcome !== "claimed") return;
+      await r.complete(first.claim, 201, '{"ok":true}');
+      assert.deepEqual(await r.claim("biz", "idempotency", "k1", "fp", 60_000), {
+        outcome: "replay",
+        statusCode: 201,
+        response: '{"ok":true}',
+      });
+    });
+
+    test("a claim whose holder died (lease over) can be taken over, once", async () => {
+      const r = records();
+      assert.equal((await r.claim("biz", "signature", "k2", "fp", 600_000)).outcome, "claimed");
+      clock += 31_000;
+      const [a, b] = await Promise.all([
+        r.claim("biz", "signature", "k2", "fp", 600_000),
+        r.claim("biz", "signature", "k2", "fp", 600_000),
+      ]);
+      assert.deepEqual([a.outcome, b.outcome].sort(), ["claimed", "in_flight"]);
+    });
+
+    test("released claims run again; expired records are pruned and their keys reusable", async () => {
+      const r = records();
+      const claim = await r.claim("biz", "idempotency", "k3", "fp", 60_000);
+      assert.equal(claim.outcome, "claimed");
+      if (claim.outcome === "claimed") await r.release(claim.claim);
+      const again = await r.claim("biz", "idempotency", "k3", "fp", 60_000);
+      assert.equal(again.outcome, "claimed");
+      if (again.outcome === "claimed") await r.complete(again.claim, 200, "{}");
+
+      clock += 61_000;
+      assert.equal(
+        (await r.claim("biz", "idempotency", "k3", "different", 60_000)).outcome,
+        "claimed",
+        "expired: reusable",
+      );
+      clock += 24 * 60 * 60 * 1000;
+      const pruned = await r.prune();
+      assert.ok(pruned >= 1);
+      const left = await storage.db.selectFrom("request_records").select("key").execute();
+      assert.deepEqual(left, []);
+    });
+
+    test("pruning goes in small batches, oldest expiry first, and stops after its last batch", async () => {
+      const r = records();
+      for (let i = 0; i < 7; i++) await r.claim("biz", "signature", `batch-${i}`, "fp", 1000 + i);
+      const live = await r.claim("biz", "signature", "still-live", "fp", 60 * 60_000);
+      assert.equal(live.outcome, "claimed");
+      clock += 2000;
+      assert.equal(await r.prune(3, 2), 6, "two batches of three, then it stops");
+      const keys = async () =>
+        (await storage.db.selectFrom("request_records").select("key").orderBy("key").execute()).map(
+          (row) => row.key,
+        );
+      assert.deepEqual(await keys(), ["batch-6", "still-live"], "the latest expiry is left for the next run");
+      assert.equal(await r.prune(3, 2), 1);
+      assert.deepEqual(await keys(), ["still-live"]);
+    });
   });
-});
-
-test("a claim whose holder died (lease over) can be taken over, once", async () => {
-  const r = records();
-  assert.equal((await r.claim("biz", "signature", "k2", "fp", 600_000)).outcome, "claimed");
-  clock += 31_000;
-  const [a, b] = await Promise.all([
-    r.claim("biz", "signature", "k2", "fp", 600_000),
-    r.claim("biz", "signature", "k2", "fp", 600_000),
-  ]);
-  assert.deepEqual([a.outcome, b.outcome].sort(), ["claimed", "in_flight"]);
-});
-
-test("released claims run again; expired records are pruned and their keys reusable", async () => {
-  const r = records();
-  const claim = await r.claim("biz", "idempotency", "k3", "fp", 60_000);
-  assert.equal(claim.outcome, "claimed");
-  if (claim.outcome === "claimed") await r.release(claim.claim);
-  const again = await r.claim("biz", "idempotency", "k3", "fp", 60_000);
-  assert.equal(again.outcome, "claimed");
-  if (again.outcome === "claimed") await r.complete(again.claim, 200, "{}");
-
-  clock += 61_000;
-  assert.equal(
-    (await r.claim("biz", "idempotency", "k3", "different", 60_000)).outcome,
-    "claimed",
-    "expired: reusable",
-  );
-  clock += 24 * 60 * 60 * 1000;
-  const pruned = await r.prune();
-  assert.ok(pruned >= 1);
-  const left = await storage.db.selectFrom("request_records").select("key").execute();
-  assert.deepEqual(left, []);
-});
+}

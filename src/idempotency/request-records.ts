@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type SqliteDatabase from "better-sqlite3";
+import type { GroupCommit } from "../storage/group-commit.js";
 import {
   completeRecord,
   deleteExpiredRecords,
@@ -6,6 +8,8 @@ import {
   findRecord,
   insertRecordIfAbsent,
   type RecordId,
+  type RequestRecord,
+  recordsNow,
   takeOverRecord,
 } from "../storage/request-record-repository.js";
 import type { RequestRecordKind } from "../storage/schema.js";
@@ -27,9 +31,52 @@ export type Claim =
 
 export interface RequestRecordsOptions {
   db: Executor;
+  /** SQLite: claims are one synchronous write in the writer's group commit. */
+  group?: GroupCommit | undefined;
   /** How long an in-flight claim holds before it is presumed dead (set to the request timeout). */
   leaseMs: number;
   now?: () => number;
+}
+
+type FreshClaim = Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at"> & {
+  reference: string;
+};
+
+/**
+ * What a claim of a key whose record exists may take over it with: the record is expired, or its
+ * holder's lease ran out. Undefined when it still stands.
+ */
+function takeOver(existing: RequestRecord, fresh: FreshClaim): FreshClaim | undefined {
+  const abandoned = existing.state === "in_flight" && existing.locked_until <= fresh.created_at;
+  const expired = existing.expires_at <= fresh.created_at;
+  if (!expired && !abandoned) return undefined;
+  // The same request again (a retry after a failure, or after its process died) keeps the bank
+  // reference it was given: a bank that dedupes on it never opens a second account.
+  const sameRequest = !expired && existing.fingerprint === fresh.fingerprint && existing.reference !== null;
+  return { ...fresh, reference: sameRequest ? (existing.reference as string) : fresh.reference };
+}
+
+/** What a request gets when its key's record stands: another request's, in flight, or answered. */
+function refusal(existing: RequestRecord, fingerprint: string): Claim {
+  if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
+  if (existing.state === "in_flight") return { outcome: "in_flight" };
+  return { outcome: "replay", statusCode: existing.status_code ?? 500, response: existing.response ?? "" };
+}
+
+/**
+ * The claim as one synchronous write (SQLite's group commit): nothing else can run between its
+ * statements, so it needs no retry.
+ */
+function claimNow(db: SqliteDatabase.Database, id: RecordId, fresh: FreshClaim): Claim {
+  if (recordsNow.insertIfAbsent(db, { ...id, ...fresh, state: "in_flight" })) {
+    return { outcome: "claimed", claim: id, reference: fresh.reference };
+  }
+  const existing = recordsNow.find(db, id);
+  if (!existing) throw new Error("a request record vanished inside its write");
+  const next = takeOver(existing, fresh);
+  if (!next) return refusal(existing, fresh.fingerprint);
+  recordsNow.takeOver(db, id, next);
+  return { outcome: "claimed", claim: id, reference: next.reference };
 }
 
 /**
@@ -52,42 +99,38 @@ export class RequestRecords {
     ttlMs: number,
   ): Promise<Claim> {
     const id = { business_id: businessId, kind, key };
-    for (let attempt = 0; attempt < 3; attempt++) {
+    const group = this.options.group;
+    if (group) {
       const now = this.now();
-      const fresh = {
-        fingerprint,
-        locked_until: new Date(now + this.options.leaseMs).toISOString(),
-        expires_at: new Date(now + ttlMs).toISOString(),
-        created_at: new Date(now).toISOString(),
-        reference: randomUUID(),
-      };
+      return group.run((db) => claimNow(db, id, this.fresh(now, fingerprint, ttlMs)));
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const fresh = this.fresh(this.now(), fingerprint, ttlMs);
       if (await insertRecordIfAbsent(this.options.db, { ...id, ...fresh, state: "in_flight" })) {
         return { outcome: "claimed", claim: id, reference: fresh.reference };
       }
       const existing = await findRecord(this.options.db, id);
       if (!existing) continue; // pruned between the two statements: try again
-      const nowIso = fresh.created_at;
-      const abandoned = existing.state === "in_flight" && existing.locked_until <= nowIso;
-      const expired = existing.expires_at <= nowIso;
-      if (expired || abandoned) {
-        // The same request again (a retry after a failure, or after its process died) keeps the
-        // bank reference it was given: a bank that dedupes on it never opens a second account.
-        const sameRequest = !expired && existing.fingerprint === fingerprint && existing.reference !== null;
-        const next = { ...fresh, reference: sameRequest ? (existing.reference as string) : fresh.reference };
+      const next = takeOver(existing, fresh);
+      if (next) {
         if (await takeOverRecord(this.options.db, existing, next)) {
           return { outcome: "claimed", claim: id, reference: next.reference };
         }
         continue;
       }
-      if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
-      if (existing.state === "in_flight") return { outcome: "in_flight" };
-      return {
-        outcome: "replay",
-        statusCode: existing.status_code ?? 500,
-        response: existing.response ?? "",
-      };
+      return refusal(existing, fingerprint);
     }
     return { outcome: "in_flight" };
+  }
+
+  private fresh(now: number, fingerprint: string, ttlMs: number): FreshClaim {
+    return {
+      fingerprint,
+      locked_until: new Date(now + this.options.leaseMs).toISOString(),
+      expires_at: new Date(now + ttlMs).toISOString(),
+      created_at: new Date(now).toISOString(),
+      reference: randomUUID(),
+    };
   }
 
   /**
@@ -111,8 +154,19 @@ export class RequestRecords {
     return expireLease(this.options.db, claim, new Date(this.now()).toISOString());
   }
 
-  /** Deletes every record past its expiry; returns how many. */
-  prune(): Promise<number> {
-    return deleteExpiredRecords(this.options.db, new Date(this.now()).toISOString());
+  /**
+   * Deletes the records past their expiry, `batch` at a time, yielding to other work between
+   * batches and stopping after `maxBatches` (the job runs again soon); returns how many went.
+   */
+  async prune(batch = 500, maxBatches = 40): Promise<number> {
+    const now = new Date(this.now()).toISOString();
+    let removed = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const gone = await deleteExpiredRecords(this.options.db, now, batch);
+      removed += gone;
+      if (gone < batch) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return removed;
   }
 }

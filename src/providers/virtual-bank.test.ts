@@ -19,7 +19,7 @@ after(() => storage.close());
 
 const bank = (sandbox?: boolean) =>
   new VirtualBank({
-    store: virtualBankStore(storage.db),
+    store: virtualBankStore(storage.db, storage.group),
     institutionCode: INSTITUTION_CODE,
     permutationKey: Buffer.alloc(32, 7),
     ...(sandbox === undefined ? {} : { sandbox }),

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from "kysely";
+import { type Insertable, sql, type Updateable } from "kysely";
 import { permanentAccountExists } from "../errors.js";
 import { isUniqueViolationOf } from "./errors.js";
 import type { AccountNumbersTable, AccountRow, AccountsTable, NewAccount } from "./schema.js";
@@ -14,13 +14,22 @@ export function findPermanentAccount(
   businessId: string,
   email: string,
 ): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom("accounts")
-    .selectAll()
-    .where("business_id", "=", businessId)
-    .where("kind", "=", "permanent")
-    .where("email", "=", email)
-    .executeTakeFirst();
+  return permanentAccountQuery(db, businessId, email).executeTakeFirst();
+}
+
+/** The query behind findPermanentAccount (exposed so tests can check its plan). */
+export function permanentAccountQuery(db: Executor, businessId: string, email: string) {
+  return (
+    db
+      .selectFrom("accounts")
+      .selectAll()
+      .where("business_id", "=", businessId)
+      // A literal, not a parameter: SQLite may use the partial index (kind = 'permanent') only
+      // for a statement whose predicate implies it, and with a bound value it re-prepares the
+      // statement on every call to find out (about 54 us against 4.5 us, issue 12).
+      .where("kind", "=", sql.lit("permanent"))
+      .where("email", "=", email)
+  );
 }
 
 /**
@@ -76,39 +85,6 @@ export type AccountListRow = Pick<
   | "ordinal"
   | "deactivated_at"
 >;
-
-/**
- * Accounts whose ordinal lies in (`above`, `upTo`], newest first: an index range scan on
- * (business_id, ordinal), whatever the depth of the page.
- */
-export function listAccountsByOrdinal(
-  db: Executor,
-  businessId: string,
-  above: number,
-  upTo: number,
-): Promise<AccountListRow[]> {
-  return accountPageQuery(db, businessId, above, upTo).execute();
-}
-
-/** The query behind listAccountsByOrdinal (exposed so tests can check its plan). */
-export function accountPageQuery(db: Executor, businessId: string, above: number, upTo: number) {
-  return db
-    .selectFrom("accounts")
-    .select([
-      "account_number",
-      "account_name",
-      "email",
-      "kind",
-      "expires_at",
-      "created_at",
-      "ordinal",
-      "deactivated_at",
-    ])
-    .where("business_id", "=", businessId)
-    .where("ordinal", ">", above)
-    .where("ordinal", "<=", upTo)
-    .orderBy("ordinal", "desc");
-}
 
 /** An account found by one of its numbers (current or retired), with that number's retirement. */
 export interface AccountByNumber {

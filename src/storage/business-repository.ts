@@ -63,16 +63,6 @@ export async function nextAccountOrdinal(db: Executor, businessId: string): Prom
   return row.account_count;
 }
 
-/** The number of accounts the business has ever created (accounts are never deleted). */
-export async function accountCount(db: Executor, businessId: string): Promise<number> {
-  const row = await db
-    .selectFrom("businesses")
-    .select("account_count")
-    .where("id", "=", businessId)
-    .executeTakeFirst();
-  return row?.account_count ?? 0;
-}
-
 /**
  * Makes the writers of one business take turns for the rest of the transaction: on PostgreSQL
  * the business row is locked (SELECT ... FOR UPDATE); on SQLite, whose write transactions begin

@@ -14,6 +14,8 @@ import {
 import pg from "pg";
 import type { DatabaseLocation } from "../config.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
+import { GroupCommit } from "./group-commit.js";
+import { type HotReads, postgresHotReads, sqliteHotReads } from "./hot-reads.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -22,6 +24,10 @@ export type Dialect = "sqlite" | "postgres";
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** The request path's reads, on statements prepared once (see hot-reads.ts). */
+  readonly hot: HotReads;
+  /** SQLite: the writer's group commit, for the request path's synchronous writes (group-commit.ts). */
+  readonly group?: GroupCommit;
   /** Connections now: PostgreSQL's pool; SQLite's single connection. */
   poolState(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -90,19 +96,40 @@ function openSqlite(file: string, options: StorageOptions): Storage {
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   connection.pragma(`synchronous = ${options.sqliteSynchronous === "full" ? "FULL" : "NORMAL"}`);
   connection.pragma("foreign_keys = ON");
-  // A 64 MiB page cache keeps the hot index pages (accounts, ledger, request records) in memory.
-  connection.pragma("cache_size = -65536");
+  connection.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
   const db = new Kysely<Database>({
     dialect: new LockingSqliteDialect({ database: cachingStatements(connection) }),
     log: queryLog(options.onQuery),
   });
+  // The hot reads get a connection of their own: in WAL mode it sees only committed data and
+  // never queues behind the writer's transaction. A :memory: database is private to its one
+  // connection, so there the reads share it, taking turns with the query builder's work.
+  const reader = file === ":memory:" ? undefined : new SqliteDatabase(file);
+  if (reader) {
+    reader.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    reader.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
+    reader.pragma("query_only = ON");
+  }
+  const hot = reader
+    ? sqliteHotReads(reader)
+    : sqliteHotReads(connection, (read) => db.connection().execute(async () => read()));
+  // A group's turn comes when the query builder holds no transaction open on the connection.
+  const group = new GroupCommit(connection, (run) => db.connection().execute(async () => run()));
   return {
     db,
     dialect: "sqlite",
+    hot,
+    group,
     poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      reader?.close();
+    },
   };
 }
+
+/** Each SQLite connection's page cache, in KiB when negative (measured: see docs/performance.md). */
+const SQLITE_CACHE_SIZE = -8192;
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -187,6 +214,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   return {
     db,
     dialect: "postgres",
+    hot: postgresHotReads(pool),
     poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -1,4 +1,6 @@
+import type SqliteDatabase from "better-sqlite3";
 import type { Insertable, Selectable } from "kysely";
+import { prepared } from "./prepared.js";
 import type { RequestRecordsTable } from "./schema.js";
 import type { Executor } from "./transactions.js";
 
@@ -80,7 +82,64 @@ export async function expireLease(db: Executor, id: RecordId, now: string): Prom
     .execute();
 }
 
-export async function deleteExpiredRecords(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom("request_records").where("expires_at", "<=", now).executeTakeFirst();
+/**
+ * Deletes up to `batch` records past their expiry, oldest expiry first (an index range on
+ * expires_at); returns how many. Each call is one short statement, so pruning a large backlog
+ * never holds the write lock for long.
+ */
+export async function deleteExpiredRecords(db: Executor, now: string, batch: number): Promise<number> {
+  const result = await db
+    .deleteFrom("request_records")
+    .where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple("business_id", "kind", "key"),
+        "in",
+        selectFrom("request_records as r")
+          .select(["r.business_id", "r.kind", "r.key"])
+          .where("r.expires_at", "<=", now)
+          .orderBy("r.expires_at")
+          .limit(batch)
+          .$asTuple("business_id", "kind", "key"),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * The claim's statements for a synchronous write (SQLite's group commit), prepared once per
+ * connection: the request path's first write, without the query builder.
+ */
+export const recordsNow = {
+  /** Inserts the record unless its key exists; true when this call inserted it. */
+  insertIfAbsent(db: SqliteDatabase.Database, row: Insertable<RequestRecordsTable>): boolean {
+    return prepared(db, INSERT_IF_ABSENT).run(row).changes > 0;
+  },
+  find(db: SqliteDatabase.Database, id: RecordId): RequestRecord | undefined {
+    return prepared(db, FIND).get(id) as RequestRecord | undefined;
+  },
+  /** Takes the record over for a new claim (the caller holds the write: no one else can). */
+  takeOver(
+    db: SqliteDatabase.Database,
+    id: RecordId,
+    next: Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference">,
+  ): void {
+    prepared(db, TAKE_OVER).run({ ...id, ...next });
+  },
+  /** Stores the answer of a claimed request (inside the write that made its effect). */
+  complete(db: SqliteDatabase.Database, id: RecordId, statusCode: number, response: string): void {
+    prepared(db, COMPLETE).run({ ...id, status_code: statusCode, response });
+  },
+};
+
+const INSERT_IF_ABSENT = `insert into request_records
+  (business_id, kind, key, fingerprint, state, locked_until, expires_at, created_at, reference)
+  values (@business_id, @kind, @key, @fingerprint, @state, @locked_until, @expires_at, @created_at, @reference)
+  on conflict (business_id, kind, key) do nothing`;
+const FIND = "select * from request_records where business_id = @business_id and kind = @kind and key = @key";
+const COMPLETE = `update request_records set state = 'done', status_code = @status_code, response = @response
+  where business_id = @business_id and kind = @kind and key = @key`;
+const TAKE_OVER = `update request_records
+  set fingerprint = @fingerprint, locked_until = @locked_until, expires_at = @expires_at,
+      created_at = @created_at, reference = @reference, state = 'in_flight', status_code = null, response = null
+  where business_id = @business_id and kind = @kind and key = @key`;

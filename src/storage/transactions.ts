@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type SqliteDatabase from "better-sqlite3";
 import { type Kysely, PostgresAdapter, sql } from "kysely";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
-import { completeRecord, type RecordId } from "./request-record-repository.js";
+import type { GroupCommit } from "./group-commit.js";
+import { completeRecord, type RecordId, recordsNow } from "./request-record-repository.js";
 import type { Database } from "./schema.js";
 
 /** A database handle a repository may run on: the database itself or a transaction. */
@@ -20,7 +22,8 @@ interface UnitOfWork {
   storeAnswer: AnswerToStore;
   /** The bank reference claimed with the request's records, kept across its retries. */
   reference: string | undefined;
-  transactions: number;
+  /** Set by the write transaction that stored the answer: there is only one. */
+  answered: boolean;
 }
 
 const unitOfWork = new AsyncLocalStorage<UnitOfWork>();
@@ -36,7 +39,7 @@ export function inUnitOfWork<T>(
   work: () => Promise<T>,
   reference?: string,
 ): Promise<T> {
-  return unitOfWork.run({ storeAnswer, reference, transactions: 0 }, work);
+  return unitOfWork.run({ storeAnswer, reference, answered: false }, work);
 }
 
 /**
@@ -69,17 +72,20 @@ export class CommitThenRefuse extends Error {
  * thrown as CommitOutcomeUnknownError, never as an ordinary failure. (A failed COMMIT on
  * SQLite, in process, is always a rollback.)
  */
-export async function writeTransaction<T>(storage: Storage, work: (trx: Executor) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  storage: Storage,
+  work: (trx: Executor) => Promise<T>,
+  options: TransactionOptions<T> = {},
+): Promise<T> {
   const begin = storage.dialect === "postgres" ? sql`begin` : sql`begin immediate`;
-  const unit = unitOfWork.getStore();
-  if (unit && ++unit.transactions > 1) throw new Error("a unit of work makes one write transaction");
+  const unit = enterUnitOfWork();
   return storage.db.connection().execute(async (connection) => {
     await begin.execute(connection);
     let result: T;
     try {
       result = await work(connection);
-      if (unit) {
-        const answer = unit.storeAnswer(result);
+      const answer = unit && answerOf(unit, result, options);
+      if (answer) {
         for (const claim of answer.claims) {
           await completeRecord(connection, claim, answer.statusCode, answer.response);
         }
@@ -93,6 +99,51 @@ export async function writeTransaction<T>(storage: Storage, work: (trx: Executor
       throw error;
     }
     await commit(storage, connection);
+    return result;
+  });
+}
+
+export interface TransactionOptions<T> {
+  /**
+   * Whether this result is the unit of work's answer (default: always). A transaction that
+   * found it had nothing to do (and wrote nothing) answers false, and the unit of work may then
+   * make the write transaction that does answer.
+   */
+  answers?: (result: T) => boolean;
+}
+
+/** The unit of work in progress, checked to have made no answering write transaction yet. */
+function enterUnitOfWork(): UnitOfWork | undefined {
+  const unit = unitOfWork.getStore();
+  if (unit?.answered) throw new Error("a unit of work makes one write transaction");
+  return unit;
+}
+
+/** The answer to store with `result`, if this transaction answers for the unit of work. */
+function answerOf<T>(unit: UnitOfWork, result: T, options: TransactionOptions<T>) {
+  if (!(options.answers?.(result) ?? true)) return undefined;
+  if (unit.answered) throw new Error("a unit of work makes one write transaction");
+  unit.answered = true;
+  return unit.storeAnswer(result);
+}
+
+/**
+ * Runs a synchronous write in SQLite's next group commit (see group-commit.ts) as a unit of
+ * work's write transaction: the answer is stored for the request's keys inside the write's
+ * own savepoint, so the effect and its answer commit, or roll back, together.
+ */
+export function groupWrite<T>(
+  group: GroupCommit,
+  write: (db: SqliteDatabase.Database) => T,
+  options: TransactionOptions<T> = {},
+): Promise<T> {
+  const unit = enterUnitOfWork();
+  return group.run((db) => {
+    const result = write(db);
+    const answer = unit && answerOf(unit, result, options);
+    if (answer) {
+      for (const claim of answer.claims) recordsNow.complete(db, claim, answer.statusCode, answer.response);
+    }
     return result;
   });
 }

@@ -1,4 +1,7 @@
+import type SqliteDatabase from "better-sqlite3";
 import { advanceCounter } from "./counter-repository.js";
+import type { GroupCommit } from "./group-commit.js";
+import { prepared } from "./prepared.js";
 import type { Executor } from "./transactions.js";
 
 /** One account as the Virtual Bank records it. */
@@ -39,8 +42,11 @@ const toRecord = (row: Row): BankAccountRecord => ({
   createdAt: row.created_at,
 });
 
-/** The Virtual Bank's store in the service's database (its own tables and counter). */
-export function virtualBankStore(db: Executor): VirtualBankStore {
+/**
+ * The Virtual Bank's store in the service's database (its own tables and counter). With a
+ * group commit (SQLite), opening an account is one synchronous write in it.
+ */
+export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBankStore {
   const find = async (reference: string) => {
     const row = await db
       .selectFrom("virtual_bank_accounts")
@@ -52,6 +58,7 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
   return {
     reserveSerials: (count) => advanceCounter(db, SERIAL_COUNTER, count),
     async openOnce(account) {
+      if (group) return group.run((connection) => openNow(connection, account));
       await db
         .insertInto("virtual_bank_accounts")
         .values({
@@ -78,3 +85,21 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
     },
   };
 }
+
+function openNow(db: SqliteDatabase.Database, account: BankAccountRecord): BankAccountRecord {
+  const row = {
+    reference: account.reference,
+    account_number: account.accountNumber,
+    account_name: account.accountName,
+    status: account.status,
+    created_at: account.createdAt,
+  };
+  prepared(db, OPEN_ONCE).run(row);
+  const recorded = prepared(db, FIND_BY_REFERENCE).get(row.reference) as Row | undefined;
+  if (!recorded) throw new Error(`virtual bank account ${account.reference} vanished after insert`);
+  return toRecord(recorded);
+}
+
+const OPEN_ONCE = `insert into virtual_bank_accounts (reference, account_number, account_name, status, created_at)
+  values (@reference, @account_number, @account_name, @status, @created_at) on conflict (reference) do nothing`;
+const FIND_BY_REFERENCE = "select * from virtual_bank_accounts where reference = ?";
