@@ -139,6 +139,50 @@ for (const dialect of DIALECTS) {
       assert.equal(delivered.length, 8, "once the probe succeeds, everything follows");
     });
 
+    test("an account's later events wait unscheduled behind the earlier one, which a failure does not make them wait out", async () => {
+      const { owner, pay } = await setup("Chained Ltd");
+      const chained = await receiver();
+      chained.answer = (request) => (request === 1 ? { status: 500 } : { status: 200 });
+      await h.services.webhooks.create(owner, { url: chained.url, events: ["payment.received"] });
+      for (let i = 1; i <= 3; i++) await pay(i * 100);
+      const deliveries = async () =>
+        (await h.services.events.list(owner, {})).items
+          .sort((a, b) => a.sequence - b.sequence)
+          .map((e) => e.deliveries[0]);
+      const queued = await deliveries();
+      assert.deepEqual(
+        queued.map((d) => [d?.state, d?.nextAttemptAt === null]),
+        [
+          ["pending", false],
+          ["pending", true],
+          ["pending", true],
+        ],
+        "only the first is scheduled; the others wait for it",
+      );
+      const driven = worker();
+      assert.equal(await driven.runOnce(), 1, "a claim sees the chain's head alone");
+      await driven.drain();
+      // The first failed and waits for its retry; the next one goes now, and then the third.
+      for (let i = 0; i < 5 && (await driven.runOnce()) > 0; i++) await driven.drain();
+      const amounts = () =>
+        chained.received.map((r) => (JSON.parse(r.body) as { data: { amount: number } }).data.amount);
+      assert.deepEqual(amounts(), [100, 200, 300]);
+      const after = await deliveries();
+      assert.deepEqual(
+        after.map((d) => d?.state),
+        ["pending", "delivered", "delivered"],
+      );
+      assert.ok(after[0]?.nextAttemptAt !== null, "the failed one has its retry scheduled");
+      clock += 2_000;
+      for (let i = 0; i < 5 && (await driven.runOnce()) > 0; i++) await driven.drain();
+      assert.deepEqual(
+        amounts(),
+        [100, 200, 300, 100],
+        "the retry arrives late; its sequence restores the order",
+      );
+      assert.equal((await deliveries())[0]?.state, "delivered");
+    });
+
     test("one account's events due together reach an endpoint in sequence order", async () => {
       const { owner, pay } = await setup("Ordered Ltd");
       const { account: other } = await h.services.accounts.generatePermanent(owner, CLI, customer());

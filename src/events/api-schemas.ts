@@ -25,11 +25,14 @@ export const deliverySchema = z
     endpointId: z.string().meta({ examples: ["we_0b8f1c2d3e4f5a6b7c8d9e0f1a2b3c4d"] }),
     state: z.enum(["pending", "delivered", "failed", "cancelled"]).meta({
       description:
-        "`pending` (due at `nextAttemptAt`), `delivered` (a 2xx was received), `failed` (every retry " +
+        "`pending` (due at `nextAttemptAt`, or, with `nextAttemptAt` null, waiting for an earlier " +
+        "event of the same account to settle), `delivered` (a 2xx was received), `failed` (every retry " +
         "failed, or the endpoint was disabled), `cancelled` (the endpoint was deleted).",
     }),
     attempts: z.int().min(0),
-    nextAttemptAt: instant("When the next attempt is due; `null` unless pending").nullable(),
+    nextAttemptAt: instant(
+      "When the next attempt is due; `null` unless pending, and while an earlier event of the same account goes first",
+    ).nullable(),
     lastStatus: z
       .int()
       .nullable()

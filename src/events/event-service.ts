@@ -7,6 +7,7 @@ import { eventNotFound } from "../errors.js";
 import { findAccountById } from "../storage/account-repository.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
+import { UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
   accountsDueExpiredEvent,
   countEventsOfType,
@@ -54,7 +55,8 @@ const deliveryView = (row: DeliveryRow): Delivery => ({
   endpointId: row.endpoint_id,
   state: row.state,
   attempts: row.attempts,
-  nextAttemptAt: row.state === "pending" ? row.next_attempt_at : null,
+  // Pending behind an earlier event of the same account: it is scheduled when that one settles.
+  nextAttemptAt: row.state === "pending" && row.next_attempt_at !== UNSCHEDULED ? row.next_attempt_at : null,
   lastStatus: row.last_status,
   lastError: row.last_error,
   deliveredAt: row.delivered_at,

@@ -4,6 +4,69 @@ import { type Executor, hasRowLocks } from "./transactions.js";
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
+/**
+ * One account's deliveries to one endpoint form a chain, attempted in sequence order. Only the
+ * chain's head is scheduled; the deliveries behind it are pending with this `next_attempt_at`,
+ * out of every claim's sight, until the delivery before them settles (delivered, failed, or
+ * moved to a later retry: then the next one is scheduled, so one failing event never holds up
+ * the account's later ones for its three days of retries). A claim therefore reads the heads
+ * and the due retries, not the whole backlog. The API shows an unscheduled delivery's
+ * `nextAttemptAt` as null.
+ */
+export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
+
+/**
+ * Of these endpoints, those with a pending delivery for the account: a new event of the account
+ * joins their chain. On PostgreSQL the chain's pending rows are share-locked: a delivery settling
+ * now is committed (and its successor scheduled) before this reads, so a new event never waits
+ * behind a delivery that will not schedule it.
+ */
+export async function endpointsWithChain(
+  db: Executor,
+  endpointIds: readonly string[],
+  accountNumber: string,
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom("webhook_deliveries")
+    .select("endpoint_id")
+    .where("endpoint_id", "in", [...endpointIds])
+    .where("account_number", "=", accountNumber)
+    .where("state", "=", sql.lit("pending"));
+  if (hasRowLocks(db)) query = query.forShare();
+  const rows = await query.execute();
+  return new Set(rows.map((row) => row.endpoint_id));
+}
+
+/**
+ * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the
+ * transaction that settled the delivery before it. Should two of a chain be scheduled and due at
+ * once, the claim still takes them in sequence order.
+ */
+export async function scheduleNextInChain(
+  db: Executor,
+  endpointId: string,
+  accountNumber: string,
+  now: string,
+): Promise<void> {
+  const next = await db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("endpoint_id", "=", endpointId)
+    .where("account_number", "=", accountNumber)
+    .where("state", "=", sql.lit("pending"))
+    .where("next_attempt_at", "=", UNSCHEDULED)
+    .orderBy("sequence")
+    .limit(1)
+    .executeTakeFirst();
+  if (next) {
+    await db
+      .updateTable("webhook_deliveries")
+      .set({ next_attempt_at: now })
+      .where("id", "=", next.id)
+      .execute();
+  }
+}
+
 /** A due delivery a claim may take, with what its endpoint has in flight. */
 export interface DueDelivery {
   id: string;
@@ -38,7 +101,7 @@ export async function dueDeliveries(db: Executor, now: string, limit: number): P
             .whereRef("e.endpoint_id", "=", "d.endpoint_id")
             .whereRef("e.account_number", "=", "d.account_number")
             .whereRef("e.sequence", "<", "d.sequence")
-            .where("e.state", "=", "pending")
+            .where("e.state", "=", sql.lit("pending"))
             .where("e.next_attempt_at", "<=", now),
         ),
       ),

@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import { endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
 import type { EventsTable, WebhookDeliveriesTable } from "./schema.js";
 import type { Executor } from "./transactions.js";
 
@@ -19,7 +20,11 @@ export function enabledEndpoints(db: Executor, businessId: string) {
     .execute();
 }
 
-/** One pending delivery per endpoint, due now. */
+/**
+ * One pending delivery per endpoint: due now, or, where the endpoint already has a pending
+ * delivery of an earlier event of the same account, unscheduled until that one settles (the
+ * chain: see delivery-repository.ts).
+ */
 export async function insertDeliveries(
   db: Executor,
   event: Pick<EventRow, "id" | "business_id" | "sequence" | "account_number">,
@@ -28,6 +33,10 @@ export async function insertDeliveries(
   now: string,
 ): Promise<void> {
   if (endpointIds.length === 0) return;
+  const chained =
+    event.account_number === null
+      ? new Set<string>()
+      : await endpointsWithChain(db, endpointIds, event.account_number);
   await db
     .insertInto("webhook_deliveries")
     .values(
@@ -40,7 +49,7 @@ export async function insertDeliveries(
         account_number: event.account_number,
         state: "pending" as const,
         attempts: 0,
-        next_attempt_at: now,
+        next_attempt_at: chained.has(endpointId) ? UNSCHEDULED : now,
         lease_until: null,
         last_status: null,
         last_error: null,

@@ -12,6 +12,7 @@ import * as collections from "./migrations/0008-collections.js";
 import * as ledgerProofs from "./migrations/0009-ledger-proofs.js";
 import * as events from "./migrations/0010-events.js";
 import * as deliveryOrder from "./migrations/0011-delivery-order.js";
+import * as pendingChain from "./migrations/0012-pending-chain.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -26,6 +27,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0009-ledger-proofs": ledgerProofs,
   "0010-events": events,
   "0011-delivery-order": deliveryOrder,
+  "0012-pending-chain": pendingChain,
 };
 
 /** Every migration, in the order they apply. */

@@ -8,6 +8,7 @@ import {
   dueDeliveries,
   leaseDeliveries,
   releaseLeases,
+  scheduleNextInChain,
   settleDelivery,
 } from "../storage/delivery-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
@@ -228,6 +229,12 @@ export class DeliveryWorker {
         error,
       });
       const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
+      // Settled (delivered, failed for good, or moved to a later retry): the account's next event
+      // for this endpoint is due now.
+      const scheduleNext = () =>
+        context.account_number === null
+          ? Promise.resolve()
+          : scheduleNextInChain(trx, endpoint.id, context.account_number, settledIso);
       if (delivered) {
         if (
           await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
@@ -237,6 +244,7 @@ export class DeliveryWorker {
             consecutive_failures: 0,
             paused_until: null,
           });
+          await scheduleNext();
         }
         return;
       }
@@ -274,6 +282,7 @@ export class DeliveryWorker {
         delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
       const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
       if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
+        await scheduleNext();
         const failures = endpoint.consecutive_failures + 1;
         // A run of failures: the endpoint's other deliveries wait with this one for its next
         // retry, when this one goes first as the probe, instead of each timing out in turn.
