@@ -121,17 +121,20 @@ function peakRssMb(pid: number): number {
 }
 
 /**
- * Starts a server script on a free port and waits until `readyPath` answers. Its logs go
- * nowhere. A `.ts` script runs through tsx; a built `.js` one on plain Node, as deployed.
+ * Starts a server on a free port and waits until `readyPath` answers. Its logs go nowhere. A
+ * `.ts` script runs through tsx; otherwise `command` is Node's arguments (flags, then the built
+ * script), as deployed.
  */
 export async function startProcess(
-  script: string,
+  command: string | string[],
   env: Record<string, string>,
   readyPath: string,
   children: ChildProcess[],
 ): Promise<Target> {
   const port = await freePort();
-  const child = spawn(process.execPath, script.endsWith(".ts") ? ["--import", "tsx", script] : [script], {
+  const script = typeof command === "string" ? command : command.join(" ");
+  const args = typeof command === "string" ? ["--import", "tsx", command] : command;
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

@@ -5,7 +5,7 @@
 
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -116,7 +116,7 @@ async function main() {
     log("building the service");
     buildService();
     const server = await startProcess(
-      "dist/main.js",
+      startCommand(),
       {
         ...env,
         DATA_DIR: dir,
@@ -348,6 +348,16 @@ async function main() {
     await floorDatabase.drop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What `npm start` runs (package.json), less `node`: the service as deployed, heap limit included. */
+function startCommand(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
+  if (node !== "node") throw new Error(`npm start runs ${node}, not node`);
+  return rest;
 }
 
 function customer(emailId: string, n: number): string {

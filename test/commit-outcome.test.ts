@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import type { AccountProvider } from "../src/providers/account-provider.js";
+import { CREATE_ON_POSTGRES_NAME } from "../src/storage/account-writes.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { WrappedBank } from "./helpers/banks.js";
 import { POSTGRES_AVAILABLE } from "./helpers/databases.js";
@@ -62,7 +63,8 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
   test("the commit lands but its answer is lost: 503, and the retry gets the stored answer, never a second effect", async () => {
     const body = customer();
     const key = "order-4411";
-    const sprung = proxy.dropAnswerTo(PG_COMMIT);
+    // Generate's write is one autocommitted statement: its answer is the commit's.
+    const sprung = proxy.dropAnswerTo(CREATE_ON_POSTGRES_NAME);
     const lost = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
     await sprung;
     assertFailCode(lost, 503, "SERVICE_UNAVAILABLE");
@@ -81,6 +83,30 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
       .where("email", "=", body.email as string)
       .execute();
     assert.deepEqual(accounts, [{ account_number: retry.json().data.accountNumber, version: 1 }]);
+  });
+
+  test("a re-issue's COMMIT lands but its answer is lost: the retry gets the stored answer, one new number only", async () => {
+    const body = customer();
+    const first = await h.request({ url: GENERATE, body, as: business });
+    assert.equal(first.statusCode, 201, first.body);
+    const key = "reissue-4412";
+    // A re-issue is a transaction of several statements: its answer is lost at COMMIT.
+    const sprung = proxy.dropAnswerTo(PG_COMMIT);
+    const lost = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    await sprung;
+    assertFailCode(lost, 503, "SERVICE_UNAVAILABLE");
+    let retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    for (let attempt = 0; attempt < 5 && retry.statusCode === 503; attempt++) {
+      retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
+    }
+    assert.equal(retry.statusCode, 200, retry.body);
+    assert.equal(retry.headers["idempotent-replayed"], "true");
+    const accounts = await h.storage.db
+      .selectFrom("accounts")
+      .select(["account_number", "version"])
+      .where("email", "=", body.email as string)
+      .execute();
+    assert.deepEqual(accounts, [{ account_number: retry.json().data.accountNumber, version: 2 }]);
   });
 
   test("a database lost before the answer is stored: still the fail envelope, never the driver's error", async () => {

@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, test } from "node:test";
 import type { ForBusiness } from "../src/accounts/account-service.js";
 import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
-import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
+import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, customer, type Harness } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
@@ -181,6 +181,30 @@ for (const dialect of DIALECTS) {
         "the retry arrives late; its sequence restores the order",
       );
       assert.equal((await deliveries())[0]?.state, "delivered");
+    });
+
+    test("a chain's next delivery is claimed as soon as the one before it settles, not at the next poll", async () => {
+      const { owner, pay } = await setup("Prompt Ltd");
+      const prompt = await receiver();
+      await h.services.webhooks.create(owner, { url: prompt.url, events: ["payment.received"] });
+      for (let i = 1; i <= 6; i++) await pay(i * 100);
+      const { webhooks } = h.services.config;
+      const polling = new DeliveryWorker({
+        storage: h.services.storage,
+        endpoints: h.services.webhooks,
+        timeoutMs: webhooks.timeoutMs,
+        pollIntervalMs: 600_000,
+        concurrency: webhooks.concurrency,
+        maxInFlightPerEndpoint: webhooks.maxInFlightPerEndpoint,
+        retrySchedule: webhooks.retrySchedule,
+        allowPrivate: webhooks.allowPrivate,
+        log: silent,
+        now,
+      });
+      workers.push(polling);
+      polling.start();
+      // Polling alone would bring the second one ten minutes later.
+      await until(() => prompt.received.length === 6, "the chain's six deliveries", 10_000);
     });
 
     test("one account's events due together reach an endpoint in sequence order", async () => {

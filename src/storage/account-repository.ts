@@ -47,6 +47,9 @@ export async function insertAccount(db: Executor, row: NewAccount): Promise<void
   }
 }
 
+/** True when the database refused a second permanent account for one business and email. */
+export const isDuplicatePermanent = (error: unknown) => isUniqueViolationOf(error, ONE_PERMANENT_PER_EMAIL);
+
 const ONE_PERMANENT_PER_EMAIL = {
   index: "accounts_one_permanent_per_email",
   columns: "accounts.business_id, accounts.email",

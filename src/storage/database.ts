@@ -28,6 +28,8 @@ export interface Storage {
   readonly hot: HotReads;
   /** SQLite: the writer's group commit, for the request path's synchronous writes (group-commit.ts). */
   readonly group?: GroupCommit;
+  /** PostgreSQL: the pool, for the request path's named statements (one round trip each). */
+  readonly pool?: pg.Pool;
   /** Connections now: PostgreSQL's pool; SQLite's single connection. */
   poolState(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -215,6 +217,7 @@ function openPostgres(url: string, options: StorageOptions): Storage {
     db,
     dialect: "postgres",
     hot: postgresHotReads(pool),
+    pool,
     poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -40,14 +40,14 @@ export async function endpointsWithChain(
 /**
  * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the
  * transaction that settled the delivery before it. Should two of a chain be scheduled and due at
- * once, the claim still takes them in sequence order.
+ * once, the claim still takes them in sequence order. True when there was one to schedule.
  */
 export async function scheduleNextInChain(
   db: Executor,
   endpointId: string,
   accountNumber: string,
   now: string,
-): Promise<void> {
+): Promise<boolean> {
   const next = await db
     .selectFrom("webhook_deliveries")
     .select("id")
@@ -58,13 +58,13 @@ export async function scheduleNextInChain(
     .orderBy("sequence")
     .limit(1)
     .executeTakeFirst();
-  if (next) {
-    await db
-      .updateTable("webhook_deliveries")
-      .set({ next_attempt_at: now })
-      .where("id", "=", next.id)
-      .execute();
-  }
+  if (!next) return false;
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ next_attempt_at: now })
+    .where("id", "=", next.id)
+    .execute();
+  return true;
 }
 
 /** A due delivery a claim may take, with what its endpoint has in flight. */

@@ -148,6 +148,44 @@ export function groupWrite<T>(
   });
 }
 
+/** The request records a single-statement write completes with its effect, and the answer. */
+export interface AnswerRecords {
+  statusCode: number;
+  response: string;
+  kinds: string[];
+  keys: string[];
+}
+
+/**
+ * Runs one autocommitted statement (PostgreSQL: one round trip) as a unit of work's write
+ * transaction: `run` gets the answer to store for `result` with the request's records, and says
+ * whether it made the effect (false: it wrote nothing, and the unit of work may write later).
+ * A connection lost before the statement's answer leaves its outcome unknown, and says so.
+ */
+export async function statementWrite<T>(
+  result: T,
+  run: (answer: AnswerRecords | undefined) => Promise<boolean>,
+): Promise<T | undefined> {
+  const unit = enterUnitOfWork();
+  const stored = unit?.storeAnswer(result);
+  const answer = stored && {
+    statusCode: stored.statusCode,
+    response: stored.response,
+    kinds: stored.claims.map((claim) => claim.kind),
+    keys: stored.claims.map((claim) => claim.key),
+  };
+  let wrote: boolean;
+  try {
+    wrote = await run(answer);
+  } catch (error) {
+    if (isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+    throw error;
+  }
+  if (!wrote) return undefined;
+  if (unit) unit.answered = true;
+  return result;
+}
+
 async function commit(storage: Storage, connection: Executor): Promise<void> {
   try {
     await sql`commit`.execute(connection);

@@ -84,6 +84,8 @@ export class DeliveryWorker {
   private ticking: Promise<void> | undefined;
   private running = false;
   private tickPending = false;
+  /** When the planned claim runs (ms), while tickPending. */
+  private tickAt = 0;
   /** The last claim left due deliveries behind (no free slot, or their endpoint's cap). */
   private backlog = false;
 
@@ -149,8 +151,12 @@ export class DeliveryWorker {
    * soon as an attempt of this process ends; otherwise after the poll interval.
    */
   private schedule(delay: number): void {
-    if (!this.running || this.tickPending) return;
+    if (!this.running) return;
+    // A claim already planned as soon or sooner stands; a later one (the poll) is brought forward.
+    const at = Date.now() + delay;
+    if (this.tickPending && this.tickAt <= at) return;
     this.tickPending = true;
+    this.tickAt = at;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.tickPending = false;
@@ -230,11 +236,12 @@ export class DeliveryWorker {
       });
       const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
       // Settled (delivered, failed for good, or moved to a later retry): the account's next event
-      // for this endpoint is due now.
-      const scheduleNext = () =>
-        context.account_number === null
-          ? Promise.resolve()
-          : scheduleNextInChain(trx, endpoint.id, context.account_number, settledIso);
+      // for this endpoint is due now, and this process claims again when the attempt ends.
+      const scheduleNext = async () => {
+        if (context.account_number === null) return;
+        if (await scheduleNextInChain(trx, endpoint.id, context.account_number, settledIso))
+          this.backlog = true;
+      };
       if (delivered) {
         if (
           await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
