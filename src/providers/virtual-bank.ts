@@ -55,10 +55,10 @@ export class VirtualBank implements AccountProvider {
 
   async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
     checkIdentity(request, this.options.sandbox ?? true);
-    const known = await this.options.store.findByReference(request.accountReference);
-    if (known) return issued(known);
     const serial = await this.nextSerial();
-    // Two creates racing with one reference: the first recorded wins, the other's serial is skipped.
+    // A reference already opened (a retry) answers its first recording, and so does the loser of
+    // two creates racing with one reference: the serial taken for it is skipped, never reused.
+    // One write, instead of a read before it on every create.
     const recorded = await this.options.store.openOnce({
       reference: request.accountReference,
       accountNumber: nubanFromSerial(this.options.institutionCode, this.permutation.apply(serial)),

@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseLocation } from "../config.js";
+import { startCheckpointer } from "./checkpointer.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
 import { GroupCommit } from "./group-commit.js";
 import { type HotReads, postgresHotReads, sqliteHotReads } from "./hot-reads.js";
@@ -107,6 +108,9 @@ function openSqlite(file: string, options: StorageOptions): Storage {
   // never queues behind the writer's transaction. A :memory: database is private to its one
   // connection, so there the reads share it, taking turns with the query builder's work.
   const reader = file === ":memory:" ? undefined : new SqliteDatabase(file);
+  // Checkpoints in a worker thread, not inside a request's commit (checkpointer.ts).
+  const checkpointer = file === ":memory:" ? undefined : startCheckpointer(file);
+  if (checkpointer) connection.pragma(`wal_autocheckpoint = ${checkpointer.safetyPages}`);
   if (reader) {
     reader.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     reader.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
@@ -124,6 +128,7 @@ function openSqlite(file: string, options: StorageOptions): Storage {
     group,
     poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: async () => {
+      await checkpointer?.close();
       await db.destroy();
       reader?.close();
     },

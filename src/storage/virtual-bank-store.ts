@@ -59,7 +59,9 @@ export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBank
     reserveSerials: (count) => advanceCounter(db, SERIAL_COUNTER, count),
     async openOnce(account) {
       if (group) return group.run((connection) => openNow(connection, account));
-      await db
+      // One round trip when the reference is new (the usual case); a second to read the first
+      // recording when it is not.
+      const inserted = await db
         .insertInto("virtual_bank_accounts")
         .values({
           reference: account.reference,
@@ -69,8 +71,9 @@ export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBank
           created_at: account.createdAt,
         })
         .onConflict((oc) => oc.column("reference").doNothing())
-        .execute();
-      const recorded = await find(account.reference);
+        .returningAll()
+        .executeTakeFirst();
+      const recorded = inserted ? toRecord(inserted) : await find(account.reference);
       if (!recorded) throw new Error(`virtual bank account ${account.reference} vanished after insert`);
       return recorded;
     },
