@@ -17,8 +17,15 @@ import { lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-r
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
-import { type AccountStatus, accountStatus } from "./account-status.js";
-import type { AmountPolicy } from "./amount-policy.js";
+import { accountStatus } from "./account-status.js";
+import type {
+  AccountSummary,
+  ForBusiness,
+  GeneratedPermanent,
+  Pagination,
+  PermanentAccount,
+  TemporaryAccount,
+} from "./account-views.js";
 import {
   type Identity,
   type PermanentInput,
@@ -27,64 +34,14 @@ import {
   parseTemporaryInput,
 } from "./validation.js";
 
-/**
- * The business an operation is for: its id, and its name (part of every account name). Whoever
- * acts for it (an API key today, the dashboard later) is resolved before the domain is called.
- */
-export interface ForBusiness {
-  businessId: string;
-  businessName: string;
-}
-
-/** `data` of a generate-permanent response. */
-export interface PermanentAccount {
-  bankName: string;
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-}
-
-/** What generating a permanent account did: created it, or re-issued the existing one. */
-export interface GeneratedPermanent {
-  created: boolean;
-  account: PermanentAccount;
-}
-
-/** `data` of a generate-temporary response. */
-export interface TemporaryAccount {
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-  email: string;
-  bankName: string;
-  isTemporary: true;
-  createdAt: string;
-  expiresAt: string;
-  expiresInMinutes: number;
-  /** Kobo: what the account expects, applied as amountPolicy says (null: any transfers until it expires). */
-  expectedAmount: number | null;
-  amountPolicy: AmountPolicy | null;
-}
-
-/** One item of the list. */
-export interface AccountSummary {
-  bankName: string;
-  accountNumber: string;
-  email: string;
-  accountName: string;
-  createdAt: string;
-  isTemporary: boolean;
-  expiresAt: string | null;
-  /** Computed when read: exact at any instant. */
-  status: AccountStatus;
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
-}
+export type {
+  AccountSummary,
+  ForBusiness,
+  GeneratedPermanent,
+  Pagination,
+  PermanentAccount,
+  TemporaryAccount,
+} from "./account-views.js";
 
 export interface AccountServiceOptions {
   storage: Storage;

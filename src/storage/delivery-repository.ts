@@ -17,24 +17,43 @@ export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
 
 /**
  * Of these endpoints, those with a pending delivery for the account: a new event of the account
- * joins their chain. On PostgreSQL the chain's pending rows are share-locked: a delivery settling
- * now is committed (and its successor scheduled) before this reads, so a new event never waits
- * behind a delivery that will not schedule it.
+ * joins their chain. On PostgreSQL the chains are locked first (lockChains), so a delivery
+ * settling at this moment has either scheduled its successor already or will see this event.
  */
 export async function endpointsWithChain(
   db: Executor,
   endpointIds: readonly string[],
   accountNumber: string,
 ): Promise<Set<string>> {
-  let query = db
+  await lockChains(db, endpointIds, accountNumber);
+  const rows = await db
     .selectFrom("webhook_deliveries")
     .select("endpoint_id")
     .where("endpoint_id", "in", [...endpointIds])
     .where("account_number", "=", accountNumber)
-    .where("state", "=", sql.lit("pending"));
-  if (hasRowLocks(db)) query = query.forShare();
-  const rows = await query.execute();
+    .where("state", "=", sql.lit("pending"))
+    .execute();
   return new Set(rows.map((row) => row.endpoint_id));
+}
+
+/**
+ * PostgreSQL: takes the chains' transaction-scoped advisory locks, in one global order (by key)
+ * so that two transactions never wait on each other in a cycle. Both sides of a chain's hand-off
+ * take it: the event that joins the chain and the settling delivery that schedules the next one.
+ * (Row locks on the deliveries themselves deadlocked: the settling delivery holds its own row
+ * and wants its successor's, the new event held the successor's and wanted the settling one's.)
+ * SQLite's write transactions run one at a time and need none.
+ */
+async function lockChains(
+  db: Executor,
+  endpointIds: readonly string[],
+  accountNumber: string,
+): Promise<void> {
+  if (!hasRowLocks(db) || endpointIds.length === 0) return;
+  await sql`select pg_advisory_xact_lock(k) from (
+      select hashtextextended(e || ':' || ${accountNumber}, 0) as k
+      from unnest(${[...endpointIds]}::text[]) as e order by k
+    ) as chains`.execute(db);
 }
 
 /**
@@ -48,6 +67,7 @@ export async function scheduleNextInChain(
   accountNumber: string,
   now: string,
 ): Promise<boolean> {
+  await lockChains(db, [endpointId], accountNumber);
   const next = await db
     .selectFrom("webhook_deliveries")
     .select("id")

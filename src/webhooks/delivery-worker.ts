@@ -289,7 +289,6 @@ export class DeliveryWorker {
         delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
       const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
       if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
-        await scheduleNext();
         const failures = endpoint.consecutive_failures + 1;
         // A run of failures: the endpoint's other deliveries wait with this one for its next
         // retry, when this one goes first as the probe, instead of each timing out in turn.
@@ -299,6 +298,8 @@ export class DeliveryWorker {
           consecutive_failures: failures,
           paused_until: pausedUntil,
         });
+        // The successor first, so that a pause defers it with the rest.
+        await scheduleNext();
         if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
       }
     });
