@@ -17,7 +17,7 @@ import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import ts from "typescript";
 import type * as Lifecycle from "../src/accounts/account-lifecycle.js";
-import type * as Domain from "../src/accounts/account-service.js";
+import type * as Domain from "../src/accounts/account-views.js";
 import type * as Client from "../src/client/index.js";
 import type * as Collections from "../src/collections/collection-service.js";
 import type * as CollectionInputs from "../src/collections/validation.js";

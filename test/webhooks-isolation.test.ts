@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
-import type { ForBusiness } from "../src/accounts/account-service.js";
+import type { ForBusiness } from "../src/accounts/account-views.js";
 import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
 import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";

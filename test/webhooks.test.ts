@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
-import type { ForBusiness } from "../src/accounts/account-service.js";
+import type { ForBusiness } from "../src/accounts/account-views.js";
 import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
 import { AppError } from "../src/errors.js";

@@ -8,7 +8,8 @@ import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { type AccountSummary, accountSummary, type ForBusiness } from "./account-service.js";
+import { accountSummary } from "./account-service.js";
+import type { AccountSummary, ForBusiness } from "./account-views.js";
 import { type AmountPolicy, type PaymentProgress, paymentProgress } from "./amount-policy.js";
 import { accountNumberSchema, check } from "./validation.js";
 

@@ -34,15 +34,6 @@ import {
   parseTemporaryInput,
 } from "./validation.js";
 
-export type {
-  AccountSummary,
-  ForBusiness,
-  GeneratedPermanent,
-  Pagination,
-  PermanentAccount,
-  TemporaryAccount,
-} from "./account-views.js";
-
 export interface AccountServiceOptions {
   storage: Storage;
   provider: AccountProvider;

@@ -3,8 +3,8 @@ import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
 import { AMOUNT_POLICIES } from "../storage/schema.js";
 import type { AccountDetail } from "./account-lifecycle.js";
-import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-service.js";
 import { ACCOUNT_STATUSES } from "./account-status.js";
+import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-views.js";
 import { PAYMENT_STATUSES } from "./amount-policy.js";
 import {
   BIDI_CONTROL_CHARACTERS,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ForBusiness } from "../accounts/account-service.js";
+import type { ForBusiness } from "../accounts/account-views.js";
 import { type Clock, isoNow } from "../clock.js";
 import {
   AppError,

@@ -1,4 +1,4 @@
-import type { Pagination } from "../accounts/account-service.js";
+import type { Pagination } from "../accounts/account-views.js";
 import { accountNotFound } from "../errors.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { ForBusiness, Pagination } from "../accounts/account-service.js";
 import { accountSummary } from "../accounts/account-service.js";
+import type { ForBusiness, Pagination } from "../accounts/account-views.js";
 import { parseListQuery, singleParam } from "../accounts/validation.js";
 import { type Clock, isoNow } from "../clock.js";
 import { eventNotFound } from "../errors.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ForBusiness } from "../accounts/account-service.js";
+import type { ForBusiness } from "../accounts/account-views.js";
 import { check } from "../accounts/validation.js";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ForBusiness } from "../accounts/account-service.js";
+import type { ForBusiness } from "../accounts/account-views.js";
 import { check } from "../accounts/validation.js";
 import { type Clock, isoNow } from "../clock.js";
 import { eventNotFound, validationFailed } from "../errors.js";

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AccountService, TemporaryAccount } from "../../accounts/account-service.js";
+import type { AccountService } from "../../accounts/account-service.js";
+import type { TemporaryAccount } from "../../accounts/account-views.js";
 import { actorOf, callerOf } from "../authenticate.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { receivedBody } from "../request-body.js";
