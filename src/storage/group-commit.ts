@@ -87,8 +87,8 @@ export class GroupCommit {
       commit.run();
     } catch (error) {
       // The commit failed, or the transaction was rolled back under the group: the disk is
-      // full, or the database is gone. Nothing of the group is kept, and every write of it that had not failed alone
-      // fails with this error.
+      // full, or the database is gone. Nothing of the group is kept, and every write of it that
+      // had not already failed alone fails with this error.
       if (this.connection.inTransaction) rollback.run();
       for (const [pending] of done) pending.reject(error);
       for (const pending of group.slice(next)) pending.reject(error);
