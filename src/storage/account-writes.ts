@@ -1,16 +1,10 @@
 import type { Insertable } from "kysely";
 import type pg from "pg";
-import {
-  findPermanentAccount,
-  insertAccount,
-  isDuplicatePermanent,
-  recordIssuedNumber,
-} from "./account-repository.js";
-import { lockBusinessForWrites, nextAccountOrdinal } from "./business-repository.js";
+import { isDuplicatePermanent } from "./account-repository.js";
 import type { Storage } from "./database.js";
 import { prepared } from "./prepared.js";
 import type { AccountNumbersTable, NewAccount } from "./schema.js";
-import { groupWrite, statementWrite, writeTransaction } from "./transactions.js";
+import { groupWrite, statementWrite } from "./transactions.js";
 
 /** A new account, less what storage assigns (its ordinal). */
 export type AccountToCreate = Omit<NewAccount, "ordinal">;
@@ -23,8 +17,9 @@ export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" 
  * for the email is not created: nothing is written, no answer is stored, and this resolves to
  * undefined (the caller re-issues instead).
  *
- * The hot path of generate (issue 12). On SQLite it is one synchronous write on statements
- * prepared once, committed with the writes of the other requests in flight (group commit).
+ * The hot path of generate (issue 12): on SQLite one synchronous write on statements prepared
+ * once, committed with the writes of the other requests in flight (group commit); on
+ * PostgreSQL one statement, one round trip (createOnPostgres).
  */
 export function createAccountIfNew<T>(
   storage: Storage,
@@ -35,42 +30,21 @@ export function createAccountIfNew<T>(
   const created = { answers: (result: T | undefined) => result !== undefined };
   const firstNumber = { ...number, account_id: account.id, business_id: account.business_id, version: 1 };
   if (storage.pool) return createOnPostgres(storage.pool, account, firstNumber, answer);
-  if (storage.group) {
-    return groupWrite(
-      storage.group,
-      (db) => {
-        if (
-          account.kind === "permanent" &&
-          prepared(db, FIND_PERMANENT).get(account.business_id, account.email)
-        ) {
-          return undefined;
-        }
-        const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as {
-          account_count: number;
-        };
-        prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
-        prepared(db, INSERT_NUMBER).run({ ...NUMBER_DEFAULTS, ...firstNumber });
-        return answer;
-      },
-      created,
-    );
-  }
-  // Other executors (none today: SQLite has its group commit, PostgreSQL its pool) take the
-  // query builder's transaction.
-  return writeTransaction(
-    storage,
-    async (trx) => {
-      // Writers of one business take turns on its row, so two requests for one new customer
-      // cannot both find no account and both create one.
-      await lockBusinessForWrites(trx, account.business_id);
+  if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
+  return groupWrite(
+    storage.group,
+    (db) => {
       if (
         account.kind === "permanent" &&
-        (await findPermanentAccount(trx, account.business_id, account.email))
+        prepared(db, FIND_PERMANENT).get(account.business_id, account.email)
       ) {
         return undefined;
       }
-      await insertAccount(trx, { ...account, ordinal: await nextAccountOrdinal(trx, account.business_id) });
-      await recordIssuedNumber(trx, firstNumber);
+      const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as {
+        account_count: number;
+      };
+      prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
+      prepared(db, INSERT_NUMBER).run({ ...NUMBER_DEFAULTS, ...firstNumber });
       return answer;
     },
     created,
