@@ -3,7 +3,7 @@ import { ErrorCode } from "../../errors.js";
 import type { RedeliveryService } from "../../webhooks/redelivery.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
-import { EVENT_ID_PARAMETER } from "../webhook-operations.js";
+import { EVENT_ID_PARAMETER } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { RedeliveryService } from "../../webhooks/redelivery.js";
 import type { RouteContract } from "../openapi-components.js";
-import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
 import type { RouteContract } from "../openapi-components.js";
-import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../webhook-operations.js";
+import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {

@@ -15,8 +15,9 @@ import {
 import { receivedBody } from "./request-body.js";
 import { answerOnce } from "./request-guard.js";
 
-// What the webhook and event write operations share: their OpenAPI shape (signed, answered once
-// per request and Idempotency-Key, JSON bodies) and how a route runs one.
+// What the signed write operations (webhooks, events, sandbox transfers) share: their OpenAPI
+// shape (signed, answered once per request and Idempotency-Key, JSON bodies) and how a route
+// runs one.
 
 export const ENDPOINT_ID_PARAMETER = pathParameter(
   "id",
@@ -40,7 +41,7 @@ export interface WriteOperation {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Webhooks" | "Events";
+  tag: "Webhooks" | "Events" | "Sandbox";
   pathParameter?: unknown;
   /** The request body's component schema, if it takes one. */
   requestBody?: { schema: string; required: boolean };
@@ -104,7 +105,10 @@ export function writeOperation(o: WriteOperation) {
   };
 }
 
-/** Registers a write route: its work runs as one unit of work and its answer is stored for replays. */
+/**
+ * Registers a write route: its work runs as one unit of work and its answer is stored for
+ * replays. The answer's `data` is the work's result, or what `data` picks from it.
+ */
 export function writeRoute<T>(
   app: FastifyInstance,
   method: "POST" | "PATCH" | "DELETE",
@@ -115,6 +119,7 @@ export function writeRoute<T>(
     body: Record<string, unknown>,
     business: ReturnType<typeof callerOf>,
   ) => Promise<T>,
+  data: (result: T) => unknown = (result) => result,
 ): void {
   app.route<{ Params: { id: string } }>({
     method,
@@ -125,7 +130,7 @@ export function writeRoute<T>(
         request,
         reply,
         () => work(request, body, callerOf(request)),
-        (data) => ({ statusCode: status, body: { status: "success", data } }),
+        (result) => ({ statusCode: status, body: { status: "success", data: data(result) } }),
       );
     },
   });
