@@ -1,0 +1,98 @@
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
+
+// The bank protocol's signatures (issue 14, docs/bank-integration.md), shaped like PalmPay's
+// merchant API: every request and every notification carries `requestTime` (milliseconds) and a
+// `nonceStr`; its top-level parameters, sorted by name, make a canonical string that the sender
+// signs with RSA-SHA256 (PKCS#1 v1.5) and the receiver verifies with the sender's public key.
+// Pure and synchronous: the HTTP adapter and the Virtual Bank server both sign and verify here.
+
+/** How far a signed message's `requestTime` may be from the receiver's clock. */
+export const SIGNED_MESSAGE_WINDOW_MS = 5 * 60_000;
+
+/** A parameter value as the protocol carries it. Objects and arrays are signed as their JSON. */
+export type ProtocolValue = string | number | boolean | null | undefined | object;
+
+/**
+ * `name=value` for every parameter with a value, sorted by name (code-unit order), joined with
+ * `&`. Absent, null and empty values are left out (so an optional field sent empty signs like
+ * one not sent); numbers and booleans as JavaScript prints them; objects and arrays as their
+ * JSON. The `sign` parameter itself, if present, is never part of what it signs.
+ */
+export function canonicalString(params: Readonly<Record<string, ProtocolValue>>): string {
+  return Object.keys(params)
+    .filter((name) => name !== "sign")
+    .sort()
+    .flatMap((name) => {
+      const value = params[name];
+      if (value === undefined || value === null || value === "") return [];
+      const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+      return [`${name}=${text}`];
+    })
+    .join("&");
+}
+
+/** The signature of the parameters' canonical string: RSA-SHA256, base64. */
+export function signParams(params: Readonly<Record<string, ProtocolValue>>, privateKey: KeyObject): string {
+  return sign("sha256", Buffer.from(canonicalString(params), "utf8"), privateKey).toString("base64");
+}
+
+/** Whether `signature` (base64) signs these parameters under the public key. Never throws. */
+export function verifyParams(
+  params: Readonly<Record<string, ProtocolValue>>,
+  signature: unknown,
+  publicKey: KeyObject,
+): boolean {
+  if (typeof signature !== "string" || signature.length === 0 || signature.length > 2048) return false;
+  try {
+    return verify(
+      "sha256",
+      Buffer.from(canonicalString(params), "utf8"),
+      publicKey,
+      Buffer.from(signature, "base64"),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a message's `requestTime` (milliseconds) is a whole number within the window of `now`. */
+export function isFreshMessage(requestTime: unknown, now: number): boolean {
+  const time =
+    typeof requestTime === "string" && /^\d{1,16}$/.test(requestTime) ? Number(requestTime) : requestTime;
+  return (
+    typeof time === "number" && Number.isSafeInteger(time) && Math.abs(now - time) <= SIGNED_MESSAGE_WINDOW_MS
+  );
+}
+
+/** An RSA private key from PEM, refused with a clear message when it is not one (config checks). */
+export function rsaPrivateKey(pem: string, what: string): KeyObject {
+  return requireRsa(
+    parseKey(() => createPrivateKey(pem), what),
+    what,
+  );
+}
+
+/** An RSA public key from PEM (a public key, or a private key's public half). */
+export function rsaPublicKey(pem: string, what: string): KeyObject {
+  return requireRsa(
+    parseKey(() => createPublicKey(pem), what),
+    what,
+  );
+}
+
+function requireRsa(key: KeyObject, what: string): KeyObject {
+  if (key.asymmetricKeyType !== "rsa") {
+    throw new Error(
+      `${what} holds an ${String(key.asymmetricKeyType).toUpperCase()} key; the protocol signs with RSA`,
+    );
+  }
+  return key;
+}
+
+function parseKey(parse: () => KeyObject, what: string): KeyObject {
+  try {
+    return parse();
+  } catch (error) {
+    throw new Error(`${what} is not a PEM key: ${(error as Error).message}`);
+  }
+}
