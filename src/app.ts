@@ -5,6 +5,7 @@ import type { AccountLifecycle } from "./accounts/account-lifecycle.js";
 import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
 import type { CollectionService } from "./collections/collection-service.js";
+import { type DashboardDependencies, registerDashboard } from "./dashboard/plugin.js";
 import { validationFailed } from "./errors.js";
 import type { EventService } from "./events/event-service.js";
 import { registerAuthentication } from "./http/authenticate.js";
@@ -69,6 +70,8 @@ export interface AppDependencies {
   requestTimeoutMs?: number;
   trustProxy?: boolean;
   logger?: { level: LevelWithSilent; stream?: DestinationStream };
+  /** The business dashboard (/dashboard) and the operator console (/admin). */
+  dashboard?: DashboardDependencies;
 }
 
 /** More query parameters than this is an attack or a bug, not a client of this API. */
@@ -180,5 +183,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     },
     { prefix: API_PREFIX },
   );
+  const dashboard = deps.dashboard;
+  if (dashboard) app.register((scope) => registerDashboard(scope, dashboard));
   return app;
 }

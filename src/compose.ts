@@ -5,13 +5,16 @@ import { AccountLifecycle } from "./accounts/account-lifecycle.js";
 import { AccountService } from "./accounts/account-service.js";
 import { buildApp } from "./app.js";
 import { Authenticator } from "./auth/authenticator.js";
+import { BusinessProfiles } from "./businesses/business-profile.js";
 import { BusinessService } from "./businesses/business-service.js";
 import { type MasterKeySource, resolveMasterKey } from "./businesses/master-key.js";
 import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
+import { UserService } from "./businesses/user-service.js";
 import type { Clock } from "./clock.js";
 import { CollectionService } from "./collections/collection-service.js";
 import type { Config } from "./config.js";
+import { Sessions } from "./dashboard/sessions.js";
 import { EventService } from "./events/event-service.js";
 import { HealthMonitor } from "./http/health.js";
 import { Metrics, metricsRoute } from "./http/metrics.js";
@@ -61,6 +64,11 @@ export interface Services {
   authenticator: Authenticator;
   requestRecords: RequestRecords;
   metrics: Metrics;
+  users: UserService;
+  profiles: BusinessProfiles;
+  sessions: Sessions;
+  /** Binds the dashboard's CSRF tokens to sessions. */
+  csrfKey: Buffer;
   /** Where the master key came from (and its file, when it is one), for the log. */
   masterKey: { source: MasterKeySource; file?: string };
   /** Names of the migrations applied while opening. */
@@ -99,9 +107,11 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     const box = new SecretBox(master.key, config.previousMasterKeys);
     let permutationKey: Buffer;
     let fingerprintKey: Buffer;
+    let csrfKey: Buffer;
     try {
       permutationKey = await loadServiceKey(opened.db, box, ServiceKey.virtualBankPermutation);
       fingerprintKey = await loadServiceKey(opened.db, box, ServiceKey.identityFingerprint);
+      csrfKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardCsrf);
     } catch (error) {
       throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
     }
@@ -113,7 +123,13 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       sandbox: config.sandbox,
     });
     const provider = overrides.provider?.({ storage: opened, embedded }) ?? embedded;
-    const authenticator = new Authenticator({ db: opened.db, box, now, cacheTtlMs: config.authCacheTtlMs });
+    const authenticator = new Authenticator({
+      db: opened.db,
+      reads: opened.hot,
+      box,
+      now,
+      cacheTtlMs: config.authCacheTtlMs,
+    });
     const collections = new CollectionService({
       storage: opened,
       maxTransferKobo: config.maxTransferKobo,
@@ -121,16 +137,25 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       now,
     });
     collections.onConflict(() => metrics.transferConflicts.inc());
+    const businesses = new BusinessService({
+      storage: opened,
+      box,
+      now,
+      onCredentialsChanged: () => authenticator.invalidate(),
+    });
     return {
       config,
       storage: opened,
       box,
-      businesses: new BusinessService({
-        storage: opened,
-        box,
+      businesses,
+      users: new UserService({ storage: opened, box, businesses, now }),
+      profiles: new BusinessProfiles(opened, businesses, now),
+      sessions: new Sessions(
+        opened,
+        { idleMs: config.dashboard.sessionIdleMs, absoluteMs: config.dashboard.sessionMaxMs },
         now,
-        onCredentialsChanged: () => authenticator.invalidate(),
-      }),
+      ),
+      csrfKey,
       accounts: new AccountService({
         storage: opened,
         provider,
@@ -157,6 +182,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       requestRecords: new RequestRecords({
         db: opened.db,
         group: opened.group,
+        pool: opened.pool,
         leaseMs: config.requestTimeoutMs * 2,
         now,
       }),
@@ -177,14 +203,12 @@ export function buildServerApp(
   overrides: Pick<Overrides, "logger"> & { redis?: Redis } = {},
 ): FastifyInstance {
   const { config } = services;
+  // The domain services the API's routes and the dashboard's pages both call.
+  const { accounts, lifecycle, collections, events, webhooks, redelivery } = services;
+  const domain = { accounts, lifecycle, collections, events, webhooks, redelivery };
   const app = buildApp({
     authenticator: services.authenticator,
-    accounts: services.accounts,
-    lifecycle: services.lifecycle,
-    collections: services.collections,
-    events: services.events,
-    webhooks: services.webhooks,
-    redelivery: services.redelivery,
+    ...domain,
     sandbox: config.sandbox,
     requestRecords: services.requestRecords,
     metrics: services.metrics,
@@ -203,6 +227,17 @@ export function buildServerApp(
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     logger: overrides.logger ?? { level: config.logLevel },
+    dashboard: {
+      users: services.users,
+      businesses: services.businesses,
+      profiles: services.profiles,
+      ...domain,
+      sessions: services.sessions,
+      csrfKey: services.csrfKey,
+      secureCookies: config.dashboard.secureCookies,
+      signInPerMinute: config.dashboard.signInPerMinute,
+      sandbox: config.sandbox,
+    },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).
   const stop = services.collections.onConflict((conflict) =>
@@ -269,6 +304,11 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     name: "prune-events",
     intervalMs: EVENT_PRUNE_INTERVAL_MS,
     run: () => services.events.prune(),
+  });
+  jobs.add({
+    name: "prune-sessions",
+    intervalMs: EVENT_PRUNE_INTERVAL_MS,
+    run: () => services.sessions.prune(),
   });
   jobs.add({
     name: "emit-account-expired",

@@ -158,6 +158,9 @@ const envSchema = z.object({
       return schedule;
     })
     .optional(),
+  DASHBOARD_SESSION_IDLE_MINUTES: integerString("DASHBOARD_SESSION_IDLE_MINUTES", 1, 1440).default(30),
+  DASHBOARD_SESSION_MAX_HOURS: integerString("DASHBOARD_SESSION_MAX_HOURS", 1, 720).default(12),
+  SIGN_IN_RATE_LIMIT_PER_MIN: integerString("SIGN_IN_RATE_LIMIT_PER_MIN", 0, 10_000).default(10),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
   MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
     DEFAULT_MAX_TRANSFER_KOBO,
@@ -218,6 +221,16 @@ export type Config = Readonly<{
     maxInFlightPerEndpoint: number;
     /** Delays before each retry after a failure. */
     retrySchedule: readonly number[];
+  };
+  dashboard: {
+    /** A dashboard session unused this long ends. */
+    sessionIdleMs: number;
+    /** A dashboard session ends this long after sign-in, however active. */
+    sessionMaxMs: number;
+    /** Sign-in attempts per client address per minute (0: no limit). */
+    signInPerMinute: number;
+    /** Session and CSRF cookies are Secure (production, behind HTTPS). */
+    secureCookies: boolean;
   };
 }>;
 
@@ -301,6 +314,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOK_CONCURRENCY,
       maxInFlightPerEndpoint: e.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
       retrySchedule: e.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE_MS,
+    },
+    dashboard: {
+      sessionIdleMs: e.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
+      sessionMaxMs: e.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
+      signInPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MIN,
+      secureCookies: e.NODE_ENV === "production",
     },
   });
 }

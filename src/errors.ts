@@ -62,6 +62,9 @@ export const ErrorCode = {
   AMOUNT_ABOVE_LIMIT: "AMOUNT_ABOVE_LIMIT",
   CURRENCY_NOT_SUPPORTED: "CURRENCY_NOT_SUPPORTED",
   TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
+  // The dashboard and the console (sign-in), not the signed API.
+  INVALID_CREDENTIALS: "INVALID_CREDENTIALS",
+  SIGN_IN_LOCKED: "SIGN_IN_LOCKED",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -129,14 +132,6 @@ export const serviceDegraded = (reason: string) =>
   new AppError(ErrorCode.SERVICE_DEGRADED, 503, `Service degraded: ${reason}`);
 export const numberSpaceExhausted = () =>
   new AppError(ErrorCode.NUMBER_SPACE_EXHAUSTED, 503, "No account numbers are left to issue");
-
-/** A second permanent account for one business and email: the database refused it. */
-export const permanentAccountExists = () =>
-  new AppError(
-    ErrorCode.CONFLICT,
-    409,
-    "A permanent account for this email already exists; retry to re-issue it",
-  );
 
 /** The first request with this signature or Idempotency-Key has not finished yet. */
 export const requestInProgress = (what: "signature" | "Idempotency-Key") =>

@@ -317,6 +317,7 @@ describe("vas key", () => {
       assert.deepEqual(Object.keys(key).sort(), [
         "createdAt",
         "keyId",
+        "lastUsedAt",
         "minSignatureVersion",
         "prefix",
         "status",

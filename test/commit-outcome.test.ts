@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import type { AccountProvider } from "../src/providers/account-provider.js";
-import { CREATE_ON_POSTGRES_NAME } from "../src/storage/account-writes.js";
+import { CREATE_ON_POSTGRES_NAME } from "../src/storage/account-batches.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { WrappedBank } from "./helpers/banks.js";
 import { POSTGRES_AVAILABLE } from "./helpers/databases.js";

@@ -23,7 +23,12 @@ test("the harness builds the very app production builds: same routes, same setti
     // What the test servers used to leave out: the auth cache, as in production.
     assert.equal(h.services.config.authCacheTtlMs, 2_000);
     assert.equal(server.services.config.authCacheTtlMs, 2_000);
-    assert.deepEqual(server.jobs.names(), ["prune-request-records", "prune-events", "emit-account-expired"]);
+    assert.deepEqual(server.jobs.names(), [
+      "prune-request-records",
+      "prune-events",
+      "prune-sessions",
+      "emit-account-expired",
+    ]);
   } finally {
     await server.close();
     await h.close();

@@ -51,6 +51,49 @@ for (const dialect of DIALECTS) {
         const numbers = responses.map((r) => r.json().data.accountNumber);
         assert.equal(new Set(numbers).size, numbers.length);
       });
+
+      test("a burst of new, known and temporary customers leaves dense ordinals and the right count", async () => {
+        const fresh = await h.createBusiness();
+        let calls = 0;
+        // Each body differs (the name), so no request is a replay of another.
+        const generate = (email: string, temporary = false) =>
+          h.request({
+            url: `${API}/account/generate${temporary ? "/temporary" : ""}`,
+            body: customer({ email, name: `Customer ${++calls}` }),
+            as: fresh,
+          });
+        for (let i = 0; i < 10; i++) assert.equal((await generate(`known${i}@example.com`)).statusCode, 201);
+        // PostgreSQL creates a business's concurrent accounts in batches (one statement each);
+        // a known customer's request in the same burst re-issues instead.
+        const burst = await Promise.all([
+          ...Array.from({ length: 20 }, (_, i) => generate(`known${i % 10}@example.com`)),
+          ...Array.from({ length: 20 }, (_, i) => generate(`new${i}@example.com`)),
+          ...Array.from({ length: 20 }, (_, i) => generate(`temp${i}@example.com`, true)),
+        ]);
+        const statuses = burst.map((r) => r.statusCode);
+        assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200), "the known customers were re-issued");
+        assert.deepEqual(statuses.slice(20), Array(40).fill(201), "the new ones were created");
+        const rows = await h.storage.db
+          .selectFrom("accounts")
+          .select(["ordinal", "kind", "email"])
+          .where("business_id", "=", fresh.businessId)
+          .orderBy("ordinal")
+          .execute();
+        assert.deepEqual(
+          rows.map((row) => Number(row.ordinal)),
+          Array.from({ length: 50 }, (_, i) => i + 1),
+          "ordinals 1..50, no gap, no repeat",
+        );
+        const listed = await h.request({ url: `${API}/account/list?limit=1`, as: fresh });
+        assert.equal(listed.json().pagination.total, 50);
+        const reissued = await h.storage.db
+          .selectFrom("account_numbers")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where("business_id", "=", fresh.businessId)
+          .where("retired_at", "is not", null)
+          .executeTakeFirstOrThrow();
+        assert.equal(Number(reissued.count), 20, "each re-issue retired one number");
+      });
     });
   });
 }

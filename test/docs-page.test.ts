@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchBrowser, listenOnLoopback, skipWithoutBrowser as skip } from "./helpers/browser.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
-
-// Debian's Chromium (.ci/run installs it): the page is checked in a real browser, on a real port.
-const CHROMIUM = "/usr/bin/chromium";
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-// In CI the test always runs: a missing browser fails it rather than skipping it.
-const skip = HAVE_CHROMIUM || process.env.CI ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
 
 describe("GET /docs in a browser", { skip }, () => {
   let h: Harness;
@@ -18,21 +11,8 @@ describe("GET /docs in a browser", { skip }, () => {
 
   before(async () => {
     h = await createHarness();
-    await h.app.listen({ port: 0, host: "127.0.0.1" });
-    origin = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    origin = await listenOnLoopback(h.app);
+    browser = await launchBrowser();
   });
 
   after(async () => {

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { isAppError } from "../src/errors.js";
-import { insertAccount } from "../src/storage/account-repository.js";
-import { insertRecordIfAbsent } from "../src/storage/request-record-repository.js";
 import { inUnitOfWork, writeTransaction } from "../src/storage/transactions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
@@ -22,17 +19,15 @@ for (const dialect of DIALECTS) {
     after(() => h.close());
 
     const claim = async () => {
-      const id = { business_id: business.businessId, kind: "idempotency" as const, key: randomUUID() };
-      const now = new Date();
-      await insertRecordIfAbsent(h.storage.db, {
-        ...id,
-        fingerprint: "f",
-        state: "in_flight",
-        locked_until: new Date(now.getTime() + 60_000).toISOString(),
-        expires_at: new Date(now.getTime() + 60_000).toISOString(),
-        created_at: now.toISOString(),
-      });
-      return id;
+      const claimed = await h.services.requestRecords.claim(
+        business.businessId,
+        "idempotency",
+        randomUUID(),
+        "f",
+        60_000,
+      );
+      assert.equal(claimed.outcome, "claimed");
+      return (claimed as Extract<typeof claimed, { outcome: "claimed" }>).claim;
     };
     const record = (id: Awaited<ReturnType<typeof claim>>) =>
       h.storage.db
@@ -77,35 +72,6 @@ for (const dialect of DIALECTS) {
         ),
         /one write transaction/,
       );
-    });
-
-    test("a second permanent account for one email is the domain's 409, not the driver's error", async () => {
-      const row = (accountNumber: string, ordinal: number) => ({
-        id: randomUUID(),
-        business_id: business.businessId,
-        ordinal,
-        kind: "permanent" as const,
-        account_number: accountNumber,
-        account_name: "Acme/Ada",
-        customer_name: "Ada",
-        email: "twice@example.com",
-        identity_type: "bvn" as const,
-        identity_fingerprint: "x",
-        identity_last4: "8901",
-        version: 1,
-        duration_minutes: null,
-        expires_at: null,
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      });
-      await insertAccount(h.storage.db, row("1000000001", 9001));
-      const error = await insertAccount(h.storage.db, row("1000000002", 9002)).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      assert.ok(isAppError(error), String(error));
-      assert.equal(error.statusCode, 409);
-      assert.equal(error.code, "CONFLICT");
     });
   });
 }

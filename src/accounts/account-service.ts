@@ -2,21 +2,13 @@ import { createHmac, randomUUID } from "node:crypto";
 import { type Actor, actorId } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
 import { isAppError, providerUnavailable } from "../errors.js";
-import { recordEvent } from "../events/outbox.js";
+import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
-import {
-  type AccountListRow,
-  findPermanentAccount,
-  insertAccount,
-  recordIssuedNumber,
-  retireNumber,
-  updateAccount,
-} from "../storage/account-repository.js";
-import { type AccountToCreate, createAccountIfNew } from "../storage/account-writes.js";
-import { lockBusinessForWrites, nextAccountOrdinal } from "../storage/business-repository.js";
+import { type AccountListRow, accountsByEmail, findCurrentAccount } from "../storage/account-repository.js";
+import { type AccountToCreate, createOrReissue, createTemporary } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
-import { type Executor, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
+import { unitOfWorkReference } from "../storage/transactions.js";
 import { accountStatus } from "./account-status.js";
 import type {
   AccountSummary,
@@ -27,6 +19,7 @@ import type {
   TemporaryAccount,
 } from "./account-views.js";
 import {
+  emailSchema,
   type Identity,
   type PermanentInput,
   parseListQuery,
@@ -90,18 +83,38 @@ export class AccountService {
       userName: input.name,
     };
     const now = isoNow(this.now);
-    // The usual case, a new customer, in one write; an existing one is re-issued below.
-    const created = await createAccountIfNew(
+    return createOrReissue<GeneratedPermanent>(
       this.options.storage,
       this.newAccount(business, "permanent", input, issued, now),
       this.numberIssued(business, issued.accountNumber, reference, now),
       { created: true, account },
+      (existing) => ({
+        fields: {
+          account_number: issued.accountNumber,
+          account_name: issued.accountName,
+          customer_name: input.name,
+          ...this.identityColumns(input.identity),
+          updated_at: now,
+        },
+        event: eventToWrite(
+          {
+            businessId: business.businessId,
+            type: "account.reissued",
+            accountNumber: issued.accountNumber,
+            data: {
+              email: existing.email,
+              previousAccountNumber: existing.account_number,
+              accountNumber: issued.accountNumber,
+              accountName: issued.accountName,
+              bankName: this.options.provider.bankName,
+              reissuedAt: now,
+            },
+          },
+          now,
+        ),
+        result: { created: false, account },
+      }),
     );
-    if (created) return created;
-    return writeTransaction(this.options.storage, async (trx) => ({
-      created: await this.savePermanent(trx, business, input, issued, reference),
-      account,
-    }));
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
@@ -130,10 +143,11 @@ export class AccountService {
       expectedAmount: input.expectedAmount,
       amountPolicy: input.amountPolicy,
     };
-    const created = await createAccountIfNew(
+    return createTemporary(
       this.options.storage,
       {
         ...this.newAccount(business, "temporary", input, issued, createdAt),
+        kind: "temporary",
         duration_minutes: input.durationMinutes,
         expires_at: expiresAt,
         expected_amount: input.expectedAmount,
@@ -142,9 +156,6 @@ export class AccountService {
       this.numberIssued(business, issued.accountNumber, reference, createdAt),
       account,
     );
-    // A temporary account is always new: only a permanent one is ever found existing.
-    if (!created) throw new Error("a temporary account was not created");
-    return created;
   }
 
   /**
@@ -166,6 +177,25 @@ export class AccountService {
     return { items, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
   }
 
+  /**
+   * The dashboard's search: the account whose current number this is (10 digits), or the
+   * accounts with this email (newest first, at most `limit`). Anything else finds nothing.
+   */
+  async search(business: ForBusiness, text: string, limit = 50): Promise<AccountSummary[]> {
+    const query = text.trim();
+    const db = this.options.storage.db;
+    let rows: AccountListRow[];
+    if (/^\d{10}$/.test(query)) {
+      const row = await findCurrentAccount(db, business.businessId, query);
+      rows = row ? [row] : [];
+    } else {
+      const email = emailSchema.safeParse(query);
+      rows = email.success ? await accountsByEmail(db, business.businessId, email.data, limit) : [];
+    }
+    const now = this.now();
+    return rows.map((row) => accountSummary(row, this.options.provider.bankName, now));
+  }
+
   private async issue(
     business: ForBusiness,
     input: PermanentInput,
@@ -184,87 +214,6 @@ export class AccountService {
       if (isAppError(error) || isStorageUnavailable(error)) throw error;
       throw providerUnavailable(error);
     }
-  }
-
-  private async savePermanent(
-    trx: Executor,
-    business: Issuer,
-    input: PermanentInput,
-    issued: IssuedVirtualAccount,
-    reference: string,
-  ): Promise<boolean> {
-    // Writers of one business take turns (storage picks the lock per dialect), so two requests
-    // for the same new customer cannot both find no account and both create one.
-    await lockBusinessForWrites(trx, business.businessId);
-    const existing = await findPermanentAccount(trx, business.businessId, input.email);
-    const now = isoNow(this.now);
-    const fields = {
-      account_number: issued.accountNumber,
-      account_name: issued.accountName,
-      customer_name: input.name,
-      ...this.identityColumns(input.identity),
-      updated_at: now,
-    };
-    if (existing) {
-      const version = existing.version + 1;
-      // A re-issue also reactivates: the customer's new number takes payments.
-      await updateAccount(trx, existing.id, { ...fields, version, deactivated_at: null });
-      await retireNumber(trx, existing.account_number, now);
-      await this.recordNumber(trx, business, existing.id, version, issued.accountNumber, reference, now);
-      await recordEvent(
-        trx,
-        {
-          businessId: business.businessId,
-          type: "account.reissued",
-          accountNumber: issued.accountNumber,
-          data: {
-            email: existing.email,
-            previousAccountNumber: existing.account_number,
-            accountNumber: issued.accountNumber,
-            accountName: issued.accountName,
-            bankName: this.options.provider.bankName,
-            reissuedAt: now,
-          },
-        },
-        now,
-      );
-      return false;
-    }
-    const id = randomUUID();
-    await insertAccount(trx, {
-      id,
-      business_id: business.businessId,
-      ordinal: await nextAccountOrdinal(trx, business.businessId),
-      kind: "permanent",
-      email: input.email,
-      version: 1,
-      duration_minutes: null,
-      expires_at: null,
-      expected_amount: null,
-      amount_policy: null,
-      deactivated_at: null,
-      created_at: now,
-      ...fields,
-    });
-    await this.recordNumber(trx, business, id, 1, issued.accountNumber, reference, now);
-    return true;
-  }
-
-  private recordNumber(
-    trx: Executor,
-    business: Issuer,
-    accountId: string,
-    version: number,
-    accountNumber: string,
-    reference: string,
-    now: string,
-  ): Promise<void> {
-    return recordIssuedNumber(trx, {
-      ...this.numberIssued(business, accountNumber, reference, now),
-      account_id: accountId,
-      version,
-      business_id: business.businessId,
-    });
   }
 
   /** A new account's row, as generate creates it (a temporary one adds its expiry and amount). */

@@ -44,6 +44,7 @@ test("a change made by another process is seen within EPOCH_CHECK_MS, however lo
   // This authenticator stands for another process: nothing tells it of the change but the database.
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 60_000,
@@ -66,6 +67,7 @@ test("a change made by another process is seen within EPOCH_CHECK_MS, however lo
 test("with nothing changed, a cached key costs no query at all between epoch checks", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 60_000,
@@ -94,6 +96,7 @@ test("the process that made the change sees it at once", async () => {
 test("with a TTL of 0 every request reads the database", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 0,
@@ -115,6 +118,7 @@ test("with a TTL of 0 every request reads the database", async () => {
 test("the caller carries the verified signature in its one canonical form", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 0,
@@ -137,6 +141,7 @@ test("the caller carries the verified signature in its one canonical form", asyn
 test("the body is not looked at before the headers, the key and the timestamp pass", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 0,
@@ -160,6 +165,7 @@ test("the body is not looked at before the headers, the key and the timestamp pa
 test("version 2 binds the method, path and query; a key can require it", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
+    reads: services.storage.hot,
     box: services.box,
     now: () => clock,
     cacheTtlMs: 0,

@@ -10,8 +10,9 @@ import {
   signatureVersionRequired,
   timestampExpired,
 } from "../errors.js";
-import { findCredentialByKeyHash, type KeyCredential } from "../storage/api-key-repository.js";
-import { CREDENTIALS_EPOCH, readCounter } from "../storage/counter-repository.js";
+import { type KeyCredential, recordKeyUse } from "../storage/api-key-repository.js";
+import { CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
+import type { HotReads } from "../storage/hot-reads.js";
 import type { Executor } from "../storage/transactions.js";
 import {
   canonicalSignature,
@@ -88,7 +89,10 @@ function signatureVersion(headers: SigningHeaders): SignatureVersion {
 }
 
 export interface AuthenticatorOptions {
+  /** Where a key's last use is written. */
   db: Executor;
+  /** The key lookup and the credentials epoch, on statements prepared once (hot-reads.ts). */
+  reads: Pick<HotReads, "credential" | "counter">;
   /** Opens the stored secret keys. */
   box: SecretBox;
   now?: () => number;
@@ -106,17 +110,21 @@ export interface AuthenticatorOptions {
  */
 export class Authenticator {
   private readonly cache = new Map<string, { credential: KeyCredential; secretKey: string; until: number }>();
+  /** Per key, the minute its last use was recorded in (api_keys.last_used_at). */
+  private readonly usedInMinute = new Map<string, number>();
   private epoch: number | undefined;
   private epochCheckedAt = Number.NEGATIVE_INFINITY;
   private epochCheck: Promise<void> | undefined;
 
   private readonly db: Executor;
+  private readonly reads: Pick<HotReads, "credential" | "counter">;
   private readonly box: SecretBox;
   private readonly now: () => number;
   private readonly cacheTtlMs: number;
 
   constructor(options: AuthenticatorOptions) {
     this.db = options.db;
+    this.reads = options.reads;
     this.box = options.box;
     this.now = options.now ?? Date.now;
     this.cacheTtlMs = options.cacheTtlMs ?? 0;
@@ -133,7 +141,8 @@ export class Authenticator {
    */
   private async revalidate(now: number): Promise<void> {
     if (now - this.epochCheckedAt < EPOCH_CHECK_MS) return;
-    this.epochCheck ??= readCounter(this.db, CREDENTIALS_EPOCH)
+    this.epochCheck ??= this.reads
+      .counter(CREDENTIALS_EPOCH)
       .then((epoch) => {
         if (epoch !== this.epoch) this.cache.clear();
         this.epoch = epoch;
@@ -153,7 +162,7 @@ export class Authenticator {
     if (this.cacheTtlMs > 0) await this.revalidate(now);
     const cached = this.cache.get(keyHash);
     if (cached && cached.until > now) return cached;
-    const credential = await findCredentialByKeyHash(this.db, keyHash);
+    const credential = await this.reads.credential(keyHash);
     if (!credential) return undefined; // unknown keys are not remembered: no memory for random guesses
     const entry = {
       credential,
@@ -166,6 +175,20 @@ export class Authenticator {
       this.cache.set(keyHash, entry);
     }
     return entry;
+  }
+
+  /**
+   * Notes that the key authenticated a request: written at most once a minute per key (and
+   * process), in its own statement, never awaited by the request. A write that fails only
+   * leaves the time a minute older.
+   */
+  private recordUse(keyId: string): void {
+    const now = this.now();
+    const minute = Math.floor(now / 60_000);
+    if (this.usedInMinute.get(keyId) === minute) return;
+    if (this.usedInMinute.size >= MAX_CACHED_KEYS) this.usedInMinute.clear();
+    this.usedInMinute.set(keyId, minute);
+    recordKeyUse(this.db, keyId, new Date(minute * 60_000).toISOString()).catch(() => {});
   }
 
   async authenticate(request: SignedContent): Promise<Caller> {
@@ -200,6 +223,7 @@ export class Authenticator {
             signature,
           );
     if (!valid) throw invalidSignature();
+    this.recordUse(credential.keyId);
     return {
       businessId: credential.businessId,
       businessName: credential.businessName,

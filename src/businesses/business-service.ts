@@ -70,6 +70,15 @@ const toChange = (row: VerificationEventsTable): VerificationChange => ({
   at: row.created_at,
 });
 
+const businessSummary = (row: Business): BusinessSummary => ({
+  businessId: row.id,
+  name: row.name,
+  verificationStatus: row.verification_status,
+  accounts: Number(row.account_count),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
 /** A key pair as handed to the business: the only time the secret is ever shown. */
 export interface IssuedKeyPair {
   keyId: string;
@@ -85,6 +94,8 @@ export interface ApiKeySummary {
   minSignatureVersion: number;
   createdAt: string;
   updatedAt: string;
+  /** The minute the key last authenticated a request (null: never). */
+  lastUsedAt: string | null;
 }
 
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
@@ -130,6 +141,7 @@ const summary = (row: ApiKeyRow): ApiKeySummary => ({
   minSignatureVersion: row.min_signature_version,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  lastUsedAt: row.last_used_at,
 });
 
 export function isVerificationStatus(value: string): value is VerificationStatus {
@@ -185,11 +197,27 @@ export class BusinessService {
     name: string,
     status: VerificationStatus = "not_submitted",
   ): Promise<{ business: Business } & IssuedKeyPair> {
+    if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
+    const business = this.newBusiness(name, status);
+    const keys = await writeTransaction(this.storage, async (trx) => {
+      await insertBusiness(trx, business);
+      return this.insertKeyPair(trx, business.id, business.created_at);
+    });
+    return { business, ...keys };
+  }
+
+  /** A business signing itself up (the dashboard): not_submitted, and no keys until it asks. */
+  async registerBusiness(name: string): Promise<Business> {
+    const business = this.newBusiness(name, "not_submitted");
+    await writeTransaction(this.storage, (trx) => insertBusiness(trx, business));
+    return business;
+  }
+
+  private newBusiness(name: string, status: VerificationStatus): Business {
     // It becomes part of every account name and is printed by the CLI: the customer-name rules.
     const checkedName = parseBusinessName(name);
-    if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
     const now = this.now().toISOString();
-    const business: Business = {
+    return {
       id: randomUUID(),
       name: checkedName,
       verification_status: status,
@@ -199,22 +227,19 @@ export class BusinessService {
       created_at: now,
       updated_at: now,
     };
-    const keys = await writeTransaction(this.storage, async (trx) => {
-      await insertBusiness(trx, business);
-      return this.insertKeyPair(trx, business.id, now);
-    });
-    return { business, ...keys };
   }
 
   /**
    * Moves the business through its verification lifecycle (see verification.ts), recording who
-   * did it, when, from, to and why in the same transaction. Returns the recorded change.
+   * did it, when, from, to and why in the same transaction (with `alsoInTransaction`'s writes,
+   * such as the details submitted). Returns the recorded change.
    */
   async setVerificationStatus(
     businessId: string,
     status: VerificationStatus,
     actor: Actor,
     reason?: string,
+    alsoInTransaction?: (trx: Executor) => Promise<void>,
   ): Promise<VerificationChange> {
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
     return this.changeCredentials(async (trx) => {
@@ -238,6 +263,7 @@ export class BusinessService {
         created_at: at,
       };
       await insertVerificationEvent(trx, event);
+      await alsoInTransaction?.(trx);
       return toChange(event);
     });
   }
@@ -250,14 +276,13 @@ export class BusinessService {
   }
 
   async listBusinesses(): Promise<BusinessSummary[]> {
-    return (await listBusinesses(this.storage.db)).map((row) => ({
-      businessId: row.id,
-      name: row.name,
-      verificationStatus: row.verification_status,
-      accounts: row.account_count,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
+    return (await listBusinesses(this.storage.db)).map(businessSummary);
+  }
+
+  async getBusiness(businessId: string): Promise<BusinessSummary> {
+    const row = await findBusiness(this.storage.db, businessId);
+    if (!row) throw notFound(`no business with id ${businessId}`);
+    return businessSummary(row);
   }
 
   async createKey(businessId: string): Promise<IssuedKeyPair> {
@@ -298,6 +323,17 @@ export class BusinessService {
       ));
     if (!changed)
       throw new AppError(ErrorCode.CONFLICT, 409, "this API key is revoked; revocation is permanent");
+  }
+
+  /**
+   * The dashboard's way to change a key: by its id, and only the business's own (any other key
+   * is 404, as if it did not exist). The same rules as setKeyStatus.
+   */
+  async setOwnKeyStatus(businessId: string, keyId: string, status: ApiKeyStatus): Promise<ApiKeySummary> {
+    const row = isUuid(keyId) ? await findApiKeyById(this.storage.db, keyId) : undefined;
+    if (!row || row.business_id !== businessId) throw notFound("no such API key");
+    await this.setKeyStatus(keyId, status);
+    return { ...summary(row), status };
   }
 
   /**

@@ -9,6 +9,8 @@ export const ServiceKey = {
   virtualBankPermutation: "virtual_bank.permutation_key",
   /** Keys the fingerprints kept in place of BVNs and NINs. */
   identityFingerprint: "identity.fingerprint_key",
+  /** Binds the dashboard's CSRF tokens to their session. */
+  dashboardCsrf: "dashboard.csrf_key",
 } as const;
 export type ServiceKeyName = (typeof ServiceKey)[keyof typeof ServiceKey];
 

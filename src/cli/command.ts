@@ -12,6 +12,10 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** All of standard input (a password piped in); none when absent. */
+  readStdin?: () => Promise<string>;
+  /** Asks at a terminal without echoing the answer (a password); absent when no one is there. */
+  askHidden?: (question: string) => Promise<string>;
 }
 
 /** A bad invocation: printed with the command's usage, exit code 2. */

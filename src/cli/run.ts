@@ -18,6 +18,7 @@ import {
 } from "./command.js";
 import { COLLECTION_COMMANDS } from "./commands/collections.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
+import { OPERATOR_COMMANDS } from "./commands/operators.js";
 import { WEBHOOK_COMMANDS } from "./commands/webhooks.js";
 import { formatTable } from "./table.js";
 import { formatCommandUsage, formatGroupUsage, formatUsage } from "./usage.js";
@@ -321,6 +322,7 @@ const COMMANDS: readonly Command[] = [
   ...COLLECTION_COMMANDS,
   ...LEDGER_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...OPERATOR_COMMANDS,
 ];
 
 /** The whole help, as `vas --help` prints it. */

@@ -1,19 +1,12 @@
 import { accountStatus } from "../accounts/account-status.js";
 import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.js";
 import { type AppError, transferRefused } from "../errors.js";
+import { formatNaira } from "../ledger/kobo.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { AccountRow } from "../storage/schema.js";
 
 /** The one currency accepted. */
 export const CURRENCY = "NGN";
-
-/** Naira, for messages: 150000 kobo -> "NGN 1,500.00". */
-function formatNaira(kobo: number): string {
-  const sign = kobo < 0 ? "-" : "";
-  const abs = Math.abs(kobo);
-  const naira = Math.floor(abs / 100).toLocaleString("en-US");
-  return `${sign}NGN ${naira}.${String(abs % 100).padStart(2, "0")}`;
-}
 
 /** What the rules look at: the account the number belongs to (if any) and that number's retirement. */
 export interface Destination {
@@ -25,15 +18,15 @@ export interface Destination {
  * Applies the acceptance rules (docs/api.md, "Inbound transfers") in the order they are
  * checked: returns the destination to credit, or throws the first rule's refusal.
  */
-export function accept(
+export function accept<D extends Destination>(
   notification: Pick<TransferNotification, "amount" | "currency" | "accountNumber">,
-  destination: Destination | undefined,
+  destination: D | undefined,
   now: number,
   maxTransferKobo: number,
-): Destination {
+): D {
   const refusal = refusalOf(notification, destination, now, maxTransferKobo);
   if (refusal) throw refusal;
-  return destination as Destination;
+  return destination as D;
 }
 
 function refusalOf(

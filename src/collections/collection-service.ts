@@ -9,35 +9,19 @@ import {
   transferConflict,
   validationFailed,
 } from "../errors.js";
-import { recordEvent } from "../events/outbox.js";
-import { type FeeSchedule, feeFor, MAX_BASIS_POINTS, NO_FEE } from "../ledger/fees.js";
+import { eventToWrite } from "../events/outbox.js";
+import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
 import { type AccountHead, appendEntry, type ChainedEntry, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sendSandboxTransfer } from "../providers/virtual-bank.js";
-import {
-  countTransfer,
-  findAccountByAnyNumber,
-  findAccountByNumberForUpdate,
-} from "../storage/account-repository.js";
-import { findFeeSchedule, updateFeeSchedule } from "../storage/business-repository.js";
-import { type ConflictInput, recordConflict } from "../storage/conflict-repository.js";
+import { updateFeeSchedule } from "../storage/business-repository.js";
+import type { ConflictInput } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
-import {
-  appendEntries,
-  ledgerBalances,
-  ledgerBalancesAt,
-  lockLedgerAccounts,
-} from "../storage/ledger-repository.js";
+import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import type { LedgerAccountKind } from "../storage/schema.js";
-import {
-  findTransaction,
-  findTransactionBySession,
-  insertTransaction,
-  lastTransaction,
-  lockSession,
-  type TransactionRow,
-} from "../storage/transaction-repository.js";
-import { CommitThenRefuse, unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
+import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
+import { unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
+import { ingestTransfer, type TransferDecisions, type TransferPosting } from "../storage/transfer-writes.js";
 import { accept, CURRENCY } from "./acceptance.js";
 import {
   listTransactions,
@@ -144,12 +128,15 @@ export class CollectionService {
     };
   }
 
-  private record(transfer: TransferNotification): Promise<ReceivedTransfer> {
-    return writeTransaction(this.options.storage, async (trx) => {
-      await lockSession(trx, transfer.sessionId);
-      const existing = await findTransactionBySession(trx, transfer.sessionId);
-      if (existing) {
-        if (!sameTransfer(existing, transfer)) {
+  private async record(transfer: TransferNotification): Promise<ReceivedTransfer> {
+    const outcome = await ingestTransfer<ReceivedTransfer>(
+      this.options.storage,
+      { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now: isoNow(this.now) },
+      {
+        again: (existing) => {
+          if (sameTransfer(existing, transfer)) {
+            return { duplicate: { transaction: transactionView(existing), duplicate: true, payment: null } };
+          }
           // Kept before refusing, then counted and logged: never silently swallowed.
           const conflict: ConflictInput = {
             sessionId: transfer.sessionId,
@@ -159,71 +146,79 @@ export class CollectionService {
             amount: transfer.amount,
             currency: transfer.currency,
           };
-          await recordConflict(trx, conflict, isoNow(this.now));
-          throw new CommitThenRefuse(new TransferConflictError(conflict));
-        }
-        return { transaction: transactionView(existing), duplicate: true, payment: null };
-      }
-      const now = this.now();
-      const { account } = accept(
-        transfer,
-        await findAccountByNumberForUpdate(trx, transfer.accountNumber),
-        now,
-        this.options.maxTransferKobo,
-      );
-      const businessId = account.business_id;
-      const fee = feeFor(transfer.amount, (await findFeeSchedule(trx, businessId)) ?? NO_FEE);
-      const accountOrdinal = await countTransfer(trx, account.id, transfer.amount);
-      const nowIso = new Date(now).toISOString();
-      const heads = await lockLedgerAccounts(trx, businessId, CURRENCY, nowIso);
-      // The business's ledger rows are held from here, so its transfers take turns: the ordinal
-      // follows its last transaction, and so does the recording time, which never goes back
-      // within a business (several processes' clocks may), so a time range is an ordinal range.
-      const last = await lastTransaction(trx, businessId);
-      const ordinal = (last?.ordinal ?? 0) + 1;
-      const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
-      const id = `txn_${randomUUID().replaceAll("-", "")}`;
-      const entries = postEntries(heads, id, transferLegs(transfer.amount, fee), createdAt);
-      const row: TransactionRow = {
-        id,
-        business_id: businessId,
-        account_id: account.id,
-        account_number: transfer.accountNumber,
-        ordinal,
-        account_ordinal: accountOrdinal,
-        session_id: transfer.sessionId,
-        amount: transfer.amount,
-        fee,
-        net_amount: transfer.amount - fee,
-        currency: transfer.currency,
-        balance_after: headOf(heads, "available").balance,
-        payer_name: transfer.payer.name,
-        payer_account_number: transfer.payer.accountNumber,
-        payer_bank_name: transfer.payer.bankName,
-        narration: transfer.narration,
-        status: "successful",
-        value_at: transfer.paidAt,
-        created_at: createdAt,
-      };
-      await insertTransaction(trx, row);
-      await appendEntries(trx, businessId, entries, heads.values());
-      const expected = account.expected_amount === null ? null : Number(account.expected_amount);
-      const paid = Number(account.total_received) + transfer.amount;
-      const payment =
-        expected === null ? null : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
-      const transaction = transactionView(row);
-      await recordEvent(
-        trx,
-        {
-          businessId,
-          type: "payment.received",
-          accountNumber: transfer.accountNumber,
-          data: { ...transaction, payment },
+          return { conflict, seenAt: isoNow(this.now) };
         },
-        createdAt,
-      );
-      return { transaction, duplicate: false, payment };
-    });
+        post: (found) => this.post(transfer, found),
+      },
+    );
+    if ("conflict" in outcome) throw new TransferConflictError(outcome.conflict);
+    return outcome.result;
+  }
+
+  /**
+   * The acceptance rules, then the transfer's transaction, ledger entries and event, from what
+   * storage read under its locks (so the clock is read there too). Synchronous: on SQLite it
+   * runs inside the write.
+   */
+  private post(
+    transfer: TransferNotification,
+    found: Parameters<TransferDecisions<ReceivedTransfer>["post"]>[0],
+  ): TransferPosting<ReceivedTransfer> {
+    const now = this.now();
+    const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
+    const businessId = account.business_id;
+    const fee = feeFor(transfer.amount, ledger.fee);
+    const nowIso = new Date(now).toISOString();
+    // The business's ledger rows are held, so its transfers take turns: the ordinal follows its
+    // last transaction, and so does the recording time, which never goes back within a business
+    // (several processes' clocks may), so a time range is an ordinal range.
+    const { last, heads } = ledger;
+    const ordinal = (last?.ordinal ?? 0) + 1;
+    const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
+    const id = `txn_${randomUUID().replaceAll("-", "")}`;
+    const entries = postEntries(heads, id, transferLegs(transfer.amount, fee), createdAt);
+    const row: TransactionRow = {
+      id,
+      business_id: businessId,
+      account_id: account.id,
+      account_number: transfer.accountNumber,
+      ordinal,
+      account_ordinal: Number(account.transfer_count) + 1,
+      session_id: transfer.sessionId,
+      amount: transfer.amount,
+      fee,
+      net_amount: transfer.amount - fee,
+      currency: transfer.currency,
+      balance_after: headOf(heads, "available").balance,
+      payer_name: transfer.payer.name,
+      payer_account_number: transfer.payer.accountNumber,
+      payer_bank_name: transfer.payer.bankName,
+      narration: transfer.narration,
+      status: "successful",
+      value_at: transfer.paidAt,
+      created_at: createdAt,
+    };
+    const expected = account.expected_amount === null ? null : Number(account.expected_amount);
+    const paid = Number(account.total_received) + transfer.amount;
+    const payment =
+      expected === null ? null : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
+    const transaction = transactionView(row);
+    const event = eventToWrite(
+      {
+        businessId,
+        type: "payment.received",
+        accountNumber: transfer.accountNumber,
+        data: { ...transaction, payment },
+      },
+      createdAt,
+    );
+    return {
+      transaction: row,
+      entries,
+      heads: heads.values(),
+      event,
+      result: { transaction, duplicate: false, payment },
+    };
   }
 
   /**
@@ -235,12 +230,8 @@ export class CollectionService {
     if (!this.options.sandbox)
       throw new AppError(ErrorCode.NOT_FOUND, 404, "Sandbox transfers are off (SANDBOX=false)");
     const input = parseSandboxTransfer(body);
-    const account = await findAccountByAnyNumber(
-      this.options.storage.db,
-      business.businessId,
-      input.accountNumber,
-    );
-    if (!account) throw accountNotFound();
+    const storage = this.options.storage;
+    if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();
     const reference = unitOfWorkReference() ?? randomUUID();
     return sendSandboxTransfer((notification) => this.receive(notification), {
       ...input,

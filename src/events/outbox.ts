@@ -6,6 +6,7 @@ import {
   insertDeliveries,
   insertEvent,
 } from "../storage/event-repository.js";
+import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/transactions.js";
 
 // The outbox: an event is written in the same transaction as the change it describes, with one
@@ -43,27 +44,41 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}
 /** The counter behind a business's event sequence. */
 export const eventSequenceCounter = (businessId: string) => `events:${businessId}`;
 
+/**
+ * The event as the hot path's writers take it (storage/event-writes.ts): its row, less the
+ * sequence storage assigns, and which endpoints get a delivery.
+ */
+export function eventToWrite(event: NewEvent, now: string): EventToWrite {
+  return {
+    row: {
+      id: newId("evt"),
+      business_id: event.businessId,
+      type: event.type,
+      account_number: event.accountNumber,
+      data: JSON.stringify(event.data),
+      created_at: now,
+    },
+    counter: eventSequenceCounter(event.businessId),
+    targets: (enabled) =>
+      event.endpointIds
+        ? [...event.endpointIds]
+        : enabled
+            .filter((endpoint) => subscribes(endpoint.event_types, event.type))
+            .map((endpoint) => endpoint.id),
+    deliveryId: () => newId("dlv"),
+  };
+}
+
 /** Writes the event and its deliveries in the caller's transaction. */
 export async function recordEvent(trx: Executor, event: NewEvent, now: string): Promise<EventRow> {
+  const toWrite = eventToWrite(event, now);
   // The counter's row stays locked to the end of the transaction (PostgreSQL) or the whole
   // transaction runs alone (SQLite): a business's sequences are dense and in commit order.
-  const sequence = await advanceCounter(trx, eventSequenceCounter(event.businessId), 1);
-  const row: EventRow = {
-    id: newId("evt"),
-    business_id: event.businessId,
-    sequence,
-    type: event.type,
-    account_number: event.accountNumber,
-    data: JSON.stringify(event.data),
-    created_at: now,
-  };
+  const sequence = await advanceCounter(trx, toWrite.counter, 1);
+  const row: EventRow = { ...toWrite.row, sequence };
   await insertEvent(trx, row);
-  const targets =
-    event.endpointIds ??
-    (await enabledEndpoints(trx, event.businessId))
-      .filter((endpoint) => subscribes(endpoint.event_types, event.type))
-      .map((endpoint) => endpoint.id);
-  await insertDeliveries(trx, row, targets, () => newId("dlv"), now);
+  const targets = toWrite.targets(event.endpointIds ? [] : await enabledEndpoints(trx, event.businessId));
+  await insertDeliveries(trx, row, targets, toWrite.deliveryId, now);
   return row;
 }
 

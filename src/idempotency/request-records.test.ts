@@ -29,7 +29,13 @@ for (const dialect of DIALECTS) {
 
     // On SQLite the claims go through the group commit, as in the service.
     const records = () =>
-      new RequestRecords({ db: storage.db, group: storage.group, leaseMs: 30_000, now: () => clock });
+      new RequestRecords({
+        db: storage.db,
+        group: storage.group,
+        pool: storage.pool,
+        leaseMs: 30_000,
+        now: () => clock,
+      });
 
     test("first claim runs, the next sees it in flight, then its stored answer", async () => {
       const r = records();

@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type SqliteDatabase from "better-sqlite3";
+import type pg from "pg";
 import type { GroupCommit } from "../storage/group-commit.js";
 import {
   completeRecord,
   deleteExpiredRecords,
   expireLease,
-  findRecord,
-  insertRecordIfAbsent,
   type RecordId,
   type RequestRecord,
   recordsNow,
-  takeOverRecord,
+  recordsOnPool,
 } from "../storage/request-record-repository.js";
 import type { RequestRecordKind } from "../storage/schema.js";
 import type { Executor } from "../storage/transactions.js";
@@ -33,6 +32,8 @@ export interface RequestRecordsOptions {
   db: Executor;
   /** SQLite: claims are one synchronous write in the writer's group commit. */
   group?: GroupCommit | undefined;
+  /** PostgreSQL: claims are named statements on the pool. */
+  pool?: pg.Pool | undefined;
   /** How long an in-flight claim holds before it is presumed dead (set to the request timeout). */
   leaseMs: number;
   now?: () => number;
@@ -104,16 +105,18 @@ export class RequestRecords {
       const now = this.now();
       return group.run((db) => claimNow(db, id, this.fresh(now, fingerprint, ttlMs)));
     }
+    const pool = this.options.pool;
+    if (!pool) throw new Error("request records need a group commit (SQLite) or a pool (PostgreSQL)");
     for (let attempt = 0; attempt < 3; attempt++) {
       const fresh = this.fresh(this.now(), fingerprint, ttlMs);
-      if (await insertRecordIfAbsent(this.options.db, { ...id, ...fresh, state: "in_flight" })) {
+      if (await recordsOnPool.insertIfAbsent(pool, id, fresh)) {
         return { outcome: "claimed", claim: id, reference: fresh.reference };
       }
-      const existing = await findRecord(this.options.db, id);
+      const existing = await recordsOnPool.find(pool, id);
       if (!existing) continue; // pruned between the two statements: try again
       const next = takeOver(existing, fresh);
       if (next) {
-        if (await takeOverRecord(this.options.db, existing, next)) {
+        if (await recordsOnPool.takeOver(pool, existing, next)) {
           return { outcome: "claimed", claim: id, reference: next.reference };
         }
         continue;

@@ -15,3 +15,11 @@ export function koboSchema(field: string, max: number) {
     .min(1, { error: message })
     .max(max, { error: message });
 }
+
+/** Naira, for people to read: 150000 kobo -> "NGN 1,500.00" (integer arithmetic, no rounding). */
+export function formatNaira(kobo: number): string {
+  const sign = kobo < 0 ? "-" : "";
+  const abs = Math.abs(kobo);
+  const naira = Math.floor(abs / 100).toLocaleString("en-US");
+  return `${sign}NGN ${naira}.${String(abs % 100).padStart(2, "0")}`;
+}

@@ -1,10 +1,18 @@
+import type SqliteDatabase from "better-sqlite3";
 import type { Insertable } from "kysely";
 import type pg from "pg";
-import { isDuplicatePermanent } from "./account-repository.js";
+import { createOnPostgres } from "./account-batches.js";
 import type { Storage } from "./database.js";
+import {
+  type EventToWrite,
+  eventCte,
+  eventRowValues,
+  writeDeliveriesOnClient,
+  writeEventNow,
+} from "./event-writes.js";
 import { prepared } from "./prepared.js";
-import type { AccountNumbersTable, NewAccount } from "./schema.js";
-import { groupWrite, statementWrite } from "./transactions.js";
+import { ACCOUNT_COLUMNS, type AccountNumbersTable, type AccountRow, type NewAccount } from "./schema.js";
+import { clientTransaction, groupWrite } from "./transactions.js";
 
 /** A new account, less what storage assigns (its ordinal). */
 export type AccountToCreate = Omit<NewAccount, "ordinal">;
@@ -12,113 +20,177 @@ export type AccountToCreate = Omit<NewAccount, "ordinal">;
 export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;
 
 /**
- * Creates the account (the business's next ordinal) with its first number, as the unit of
- * work's one write, and resolves to `answer`. A permanent account whose business already has one
- * for the email is not created: nothing is written, no answer is stored, and this resolves to
- * undefined (the caller re-issues instead).
+ * Creates a temporary account (the business's next ordinal) with its first number, as the unit
+ * of work's one write, and resolves to `answer`. Permanent accounts go through createOrReissue.
  *
  * The hot path of generate (issue 12): on SQLite one synchronous write on statements prepared
  * once, committed with the writes of the other requests in flight (group commit); on
- * PostgreSQL one statement, one round trip (createOnPostgres).
+ * PostgreSQL one statement, shared with the business's other creates in flight
+ * (account-batches.ts).
  */
-export function createAccountIfNew<T>(
+export async function createTemporary<T>(
   storage: Storage,
+  account: AccountToCreate & { kind: "temporary" },
+  number: NumberToRecord,
+  answer: T,
+): Promise<T> {
+  if (storage.pool) {
+    const created = await createOnPostgres(storage.pool, account, number, answer);
+    // Only a permanent account is ever found existing instead.
+    if (created === undefined) throw new Error("a temporary account was not created");
+    return created;
+  }
+  if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
+  return groupWrite(storage.group, (db) => createNow(db, account, number, answer));
+}
+
+/** SQLite, inside a synchronous write: the account (the business's next ordinal) and its first number. */
+function createNow<T>(
+  db: SqliteDatabase.Database,
   account: AccountToCreate,
   number: NumberToRecord,
   answer: T,
-): Promise<T | undefined> {
-  const created = { answers: (result: T | undefined) => result !== undefined };
-  const firstNumber = { ...number, account_id: account.id, business_id: account.business_id, version: 1 };
-  if (storage.pool) return createOnPostgres(storage.pool, account, firstNumber, answer);
-  if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
-  return groupWrite(
-    storage.group,
-    (db) => {
-      if (
-        account.kind === "permanent" &&
-        prepared(db, FIND_PERMANENT).get(account.business_id, account.email)
-      ) {
-        return undefined;
-      }
-      const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as {
-        account_count: number;
-      };
-      prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
-      prepared(db, INSERT_NUMBER).run({ ...NUMBER_DEFAULTS, ...firstNumber });
-      return answer;
-    },
-    created,
-  );
+): T {
+  const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as { account_count: number };
+  prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
+  prepared(db, INSERT_NUMBER).run({
+    ...NUMBER_DEFAULTS,
+    ...number,
+    account_id: account.id,
+    business_id: account.business_id,
+    version: 1,
+  });
+  return answer;
+}
+
+/** What a re-issue changes on the account: its new number, the name on it and the identity behind it. */
+export type ReissuedFields = Pick<
+  AccountRow,
+  | "account_number"
+  | "account_name"
+  | "customer_name"
+  | "identity_type"
+  | "identity_fingerprint"
+  | "identity_last4"
+  | "updated_at"
+>;
+
+/** The domain's re-issue of an existing permanent account: the new fields, its event, the answer. */
+export interface Reissue<T> {
+  fields: ReissuedFields;
+  event: EventToWrite;
+  result: T;
 }
 
 /**
- * PostgreSQL: the whole write, the request's answer included, in one autocommitted statement
- * (one round trip), named so the server parses and plans it once per connection. The business
- * row's update both assigns the ordinal and, for a permanent account, checks that the email has
- * none yet; two requests racing for one new email meet at the partial unique index, and the
- * loser (which wrote nothing) re-issues instead.
+ * Generate for a permanent account, as the unit of work's one write: creates the account (as
+ * createTemporary does) and resolves to `created`, or, when the business has one for the email,
+ * re-issues it as `reissue` decides from the existing row (read under its lock): the new number
+ * (the next version), the old one retired, the account reactivated, `account.reissued` recorded.
+ * On SQLite both are one synchronous write; on PostgreSQL the create is one statement and a
+ * re-issue one transaction of named statements (the row's lock, then one statement for the rest).
  */
-async function createOnPostgres<T>(
-  pool: pg.Pool,
+export async function createOrReissue<T>(
+  storage: Storage,
   account: AccountToCreate,
-  number: Insertable<AccountNumbersTable>,
-  answer: T,
-): Promise<T | undefined> {
-  const row = { ...ACCOUNT_DEFAULTS, ...account };
-  return statementWrite(answer, async (stored) => {
-    try {
-      const result = await pool.query<{ created: number }>({
-        name: CREATE_ON_POSTGRES_NAME,
-        text: CREATE_ON_POSTGRES,
-        values: [
-          ...ACCOUNT_COLUMNS.filter((c) => c !== "ordinal").map((c) => row[c as keyof typeof row]),
-          number.reference,
-          number.issued_at,
-          number.issued_by_type ?? null,
-          number.issued_by_id ?? null,
-          stored?.statusCode ?? null,
-          stored?.response ?? null,
-          stored?.kinds ?? [],
-          stored?.keys ?? [],
-        ],
-      });
-      return result.rows[0]?.created === 1;
-    } catch (error) {
-      if (account.kind === "permanent" && isDuplicatePermanent(error)) return false;
-      throw error;
-    }
+  number: NumberToRecord,
+  created: T,
+  reissue: (existing: AccountRow) => Reissue<T>,
+): Promise<T> {
+  if (storage.pool) {
+    // The usual case, a new customer, in one statement; an existing one is re-issued.
+    const answer = await createOnPostgres(storage.pool, account, number, created);
+    if (answer !== undefined) return answer;
+    return reissueOnPostgres(storage.pool, account, number, reissue);
+  }
+  if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
+  return groupWrite(storage.group, (db) => {
+    const existing = prepared(db, PERMANENT_LOOKUP.sqlite).get(account.business_id, account.email) as
+      | AccountRow
+      | undefined;
+    if (!existing) return createNow(db, account, number, created);
+    const decided = reissue(existing);
+    const version = existing.version + 1;
+    prepared(db, REISSUE_ACCOUNT).run({ ...decided.fields, version, id: existing.id });
+    prepared(db, RETIRE_NUMBER).run(decided.fields.updated_at, existing.account_number);
+    prepared(db, INSERT_NUMBER).run({
+      ...NUMBER_DEFAULTS,
+      ...number,
+      account_id: existing.id,
+      business_id: existing.business_id,
+      version,
+    });
+    writeEventNow(db, decided.event);
+    return decided.result;
   });
 }
 
-/** The statement's name: the proxy in test/commit-outcome.test.ts drops the answer to it. */
-export const CREATE_ON_POSTGRES_NAME = "vas_create_account";
+/**
+ * PostgreSQL: locks the business's permanent account for the email (concurrent re-issues of one
+ * customer take turns, each seeing the last one's number and version), then updates it, retires
+ * its number, records the new one, completes the request's records and writes the event in one
+ * statement.
+ */
+function reissueOnPostgres<T>(
+  pool: pg.Pool,
+  account: AccountToCreate,
+  number: NumberToRecord,
+  reissue: (existing: AccountRow) => Reissue<T>,
+): Promise<T> {
+  return clientTransaction<T>(pool, async (client, answerFor) => {
+    const found = await client.query<AccountRow>({
+      name: "vas_lock_permanent",
+      text: PERMANENT_LOOKUP.postgres,
+      values: [account.business_id, account.email],
+    });
+    const existing = found.rows[0];
+    // Permanent accounts are never deleted, and this runs only after the create found one.
+    if (!existing) throw new Error("the permanent account to re-issue is gone");
+    const decided = reissue(existing);
+    const answer = answerFor(decided.result);
+    const { fields } = decided;
+    const written = await client.query<{ event_sequence: number; endpoints: [] }>({
+      name: "vas_reissue",
+      text: REISSUE_ON_POSTGRES,
+      values: [
+        existing.id,
+        existing.business_id,
+        existing.version + 1,
+        existing.account_number,
+        ...REISSUED_COLUMNS.map((column) => fields[column]),
+        number.reference,
+        number.issued_at,
+        number.issued_by_type ?? null,
+        number.issued_by_id ?? null,
+        answer?.statusCode ?? null,
+        answer?.response ?? null,
+        answer?.kinds ?? [],
+        answer?.keys ?? [],
+        answer?.businessIds ?? [],
+        decided.event.counter,
+        decided.event.row.id,
+        ...eventRowValues(decided.event),
+      ],
+    });
+    const row = written.rows[0] as { event_sequence: number; endpoints: [] };
+    await writeDeliveriesOnClient(client, decided.event, row.event_sequence, row.endpoints);
+    return decided.result;
+  });
+}
 
-// The partial index's predicate as a literal (see account-repository.ts).
-const FIND_PERMANENT = "select 1 from accounts where business_id = ? and kind = 'permanent' and email = ?";
+/**
+ * The business's permanent account for an email, locked on PostgreSQL (SQLite's write runs
+ * alone). The partial index's predicate is a literal, not a parameter: SQLite may use the index
+ * (kind = 'permanent') only for a statement whose predicate implies it, and with a bound value
+ * it re-prepares the statement on every call to find out (about 54 us against 4.5 us, issue 12).
+ */
+export const PERMANENT_LOOKUP = {
+  sqlite: "select * from accounts where business_id = ? and kind = 'permanent' and email = ?",
+  postgres: "select * from accounts where business_id = $1 and kind = 'permanent' and email = $2 for update",
+};
 const NEXT_ORDINAL =
   "update businesses set account_count = account_count + 1 where id = ? returning account_count";
 
-const ACCOUNT_COLUMNS = [
-  "id",
-  "business_id",
-  "ordinal",
-  "kind",
-  "account_number",
-  "account_name",
-  "customer_name",
-  "email",
-  "identity_type",
-  "identity_fingerprint",
-  "identity_last4",
-  "version",
-  "duration_minutes",
-  "expires_at",
-  "expected_amount",
-  "amount_policy",
-  "deactivated_at",
-  "created_at",
-  "updated_at",
-] as const;
 const ACCOUNT_DEFAULTS = {
   duration_minutes: null,
   expires_at: null,
@@ -144,27 +216,38 @@ const insertSql = (table: string, columns: readonly string[]) =>
 const INSERT_ACCOUNT = insertSql("accounts", ACCOUNT_COLUMNS);
 const INSERT_NUMBER = insertSql("account_numbers", NUMBER_COLUMNS);
 
-// $1..$18: the account's columns but ordinal, in ACCOUNT_COLUMNS order; then the number's
-// reference, issue time and issuer; then the answer and the request records it completes.
-const CREATE_ON_POSTGRES = `
-with created as (
-  update businesses set account_count = account_count + 1
-  where id = $2
-    and ($3 <> 'permanent' or not exists (
-      select 1 from accounts where business_id = $2 and kind = 'permanent' and email = $7))
-  returning account_count
-), account as (
-  insert into accounts (${ACCOUNT_COLUMNS.join(", ")})
-  select $1, $2, account_count, $3, $4, $5, $6, $7, $8, $9, $10, $11::integer, $12::integer, $13,
-         $14::bigint, $15, $16, $17, $18
-  from created
-  returning id
-), issued as (
+const REISSUED_COLUMNS = [
+  "account_number",
+  "account_name",
+  "customer_name",
+  "identity_type",
+  "identity_fingerprint",
+  "identity_last4",
+  "updated_at",
+] as const satisfies readonly (keyof ReissuedFields)[];
+// A re-issue also reactivates: the customer's new number takes payments.
+const REISSUE_ACCOUNT = `update accounts set ${REISSUED_COLUMNS.map((c) => `${c} = @${c}`).join(", ")},
+  version = @version, deactivated_at = null where id = @id`;
+const RETIRE_NUMBER =
+  "update account_numbers set retired_at = ? where account_number = ? and retired_at is null";
+
+const reissueEvent = eventCte({ counter: 21, id: 22, business: 2, row: 23 });
+// $1 account id, $2 business, $3 new version, $4 old number; $5..$11 REISSUED_COLUMNS; $12..$15
+// the new number's reference, issue time and issuer; $16..$20 the answer and the request
+// records it completes; $21..$26 the event (eventCte).
+const REISSUE_ON_POSTGRES = `
+with account_reissued as (
+  update accounts set ${REISSUED_COLUMNS.map((c, i) => `${c} = $${i + 5}`).join(", ")},
+    version = $3::integer, deactivated_at = null
+  where id = $1
+), number_retired as (
+  update account_numbers set retired_at = $11 where account_number = $4 and retired_at is null
+), number_issued as (
   insert into account_numbers (${NUMBER_COLUMNS.join(", ")})
-  select $4, id, $2, 1, $19, $20, null, $21, $22 from account
+  values ($5, $1, $2, $3::integer, $12, $13, null, $14, $15)
 ), answered as (
-  update request_records r set state = 'done', status_code = $23::integer, response = $24
-  from unnest($25::text[], $26::text[]) as k(kind, key)
-  where r.business_id = $2 and r.kind = k.kind and r.key = k.key and exists (select 1 from account)
-)
-select count(*)::integer as created from account`;
+  update request_records r set state = 'done', status_code = $16::integer, response = $17
+  from unnest($18::text[], $19::text[], $20::text[]) as k(kind, key, business_id)
+  where r.business_id = k.business_id and r.kind = k.kind and r.key = k.key
+), ${reissueEvent.ctes}
+select ${reissueEvent.select}`;

@@ -18,23 +18,6 @@ export interface KeyCredential {
   minSignatureVersion: number;
 }
 
-export function findCredentialByKeyHash(db: Executor, keyHash: string): Promise<KeyCredential | undefined> {
-  return db
-    .selectFrom("api_keys")
-    .innerJoin("businesses", "businesses.id", "api_keys.business_id")
-    .select([
-      "api_keys.id as keyId",
-      "api_keys.status as keyStatus",
-      "api_keys.secret_ciphertext as secretCiphertext",
-      "api_keys.min_signature_version as minSignatureVersion",
-      "businesses.id as businessId",
-      "businesses.name as businessName",
-      "businesses.verification_status as verificationStatus",
-    ])
-    .where("api_keys.key_hash", "=", keyHash)
-    .executeTakeFirst();
-}
-
 export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom("api_keys").selectAll().where("key_hash", "=", keyHash).executeTakeFirst();
 }
@@ -94,4 +77,14 @@ export async function updateMinSignatureVersion(
     .where("id", "=", keyId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** The minute the key last authenticated a request; never moves back. */
+export async function recordKeyUse(db: Executor, keyId: string, minute: string): Promise<void> {
+  await db
+    .updateTable("api_keys")
+    .set({ last_used_at: minute })
+    .where("id", "=", keyId)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", minute)]))
+    .execute();
 }

@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { Business, BusinessesTable, VerificationEventsTable, VerificationStatus } from "./schema.js";
-import { type Executor, hasRowLocks } from "./transactions.js";
+import type { Executor } from "./transactions.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
   await db.insertInto("businesses").values(row).execute();
@@ -47,47 +47,6 @@ export function listVerificationEvents(db: Executor, businessId: string): Promis
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-}
-
-/**
- * Counts one more account for the business and returns its ordinal. The row lock this takes
- * on PostgreSQL orders account creation within a business, which keeps ordinals dense.
- */
-export async function nextAccountOrdinal(db: Executor, businessId: string): Promise<number> {
-  const row = await db
-    .updateTable("businesses")
-    .set((eb) => ({ account_count: eb("account_count", "+", 1) }))
-    .where("id", "=", businessId)
-    .returning("account_count")
-    .executeTakeFirstOrThrow();
-  return row.account_count;
-}
-
-/**
- * Makes the writers of one business take turns for the rest of the transaction: on PostgreSQL
- * the business row is locked (SELECT ... FOR UPDATE); on SQLite, whose write transactions begin
- * IMMEDIATE and so already run one at a time, nothing is needed.
- */
-export async function lockBusinessForWrites(db: Executor, businessId: string): Promise<void> {
-  if (!hasRowLocks(db)) return;
-  await db.selectFrom("businesses").select("id").where("id", "=", businessId).forUpdate().execute();
-}
-
-/** The business's fee on inbound transfers. */
-export async function findFeeSchedule(
-  db: Executor,
-  businessId: string,
-): Promise<{ basisPoints: number; capKobo: number | null } | undefined> {
-  const row = await db
-    .selectFrom("businesses")
-    .select(["fee_basis_points", "fee_cap_kobo"])
-    .where("id", "=", businessId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    basisPoints: Number(row.fee_basis_points),
-    capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
-  };
 }
 
 /** Sets the business's fee; false when there is no such business. */

@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { Executor } from "./transactions.js";
 
 /** What a refused notification said, against the transaction its session id was first recorded as. */
@@ -10,34 +8,6 @@ export interface ConflictInput {
   accountNumber: string;
   amount: number;
   currency: string;
-}
-
-/**
- * Keeps a conflicting notification: a new row for content not seen before under this session
- * id, otherwise one more attempt on the row that has it.
- */
-export async function recordConflict(db: Executor, conflict: ConflictInput, now: string): Promise<void> {
-  await db
-    .insertInto("transfer_conflicts")
-    .values({
-      id: `cfl_${randomUUID().replaceAll("-", "")}`,
-      session_id: conflict.sessionId,
-      transaction_id: conflict.transactionId,
-      business_id: conflict.businessId,
-      account_number: conflict.accountNumber,
-      amount: conflict.amount,
-      currency: conflict.currency,
-      attempts: 1,
-      first_seen_at: now,
-      last_seen_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(["session_id", "account_number", "amount", "currency"]).doUpdateSet({
-        attempts: sql<number>`transfer_conflicts.attempts + 1`,
-        last_seen_at: now,
-      }),
-    )
-    .execute();
 }
 
 /** Conflicts, most recently seen first, with what the session id was first recorded as. */

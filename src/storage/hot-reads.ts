@@ -1,6 +1,7 @@
 import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { AccountListRow } from "./account-repository.js";
+import type { KeyCredential } from "./api-key-repository.js";
 
 // The reads on the request path, as statements prepared once per dialect, beside the query
 // builder rather than through it (issue 12): Kysely builds and compiles a query on every call,
@@ -20,7 +21,23 @@ export interface HotReads {
    * one snapshot, so the page and its count always agree.
    */
   accountPage(businessId: string, skip: number, limit: number): Promise<AccountPage>;
+  /** Whether this number (current or retired) was issued to one of the business's accounts. */
+  issuedTo(businessId: string, accountNumber: string): Promise<boolean>;
+  /** An API key's record, with its business, by the key's hash (authentication). */
+  credential(keyHash: string): Promise<KeyCredential | undefined>;
+  /** A counter's value, 0 when it was never advanced (the credentials epoch). */
+  counter(name: string): Promise<number>;
 }
+
+const CREDENTIAL = `select k.id as "keyId", k.status as "keyStatus", k.secret_ciphertext as "secretCiphertext",
+  k.min_signature_version as "minSignatureVersion", b.id as "businessId", b.name as "businessName",
+  b.verification_status as "verificationStatus"
+  from api_keys k join businesses b on b.id = k.business_id
+  where k.key_hash = $1`;
+const COUNTER = "select value from counters where name = $1";
+const counterValue = (row: { value: number } | undefined) => Number(row?.value ?? 0);
+
+const ISSUED_TO = "select 1 as issued from account_numbers where account_number = $1 and business_id = $2";
 
 // Ordinals are dense (1..account_count), so the page is the ordinal range
 // (count - skip - limit, count - skip]: an index range on (business_id, ordinal) at any depth.
@@ -87,11 +104,32 @@ const atOnce: ReadTurn = async (read) => read();
  */
 export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn = atOnce): HotReads {
   let page: SqliteDatabase.Statement<[Record<string, unknown>], PageRow> | undefined;
+  let issued: SqliteDatabase.Statement<[Record<string, unknown>], unknown> | undefined;
+  let credential: SqliteDatabase.Statement<[Record<string, unknown>], KeyCredential> | undefined;
+  let counter: SqliteDatabase.Statement<[Record<string, unknown>], { value: number }> | undefined;
   return {
     accountPage(businessId, skip, limit) {
       return turn(() => {
         page ??= reader.prepare(forSqlite(ACCOUNT_PAGE.sqlite));
         return toPage(page.all({ p1: businessId, p2: skip, p3: limit }));
+      });
+    },
+    issuedTo(businessId, accountNumber) {
+      return turn(() => {
+        issued ??= reader.prepare(forSqlite(ISSUED_TO));
+        return issued.get({ p1: accountNumber, p2: businessId }) !== undefined;
+      });
+    },
+    credential(keyHash) {
+      return turn(() => {
+        credential ??= reader.prepare(forSqlite(CREDENTIAL));
+        return credential.get({ p1: keyHash });
+      });
+    },
+    counter(name) {
+      return turn(() => {
+        counter ??= reader.prepare(forSqlite(COUNTER));
+        return counterValue(counter.get({ p1: name }));
       });
     },
   };
@@ -107,6 +145,30 @@ export function postgresHotReads(pool: pg.Pool): HotReads {
         values: [businessId, skip, limit],
       });
       return toPage(result.rows);
+    },
+    async issuedTo(businessId, accountNumber) {
+      const result = await pool.query({
+        name: "vas_issued_to",
+        text: ISSUED_TO,
+        values: [accountNumber, businessId],
+      });
+      return result.rows.length > 0;
+    },
+    async credential(keyHash) {
+      const result = await pool.query<KeyCredential>({
+        name: "vas_credential",
+        text: CREDENTIAL,
+        values: [keyHash],
+      });
+      return result.rows[0];
+    },
+    async counter(name) {
+      const result = await pool.query<{ value: number }>({
+        name: "vas_counter",
+        text: COUNTER,
+        values: [name],
+      });
+      return counterValue(result.rows[0]);
     },
   };
 }

@@ -1,95 +1,11 @@
-import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
-import { GENESIS_HASH } from "../ledger/posting.js";
 import type { LedgerAccountKind } from "./schema.js";
-import { type Executor, hasRowLocks } from "./transactions.js";
+import type { Executor } from "./transactions.js";
 
-/** The kinds every business has one ledger account of. */
-const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+/** The kinds every business has one ledger account of, in the order they are locked (by id). */
+export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
 
 /** A business's ledger account id: deterministic, so it is found without a lookup. */
 export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
-
-/**
- * The business's ledger accounts, created on first use and locked for the rest of the
- * transaction (PostgreSQL; SQLite's write transaction already excludes other writers), always
- * in the same order. Only this business's rows are touched: no row is shared between businesses.
- */
-export async function lockLedgerAccounts(
-  db: Executor,
-  businessId: string,
-  currency: string,
-  now: string,
-): Promise<Map<LedgerAccountKind, AccountHead>> {
-  let rows = await selectHeads(db, businessId);
-  // Created on the business's first transfer only: every later one just locks them.
-  if (rows.length < LEDGER_ACCOUNT_KINDS.length) {
-    await db
-      .insertInto("ledger_accounts")
-      .values(
-        LEDGER_ACCOUNT_KINDS.map((kind) => ({
-          id: ledgerAccountId(businessId, kind),
-          business_id: businessId,
-          kind,
-          currency,
-          balance: 0,
-          entry_count: 0,
-          last_hash: GENESIS_HASH,
-          created_at: now,
-        })),
-      )
-      .onConflict((oc) => oc.column("id").doNothing())
-      .execute();
-    rows = await selectHeads(db, businessId);
-  }
-  return new Map(
-    rows.map((row) => [
-      row.kind,
-      { id: row.id, balance: Number(row.balance), entryCount: row.entry_count, lastHash: row.last_hash },
-    ]),
-  );
-}
-
-function selectHeads(db: Executor, businessId: string) {
-  let query = db
-    .selectFrom("ledger_accounts")
-    .select(["id", "kind", "balance", "entry_count", "last_hash"])
-    .where("business_id", "=", businessId)
-    .orderBy("id");
-  if (hasRowLocks(db)) query = query.forUpdate();
-  return query.execute();
-}
-
-/** Stores a transaction's entries and moves each account's head to its last entry. */
-export async function appendEntries(
-  db: Executor,
-  businessId: string,
-  entries: readonly ChainedEntry[],
-  heads: Iterable<AccountHead>,
-): Promise<void> {
-  await db
-    .insertInto("ledger_entries")
-    .values(
-      entries.map((entry) => ({
-        ledger_account_id: entry.ledgerAccountId,
-        sequence: entry.sequence,
-        transaction_id: entry.transactionId,
-        business_id: businessId,
-        amount: entry.amount,
-        balance_after: entry.balanceAfter,
-        created_at: entry.createdAt,
-        previous_hash: entry.previousHash,
-        hash: entry.hash,
-      })),
-    )
-    .execute();
-  for (const head of heads) {
-    await db
-      .updateTable("ledger_accounts")
-      .set({ balance: head.balance, entry_count: head.entryCount, last_hash: head.lastHash })
-      .where("id", "=", head.id)
-      .execute();
-  }
-}
 
 /** The business's balances by kind (0 for an account not yet created). */
 export async function ledgerBalances(

@@ -13,6 +13,7 @@ import * as ledgerProofs from "./migrations/0009-ledger-proofs.js";
 import * as events from "./migrations/0010-events.js";
 import * as deliveryOrder from "./migrations/0011-delivery-order.js";
 import * as pendingChain from "./migrations/0012-pending-chain.js";
+import * as dashboard from "./migrations/0013-dashboard.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -28,6 +29,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0010-events": events,
   "0011-delivery-order": deliveryOrder,
   "0012-pending-chain": pendingChain,
+  "0013-dashboard": dashboard,
 };
 
 /** Every migration, in the order they apply. */

@@ -1,56 +1,12 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { Insertable, Selectable } from "kysely";
+import type pg from "pg";
 import { prepared } from "./prepared.js";
 import type { RequestRecordsTable } from "./schema.js";
 import type { Executor } from "./transactions.js";
 
 export type RequestRecord = Selectable<RequestRecordsTable>;
 export type RecordId = Pick<RequestRecord, "business_id" | "kind" | "key">;
-
-/** Inserts the record unless its key exists; true when this call inserted it. */
-export async function insertRecordIfAbsent(
-  db: Executor,
-  row: Insertable<RequestRecordsTable>,
-): Promise<boolean> {
-  const result = await db
-    .insertInto("request_records")
-    .values(row)
-    .onConflict((oc) => oc.columns(["business_id", "kind", "key"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-}
-
-export function findRecord(db: Executor, id: RecordId): Promise<RequestRecord | undefined> {
-  return db
-    .selectFrom("request_records")
-    .selectAll()
-    .where("business_id", "=", id.business_id)
-    .where("kind", "=", id.kind)
-    .where("key", "=", id.key)
-    .executeTakeFirst();
-}
-
-/**
- * Replaces a record that is expired or whose holder's lease ran out, provided it is still the
- * version that was read (`seen`): of two processes taking over at once, one wins.
- */
-export async function takeOverRecord(
-  db: Executor,
-  seen: RequestRecord,
-  next: Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference">,
-): Promise<boolean> {
-  const result = await db
-    .updateTable("request_records")
-    .set({ ...next, state: "in_flight", status_code: null, response: null })
-    .where("business_id", "=", seen.business_id)
-    .where("kind", "=", seen.kind)
-    .where("key", "=", seen.key)
-    .where("state", "=", seen.state)
-    .where("locked_until", "=", seen.locked_until)
-    .where("expires_at", "=", seen.expires_at)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
 
 export async function completeRecord(
   db: Executor,
@@ -143,3 +99,76 @@ const TAKE_OVER = `update request_records
   set fingerprint = @fingerprint, locked_until = @locked_until, expires_at = @expires_at,
       created_at = @created_at, reference = @reference, state = 'in_flight', status_code = null, response = null
   where business_id = @business_id and kind = @kind and key = @key`;
+
+type FreshRecord = Pick<
+  RequestRecord,
+  "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference"
+>;
+
+/**
+ * The claim's statements on PostgreSQL, named (parsed and planned once per pooled connection),
+ * each autocommitted: the request path's first write, without the query builder.
+ */
+export const recordsOnPool = {
+  /** Inserts the record unless its key exists; true when this call inserted it. */
+  async insertIfAbsent(pool: pg.Pool, id: RecordId, fresh: FreshRecord): Promise<boolean> {
+    const result = await pool.query({
+      name: "vas_record_claim",
+      text: PG_INSERT_IF_ABSENT,
+      values: [
+        id.business_id,
+        id.kind,
+        id.key,
+        fresh.fingerprint,
+        fresh.locked_until,
+        fresh.expires_at,
+        fresh.created_at,
+        fresh.reference,
+      ],
+    });
+    return (result.rowCount ?? 0) > 0;
+  },
+  async find(pool: pg.Pool, id: RecordId): Promise<RequestRecord | undefined> {
+    const result = await pool.query<RequestRecord>({
+      name: "vas_record_find",
+      text: PG_FIND,
+      values: [id.business_id, id.kind, id.key],
+    });
+    return result.rows[0];
+  },
+  /**
+   * Replaces a record that is expired or whose holder's lease ran out, provided it is still the
+   * version that was read (`seen`): of two processes taking over at once, one wins.
+   */
+  async takeOver(pool: pg.Pool, seen: RequestRecord, next: FreshRecord): Promise<boolean> {
+    const result = await pool.query({
+      name: "vas_record_take_over",
+      text: PG_TAKE_OVER,
+      values: [
+        seen.business_id,
+        seen.kind,
+        seen.key,
+        next.fingerprint,
+        next.locked_until,
+        next.expires_at,
+        next.created_at,
+        next.reference,
+        seen.state,
+        seen.locked_until,
+        seen.expires_at,
+      ],
+    });
+    return (result.rowCount ?? 0) > 0;
+  },
+};
+
+const PG_INSERT_IF_ABSENT = `insert into request_records
+  (business_id, kind, key, fingerprint, state, locked_until, expires_at, created_at, reference)
+  values ($1, $2, $3, $4, 'in_flight', $5, $6, $7, $8)
+  on conflict (business_id, kind, key) do nothing`;
+const PG_FIND = "select * from request_records where business_id = $1 and kind = $2 and key = $3";
+const PG_TAKE_OVER = `update request_records
+  set fingerprint = $4, locked_until = $5, expires_at = $6, created_at = $7, reference = $8,
+      state = 'in_flight', status_code = null, response = null
+  where business_id = $1 and kind = $2 and key = $3
+    and state = $9 and locked_until = $10 and expires_at = $11`;

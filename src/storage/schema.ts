@@ -44,7 +44,32 @@ export interface ApiKeysTable {
   min_signature_version: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** When the key last authenticated a request (kept to the minute). */
+  last_used_at: Generated<string | null>;
 }
+
+/** The accounts table's columns, in the order the inserts list them. */
+export const ACCOUNT_COLUMNS = [
+  "id",
+  "business_id",
+  "ordinal",
+  "kind",
+  "account_number",
+  "account_name",
+  "customer_name",
+  "email",
+  "identity_type",
+  "identity_fingerprint",
+  "identity_last4",
+  "version",
+  "duration_minutes",
+  "expires_at",
+  "expected_amount",
+  "amount_policy",
+  "deactivated_at",
+  "created_at",
+  "updated_at",
+] as const;
 
 export interface AccountsTable {
   id: string;
@@ -319,6 +344,69 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  users: UsersTable;
+  dashboard_sessions: DashboardSessionsTable;
+  business_profiles: BusinessProfilesTable;
+  audit_log: AuditLogTable;
+}
+
+export type UserRole = "business" | "operator";
+
+/** Someone who signs in to the dashboard (a business's user) or the console (an operator). */
+export interface UsersTable {
+  id: string;
+  role: UserRole;
+  /** The business a business user belongs to (null for an operator). */
+  business_id: string | null;
+  /** Trimmed and lower-cased. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  /** The TOTP secret sealed by the master key (null: none); enabled from totp_enabled_at. */
+  totp_secret_ciphertext: string | null;
+  totp_enabled_at: string | null;
+  /** The last TOTP time step accepted: each code is good once. */
+  totp_last_step: number | null;
+  failed_logins: Generated<number>;
+  locked_until: string | null;
+  password_changed_at: string;
+  created_at: string;
+}
+
+/** A server-side session; the cookie holds a token whose SHA-256 is the id. */
+export interface DashboardSessionsTable {
+  id: string;
+  user_id: string;
+  /** 1 when every factor was passed; 0 between the password and the TOTP code. */
+  verified: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** What a business submitted for verification (the latest submission). */
+export interface BusinessProfilesTable {
+  business_id: string;
+  registered_name: string;
+  rc_number: string;
+  address: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  submitted_at: string;
+}
+
+/** Sign-ins, sign-outs, password and key changes: who, what, when. */
+export interface AuditLogTable {
+  id: string;
+  business_id: string | null;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  /** JSON. */
+  detail: string | null;
+  created_at: string;
 }
 
 /** The embedded Virtual Bank's own accounts (see storage/virtual-bank-store.ts). */

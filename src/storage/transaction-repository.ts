@@ -1,6 +1,6 @@
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { TransactionsTable } from "./schema.js";
-import { type Executor, hasRowLocks } from "./transactions.js";
+import type { Executor } from "./transactions.js";
 
 export type TransactionRow = Selectable<TransactionsTable>;
 
@@ -22,10 +22,6 @@ export function findTransaction(
     .where("id", "=", id)
     .where("business_id", "=", businessId)
     .executeTakeFirst();
-}
-
-export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
-  await db.insertInto("transactions").values(row).execute();
 }
 
 /**
@@ -163,14 +159,4 @@ export function transactionPageQuery(db: Executor, scope: TransactionScope, from
     .where(column, ">=", from)
     .where(column, "<=", upTo)
     .orderBy(column, "desc");
-}
-
-/**
- * Makes ingestions of one bank session id take turns for the rest of the transaction, whatever
- * account they name: on PostgreSQL a transaction-scoped advisory lock on the id's hash; on
- * SQLite the write transaction already runs alone.
- */
-export async function lockSession(db: Executor, sessionId: string): Promise<void> {
-  if (!hasRowLocks(db)) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`vas:session:${sessionId}`}, 0))`.execute(db);
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type SqliteDatabase from "better-sqlite3";
 import { type Kysely, PostgresAdapter, sql } from "kysely";
+import type pg from "pg";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
 import type { GroupCommit } from "./group-commit.js";
@@ -110,6 +111,8 @@ export interface TransactionOptions<T> {
    * make the write transaction that does answer.
    */
   answers?: (result: T) => boolean;
+  /** What of the result the unit of work answers with (default: the whole result). */
+  answer?: (result: T) => unknown;
 }
 
 /** The unit of work in progress, checked to have made no answering write transaction yet. */
@@ -124,7 +127,7 @@ function answerOf<T>(unit: UnitOfWork, result: T, options: TransactionOptions<T>
   if (!(options.answers?.(result) ?? true)) return undefined;
   if (unit.answered) throw new Error("a unit of work makes one write transaction");
   unit.answered = true;
-  return unit.storeAnswer(result);
+  return unit.storeAnswer(options.answer ? options.answer(result) : result);
 }
 
 /**
@@ -154,6 +157,7 @@ export interface AnswerRecords {
   response: string;
   kinds: string[];
   keys: string[];
+  businessIds: string[];
 }
 
 /**
@@ -168,12 +172,7 @@ export async function statementWrite<T>(
 ): Promise<T | undefined> {
   const unit = enterUnitOfWork();
   const stored = unit?.storeAnswer(result);
-  const answer = stored && {
-    statusCode: stored.statusCode,
-    response: stored.response,
-    kinds: stored.claims.map((claim) => claim.kind),
-    keys: stored.claims.map((claim) => claim.key),
-  };
+  const answer = stored && answerRecords(stored);
   let wrote: boolean;
   try {
     wrote = await run(answer);
@@ -184,6 +183,81 @@ export async function statementWrite<T>(
   if (!wrote) return undefined;
   if (unit) unit.answered = true;
   return result;
+}
+
+const answerRecords = (stored: ReturnType<AnswerToStore>): AnswerRecords => ({
+  statusCode: stored.statusCode,
+  response: stored.response,
+  kinds: stored.claims.map((claim) => claim.kind),
+  keys: stored.claims.map((claim) => claim.key),
+  businessIds: stored.claims.map((claim) => claim.business_id),
+});
+
+/**
+ * PostgreSQL: runs `work` in a transaction on one pooled client, for the hot path's named
+ * statements (parsed and planned once per connection). `work` may fold the unit of work's
+ * answer into its last statement: `answerFor(result)` gives the records to complete (undefined
+ * when there are none, or the result does not answer). If it does not, they are completed here,
+ * before COMMIT. A `CommitThenRefuse` commits and then throws its refusal; a connection lost
+ * during COMMIT leaves the outcome unknown, and says so.
+ */
+export async function clientTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, answerFor: (result: T) => AnswerRecords | undefined) => Promise<T>,
+  options: TransactionOptions<T> = {},
+): Promise<T> {
+  const unit = enterUnitOfWork();
+  let folded = false;
+  const answerFor = (result: T) => {
+    folded = true;
+    const stored = unit && answerOf(unit, result, options);
+    return stored && answerRecords(stored);
+  };
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("begin");
+    let result: T;
+    try {
+      result = await work(client, answerFor);
+      const answer = unit && !folded ? answerOf(unit, result, options) : undefined;
+      for (const claim of answer?.claims ?? []) {
+        await client.query({
+          name: "vas_complete_record",
+          text: COMPLETE_RECORD,
+          values: [answer?.statusCode, answer?.response, claim.business_id, claim.kind, claim.key],
+        });
+      }
+    } catch (error) {
+      if (error instanceof CommitThenRefuse) {
+        await commitClient(client);
+        throw error.refusal;
+      }
+      await client.query("rollback").catch(() => {});
+      throw error;
+    }
+    await commitClient(client);
+    return result;
+  } catch (error) {
+    if (isConnectionLost(error) || error instanceof CommitOutcomeUnknownError) broken = error as Error;
+    throw error;
+  } finally {
+    // A connection that broke is destroyed, not handed to the next request.
+    client.release(broken);
+  }
+}
+
+const COMPLETE_RECORD = `update request_records set state = 'done', status_code = $1, response = $2
+  where business_id = $3 and kind = $4 and key = $5`;
+
+async function commitClient(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    if (isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+    throw error;
+  }
 }
 
 async function commit(storage: Storage, connection: Executor): Promise<void> {

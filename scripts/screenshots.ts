@@ -1,0 +1,141 @@
+// npm run screenshots: pictures of the dashboard's and the console's main pages for
+// docs/dashboard.md, at desktop and phone width, in Debian's Chromium. It starts the service on a
+// throwaway SQLite database, walks through it as a business and an operator would (signing up,
+// submitting details, approving, a key, accounts, a payment, a webhook), and writes PNGs to
+// docs/images/. Nothing leaves this machine.
+
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { CLI } from "../src/businesses/actor.js";
+import { buildServerApp, openServices } from "../src/compose.js";
+import { loadConfig } from "../src/config.js";
+import { launchBrowser } from "../test/helpers/browser.js";
+
+const OUT = path.resolve("docs/images");
+const PASSWORD = "correct horse battery staple 42";
+const OPERATOR = { email: "ops@example.com", password: "lagos harbour ferry at dawn 7" };
+const WIDTHS = { desktop: 1280, phone: 390 } as const;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "vas-screenshots-"));
+const config = loadConfig({
+  NODE_ENV: "development",
+  DATA_DIR: dir,
+  DATABASE_URL: `sqlite:${path.join(dir, "vas.db")}`,
+  LOG_LEVEL: "silent",
+  RATE_LIMIT_PER_KEY_PER_MIN: "0",
+  RATE_LIMIT_PER_IP_PER_MIN: "0",
+  SIGN_IN_RATE_LIMIT_PER_MIN: "0",
+});
+const services = await openServices(config);
+const app = buildServerApp(services, { logger: { level: "silent" } });
+await app.listen({ port: 0, host: "127.0.0.1" });
+const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const browser = await launchBrowser();
+mkdirSync(OUT, { recursive: true });
+
+try {
+  await services.users.createOperator(OPERATOR.email, OPERATOR.password);
+  // A second business waiting in the queue, so the operator's list has more than one row.
+  const waiting = await services.users.signUp({
+    businessName: "Ada Textiles",
+    email: "owner@adatextiles.example",
+    password: PASSWORD,
+  });
+  await services.profiles.submit(waiting.businessId as string, CLI, {
+    registeredName: "Ada Textiles Limited",
+    rcNumber: "RC7654321",
+    address: "4 Broad Street, Lagos",
+    contactName: "Ada Eze",
+    contactEmail: "ada@adatextiles.example",
+    contactPhone: "+2348031112222",
+  });
+
+  const context = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+  const business = await context.newPage();
+
+  await business.goto(`${origin}/dashboard/signup`);
+  await capture(business, "sign-up");
+  await business.getByLabel("Business name").fill("Kola Foods");
+  await business.getByLabel("Your email").fill("owner@kolafoods.example");
+  await business.getByLabel("Password").fill(PASSWORD);
+  await business.getByRole("button", { name: "Create account" }).click();
+  await business.getByLabel("Registered name").fill("Kola Foods Limited");
+  await business.getByLabel("RC number").fill("RC1234567");
+  await business.getByLabel("Registered address").fill("12 Marina Road, Lagos Island, Lagos");
+  await business.getByLabel("Contact person").fill("Kola Adeyemi");
+  await business.getByLabel("Contact email").fill("kola@kolafoods.example");
+  await business.getByLabel("Contact phone").fill("+234 803 123 4567");
+  await business.getByRole("button", { name: "Submit for verification" }).click();
+  await capture(business, "verification");
+
+  const operator = await context.browser()?.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+  const admin = await operator?.newPage();
+  if (!admin) throw new Error("no second browser context");
+  await admin.goto(`${origin}/admin/login`);
+  await admin.getByLabel("Email").fill(OPERATOR.email);
+  await admin.getByLabel("Password").fill(OPERATOR.password);
+  await admin.getByRole("button", { name: "Sign in" }).click();
+  await capture(admin, "admin-queue");
+  await admin.getByRole("link", { name: "Kola Foods" }).click();
+  await capture(admin, "admin-business");
+  await admin.getByRole("button", { name: "Approve" }).click();
+
+  await business.goto(`${origin}/dashboard/keys`);
+  await business.getByRole("button", { name: "Create a key pair" }).click();
+  await capture(business, "key-created");
+
+  const kola = { businessId: "", businessName: "Kola Foods" };
+  kola.businessId = (await services.businesses.listBusinesses()).find((b) => b.name === "Kola Foods")
+    ?.businessId as string;
+  const customers = ["Chinedu Okafor", "Amina Bello", "Tunde Bakare", "Ngozi Eze"];
+  const numbers: string[] = [];
+  for (const [i, name] of customers.entries()) {
+    const generated = await services.accounts.generatePermanent(kola, CLI, {
+      name,
+      email: `${name.split(" ")[0]?.toLowerCase()}@customer.example`,
+      bvn: `2234567890${i}`,
+    });
+    numbers.push(generated.account.accountNumber);
+  }
+  for (const [i, accountNumber] of numbers.entries()) {
+    await services.collections.sandboxTransfer(kola, {
+      accountNumber,
+      amount: 1_500_000 + i * 250_050,
+      payerName: customers[(i + 1) % customers.length],
+      narration: `Order ${1040 + i}`,
+    });
+  }
+  await business.goto(`${origin}/dashboard/home`);
+  await capture(business, "overview");
+  await business.goto(`${origin}/dashboard/accounts`);
+  await capture(business, "accounts");
+  await business.goto(`${origin}/dashboard/accounts/${numbers[0]}`);
+  await capture(business, "account");
+  await business.goto(`${origin}/dashboard/transactions`);
+  await capture(business, "transactions");
+  await business.goto(`${origin}/dashboard/webhooks`);
+  await business.getByLabel("URL").fill("https://hooks.kolafoods.example/vas");
+  await business.getByRole("button", { name: "Add endpoint" }).click();
+  await business.goto(`${origin}/dashboard/webhooks`);
+  await capture(business, "webhooks");
+  await business.goto(`${origin}/dashboard/security`);
+  await capture(business, "security");
+  process.stdout.write(`Screenshots written to ${OUT}\n`);
+} finally {
+  await browser.close();
+  await app.close();
+  await services.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The page as it is now, at desktop width and at phone width (the same page, resized). */
+async function capture(page: Page, name: string): Promise<void> {
+  for (const [label, width] of Object.entries(WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(OUT, `dashboard-${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: WIDTHS.desktop, height: 900 });
+}

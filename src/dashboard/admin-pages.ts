@@ -1,0 +1,92 @@
+import type { FastifyInstance } from "fastify";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import { type DashboardDependencies, type Form, notFoundPage, page } from "./plugin.js";
+import { securityPages } from "./security-pages.js";
+import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
+
+export const ADMIN_SURFACE: Surface = {
+  role: "operator",
+  base: "/admin",
+  home: "/admin/businesses?status=in_progress",
+  name: "operator console",
+};
+
+/** An operator's action on a business: the status it moves to, and whether it needs a reason. */
+const ACTIONS = {
+  approve: { to: "completed", reason: false },
+  reject: { to: "rejected", reason: true },
+  suspend: { to: "rejected", reason: true },
+} as const satisfies Record<string, { to: VerificationStatus; reason: boolean }>;
+
+/** The operator console: businesses by status (in_progress is the queue), each one's detail and actions. */
+export function adminPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  notFoundPage(pages);
+  signInRoutes(pages, deps, ADMIN_SURFACE);
+  securityPages(pages, deps, ADMIN_SURFACE);
+  const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
+
+  pages.get("/", async (request, reply) =>
+    reply.redirect(request.session?.role === "operator" ? ADMIN_SURFACE.home : "/admin/login", 303),
+  );
+
+  pages.get("/businesses", operatorsOnly, async (request, reply) => {
+    const query = request.query as { status?: string };
+    const status = VERIFICATION_STATUSES.find((s) => s === query.status);
+    const all = await deps.businesses.listBusinesses();
+    const counts = Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<
+      VerificationStatus,
+      number
+    >;
+    for (const business of all) counts[business.verificationStatus]++;
+    // The queue shows the longest waiting first; every other list, the newest first.
+    const businesses = all
+      .filter((business) => status === undefined || business.verificationStatus === status)
+      .sort((a, b) =>
+        status === "in_progress"
+          ? a.updatedAt.localeCompare(b.updatedAt)
+          : b.createdAt.localeCompare(a.createdAt),
+      );
+    const title = status === "in_progress" ? "Verification queue" : "Businesses";
+    return page(reply, "admin-businesses", { title, businesses, status, counts, total: all.length });
+  });
+
+  pages.get("/businesses/:id", operatorsOnly, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    return page(reply, "admin-business", await detail(id));
+  });
+
+  pages.post("/businesses/:id/:action", operatorsOnly, async (request, reply) => {
+    const { id, action } = request.params as { id: string; action: string };
+    const form = request.body as Form;
+    const chosen = ACTIONS[action as keyof typeof ACTIONS];
+    try {
+      if (!chosen) return reply.callNotFound();
+      await deps.businesses.setVerificationStatus(id, chosen.to, signedIn(request).actor, form.reason);
+    } catch (error) {
+      return refusal(reply, error, "admin-business", { ...(await detail(id)), reason: form.reason ?? "" });
+    }
+    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}`, 303);
+  });
+
+  async function detail(id: string) {
+    const business = await deps.businesses.getBusiness(id);
+    const forBusiness = { businessId: id, businessName: business.name };
+    const [profile, history, keys, balance, recent] = await Promise.all([
+      deps.profiles.find(id),
+      deps.businesses.verificationHistory(id),
+      deps.businesses.listKeys(id),
+      deps.collections.balance(forBusiness),
+      deps.accounts.list(forBusiness, { limit: "10" }),
+    ]);
+    const activeKeys = keys.filter((key) => key.status === "active").length;
+    return {
+      title: business.name,
+      business,
+      profile,
+      history: [...history].reverse(),
+      keys: { total: keys.length, active: activeKeys },
+      balance,
+      accounts: recent.items,
+    };
+  }
+}

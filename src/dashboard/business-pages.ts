@@ -1,0 +1,98 @@
+import type { FastifyInstance } from "fastify";
+import { AppError, ErrorCode } from "../errors.js";
+import { keyPages } from "./key-pages.js";
+import { moneyPages } from "./money-pages.js";
+import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./plugin.js";
+import { securityPages } from "./security-pages.js";
+import { guard, refusal, type Surface, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
+import { webhookPages } from "./webhook-pages.js";
+
+export const BUSINESS_SURFACE: Surface = {
+  role: "business",
+  base: "/dashboard",
+  home: "/dashboard/home",
+  name: "business dashboard",
+};
+
+/** What a business's user sees: sign-up, sign-in, the overview and verification. */
+export function businessPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  notFoundPage(pages);
+  signInRoutes(pages, deps, BUSINESS_SURFACE);
+  keyPages(pages, deps);
+  securityPages(pages, deps, BUSINESS_SURFACE);
+  moneyPages(pages, deps);
+  webhookPages(pages, deps);
+  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
+
+  pages.get("/", async (request, reply) =>
+    reply.redirect(request.session?.role === "business" ? BUSINESS_SURFACE.home : "/dashboard/login", 303),
+  );
+
+  pages.get("/signup", async (_request, reply) =>
+    page(reply, "sign-up", { title: "Create your account", form: {} }),
+  );
+
+  pages.post("/signup", { preHandler: signInThrottle(pages, deps) }, async (request, reply) => {
+    const form = request.body as Form;
+    try {
+      const user = await deps.users.signUp({
+        businessName: form.businessName ?? "",
+        email: form.email ?? "",
+        password: form.password ?? "",
+      });
+      const { token } = await deps.sessions.start(user, true);
+      setSessionCookie(reply, token, deps.secureCookies);
+      return reply.redirect("/dashboard/verification", 303);
+    } catch (error) {
+      return refusal(reply, error, "sign-up", {
+        title: "Create your account",
+        form: { businessName: form.businessName ?? "", email: form.email ?? "" },
+      });
+    }
+  });
+
+  pages.get("/home", signedInOnly, async (request, reply) => {
+    const { businessId } = signedIn(request);
+    const business = await deps.businesses.getBusiness(ownBusiness(businessId));
+    const balance = await deps.collections.balance({
+      businessId: business.businessId,
+      businessName: business.name,
+    });
+    return page(reply, "home", { title: business.name, business, balance });
+  });
+
+  pages.get("/verification", signedInOnly, async (request, reply) => {
+    const data = await verificationData(ownBusiness(signedIn(request).businessId));
+    const { profile } = data;
+    return page(reply, "verification", { ...data, form: profile ?? {} });
+  });
+
+  pages.post("/verification", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const businessId = ownBusiness(session.businessId);
+    const form = request.body as Form;
+    try {
+      await deps.profiles.submit(businessId, session.actor, form);
+    } catch (error) {
+      return refusal(reply, error, "verification", { ...(await verificationData(businessId)), form });
+    }
+    return reply.redirect("/dashboard/verification", 303);
+  });
+
+  async function verificationData(businessId: string) {
+    const business = await deps.businesses.getBusiness(businessId);
+    const [profile, history] = await Promise.all([
+      deps.profiles.find(businessId),
+      deps.businesses.verificationHistory(businessId),
+    ]);
+    const canSubmit =
+      business.verificationStatus === "not_submitted" || business.verificationStatus === "rejected";
+    return { title: "Verification", business, profile, history: [...history].reverse(), canSubmit };
+  }
+}
+
+/** A business user's session always names its business. */
+export function ownBusiness(businessId: string | null): string {
+  if (!businessId) throw new AppError(ErrorCode.NOT_FOUND, 404, "This user has no business");
+  return businessId;
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from "fastify";
+import type { ForBusiness } from "../accounts/account-views.js";
+import { isAppError, validationFailed } from "../errors.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-pages.js";
+import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { guard, refusal, signedIn } from "./sign-in.js";
+
+const PAGE_SIZE = "20";
+const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
+/**
+ * What a business has issued and received: its accounts (paged, or found by number or email),
+ * an account with its payments, and its transactions with filters. Read-only, through the same
+ * domain calls as the API's GET routes, scoped to the session's business.
+ */
+export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
+
+  const ownedBy = async (businessId: string | null) => {
+    const summary = await deps.businesses.getBusiness(ownBusiness(businessId));
+    return { businessId: summary.businessId, businessName: summary.name };
+  };
+
+  pages.get("/accounts", signedInOnly, async (request, reply) => {
+    const forBusiness = await ownedBy(signedIn(request).businessId);
+    const query = request.query as { q?: string; page?: string };
+    const search = typeof query.q === "string" ? query.q.trim() : "";
+    const view = { title: "Accounts", search };
+    try {
+      if (search !== "") {
+        const items = await deps.accounts.search(forBusiness, search);
+        return page(reply, "accounts", { ...view, items, pagination: undefined });
+      }
+      const listed = await deps.accounts.list(forBusiness, { page: query.page ?? "1", limit: PAGE_SIZE });
+      return page(reply, "accounts", { ...view, ...listed });
+    } catch (error) {
+      return refusal(reply, error, "accounts", { ...view, items: [], pagination: undefined });
+    }
+  });
+
+  pages.get("/accounts/:number", signedInOnly, async (request, reply) => {
+    const forBusiness = await ownedBy(signedIn(request).businessId);
+    const { number } = request.params as { number: string };
+    const query = request.query as { page?: string };
+    return page(reply, "account", await accountData(forBusiness, number, query.page ?? "1"));
+  });
+
+  pages.post("/accounts/:number/sandbox-transfer", signedInOnly, async (request, reply) => {
+    const forBusiness = await ownedBy(signedIn(request).businessId);
+    const { number } = request.params as { number: string };
+    const form = request.body as Form;
+    try {
+      const amount = nairaToKobo(form.amount ?? "");
+      await deps.collections.sandboxTransfer(forBusiness, {
+        accountNumber: number,
+        amount,
+        ...(form.payerName ? { payerName: form.payerName } : {}),
+        ...(form.narration ? { narration: form.narration } : {}),
+      });
+    } catch (error) {
+      return refusal(reply, error, "account", { ...(await accountData(forBusiness, number, "1")), form });
+    }
+    return reply.redirect(`/dashboard/accounts/${encodeURIComponent(number)}`, 303);
+  });
+
+  async function accountData(forBusiness: ForBusiness, number: string, pageNumber: string) {
+    const account = await deps.lifecycle.get(forBusiness, number);
+    const payments = await deps.collections.listTransactions(forBusiness, {
+      accountNumber: account.accountNumber,
+      page: pageNumber,
+      limit: PAGE_SIZE,
+    });
+    return { title: `Account ${account.accountNumber}`, account, payments, sandbox: deps.sandbox, form: {} };
+  }
+
+  pages.get("/transactions", signedInOnly, async (request, reply) => {
+    const forBusiness = await ownedBy(signedIn(request).businessId);
+    const raw = request.query as Record<string, string | undefined>;
+    // Empty fields of the filter form mean "any".
+    const filters = Object.fromEntries(
+      Object.entries(raw).filter(([key, value]) => value !== undefined && value !== "" && key !== "limit"),
+    );
+    // The form's date-time fields are minutes in UTC, as labelled; `to` takes its whole minute.
+    for (const [field, seconds] of [
+      ["from", ":00Z"],
+      ["to", ":59.999Z"],
+    ] as const) {
+      const value = filters[field];
+      if (typeof value === "string" && LOCAL_MINUTE.test(value)) filters[field] = `${value}${seconds}`;
+    }
+    const balance = await deps.collections.balance(forBusiness);
+    const view = { title: "Transactions", filters, balance };
+    try {
+      const listed = await deps.collections.listTransactions(forBusiness, { ...filters, limit: PAGE_SIZE });
+      return page(reply, "transactions", { ...view, ...listed });
+    } catch (error) {
+      // A filter on a number that is not one of the business's accounts matches nothing.
+      if (isAppError(error) && error.statusCode === 404) {
+        return page(reply, "transactions", {
+          ...view,
+          items: [],
+          pagination: undefined,
+          error: error.message,
+        });
+      }
+      return refusal(reply, error, "transactions", { ...view, items: [], pagination: undefined });
+    }
+  });
+}
+
+/** "1,500.50" naira as integer kobo (150050), by its digits: never through a floating-point number. */
+export function nairaToKobo(text: string): number {
+  const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(text.trim().replaceAll(",", ""));
+  if (!match) throw validationFailed("Enter the amount in naira, like 1500 or 1500.50");
+  const kobo = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  if (!Number.isSafeInteger(kobo) || kobo < 1) throw validationFailed("The amount must be at least NGN 0.01");
+  return kobo;
+}

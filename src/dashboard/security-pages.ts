@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import QRCode from "qrcode";
+import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
+
+/**
+ * A signed-in person's own sign-in settings, on both surfaces: the password (changing it ends
+ * every other session) and two-factor sign-in (an authenticator app's codes).
+ */
+export function securityPages(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
+  const signedInOnly = { preHandler: guard(surface) };
+  const base = `${surface.base}/security`;
+
+  pages.get("/security", signedInOnly, async (request, reply) => render(reply, signedIn(request).userId));
+
+  pages.post("/security/password", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const form = request.body as Form;
+    try {
+      if ((form.next ?? "") !== (form.confirm ?? "")) {
+        return render(reply, session.userId, { passwordError: "The new passwords do not match" }, 400);
+      }
+      await deps.users.changePassword(session.userId, form.current ?? "", form.next ?? "", session.id);
+    } catch (error) {
+      return refusal(reply, error, "security", {
+        ...(await data(session.userId)),
+        passwordError: (error as Error).message,
+      });
+    }
+    return render(reply, session.userId, {
+      done: "Your password is changed. Your other sessions have ended.",
+    });
+  });
+
+  pages.post("/security/totp/start", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    await deps.users.beginTotp(session.userId);
+    return reply.redirect(base, 303);
+  });
+
+  pages.post("/security/totp/confirm", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    try {
+      await deps.users.confirmTotp(session.userId, (request.body as Form).code ?? "");
+    } catch (error) {
+      return refusal(reply, error, "security", {
+        ...(await data(session.userId)),
+        totpError: (error as Error).message,
+      });
+    }
+    return render(reply, session.userId, { done: "Two-factor sign-in is on: you will be asked for a code." });
+  });
+
+  pages.post("/security/totp/disable", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    try {
+      await deps.users.disableTotp(session.userId, (request.body as Form).password ?? "");
+    } catch (error) {
+      return refusal(reply, error, "security", {
+        ...(await data(session.userId)),
+        totpError: (error as Error).message,
+      });
+    }
+    return render(reply, session.userId, { done: "Two-factor sign-in is off." });
+  });
+
+  async function data(userId: string) {
+    const [user, pending] = await Promise.all([deps.users.getUser(userId), deps.users.pendingTotp(userId)]);
+    // The QR code is drawn here, as an SVG image in the page: no request leaves this server.
+    const qr = pending
+      ? `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(pending.uri, { type: "svg", margin: 1 })).toString("base64")}`
+      : undefined;
+    return { title: "Sign-in and security", surface, user, pending, qr };
+  }
+
+  async function render(
+    reply: FastifyReply,
+    userId: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
+    return page(reply, "security", { ...(await data(userId)), ...extra }, status);
+  }
+}

@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { User } from "../businesses/user-service.js";
+import type { Clock } from "../clock.js";
+import type { Storage } from "../storage/database.js";
+import type { UserRole } from "../storage/schema.js";
+import {
+  deleteEndedSessions,
+  findLiveSession,
+  insertSession,
+  revokeSession,
+  touchSession,
+} from "../storage/user-repository.js";
+
+/** The cookie holding a session's token (HttpOnly, SameSite=Lax, Secure in production). */
+export const SESSION_COOKIE = "vas_session";
+
+export interface SessionSettings {
+  /** A session unused this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however active. */
+  absoluteMs: number;
+}
+
+/** A live session, as a page sees it. */
+export interface Session {
+  /** SHA-256 of the cookie's token: what the database keeps, and what CSRF tokens are bound to. */
+  id: string;
+  userId: string;
+  role: UserRole;
+  businessId: string | null;
+  email: string;
+  /** False between the password and the TOTP code: only the code page is open to it. */
+  verified: boolean;
+}
+
+// last_seen_at is written at most this often: a page view is not a write each time.
+const TOUCH_EVERY_MS = 60_000;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Server-side sessions in the database: the cookie holds a random token, the database its hash
+ * (a stolen database opens no session). A session ends when revoked (sign-out, a password
+ * change), idle for `idleMs`, or `absoluteMs` after sign-in.
+ */
+export class Sessions {
+  private readonly now: Clock;
+
+  constructor(
+    private readonly storage: Storage,
+    readonly settings: SessionSettings,
+    now?: Clock,
+  ) {
+    this.now = now ?? Date.now;
+  }
+
+  /** Starts a session for a user who passed the password (and, when `verified`, every factor). */
+  async start(user: User, verified: boolean): Promise<{ token: string; session: Session }> {
+    const token = randomBytes(32).toString("base64url");
+    const now = this.now();
+    const id = hashToken(token);
+    await insertSession(this.storage.db, {
+      id,
+      user_id: user.id,
+      verified: verified ? 1 : 0,
+      created_at: iso(now),
+      last_seen_at: iso(now),
+      expires_at: iso(now + this.settings.absoluteMs),
+      revoked_at: null,
+    });
+    return {
+      token,
+      session: {
+        id,
+        userId: user.id,
+        role: user.role,
+        businessId: user.businessId,
+        email: user.email,
+        verified,
+      },
+    };
+  }
+
+  /** The live session the token opens, if any; its idle clock starts again. */
+  async resolve(token: string | undefined): Promise<Session | undefined> {
+    if (!token || token.length > 100) return undefined;
+    const now = this.now();
+    const row = await findLiveSession(this.storage.db, hashToken(token), iso(now));
+    if (!row) return undefined;
+    const lastSeen = Date.parse(row.last_seen_at);
+    if (now - lastSeen >= this.settings.idleMs) {
+      await revokeSession(this.storage.db, row.id, iso(now));
+      return undefined;
+    }
+    if (now - lastSeen >= TOUCH_EVERY_MS) await touchSession(this.storage.db, row.id, iso(now));
+    return {
+      id: row.id,
+      userId: row.user_id,
+      role: row.role,
+      businessId: row.business_id,
+      email: row.email,
+      verified: row.verified === 1,
+    };
+  }
+
+  async end(session: Session): Promise<void> {
+    await revokeSession(this.storage.db, session.id, iso(this.now()));
+  }
+
+  /** Removes sessions that ended a day ago or more, in small batches (a background job). */
+  async prune(batch = 500, maxBatches = 20): Promise<number> {
+    const before = iso(this.now() - 86_400_000);
+    let removed = 0;
+    for (let i = 0; i < maxBatches; i++) {
+      const deleted = await deleteEndedSessions(this.storage.db, before, batch);
+      removed += deleted;
+      if (deleted < batch) break;
+    }
+    return removed;
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { actorOf, type User } from "../businesses/user-service.js";
+import { type AppError, isAppError, rateLimited } from "../errors.js";
+import { type DashboardDependencies, type Form, page, setSessionCookie } from "./plugin.js";
+import { SESSION_COOKIE, type Session } from "./sessions.js";
+
+const MINUTE_MS = 60_000;
+
+/** Where a role signs in, and where it lands after. */
+export interface Surface {
+  role: "business" | "operator";
+  /** The prefix: /dashboard or /admin. */
+  base: string;
+  /** The page a signed-in user lands on. */
+  home: string;
+  /** What the sign-in page calls the place. */
+  name: string;
+}
+
+/**
+ * The page's signed-in session, fully verified and of the surface's role; otherwise the request
+ * goes to the sign-in page (or the code page, between the password and the code).
+ */
+export function guard(surface: Surface) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = request.session;
+    if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
+    if (!session.verified) return reply.redirect(`${surface.base}/login/code`, 303);
+  };
+}
+
+/** The session of a guarded page (the guard ran first). */
+export function signedIn(request: FastifyRequest): Session & { actor: ReturnType<typeof actorOf> } {
+  const session = request.session as Session;
+  return { ...session, actor: actorOf({ id: session.userId, role: session.role }) };
+}
+
+/**
+ * A preHandler that refuses (429) a client address past SIGN_IN_RATE_LIMIT_PER_MIN attempts a
+ * minute: on the sign-in, code and sign-up forms, where guessing and spam would come from.
+ */
+export function signInThrottle(pages: FastifyInstance, deps: DashboardDependencies) {
+  const limited =
+    deps.signInPerMinute > 0
+      ? pages.createRateLimit({
+          max: deps.signInPerMinute,
+          timeWindow: MINUTE_MS,
+          keyGenerator: (request) => `sign-in:${request.ip}`,
+        })
+      : undefined;
+  return async (request: FastifyRequest) => {
+    const result = limited && (await limited(request));
+    if (result && !result.isAllowed && result.isExceeded) throw rateLimited(Math.max(1, result.ttlInSeconds));
+  };
+}
+
+/** Sign-in (password, then the TOTP code when the user has one) and sign-out, for one surface. */
+export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
+  const throttle = signInThrottle(pages, deps);
+  const view = { surface, title: `Sign in to the ${surface.name}` };
+
+  pages.get("/login", async (request, reply) => {
+    const session = request.session;
+    if (session?.role === surface.role && session.verified) return reply.redirect(surface.home, 303);
+    return page(reply, "sign-in", { ...view, email: "" });
+  });
+
+  pages.post("/login", { preHandler: throttle }, async (request, reply) => {
+    const form = request.body as Form;
+    let user: User;
+    try {
+      user = await deps.users.signIn(surface.role, form.email ?? "", form.password ?? "");
+    } catch (error) {
+      return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "" });
+    }
+    return startSession(reply, user);
+  });
+
+  pages.get("/login/code", async (request, reply) => {
+    const session = request.session;
+    if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
+    if (session.verified) return reply.redirect(surface.home, 303);
+    return page(reply, "sign-in-code", { ...view, title: "Enter your code" });
+  });
+
+  pages.post("/login/code", { preHandler: throttle }, async (request, reply) => {
+    const session = request.session;
+    if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
+    const form = request.body as Form;
+    try {
+      await deps.users.verifySignInCode(session.userId, form.code ?? "");
+    } catch (error) {
+      return refusal(reply, error, "sign-in-code", { ...view, title: "Enter your code" });
+    }
+    // A new session (and cookie) once every factor is passed: the half-signed-in one ends.
+    await deps.sessions.end(session);
+    return startSession(reply, await deps.users.getUser(session.userId), true);
+  });
+
+  pages.post("/logout", async (request, reply) => {
+    if (request.session) {
+      await deps.sessions.end(request.session);
+      await deps.users.record(
+        actorOf({ id: request.session.userId, role: request.session.role }),
+        request.session.businessId,
+        "sign_out",
+        {},
+      );
+    }
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    return reply.redirect(`${surface.base}/login`, 303);
+  });
+
+  async function startSession(reply: FastifyReply, user: User, passedCode = false) {
+    const verified = passedCode || !user.totpEnabled;
+    const { token } = await deps.sessions.start(user, verified);
+    setSessionCookie(reply, token, deps.secureCookies);
+    return reply.redirect(verified ? surface.home : `${surface.base}/login/code`, 303);
+  }
+}
+
+/**
+ * Shows the form again with the domain's refusal (a 4xx AppError) and its status; anything else
+ * goes to the error page.
+ */
+export function refusal(
+  reply: FastifyReply,
+  error: unknown,
+  view: string,
+  data: Record<string, unknown>,
+): FastifyReply {
+  if (!isAppError(error) || error.statusCode >= 500) throw error;
+  const refused = error as AppError;
+  if (refused.statusCode === 429) reply.header("retry-after", "60");
+  return page(reply, view, { ...data, error: refused.message }, refused.statusCode);
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from "fastify";
+import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-pages.js";
+import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { guard, refusal, signedIn } from "./sign-in.js";
+
+const RECENT_EVENTS = "20";
+
+/**
+ * A business's webhooks: its endpoints (add, enable, disable, remove, rotate the secret, send a
+ * test event), its recent events with each delivery's state (endpoint.disabled among them), and
+ * an event's attempts with a button to deliver it again. Every action is the API's own domain
+ * call; the worker delivers, never the page.
+ */
+export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
+
+  const ownedBy = async (businessId: string | null) => {
+    const summary = await deps.businesses.getBusiness(ownBusiness(businessId));
+    return { businessId: summary.businessId, businessName: summary.name };
+  };
+
+  const overview = async (business: { businessId: string; businessName: string }) => {
+    const [endpoints, events] = await Promise.all([
+      deps.webhooks.list(business),
+      deps.events.list(business, { limit: RECENT_EVENTS }),
+    ]);
+    return { title: "Webhooks", endpoints, events: events.items, types: SUBSCRIBABLE_TYPES, form: {} };
+  };
+
+  pages.get("/webhooks", signedInOnly, async (request, reply) => {
+    const business = await ownedBy(signedIn(request).businessId);
+    const notice = (request.query as { notice?: string }).notice;
+    return page(reply, "webhooks", { ...(await overview(business)), notice: NOTICES[notice ?? ""] });
+  });
+
+  pages.post("/webhooks", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const business = await ownedBy(session.businessId);
+    const form = request.body as Form & Record<string, string | string[]>;
+    const chosen = SUBSCRIBABLE_TYPES.filter((type) => form[`event:${type}`] === "on");
+    try {
+      const created = await deps.webhooks.create(business, {
+        url: form.url ?? "",
+        // None ticked: every type, as the API's default.
+        ...(chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? { events: chosen } : {}),
+      });
+      await deps.users.record(session.actor, business.businessId, "webhook.created", {
+        endpointId: created.id,
+      });
+      return page(
+        reply,
+        "webhook-secret",
+        { ...(await overview(business)), endpoint: created, title: "Endpoint added" },
+        201,
+      );
+    } catch (error) {
+      return refusal(reply, error, "webhooks", { ...(await overview(business)), form });
+    }
+  });
+
+  pages.post("/webhooks/:id/:action", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const business = await ownedBy(session.businessId);
+    const { id, action } = request.params as { id: string; action: string };
+    switch (action) {
+      case "rotate": {
+        const rotated = await deps.webhooks.rotateSecret(business, id);
+        await deps.users.record(session.actor, business.businessId, "webhook.secret_rotated", {
+          endpointId: id,
+        });
+        return page(reply, "webhook-secret", {
+          ...(await overview(business)),
+          endpoint: rotated,
+          title: "New signing secret",
+        });
+      }
+      case "test":
+        await deps.webhooks.sendTest(business, id);
+        return reply.redirect("/dashboard/webhooks?notice=test", 303);
+      case "enable":
+      case "disable":
+        await deps.webhooks.update(business, id, { enabled: action === "enable" });
+        await deps.users.record(session.actor, business.businessId, `webhook.${action}d`, { endpointId: id });
+        return reply.redirect("/dashboard/webhooks", 303);
+      case "delete":
+        await deps.webhooks.remove(business, id);
+        await deps.users.record(session.actor, business.businessId, "webhook.deleted", { endpointId: id });
+        return reply.redirect("/dashboard/webhooks?notice=deleted", 303);
+      default:
+        return reply.callNotFound();
+    }
+  });
+
+  pages.get("/events/:id", signedInOnly, async (request, reply) => {
+    const business = await ownedBy(signedIn(request).businessId);
+    const { id } = request.params as { id: string };
+    const [event, attempts, endpoints] = await Promise.all([
+      deps.events.get(business, id),
+      deps.redelivery.attempts(business, id),
+      deps.webhooks.list(business),
+    ]);
+    const notice = (request.query as { notice?: string }).notice;
+    return page(reply, "event", {
+      title: `Event ${event.type}`,
+      event,
+      attempts,
+      urls: Object.fromEntries(endpoints.map((endpoint) => [endpoint.id, endpoint.url])),
+      json: JSON.stringify(event.data, null, 2),
+      notice: NOTICES[notice ?? ""],
+    });
+  });
+
+  pages.post("/events/:id/redeliver", signedInOnly, async (request, reply) => {
+    const business = await ownedBy(signedIn(request).businessId);
+    const { id } = request.params as { id: string };
+    await deps.redelivery.redeliver(business, id, {});
+    return reply.redirect(`/dashboard/events/${encodeURIComponent(id)}?notice=redelivered`, 303);
+  });
+}
+
+/** What an action that redirects says on the page it lands on. */
+const NOTICES: Record<string, string> = {
+  test: "A webhook.test event is queued: it shows below, and its delivery within seconds.",
+  deleted: "The endpoint is removed; its pending deliveries are cancelled.",
+  redelivered: "Queued again: the worker delivers it within seconds, with the same webhook-id.",
+};

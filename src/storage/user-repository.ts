@@ -1,0 +1,173 @@
+import type { Insertable, Selectable } from "kysely";
+import type {
+  AuditLogTable,
+  BusinessProfilesTable,
+  DashboardSessionsTable,
+  UserRole,
+  UsersTable,
+} from "./schema.js";
+import type { Executor } from "./transactions.js";
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<DashboardSessionsTable>;
+export type BusinessProfileRow = Selectable<BusinessProfilesTable>;
+export type AuditRow = Selectable<AuditLogTable>;
+
+export async function insertUser(db: Executor, row: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto("users").values(row).execute();
+}
+
+export function findUserByEmail(db: Executor, role: UserRole, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("role", "=", role)
+    .where("email", "=", email)
+    .executeTakeFirst();
+}
+
+export function findUser(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function updateUser(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<UserRow, "id" | "role" | "business_id" | "email" | "created_at">>,
+): Promise<void> {
+  await db.updateTable("users").set(changes).where("id", "=", id).execute();
+}
+
+/**
+ * Counts a failed sign-in; once `limit` are consecutive, sign-in is refused until `lockUntil`
+ * (and the count starts again). One statement, so concurrent failures all count.
+ */
+export async function countFailedLogin(
+  db: Executor,
+  id: string,
+  limit: number,
+  lockUntil: string,
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set((eb) => ({
+      failed_logins: eb
+        .case()
+        .when("failed_logins", ">=", limit - 1)
+        .then(0)
+        .else(eb("failed_logins", "+", 1))
+        .end(),
+      locked_until: eb
+        .case()
+        .when("failed_logins", ">=", limit - 1)
+        .then(lockUntil)
+        .else(eb.ref("locked_until"))
+        .end(),
+    }))
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto("dashboard_sessions").values(row).execute();
+}
+
+/** The session with its user, if it is neither revoked nor past its absolute end. */
+export function findLiveSession(db: Executor, id: string, now: string) {
+  return db
+    .selectFrom("dashboard_sessions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select([
+      "s.id",
+      "s.user_id",
+      "s.verified",
+      "s.created_at",
+      "s.last_seen_at",
+      "s.expires_at",
+      "u.role",
+      "u.business_id",
+      "u.email",
+      "u.totp_enabled_at",
+    ])
+    .where("s.id", "=", id)
+    .where("s.revoked_at", "is", null)
+    .where("s.expires_at", ">", now)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Executor, id: string, now: string): Promise<void> {
+  await db.updateTable("dashboard_sessions").set({ last_seen_at: now }).where("id", "=", id).execute();
+}
+
+export async function revokeSession(db: Executor, id: string, now: string): Promise<void> {
+  await db
+    .updateTable("dashboard_sessions")
+    .set({ revoked_at: now })
+    .where("id", "=", id)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/** Revokes every live session of the user but `keep` (a password change ends the others). */
+export async function revokeUserSessions(
+  db: Executor,
+  userId: string,
+  now: string,
+  keep?: string,
+): Promise<void> {
+  let query = db
+    .updateTable("dashboard_sessions")
+    .set({ revoked_at: now })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null);
+  if (keep) query = query.where("id", "<>", keep);
+  await query.execute();
+}
+
+export async function upsertBusinessProfile(db: Executor, row: BusinessProfileRow): Promise<void> {
+  const { business_id: _key, ...details } = row;
+  await db
+    .insertInto("business_profiles")
+    .values(row)
+    .onConflict((oc) => oc.column("business_id").doUpdateSet(details))
+    .execute();
+}
+
+export function findBusinessProfile(
+  db: Executor,
+  businessId: string,
+): Promise<BusinessProfileRow | undefined> {
+  return db
+    .selectFrom("business_profiles")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+export async function insertAudit(db: Executor, row: AuditRow): Promise<void> {
+  await db.insertInto("audit_log").values(row).execute();
+}
+
+/**
+ * Deletes up to `batch` sessions that ended before `before` (revoked, or past their absolute
+ * end); returns how many. Idle sessions end by their last use, checked when read; they are
+ * removed once past their absolute end.
+ */
+export async function deleteEndedSessions(db: Executor, before: string, batch: number): Promise<number> {
+  const ended = await db
+    .selectFrom("dashboard_sessions")
+    .select("id")
+    .where((eb) => eb.or([eb("expires_at", "<", before), eb("revoked_at", "<", before)]))
+    .limit(batch)
+    .execute();
+  if (ended.length === 0) return 0;
+  await db
+    .deleteFrom("dashboard_sessions")
+    .where(
+      "id",
+      "in",
+      ended.map((row) => row.id),
+    )
+    .execute();
+  return ended.length;
+}

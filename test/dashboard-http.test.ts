@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { DIALECTS } from "./helpers/databases.js";
+import { createHarness, type Harness } from "./helpers/harness.js";
+
+// The dashboard's HTTP surface without a browser (issue 13): headers, limits and refusals that a
+// browser test would only see indirectly.
+
+/** A browser-like client: keeps cookies, reads each page's CSRF token. */
+function client(h: Harness) {
+  const cookies = new Map<string, string>();
+  const keep = (setCookie: string | string[] | undefined) => {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(";");
+      const [name, value] = (pair ?? "").split("=");
+      if (name) cookies.set(name, value ?? "");
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  return {
+    async get(url: string) {
+      const response = await h.app.inject({ method: "GET", url, headers: { cookie: cookie() } });
+      keep(response.headers["set-cookie"]);
+      const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
+      return { response, token };
+    },
+    async post(url: string, form: Record<string, string>, contentType = "application/x-www-form-urlencoded") {
+      const response = await h.app.inject({
+        method: "POST",
+        url,
+        headers: { cookie: cookie(), "content-type": contentType },
+        payload: new URLSearchParams(form).toString(),
+      });
+      keep(response.headers["set-cookie"]);
+      return response;
+    },
+  };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`the dashboard over HTTP on ${dialect}`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "3" } });
+    });
+    after(() => h.close());
+
+    test("every page carries a strict CSP, no-store, and nothing loads from elsewhere", async () => {
+      const { response } = await client(h).get("/dashboard/login");
+      assert.equal(response.statusCode, 200);
+      assert.match(
+        String(response.headers["content-security-policy"]),
+        /default-src 'none'; script-src 'self'/,
+      );
+      assert.equal(response.headers["x-frame-options"], "DENY");
+      assert.equal(response.headers["cache-control"], "no-store");
+      assert.doesNotMatch(
+        response.body,
+        /(src|href)="(https?:)?\/\//,
+        "no absolute or protocol-relative URL",
+      );
+      const cookie = String(response.headers["set-cookie"]);
+      assert.match(cookie, /vas_csrf=.*HttpOnly.*SameSite=Lax/);
+    });
+
+    test("a form that is not urlencoded is a 415 page; an unknown page is an HTML 404", async () => {
+      const browser = client(h);
+      const { token } = await browser.get("/dashboard/login");
+      const json = await browser.post("/dashboard/login", { _csrf: token ?? "" }, "application/json");
+      assert.equal(json.statusCode, 415);
+      assert.match(String(json.headers["content-type"]), /text\/html/);
+      const missing = await browser.get("/dashboard/no-such-page");
+      assert.equal(missing.response.statusCode, 404);
+      assert.match(missing.response.body, /There is no such page/);
+    });
+
+    test("a password typed into the email field is not kept in the audit log", async () => {
+      const browser = client(h);
+      const { token } = await browser.get("/admin/login");
+      const refused = await browser.post("/admin/login", {
+        _csrf: token ?? "",
+        email: "hunter2-is-my-password",
+        password: "x",
+      });
+      assert.equal(refused.statusCode, 401, "the attempt was judged, not limited");
+      const rows = await h.storage.db.selectFrom("audit_log").select("detail").execute();
+      assert.ok(
+        rows.some((row) => String(row.detail).includes("(not an email)")),
+        "the attempt is audited",
+      );
+      assert.ok(
+        rows.every((row) => !String(row.detail).includes("hunter2")),
+        "what was typed is not",
+      );
+    });
+
+    test("sign-in attempts are limited per client address (429), and a stale session cookie is cleared", async () => {
+      const browser = client(h);
+      const { token } = await browser.get("/dashboard/login");
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await browser.post("/dashboard/login", {
+          _csrf: token ?? "",
+          email: "nobody@example.com",
+          password: "not the password",
+        });
+        statuses.push(response.statusCode);
+      }
+      assert.deepEqual(statuses, [401, 401, 401, 429]);
+      const stale = await h.app.inject({
+        method: "GET",
+        url: "/dashboard/home",
+        headers: { cookie: "vas_session=not-a-session" },
+      });
+      assert.equal(stale.statusCode, 303);
+      assert.equal(stale.headers.location, "/dashboard/login");
+      assert.match(String(stale.headers["set-cookie"]), /vas_session=;/);
+    });
+  });
+}
