@@ -4,6 +4,7 @@ import type { DestinationStream, LevelWithSilent } from "pino";
 import type { AccountLifecycle } from "./accounts/account-lifecycle.js";
 import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
+import type { BankNotifications } from "./collections/bank-notifications.js";
 import type { CollectionService } from "./collections/collection-service.js";
 import { type DashboardDependencies, registerDashboard } from "./dashboard/plugin.js";
 import { validationFailed } from "./errors.js";
@@ -17,6 +18,7 @@ import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
+import { bankNotificationsRoute } from "./http/routes/bank-notifications.js";
 import { createWebhookRoute } from "./http/routes/create-webhook.js";
 import { deactivateAccountRoute } from "./http/routes/deactivate-account.js";
 import { deleteWebhookRoute } from "./http/routes/delete-webhook.js";
@@ -57,6 +59,8 @@ export interface AppDependencies {
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;
+  /** The bank's payment notifications (PROVIDER=http): POST /api/v1/bank/notifications. */
+  bankNotifications?: BankNotifications;
   /** Serve POST /sandbox/transfers (SANDBOX). */
   sandbox: boolean;
   requestRecords: RequestRecords;
@@ -151,6 +155,8 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   const openApiDocument = buildOpenApiDocument(API_PREFIX);
   openApiRoute(app, `${API_PREFIX}/openapi.json`, openApiDocument);
   docsRoute(app, openApiDocument);
+  // The bank authenticates with its own signature, not an API key: outside the API's scope.
+  if (deps.bankNotifications) bankNotificationsRoute(app, deps.bankNotifications);
 
   app.register(
     async (api) => {

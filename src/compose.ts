@@ -12,6 +12,7 @@ import { SecretBox, SecretBoxError } from "./businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "./businesses/service-keys.js";
 import { UserService } from "./businesses/user-service.js";
 import type { Clock } from "./clock.js";
+import { BankNotifications } from "./collections/bank-notifications.js";
 import { CollectionService } from "./collections/collection-service.js";
 import type { Config } from "./config.js";
 import { Sessions } from "./dashboard/sessions.js";
@@ -22,6 +23,7 @@ import { connectRedis } from "./http/rate-limit.js";
 import { RequestRecords } from "./idempotency/request-records.js";
 import { JobRunner } from "./jobs/job-runner.js";
 import type { AccountProvider } from "./providers/account-provider.js";
+import { HttpBank } from "./providers/http-bank.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
 import { openStorage, type Storage } from "./storage/database.js";
 import { storageFailure } from "./storage/errors.js";
@@ -40,7 +42,7 @@ import { RedeliveryService } from "./webhooks/redelivery.js";
 export type { Clock };
 
 export interface Overrides {
-  /** Replaces the embedded Virtual Bank (tests pass fakes; later, HTTP adapters). */
+  /** Replaces the configured provider (tests pass fakes). */
   provider?: (defaults: { storage: Storage; embedded: VirtualBank }) => AccountProvider;
   now?: Clock;
   /** Where the app logs (default: config.logLevel on stdout). */
@@ -58,6 +60,8 @@ export interface Services {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** The bank's notifications, when PROVIDER=http. */
+  bankNotifications: BankNotifications | undefined;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;
@@ -86,6 +90,16 @@ export class MasterKeyMismatchError extends Error {
     this.name = "MasterKeyMismatchError";
   }
 }
+
+/**
+ * Whether the service itself simulates transfers (POST /sandbox/transfers, the dashboard's
+ * form): in the sandbox, with the embedded bank. With a bank over HTTP, money arrives only as
+ * that bank's notifications (the Virtual Bank server has its own POST /sandbox/pay).
+ */
+export const sandboxTransfers = (config: Config) => config.sandbox && config.provider.kind === "embedded";
+
+/** vas_bank_breaker_state's values. */
+const BREAKER_GAUGE = { closed: 0, "half-open": 1, open: 2 } as const;
 
 /** Opens and migrates the database, loads the service keys and wires the services. */
 export async function openServices(config: Config, overrides: Overrides = {}): Promise<Services> {
@@ -122,7 +136,22 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       permutationKey,
       sandbox: config.sandbox,
     });
-    const provider = overrides.provider?.({ storage: opened, embedded }) ?? embedded;
+    const bank = config.provider;
+    const provider =
+      overrides.provider?.({ storage: opened, embedded }) ??
+      (bank.kind === "http"
+        ? new HttpBank({
+            url: bank.url,
+            appId: bank.appId,
+            privateKey: bank.privateKey,
+            bankName: config.bankName,
+            timeoutMs: bank.timeoutMs,
+            createAttempts: bank.createAttempts,
+            breakerThreshold: bank.breakerThreshold,
+            breakerHalfOpenMs: bank.breakerHalfOpenMs,
+            onBreakerState: (state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]),
+          })
+        : embedded);
     const authenticator = new Authenticator({
       db: opened.db,
       reads: opened.hot,
@@ -133,7 +162,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     const collections = new CollectionService({
       storage: opened,
       maxTransferKobo: config.maxTransferKobo,
-      sandbox: config.sandbox,
+      sandbox: sandboxTransfers(config),
       now,
     });
     collections.onConflict(() => metrics.transferConflicts.inc());
@@ -165,6 +194,10 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
       collections,
+      bankNotifications:
+        bank.kind === "http"
+          ? new BankNotifications({ collections, appId: bank.appId, bankPublicKey: bank.bankPublicKey, now })
+          : undefined,
       events: new EventService({
         storage: opened,
         bankName: provider.bankName,
@@ -209,7 +242,8 @@ export function buildServerApp(
   const app = buildApp({
     authenticator: services.authenticator,
     ...domain,
-    sandbox: config.sandbox,
+    sandbox: sandboxTransfers(config),
+    ...(services.bankNotifications ? { bankNotifications: services.bankNotifications } : {}),
     requestRecords: services.requestRecords,
     metrics: services.metrics,
     serveMetrics: config.metricsPort === undefined,
@@ -236,7 +270,7 @@ export function buildServerApp(
       csrfKey: services.csrfKey,
       secureCookies: config.dashboard.secureCookies,
       signInPerMinute: config.dashboard.signInPerMinute,
-      sandbox: config.sandbox,
+      sandbox: sandboxTransfers(config),
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import {
   ConfigError,
   loadClientEnvironment,
@@ -267,6 +270,83 @@ describe("loadConfig", () => {
       assert.deepEqual(loadConfig({ VAS_MASTER_KEY: `${HEX_KEY}\n` }).masterKey, KEY_BYTES);
     });
   });
+});
+
+describe("PROVIDER=http", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "vas-config-"));
+  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const file = (name: string, text: string) => {
+    writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  const privateFile = file("client.pem", rsa.privateKey.export({ type: "pkcs8", format: "pem" }) as string);
+  const publicFile = file("bank.pub", rsa.publicKey.export({ type: "spki", format: "pem" }) as string);
+  const ecFile = file("ec.pem", ec.privateKey.export({ type: "pkcs8", format: "pem" }) as string);
+  const notPem = file("notes.txt", "not a key");
+  const http = {
+    PROVIDER: "http",
+    BANK_URL: "https://bank.example/",
+    BANK_APP_ID: "app-1",
+    BANK_PRIVATE_KEY_FILE: privateFile,
+    BANK_PUBLIC_KEY_FILE: publicFile,
+  };
+
+  test("embedded is the default, and the bank's settings are read only for http", () => {
+    assert.deepEqual(loadConfig({}).provider, { kind: "embedded" });
+    assert.equal(loadConfig({}).bankName, "Virtual Bank");
+    const config = loadConfig({ ...http, BANK_TIMEOUT_MS: "2500", BANK_NAME: "Partner Bank" });
+    assert.equal(config.provider.kind, "http");
+    if (config.provider.kind !== "http") return;
+    assert.equal(config.provider.url, "https://bank.example/");
+    assert.equal(config.provider.privateKey.type, "private");
+    assert.equal(config.provider.bankPublicKey.type, "public");
+    assert.deepEqual(
+      [config.provider.timeoutMs, config.provider.createAttempts, config.provider.breakerThreshold],
+      [2500, 3, 5],
+    );
+    assert.equal(config.bankName, "Partner Bank");
+  });
+
+  test("every missing variable is named at once", () => {
+    const error = configError({ PROVIDER: "http" });
+    assert.deepEqual(error.problems, [
+      "BANK_URL is required when PROVIDER=http",
+      "BANK_APP_ID is required when PROVIDER=http",
+      "BANK_PRIVATE_KEY_FILE is required when PROVIDER=http",
+      "BANK_PUBLIC_KEY_FILE is required when PROVIDER=http",
+    ]);
+  });
+
+  test("unreadable, non-PEM and non-RSA key files are refused with the variable and the file", () => {
+    const missing = configError({ ...http, BANK_PRIVATE_KEY_FILE: path.join(dir, "absent.pem") });
+    assert.match(
+      missing.problems[0] ?? "",
+      /^BANK_PRIVATE_KEY_FILE \(.*absent\.pem\) cannot be read: ENOENT/,
+    );
+    const garbage = configError({ ...http, BANK_PUBLIC_KEY_FILE: notPem });
+    assert.match(garbage.problems[0] ?? "", /^BANK_PUBLIC_KEY_FILE \(.*notes\.txt\) is not a PEM key/);
+    const wrongKind = configError({ ...http, BANK_PRIVATE_KEY_FILE: ecFile });
+    assert.match(wrongKind.problems[0] ?? "", /holds an EC key; the protocol signs with RSA/);
+  });
+
+  test("a bad PROVIDER or BANK_URL, and http:// in production, are refused", () => {
+    assert.deepEqual(configError({ PROVIDER: "palmpay" }).problems, ["PROVIDER must be embedded or http"]);
+    assert.deepEqual(configError({ ...http, BANK_URL: "ftp://bank" }).problems, [
+      "BANK_URL must be an http:// or https:// URL",
+    ]);
+    assert.deepEqual(
+      configError({
+        ...http,
+        BANK_URL: "http://bank.example",
+        NODE_ENV: "production",
+        VAS_MASTER_KEY: HEX_KEY,
+      }).problems,
+      ["BANK_URL must be https:// when NODE_ENV=production"],
+    );
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
 });
 
 describe("parseMasterKey", () => {

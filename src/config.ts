@@ -1,6 +1,9 @@
+import type { KeyObject } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "./ledger/kobo.js";
+import { rsaPrivateKey, rsaPublicKey } from "./providers/bank-signing.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/retry-schedule.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -161,6 +164,22 @@ const envSchema = z.object({
   DASHBOARD_SESSION_IDLE_MINUTES: integerString("DASHBOARD_SESSION_IDLE_MINUTES", 1, 1440).default(30),
   DASHBOARD_SESSION_MAX_HOURS: integerString("DASHBOARD_SESSION_MAX_HOURS", 1, 720).default(12),
   SIGN_IN_RATE_LIMIT_PER_MIN: integerString("SIGN_IN_RATE_LIMIT_PER_MIN", 0, 10_000).default(10),
+  PROVIDER: z.enum(["embedded", "http"], { error: "PROVIDER must be embedded or http" }).default("embedded"),
+  BANK_URL: z
+    .string()
+    .refine(
+      (url) => /^https?:\/\//.test(url) && URL.canParse(url),
+      "BANK_URL must be an http:// or https:// URL",
+    )
+    .optional(),
+  BANK_APP_ID: z.string().max(128, "BANK_APP_ID must be at most 128 characters").optional(),
+  BANK_PRIVATE_KEY_FILE: z.string().optional(),
+  BANK_PUBLIC_KEY_FILE: z.string().optional(),
+  BANK_NAME: z.string().max(100, "BANK_NAME must be at most 100 characters").default("Virtual Bank"),
+  BANK_TIMEOUT_MS: integerString("BANK_TIMEOUT_MS", 100, 120_000).default(10_000),
+  BANK_CREATE_ATTEMPTS: integerString("BANK_CREATE_ATTEMPTS", 1, 10).default(3),
+  BANK_BREAKER_THRESHOLD: integerString("BANK_BREAKER_THRESHOLD", 1, 1000).default(5),
+  BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
   MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
     DEFAULT_MAX_TRANSFER_KOBO,
@@ -206,6 +225,10 @@ export type Config = Readonly<{
   sandbox: boolean;
   /** The largest inbound transfer accepted, in kobo. */
   maxTransferKobo: number;
+  /** Where account numbers come from: the embedded Virtual Bank, or a bank over HTTP. */
+  provider: ProviderConfig;
+  /** The bank's name as account holders see it (the spec's bankName). */
+  bankName: string;
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
@@ -233,6 +256,64 @@ export type Config = Readonly<{
     secureCookies: boolean;
   };
 }>;
+
+/** PROVIDER=http: the bank's address, the service's identity and keys, and the resilience settings. */
+export type ProviderConfig =
+  | { kind: "embedded" }
+  | {
+      kind: "http";
+      url: string;
+      appId: string;
+      /** The service's RSA private key: signs every call to the bank. */
+      privateKey: KeyObject;
+      /** The bank's RSA public key: verifies its notifications. */
+      bankPublicKey: KeyObject;
+      timeoutMs: number;
+      createAttempts: number;
+      breakerThreshold: number;
+      breakerHalfOpenMs: number;
+    };
+
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/** The provider settings, every problem listed (a missing variable, an unreadable or wrong key). */
+function providerConfig(e: ParsedEnv, problems: string[]): ProviderConfig {
+  if (e.PROVIDER === "embedded") return { kind: "embedded" };
+  const required = ["BANK_URL", "BANK_APP_ID", "BANK_PRIVATE_KEY_FILE", "BANK_PUBLIC_KEY_FILE"] as const;
+  for (const name of required) {
+    if (e[name] === undefined) problems.push(`${name} is required when PROVIDER=http`);
+  }
+  if (e.NODE_ENV === "production" && e.BANK_URL?.startsWith("http://")) {
+    problems.push("BANK_URL must be https:// when NODE_ENV=production");
+  }
+  const key = (name: "BANK_PRIVATE_KEY_FILE" | "BANK_PUBLIC_KEY_FILE", parse: typeof rsaPublicKey) => {
+    const file = e[name];
+    if (file === undefined) return undefined;
+    try {
+      return parse(readFileSync(path.resolve(file), "utf8"), `${name} (${file})`);
+    } catch (error) {
+      const message = (error as NodeJS.ErrnoException).code
+        ? `${name} (${file}) cannot be read: ${(error as Error).message}`
+        : (error as Error).message;
+      problems.push(message);
+      return undefined;
+    }
+  };
+  const privateKey = key("BANK_PRIVATE_KEY_FILE", rsaPrivateKey);
+  const bankPublicKey = key("BANK_PUBLIC_KEY_FILE", rsaPublicKey);
+  if (!e.BANK_URL || !e.BANK_APP_ID || !privateKey || !bankPublicKey) return { kind: "embedded" };
+  return {
+    kind: "http",
+    url: e.BANK_URL,
+    appId: e.BANK_APP_ID,
+    privateKey,
+    bankPublicKey,
+    timeoutMs: e.BANK_TIMEOUT_MS,
+    createAttempts: e.BANK_CREATE_ATTEMPTS,
+    breakerThreshold: e.BANK_BREAKER_THRESHOLD,
+    breakerHalfOpenMs: e.BANK_BREAKER_HALF_OPEN_MS,
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -273,6 +354,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "VAS_MASTER_KEY is required when NODE_ENV=production (generate one with: openssl rand -hex 32)",
     ]);
   }
+  const problems: string[] = [];
+  const provider = providerConfig(e, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const database: DatabaseLocation =
     e.DATABASE_URL.dialect === "sqlite" && e.DATABASE_URL.file !== ":memory:"
       ? { dialect: "sqlite", file: path.resolve(e.DATABASE_URL.file) }
@@ -305,6 +389,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
     maxTransferKobo: e.MAX_TRANSFER_KOBO,
+    provider,
+    bankName: e.BANK_NAME,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE || e.NODE_ENV !== "production",

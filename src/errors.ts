@@ -5,11 +5,14 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly statusCode: number,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(withoutStackFor4xx(statusCode, message), options);
     Error.stackTraceLimit = savedStackTraceLimit;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+  /** When a retry may succeed (a Retry-After header), for a 503. */
+  readonly retryAfterSeconds: number | undefined;
 }
 
 // A refusal (4xx) is an expected answer, not a fault: its stack is never logged, and capturing
@@ -62,6 +65,9 @@ export const ErrorCode = {
   AMOUNT_ABOVE_LIMIT: "AMOUNT_ABOVE_LIMIT",
   CURRENCY_NOT_SUPPORTED: "CURRENCY_NOT_SUPPORTED",
   TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
+  // The bank's notifications (PROVIDER=http), not the signed API.
+  BANK_SIGNATURE_INVALID: "BANK_SIGNATURE_INVALID",
+  BANK_MESSAGE_STALE: "BANK_MESSAGE_STALE",
   // The dashboard and the console (sign-in), not the signed API.
   INVALID_CREDENTIALS: "INVALID_CREDENTIALS",
   SIGN_IN_LOCKED: "SIGN_IN_LOCKED",
@@ -113,6 +119,17 @@ export const providerUnavailable = (cause?: unknown) =>
     502,
     "The account provider is unavailable; no account was created. Retry later.",
     { cause },
+  );
+/** A bank notification whose signature does not verify with the bank's public key, or for another app id. */
+export const bankSignatureInvalid = (
+  message = "The notification's signature does not verify with the bank's public key",
+) => new AppError(ErrorCode.BANK_SIGNATURE_INVALID, 401, message);
+/** A bank notification sent more than 5 minutes from the service's clock (a replay, or a clock adrift). */
+export const bankMessageStale = () =>
+  new AppError(
+    ErrorCode.BANK_MESSAGE_STALE,
+    401,
+    "The notification's requestTime is more than 5 minutes from the service's clock",
   );
 /** The database cannot answer right now; the request changed nothing and may be retried. */
 export const serviceUnavailable = (

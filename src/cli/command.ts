@@ -16,6 +16,8 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
   /** Asks at a terminal without echoing the answer (a password); absent when no one is there. */
   askHidden?: (question: string) => Promise<string>;
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM): a command that serves waits for it. */
+  untilStopped?: () => Promise<void>;
 }
 
 /** A bad invocation: printed with the command's usage, exit code 2. */

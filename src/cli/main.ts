@@ -13,6 +13,11 @@ const code = await runCli(process.argv.slice(2), {
     return Buffer.concat(chunks).toString("utf8");
   },
   ...(process.stdin.isTTY ? { askHidden } : {}),
+  untilStopped: () =>
+    new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    }),
 });
 process.exitCode = code;
 

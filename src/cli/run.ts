@@ -16,6 +16,7 @@ import {
   positionals,
   UsageError,
 } from "./command.js";
+import { BANK_COMMANDS } from "./commands/bank.js";
 import { COLLECTION_COMMANDS } from "./commands/collections.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
 import { OPERATOR_COMMANDS } from "./commands/operators.js";
@@ -323,6 +324,7 @@ const COMMANDS: readonly Command[] = [
   ...LEDGER_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,
+  ...BANK_COMMANDS,
 ];
 
 /** The whole help, as `vas --help` prints it. */

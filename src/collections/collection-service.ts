@@ -69,7 +69,7 @@ export interface CollectionServiceOptions {
   storage: Storage;
   /** The largest transfer accepted, in kobo (MAX_TRANSFER_KOBO). */
   maxTransferKobo: number;
-  /** Whether sandbox transfers may be made (SANDBOX). */
+  /** Whether sandbox transfers may be made (SANDBOX, with the embedded bank). */
   sandbox: boolean;
   now?: Clock;
 }
@@ -228,7 +228,11 @@ export class CollectionService {
    */
   async sandboxTransfer(business: ForBusiness, body: Record<string, unknown>): Promise<ReceivedTransfer> {
     if (!this.options.sandbox)
-      throw new AppError(ErrorCode.NOT_FOUND, 404, "Sandbox transfers are off (SANDBOX=false)");
+      throw new AppError(
+        ErrorCode.NOT_FOUND,
+        404,
+        "Sandbox transfers are off (SANDBOX=false, or PROVIDER=http: pay at the bank's sandbox)",
+      );
     const input = parseSandboxTransfer(body);
     const storage = this.options.storage;
     if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();

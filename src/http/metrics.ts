@@ -48,6 +48,11 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  readonly bankBreakerState = new Gauge({
+    name: "vas_bank_breaker_state",
+    help: "The bank's circuit breaker (PROVIDER=http): 0 closed, 1 half-open (probing), 2 open (calls paused).",
+    registers: [this.registry],
+  });
   readonly transferConflicts = new Counter({
     name: "vas_transfer_conflicts_total",
     help: "Bank notifications refused because their session id was recorded with another account, amount or currency.",

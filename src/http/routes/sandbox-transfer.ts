@@ -12,8 +12,8 @@ export const contract = {
     operationId: "createSandboxTransfer",
     summary: "Simulate a transfer into one of your accounts (sandbox only)",
     description:
-      "Only when the server runs with SANDBOX=true (the default outside production); otherwise this " +
-      "route does not exist (404). The embedded Virtual Bank sends a transfer in NGN into one of the " +
+      "Only when the server runs with SANDBOX=true (the default outside production) and the embedded " +
+      "bank (PROVIDER=embedded, the default); otherwise this route does not exist (404). The embedded Virtual Bank sends a transfer in NGN into one of the " +
       "calling business's accounts through the same path a real bank's notification takes: the " +
       "acceptance rules apply, fees are taken and the ledger is posted. Every amount is integer kobo.",
     tag: "Sandbox",

@@ -1,0 +1,282 @@
+import { createPublicKey, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
+import { z } from "zod";
+import { ErrorCode, isAppError } from "../errors.js";
+import {
+  BANK_PATHS,
+  createAccountSchema,
+  deleteAccountSchema,
+  queryAccountSchema,
+  RESP_CODE,
+  updateAccountSchema,
+} from "../providers/bank-protocol.js";
+import {
+  isFreshMessage,
+  type ProtocolValue,
+  rsaPrivateKey,
+  rsaPublicKey,
+  verifyParams,
+} from "../providers/bank-signing.js";
+import { SANDBOX_PAYER, VirtualBank } from "../providers/virtual-bank.js";
+import { type BankAccount, BankDatabase } from "./bank-database.js";
+import { FaultPlan, faultsSchema } from "./faults.js";
+import { Notifier } from "./notifier.js";
+
+// The Virtual Bank as a server of its own (issue 14): the bank protocol over HTTP, its own
+// SQLite file and key pair, signed payment notifications with retries, a sandbox route to pay
+// into an account, and faults on demand. `vas bank serve` runs it; the tests run it as a
+// separate process.
+
+export interface BankServerOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  appId: string;
+  /** The service's public key (PEM): verifies every call. */
+  clientPublicKeyPem: string;
+  /** The service's notification URL (POST /api/v1/bank/notifications). */
+  notifyUrl: string;
+  /** The 6-digit code NUBANs are computed for. */
+  institutionCode: string;
+  /** First retry delay for notifications (doubling). */
+  retryBaseMs: number;
+  maxAttempts: number;
+  logLevel: "info" | "warn" | "error" | "silent";
+}
+
+export interface BankServer {
+  address: string;
+  /** bank.pub: what the service is given as BANK_PUBLIC_KEY_FILE. */
+  publicKeyFile: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The bank's key pair in its data directory: made on first start (bank.pem private, bank.pub public). */
+export function bankKeys(dataDir: string): { privateKey: KeyObject; publicKeyFile: string } {
+  const privateFile = path.join(dataDir, "bank.pem");
+  const publicFile = path.join(dataDir, "bank.pub");
+  if (!existsSync(privateFile)) {
+    const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    writeFileSync(privateFile, pair.privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+  }
+  const privateKey = rsaPrivateKey(readFileSync(privateFile, "utf8"), privateFile);
+  if (!existsSync(publicFile)) {
+    writeFileSync(publicFile, createPublicKey(privateKey).export({ type: "spki", format: "pem" }));
+  }
+  return { privateKey, publicKeyFile: publicFile };
+}
+
+const payRequestSchema = z
+  .object({
+    virtualAccountNo: z.string().regex(/^\d{10}$/),
+    amount: z.number().int().positive().max(1_000_000_000_000),
+    currency: z.string().length(3).default("NGN"),
+    payerName: z.string().min(1).max(200).default(SANDBOX_PAYER.name),
+    payerAccountNo: z.string().min(1).max(32).default(SANDBOX_PAYER.accountNumber),
+    payerBankName: z.string().min(1).max(200).default(SANDBOX_PAYER.bankName),
+    narration: z.string().max(500).default("Sandbox transfer"),
+    orderNo: z.string().min(1).max(128).optional(),
+  })
+  .strict();
+
+/** The protocol's answer: always HTTP 200, the outcome in respCode. */
+const answerOf = (respCode: string, respMsg: string, data?: unknown) => ({
+  respCode,
+  respMsg,
+  ...(data === undefined ? {} : { data }),
+});
+const answer = (reply: FastifyReply, respCode: string, respMsg: string, data?: unknown) =>
+  reply.code(200).send(answerOf(respCode, respMsg, data));
+
+const accountData = (account: BankAccount) => ({
+  virtualAccountNo: account.accountNumber,
+  virtualAccountName: account.accountName,
+  accountReference: account.reference,
+  status: account.state === "enabled" ? "Enabled" : account.state === "disabled" ? "Disabled" : "Deleted",
+});
+
+/** Starts the bank: opens its file, makes or loads its keys, listens, and starts notifying. */
+export async function startBankServer(options: BankServerOptions): Promise<BankServer> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const { privateKey, publicKeyFile } = bankKeys(options.dataDir);
+  const clientKey = rsaPublicKey(options.clientPublicKeyPem, "the client public key");
+  const db = new BankDatabase(path.join(options.dataDir, "bank.sqlite"));
+  const bank = new VirtualBank({
+    store: db.store(),
+    institutionCode: options.institutionCode,
+    permutationKey: db.numberingKey(),
+    blockSize: 1,
+    sandbox: true,
+  });
+  const faults = new FaultPlan();
+  const app = Fastify({
+    logger: { level: options.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: true,
+  });
+  const notifier = new Notifier({
+    db,
+    notifyUrl: options.notifyUrl,
+    appId: options.appId,
+    privateKey,
+    faults,
+    retryBaseMs: options.retryBaseMs,
+    maxAttempts: options.maxAttempts,
+    timeoutMs: 10_000,
+    pollIntervalMs: Math.min(options.retryBaseMs, 1_000),
+    log: app.log,
+  });
+
+  /** The caller must be the service: its app id, its signature, a fresh requestTime. */
+  const refusal = (request: FastifyRequest): [string, string] | undefined => {
+    if (request.headers.authorization !== `Bearer ${options.appId}`) {
+      return [RESP_CODE.unknownApp, "unknown app id"];
+    }
+    const body = request.body;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return [RESP_CODE.invalidParameter, "the body must be a JSON object"];
+    }
+    const params = body as Record<string, ProtocolValue>;
+    if (!verifyParams(params, request.headers.signature, clientKey)) {
+      return [RESP_CODE.badSignature, "the signature does not verify"];
+    }
+    if (!isFreshMessage(params.requestTime, Date.now())) {
+      return [RESP_CODE.expired, "requestTime is more than 5 minutes from the bank's clock"];
+    }
+    return undefined;
+  };
+
+  /** A signed API route: faults first, then the caller, then the body, then the handler. */
+  const route = <T extends z.ZodTypeAny>(
+    url: string,
+    schema: T,
+    handle: (params: z.infer<T>) => Promise<ReturnType<typeof answerOf>>,
+  ) =>
+    app.post(url, async (request, reply) => {
+      const { latencyMs } = faults.get();
+      if (latencyMs > 0) await sleep(latencyMs);
+      if (faults.take("failNext"))
+        return reply.code(500).send({ respCode: RESP_CODE.busy, respMsg: "injected failure" });
+      const refused = refusal(request);
+      if (refused) return answer(reply, ...refused);
+      const parsed = schema.safeParse(request.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return answer(
+          reply,
+          RESP_CODE.invalidParameter,
+          `${issue?.path.join(".") || "body"}: ${issue?.message}`,
+        );
+      }
+      const hang = faults.take("hangNext");
+      const result = await handle(parsed.data);
+      if (!hang) return reply.code(200).send(result);
+      // Acted on, then never answered: the connection is held until the caller gives up.
+      reply.hijack();
+      await new Promise((resolve) => request.raw.socket.once("close", resolve));
+      return undefined;
+    });
+
+  route(BANK_PATHS.create, createAccountSchema.passthrough(), async (params) => {
+    try {
+      const opened = await bank.createVirtualAccount(params);
+      const account = db.account(opened.accountReference);
+      return answerOf(RESP_CODE.success, "success", account && accountData(account));
+    } catch (error) {
+      if (isAppError(error) && error.code === ErrorCode.PROVIDER_REJECTED) {
+        return answerOf(RESP_CODE.identityRejected, error.message);
+      }
+      if (isAppError(error) && error.code === ErrorCode.PROVIDER_UNAVAILABLE) {
+        return answerOf(RESP_CODE.busy, "identity verification is unavailable; retry later");
+      }
+      throw error;
+    }
+  });
+  route(BANK_PATHS.query, queryAccountSchema.passthrough(), async ({ accountReference }) => {
+    const account = db.account(accountReference);
+    if (!account) return answerOf(RESP_CODE.accountNotFound, `no account for reference ${accountReference}`);
+    return answerOf(RESP_CODE.success, "success", accountData(account));
+  });
+  route(BANK_PATHS.update, updateAccountSchema.passthrough(), async ({ virtualAccountNo, status }) => {
+    if (!db.setStatus(virtualAccountNo, status === "Enabled" ? "enabled" : "disabled")) {
+      return answerOf(RESP_CODE.accountNotFound, `no account ${virtualAccountNo}`);
+    }
+    return answerOf(RESP_CODE.success, "success");
+  });
+  route(BANK_PATHS.delete, deleteAccountSchema.passthrough(), async ({ virtualAccountNo }) => {
+    if (!db.setStatus(virtualAccountNo, "deleted")) {
+      return answerOf(RESP_CODE.accountNotFound, `no account ${virtualAccountNo}`);
+    }
+    return answerOf(RESP_CODE.success, "success");
+  });
+
+  // The sandbox: pay into an account, follow a transfer, list accounts, set faults.
+  app.post("/sandbox/pay", async (request, reply) => {
+    const parsed = payRequestSchema.safeParse(request.body);
+    if (!parsed.success)
+      return reply.code(400).send({ respCode: RESP_CODE.invalidParameter, respMsg: parsed.error.message });
+    const pay = parsed.data;
+    const account = db.accountByNumber(pay.virtualAccountNo);
+    if (account?.state !== "enabled") {
+      return reply.code(400).send({
+        respCode: RESP_CODE.accountNotFound,
+        respMsg: `account ${pay.virtualAccountNo} ${account ? `is ${account.state}` : "does not exist"}`,
+      });
+    }
+    const transfer = db.addTransfer({
+      orderNo: pay.orderNo ?? `VB${randomUUID().replaceAll("-", "").toUpperCase()}`,
+      accountNumber: pay.virtualAccountNo,
+      amount: pay.amount,
+      currency: pay.currency,
+      payerName: pay.payerName,
+      payerAccountNo: pay.payerAccountNo,
+      payerBankName: pay.payerBankName,
+      narration: pay.narration,
+      paidTime: Date.now(),
+    });
+    notifier.kick();
+    return answer(reply, RESP_CODE.success, "success", transfer);
+  });
+  app.get("/sandbox/transfers/:orderNo", async (request, reply) => {
+    const transfer = db.transfer((request.params as { orderNo: string }).orderNo);
+    if (!transfer)
+      return reply.code(404).send({ respCode: RESP_CODE.accountNotFound, respMsg: "no such transfer" });
+    return answer(reply, RESP_CODE.success, "success", transfer);
+  });
+  app.get("/sandbox/accounts", async (_request, reply) =>
+    answer(reply, RESP_CODE.success, "success", db.accounts().map(accountData)),
+  );
+  app.get("/sandbox/faults", async (_request, reply) =>
+    answer(reply, RESP_CODE.success, "success", faults.get()),
+  );
+  app.put("/sandbox/faults", async (request, reply) => {
+    const parsed = faultsSchema.partial().safeParse(request.body);
+    if (!parsed.success)
+      return reply.code(400).send({ respCode: RESP_CODE.invalidParameter, respMsg: parsed.error.message });
+    return answer(reply, RESP_CODE.success, "success", faults.set(parsed.data));
+  });
+  app.get("/health", async () => ({ status: "ok" }));
+
+  const address = await app.listen({ port: options.port, host: options.host });
+  notifier.start();
+  notifier.kick();
+  return {
+    address,
+    publicKeyFile,
+    app,
+    async close() {
+      await app.close();
+      await notifier.stop();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { notificationSchema } from "../providers/bank-protocol.js";
+import { verifyParams } from "../providers/bank-signing.js";
+import { BankDatabase } from "./bank-database.js";
+import { FaultPlan } from "./faults.js";
+import { classifyAnswer, MAX_RETRY_DELAY_MS, Notifier, retryDelay } from "./notifier.js";
+
+describe("retryDelay", () => {
+  test("doubles from the base and stops at the cap", () => {
+    assert.deepEqual(
+      [1, 2, 3, 4].map((attempt) => retryDelay(attempt, 1_000)),
+      [1_000, 2_000, 4_000, 8_000],
+    );
+    assert.equal(retryDelay(20, 1_000), MAX_RETRY_DELAY_MS);
+    assert.equal(retryDelay(10_000, 1_000), MAX_RETRY_DELAY_MS, "no overflow on a very late attempt");
+  });
+});
+
+describe("classifyAnswer", () => {
+  test("only the acknowledgement ends the notifications with success", () => {
+    assert.equal(classifyAnswer(200, '{"respCode":"00000000","respMsg":"success"}'), "acknowledged");
+    assert.equal(classifyAnswer(200, '{"respCode":"SOMETHING"}'), "retry");
+    assert.equal(classifyAnswer(200, "success"), "retry", "not the protocol's answer");
+  });
+  test("a refusal of the transfer is final; the caller's faults and the service's are retried", () => {
+    for (const status of [400, 404, 409, 422]) assert.equal(classifyAnswer(status, "{}"), "refused");
+    for (const status of [401, 403, 408, 429, 500, 502, 503])
+      assert.equal(classifyAnswer(status, "{}"), "retry");
+  });
+});
+
+describe("Notifier against a real receiver", () => {
+  const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  let dir: string;
+  let db: BankDatabase;
+  let server: Server;
+  let url: string;
+  let answer: { status: number; body: string } = { status: 200, body: "{}" };
+  const received: Array<Record<string, unknown>> = [];
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "vas-notifier-"));
+    db = new BankDatabase(path.join(dir, "bank.sqlite"));
+    server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        received.push(JSON.parse(body));
+        response.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/notify`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Pays, then runs the notifier until the transfer is no longer pending. */
+  async function notify(orderNo: string, faults = new FaultPlan()) {
+    const notifier = new Notifier({
+      db,
+      notifyUrl: url,
+      appId: "app-1",
+      privateKey: keys.privateKey,
+      faults,
+      retryBaseMs: 10,
+      maxAttempts: 3,
+      timeoutMs: 2_000,
+      pollIntervalMs: 5,
+      log: { info: () => {}, warn: () => {} },
+    });
+    db.addTransfer({
+      orderNo,
+      accountNumber: "0123456789",
+      amount: 150_00,
+      currency: "NGN",
+      payerName: "Ada",
+      payerAccountNo: "1111111111",
+      payerBankName: "Other Bank",
+      narration: "",
+      paidTime: Date.now(),
+    });
+    notifier.start();
+    try {
+      for (let i = 0; i < 400; i++) {
+        const transfer = db.transfer(orderNo);
+        if (transfer && transfer.status !== "pending") return transfer;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error("still pending");
+    } finally {
+      await notifier.stop();
+    }
+  }
+
+  test("sends the protocol's notification, signed by the bank, and stops at the acknowledgement", async () => {
+    answer = { status: 200, body: '{"respCode":"00000000","respMsg":"success"}' };
+    received.length = 0;
+    const transfer = await notify("ACK-1");
+    assert.deepEqual([transfer.status, transfer.attempts, transfer.lastError], ["acknowledged", 1, null]);
+    const sent = received[0] ?? {};
+    assert.ok(notificationSchema.safeParse(sent).success, "the protocol's shape");
+    assert.ok(verifyParams(sent as never, sent.sign, keys.publicKey), "signed with the bank's key");
+    assert.equal(sent.narration, "", "an empty narration is sent, and left out of the signed string");
+  });
+
+  test("a refusal is final after one attempt; failures are retried until the attempts run out", async () => {
+    answer = { status: 422, body: '{"status":"fail","message":"Unknown account"}' };
+    const refused = await notify("REFUSED-1");
+    assert.deepEqual([refused.status, refused.attempts], ["refused", 1]);
+    assert.match(refused.lastError ?? "", /^HTTP 422: .*Unknown account/);
+    answer = { status: 503, body: "{}" };
+    const abandoned = await notify("DOWN-1");
+    assert.deepEqual([abandoned.status, abandoned.attempts], ["abandoned", 3]);
+  });
+
+  test("dropped attempts are retried; duplicated ones are sent several times at once", async () => {
+    answer = { status: 200, body: '{"respCode":"00000000","respMsg":"success"}' };
+    received.length = 0;
+    const faults = new FaultPlan();
+    faults.set({ dropNotifications: 1, duplicateNotifications: 2 });
+    const transfer = await notify("FAULTS-1", faults);
+    assert.deepEqual([transfer.status, transfer.attempts], ["acknowledged", 2]);
+    assert.equal(received.length, 3, "the second attempt, sent three times");
+    assert.equal(new Set(received.map((r) => r.orderNo)).size, 1);
+  });
+});

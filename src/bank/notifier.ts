@@ -1,0 +1,158 @@
+import type { KeyObject } from "node:crypto";
+import { type BankNotification, envelope, NOTIFICATION_ACK } from "../providers/bank-protocol.js";
+import { signParams } from "../providers/bank-signing.js";
+import type { BankDatabase, BankTransfer } from "./bank-database.js";
+import type { FaultPlan } from "./faults.js";
+
+// The Virtual Bank's payment notifications: each transfer is sent, signed, to the service's
+// notification URL until the service acknowledges it, refuses it, or the attempts run out.
+
+/** The longest pause between two attempts. */
+export const MAX_RETRY_DELAY_MS = 10 * 60_000;
+
+/** How long to wait after the `attempt`-th failed attempt (1-based): doubling from `baseMs`, capped. */
+export function retryDelay(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.min(attempt - 1, 30), MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * What one answer of the service means to the bank: its acknowledgement ends the transfer's
+ * notifications; a refusal of the transfer (400, 404, 409, 422) ends them too, and the bank
+ * reverses the transfer; anything else (no answer, 5xx, 401 while keys are being fixed, 429) is
+ * tried again.
+ */
+export function classifyAnswer(status: number, body: string): "acknowledged" | "refused" | "retry" {
+  if (status === 200) {
+    try {
+      const answer = JSON.parse(body) as { respCode?: unknown };
+      if (answer.respCode === NOTIFICATION_ACK.respCode) return "acknowledged";
+    } catch {
+      // not an acknowledgement
+    }
+    return "retry";
+  }
+  return [400, 404, 409, 422].includes(status) ? "refused" : "retry";
+}
+
+export interface NotifierOptions {
+  db: BankDatabase;
+  notifyUrl: string;
+  appId: string;
+  /** The bank's private key: signs every notification. */
+  privateKey: KeyObject;
+  faults: FaultPlan;
+  retryBaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  log: { info: (details: object, message: string) => void; warn: (details: object, message: string) => void };
+  now?: () => number;
+}
+
+export class Notifier {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private readonly now: () => number;
+
+  constructor(private readonly options: NotifierOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
+  }
+
+  /** Sends what is due now (a new transfer does not wait for the next poll). */
+  kick(): void {
+    if (this.running || !this.timer) return;
+    this.running = true;
+    try {
+      for (const transfer of this.options.db.dueTransfers(this.now(), 32)) {
+        if (this.inFlight.has(transfer.orderNo)) continue;
+        const attempt = this.attempt(transfer).finally(() => this.inFlight.delete(transfer.orderNo));
+        this.inFlight.set(transfer.orderNo, attempt);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  private async attempt(transfer: BankTransfer): Promise<void> {
+    const { faults, log } = this.options;
+    let outcome: "acknowledged" | "refused" | "retry";
+    let error: string | null = null;
+    if (faults.take("dropNotifications")) {
+      outcome = "retry";
+      error = "lost on the way (fault injected)";
+    } else {
+      const body = JSON.stringify(this.notification(transfer));
+      const copies = 1 + faults.get().duplicateNotifications;
+      const answers = await Promise.all(Array.from({ length: copies }, () => this.send(body)));
+      outcome = answers.some((a) => a.outcome === "acknowledged")
+        ? "acknowledged"
+        : answers.some((a) => a.outcome === "refused")
+          ? "refused"
+          : "retry";
+      error = outcome === "acknowledged" ? null : (answers.find((a) => a.error)?.error ?? null);
+    }
+    const attempts = transfer.attempts + 1;
+    const status =
+      outcome === "retry" ? (attempts >= this.options.maxAttempts ? "abandoned" : "pending") : outcome;
+    this.options.db.recordAttempt(transfer.orderNo, {
+      status,
+      nextAttemptAt: this.now() + retryDelay(attempts, this.options.retryBaseMs),
+      error,
+    });
+    if (status !== "pending" && status !== "acknowledged") {
+      log.warn(
+        { orderNo: transfer.orderNo, status, error },
+        "notification not acknowledged: transfer reversed",
+      );
+    } else if (status === "acknowledged") {
+      log.info({ orderNo: transfer.orderNo, attempts }, "notification acknowledged");
+    }
+  }
+
+  private notification(transfer: BankTransfer): BankNotification {
+    const unsigned = {
+      appId: this.options.appId,
+      orderNo: transfer.orderNo,
+      virtualAccountNo: transfer.accountNumber,
+      orderAmount: transfer.amount,
+      currency: transfer.currency,
+      payerAccountName: transfer.payerName,
+      payerAccountNo: transfer.payerAccountNo,
+      payerBankName: transfer.payerBankName,
+      narration: transfer.narration,
+      paidTime: transfer.paidTime,
+      ...envelope(this.now()),
+    };
+    return { ...unsigned, sign: signParams(unsigned, this.options.privateKey) };
+  }
+
+  private async send(body: string): Promise<{ outcome: ReturnType<typeof classifyAnswer>; error?: string }> {
+    try {
+      const response = await fetch(this.options.notifyUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: "error",
+      });
+      const text = await response.text();
+      const outcome = classifyAnswer(response.status, text);
+      return outcome === "acknowledged"
+        ? { outcome }
+        : { outcome, error: `HTTP ${response.status}: ${text.slice(0, 300)}` };
+    } catch (error) {
+      return { outcome: "retry", error: (error as Error).message };
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { KeyObject } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { bankMessageStale, bankSignatureInvalid, validationFailed } from "../errors.js";
+import { notificationSchema } from "../providers/bank-protocol.js";
+import { isFreshMessage, type ProtocolValue, verifyParams } from "../providers/bank-signing.js";
+import type { CollectionService, ReceivedTransfer } from "./collection-service.js";
+
+// A bank's payment notifications over HTTP (issue 14, docs/bank-integration.md): checked here,
+// then recorded through the one ingestion path every transfer takes. The signature is checked
+// first, so that a sender without the bank's key learns nothing else about what it sent.
+
+export interface BankNotificationsOptions {
+  collections: CollectionService;
+  /** The service's app id at the bank: a notification for another app is refused. */
+  appId: string;
+  /** The bank's public key (BANK_PUBLIC_KEY_FILE). */
+  bankPublicKey: KeyObject;
+  now?: Clock;
+}
+
+export class BankNotifications {
+  private readonly now: Clock;
+
+  constructor(private readonly options: BankNotificationsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Verifies a notification (signature, freshness, shape, app id) and records its transfer:
+   * once per orderNo, however often and in whatever order it comes. Throws the refusal.
+   */
+  async receive(body: unknown): Promise<ReceivedTransfer> {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw validationFailed("The notification must be a JSON object");
+    }
+    const params = body as Record<string, ProtocolValue>;
+    if (!verifyParams(params, params.sign, this.options.bankPublicKey)) throw bankSignatureInvalid();
+    if (!isFreshMessage(params.requestTime, this.now())) throw bankMessageStale();
+    const parsed = notificationSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw validationFailed(`Invalid notification: ${issue?.path.join(".") || "body"}: ${issue?.message}`);
+    }
+    const notification = parsed.data;
+    if (notification.appId !== this.options.appId) {
+      throw bankSignatureInvalid("The notification is for another app id");
+    }
+    return this.options.collections.receive({
+      sessionId: notification.orderNo,
+      accountNumber: notification.virtualAccountNo,
+      amount: notification.orderAmount,
+      currency: notification.currency,
+      payer: {
+        name: notification.payerAccountName,
+        accountNumber: notification.payerAccountNo,
+        bankName: notification.payerBankName,
+      },
+      narration: notification.narration ?? "",
+      paidAt: new Date(notification.paidTime).toISOString(),
+    });
+  }
+}

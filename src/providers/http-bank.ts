@@ -1,0 +1,231 @@
+import type { KeyObject } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+  TaskCancelledError,
+  type TimeoutPolicy,
+  TimeoutStrategy,
+  timeout,
+} from "cockatiel";
+import { AppError, ErrorCode, providerRejected, providerUnavailable } from "../errors.js";
+import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import {
+  BANK_PATHS,
+  type BankAccountData,
+  type BankAnswer,
+  bankAccountSchema,
+  bankAnswerSchema,
+  envelope,
+  RESP_CODE,
+} from "./bank-protocol.js";
+import { signParams } from "./bank-signing.js";
+
+// The AccountProvider of a real bank over HTTP (issue 14). Every call is signed, bounded by a
+// timeout and runs through one circuit breaker; a create is retried with the same
+// accountReference (the bank opens at most one account per reference), and after any failure
+// that may hide a completed create, the bank is asked for the reference before creating again.
+
+export interface HttpBankOptions {
+  /** The bank's base URL (BANK_URL). */
+  url: string;
+  /** The service's app id at the bank (BANK_APP_ID). */
+  appId: string;
+  /** The service's RSA private key: signs every call. */
+  privateKey: KeyObject;
+  /** The name account holders see (the spec's bankName). */
+  bankName: string;
+  /** Each call's bound, in milliseconds. */
+  timeoutMs: number;
+  /** Creates tried per account (with queries between them) before giving up. */
+  createAttempts: number;
+  /** Failed calls in a row that open the breaker. */
+  breakerThreshold: number;
+  /** How long the breaker stays open before one call probes the bank. */
+  breakerHalfOpenMs: number;
+  /** Pause before a retry, in milliseconds (doubles each time). */
+  retryDelayMs?: number;
+  now?: () => number;
+  /** Told when the breaker opens, probes and closes (metrics, the log). */
+  onBreakerState?: (state: "closed" | "open" | "half-open") => void;
+}
+
+/** The bank could not be reached, timed out, failed (5xx) or asked for a retry: worth trying again. */
+class BankUnreachable extends Error {
+  override readonly name = "BankUnreachable";
+}
+
+/** The bank refused the caller (app id, signature, clock): our configuration, not the customer's request. */
+class BankRefusedCaller extends Error {
+  override readonly name = "BankRefusedCaller";
+}
+
+/** Worth another try, and a failure for the breaker: no answer, a timeout, a 5xx, a "busy". */
+const isUnreachable = (error: unknown) =>
+  error instanceof BankUnreachable || error instanceof TaskCancelledError;
+
+export type BreakerState = "closed" | "open" | "half-open";
+
+const stateName = (state: CircuitState): BreakerState =>
+  state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
+
+/** 503 while the breaker is open: the bank failed repeatedly and calls to it are paused. */
+export const providerPaused = (retryAfterSeconds: number) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    503,
+    "The account provider is failing and calls to it are paused; no account was created. Retry later.",
+    { retryAfterSeconds },
+  );
+
+export class HttpBank implements AccountProvider {
+  readonly bankName: string;
+  private readonly breaker: CircuitBreakerPolicy;
+  private readonly limit: TimeoutPolicy;
+  private readonly now: () => number;
+
+  constructor(private readonly options: HttpBankOptions) {
+    this.bankName = options.bankName;
+    this.now = options.now ?? Date.now;
+    this.breaker = circuitBreaker(handleWhen(isUnreachable), {
+      halfOpenAfter: options.breakerHalfOpenMs,
+      breaker: new ConsecutiveBreaker(options.breakerThreshold),
+    });
+    this.breaker.onStateChange((state) => options.onBreakerState?.(stateName(state)));
+    this.limit = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+  }
+
+  /** The breaker's state, for the metrics. */
+  get breakerState(): BreakerState {
+    return stateName(this.breaker.state);
+  }
+
+  async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
+    let lastFailure: unknown;
+    for (let attempt = 1; attempt <= this.options.createAttempts; attempt++) {
+      try {
+        if (attempt > 1) {
+          await sleep((this.options.retryDelayMs ?? 200) * 2 ** (attempt - 2));
+          // The last create may have opened the account before its answer was lost.
+          const found = await this.findByReference(request.accountReference);
+          if (found) return found;
+        }
+        return issued(accountData(refusedUnlessSuccess(await this.call(BANK_PATHS.create, { ...request }))));
+      } catch (error) {
+        if (!isUnreachable(error)) throw this.translate(error);
+        lastFailure = error;
+      }
+    }
+    throw this.translate(lastFailure);
+  }
+
+  async findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined> {
+    const answer = await this.call(BANK_PATHS.query, { accountReference });
+    if (answer.respCode === RESP_CODE.accountNotFound) return undefined;
+    return issued(accountData(refusedUnlessSuccess(answer)));
+  }
+
+  async setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void> {
+    const params = { virtualAccountNo: accountNumber, status: enabled ? "Enabled" : "Disabled" };
+    try {
+      refusedUnlessSuccess(await this.call(BANK_PATHS.update, params));
+    } catch (error) {
+      // Setting a status twice is harmless: one retry covers an answer lost on the way.
+      if (!isUnreachable(error)) throw this.translate(error);
+      try {
+        refusedUnlessSuccess(await this.call(BANK_PATHS.update, params));
+      } catch (again) {
+        throw this.translate(again);
+      }
+    }
+  }
+
+  /**
+   * One signed call through the breaker and the timeout: the bank's answer when it gave one
+   * (success, or a refusal of the request); throws when it cannot be reached, failed, asked for
+   * a retry (BankUnreachable, counted by the breaker) or refused the caller (BankRefusedCaller).
+   */
+  private call(path: string, params: Record<string, unknown>): Promise<BankAnswer> {
+    return this.breaker.execute(() =>
+      this.limit.execute(async ({ signal }) => {
+        const body = { ...params, ...envelope(this.now()) };
+        let response: Response;
+        let text: string;
+        try {
+          response = await fetch(new URL(path, this.options.url), {
+            method: "POST",
+            headers: {
+              "content-type": "application/json;charset=UTF-8",
+              authorization: `Bearer ${this.options.appId}`,
+              signature: signParams(body, this.options.privateKey),
+              countrycode: "NG",
+            },
+            body: JSON.stringify(body),
+            signal,
+            redirect: "error",
+          });
+          text = await response.text();
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new BankUnreachable(`the bank is unreachable: ${(error as Error).message}`, { cause: error });
+        }
+        if (response.status >= 500 || response.status === 429) {
+          throw new BankUnreachable(`the bank answered HTTP ${response.status}`);
+        }
+        const answer = parseAnswer(text);
+        if (!answer)
+          throw new BankUnreachable(`the bank answered HTTP ${response.status} outside the protocol`);
+        if (answer.respCode.startsWith("SYS_"))
+          throw new BankUnreachable(`the bank is busy: ${answer.respMsg}`);
+        if (answer.respCode.startsWith("OPEN_GW_")) {
+          throw new BankRefusedCaller(
+            `the bank refused the service's call (${answer.respCode}): ${answer.respMsg}`,
+          );
+        }
+        return answer;
+      }),
+    );
+  }
+
+  /** A failure as the client sees it: a refusal (400) as it is, 503 while paused, else 502. */
+  private translate(error: unknown): unknown {
+    if (error instanceof AppError) return error;
+    if (error instanceof BrokenCircuitError) {
+      return providerPaused(Math.ceil(this.options.breakerHalfOpenMs / 1000));
+    }
+    return providerUnavailable(error);
+  }
+}
+
+function parseAnswer(text: string): BankAnswer | undefined {
+  try {
+    const parsed = bankAnswerSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer's data on success; the bank's refusal (its message for the customer) otherwise. */
+function refusedUnlessSuccess(answer: BankAnswer): unknown {
+  if (answer.respCode === RESP_CODE.success) return answer.data;
+  throw providerRejected(answer.respMsg);
+}
+
+/** An account the bank answered; anything else is an answer outside the protocol (502). */
+function accountData(data: unknown): BankAccountData {
+  const parsed = bankAccountSchema.safeParse(data);
+  if (!parsed.success)
+    throw providerUnavailable(new Error("the bank answered an account outside the protocol"));
+  return parsed.data;
+}
+
+const issued = (data: BankAccountData): IssuedVirtualAccount => ({
+  accountNumber: data.virtualAccountNo,
+  accountName: data.virtualAccountName,
+  accountReference: data.accountReference,
+});

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Faults } from "../../src/bank/faults.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The Virtual Bank server (`vas bank serve`) as a process of its own, and its sandbox routes. */
+export interface BankProcess {
+  url: string;
+  /** bank.pub in its data directory: the service's BANK_PUBLIC_KEY_FILE. */
+  publicKeyFile: string;
+  child: ChildProcess;
+  output(): string;
+  setFaults(faults: Partial<Faults>): Promise<Faults>;
+  faults(): Promise<Faults>;
+  /** Pays into one of its accounts; answers the bank's transfer (orderNo, status). */
+  pay(body: Record<string, unknown>): Promise<{ status: number; body: BankAnswer<BankTransferView> }>;
+  transfer(orderNo: string): Promise<BankTransferView | undefined>;
+  /** Polls until the transfer's notifications are over (not pending any more). */
+  settled(orderNo: string): Promise<BankTransferView>;
+  accounts(): Promise<Array<{ virtualAccountNo: string; accountReference: string; status: string }>>;
+  stop(): Promise<number | null>;
+}
+
+export interface BankAnswer<T> {
+  respCode: string;
+  respMsg: string;
+  data?: T;
+}
+
+export interface BankTransferView {
+  orderNo: string;
+  accountNumber: string;
+  amount: number;
+  status: "pending" | "acknowledged" | "refused" | "abandoned";
+  attempts: number;
+  lastError: string | null;
+}
+
+/** A port free now, for a server that must be named before it starts (the bank's notify URL). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== "object" || address === null) throw new Error("no port");
+  return address.port;
+}
+
+export async function startBankProcess(options: {
+  dataDir: string;
+  appId: string;
+  clientPublicKeyFile: string;
+  notifyUrl: string;
+  retryBaseMs?: number;
+  maxAttempts?: number;
+}): Promise<BankProcess> {
+  const args = [
+    "--import",
+    "tsx",
+    "src/cli/main.ts",
+    "bank",
+    "serve",
+    "--port",
+    "0",
+    "--data-dir",
+    options.dataDir,
+    "--app-id",
+    options.appId,
+    "--client-public-key",
+    options.clientPublicKeyFile,
+    "--notify-url",
+    options.notifyUrl,
+    "--retry-base-ms",
+    String(options.retryBaseMs ?? 50),
+    "--max-attempts",
+    String(options.maxAttempts ?? 8),
+    "--log-level",
+    "warn",
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const started = await new Promise<{ listening: string; publicKey: string }>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split("\n").find((l) => l.startsWith('{"listening"'));
+      if (line) resolve(JSON.parse(line));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    exited.then((code) => reject(new Error(`bank exited with ${code} before it listened:\n${output}`)));
+    // A bound, not a measurement: a bank that never comes up must not hang the suite.
+    setTimeout(() => reject(new Error(`bank not listening after 60 s:\n${output}`)), 60_000).unref();
+  }).catch((error) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
+  const url = started.listening;
+  const call = async <T>(method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${url}${route}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as BankAnswer<T> };
+  };
+  const bank: BankProcess = {
+    url,
+    publicKeyFile: started.publicKey,
+    child,
+    output: () => output,
+    setFaults: async (faults) => (await call<Faults>("PUT", "/sandbox/faults", faults)).body.data as Faults,
+    faults: async () => (await call<Faults>("GET", "/sandbox/faults")).body.data as Faults,
+    pay: (body) => call<BankTransferView>("POST", "/sandbox/pay", body),
+    transfer: async (orderNo) =>
+      (await call<BankTransferView>("GET", `/sandbox/transfers/${orderNo}`)).body.data,
+    async settled(orderNo) {
+      for (let i = 0; i < 400; i++) {
+        const transfer = await bank.transfer(orderNo);
+        if (transfer && transfer.status !== "pending") return transfer;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`transfer ${orderNo} still pending after 10 s:\n${output}`);
+    },
+    accounts: async () =>
+      (
+        await call<Array<{ virtualAccountNo: string; accountReference: string; status: string }>>(
+          "GET",
+          "/sandbox/accounts",
+        )
+      ).body.data ?? [],
+    stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+  return bank;
+}
