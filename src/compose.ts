@@ -147,6 +147,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
             bankName: config.bankName,
             timeoutMs: bank.timeoutMs,
             createAttempts: bank.createAttempts,
+            createBudgetMs: bank.createBudgetMs,
             breakerThreshold: bank.breakerThreshold,
             breakerHalfOpenMs: bank.breakerHalfOpenMs,
             onBreakerState: (state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]),

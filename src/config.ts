@@ -178,6 +178,7 @@ const envSchema = z.object({
   BANK_NAME: z.string().max(100, "BANK_NAME must be at most 100 characters").default("Virtual Bank"),
   BANK_TIMEOUT_MS: integerString("BANK_TIMEOUT_MS", 100, 120_000).default(10_000),
   BANK_CREATE_ATTEMPTS: integerString("BANK_CREATE_ATTEMPTS", 1, 10).default(3),
+  BANK_CREATE_BUDGET_MS: integerString("BANK_CREATE_BUDGET_MS", 100, 600_000).default(25_000),
   BANK_BREAKER_THRESHOLD: integerString("BANK_BREAKER_THRESHOLD", 1, 1000).default(5),
   BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
@@ -270,6 +271,8 @@ export type ProviderConfig =
       bankPublicKey: KeyObject;
       timeoutMs: number;
       createAttempts: number;
+      /** The longest one account's opening may take, retries included. */
+      createBudgetMs: number;
       breakerThreshold: number;
       breakerHalfOpenMs: number;
     };
@@ -310,6 +313,7 @@ function providerConfig(e: ParsedEnv, problems: string[]): ProviderConfig {
     bankPublicKey,
     timeoutMs: e.BANK_TIMEOUT_MS,
     createAttempts: e.BANK_CREATE_ATTEMPTS,
+    createBudgetMs: Math.max(e.BANK_CREATE_BUDGET_MS, e.BANK_TIMEOUT_MS),
     breakerThreshold: e.BANK_BREAKER_THRESHOLD,
     breakerHalfOpenMs: e.BANK_BREAKER_HALF_OPEN_MS,
   };

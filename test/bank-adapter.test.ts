@@ -69,6 +69,7 @@ describe("the HTTP bank adapter against the Virtual Bank server", () => {
       bankName: "Virtual Bank",
       timeoutMs: 300,
       createAttempts: 2,
+      createBudgetMs: 10_000,
       breakerThreshold: 3,
       breakerHalfOpenMs: 60_000,
       retryDelayMs: 10,
@@ -176,23 +177,56 @@ describe("the HTTP bank adapter against the Virtual Bank server", () => {
   });
 
   test("a slow bank times out and counts toward the breaker; once open, calls fail fast with 503", async () => {
-    const bank = adapter();
     const states: string[] = [];
-    const watched = adapter({ onBreakerState: (state) => states.push(state) });
+    const bank = adapter({ onBreakerState: (state) => states.push(state) });
+    const calls = async () =>
+      ((await (await fetch(`${server.address}/sandbox/calls`)).json()) as { data: object }).data;
     await faults({ latencyMs: 1_000 });
     try {
+      // create and query time out: two failures, below the threshold of three.
       const slow = await appError(bank.createVirtualAccount(request("ref-slow")));
       assert.deepEqual([slow.statusCode, slow.code], [502, "PROVIDER_UNAVAILABLE"]);
-      const opening = await appError(watched.createVirtualAccount(request("ref-slow-2")));
-      const paused = await appError(watched.createVirtualAccount(request("ref-slow-3")));
-      assert.equal(paused.statusCode, 503);
-      assert.equal(paused.retryAfterSeconds, 60);
-      assert.ok([502, 503].includes(opening.statusCode));
+      assert.match(slow.message, /did not confirm the account; none was recorded/);
+      // The third timeout opens the breaker; this create may have reached the bank: 502, not 503.
+      const opening = await appError(bank.createVirtualAccount(request("ref-slow-2")));
+      assert.equal(opening.statusCode, 502);
       assert.deepEqual(states, ["open"]);
-      assert.equal(watched.breakerState, "open");
+      const before = await calls();
+      const paused = await appError(bank.createVirtualAccount(request("ref-slow-3")));
+      assert.deepEqual([paused.statusCode, paused.retryAfterSeconds], [503, 60]);
+      assert.deepEqual(await calls(), before, "no call reached the bank");
+      assert.equal(bank.breakerState, "open");
     } finally {
       await faults({ latencyMs: 0 });
     }
+  });
+
+  test("no retry starts that could not finish within the budget", async () => {
+    const calls = async () =>
+      ((await (await fetch(`${server.address}/sandbox/calls`)).json()) as { data: Record<string, number> })
+        .data;
+    const before = await calls();
+    await faults({ latencyMs: 600 });
+    try {
+      const bank = adapter({ createAttempts: 5, createBudgetMs: 400, breakerThreshold: 100 });
+      const failed = await appError(bank.createVirtualAccount(request("ref-budget")));
+      assert.equal(failed.statusCode, 502);
+    } finally {
+      await faults({ latencyMs: 0 });
+    }
+    const after = await calls();
+    assert.deepEqual(
+      [(after.create ?? 0) - (before.create ?? 0), (after.query ?? 0) - (before.query ?? 0)],
+      [1, 0],
+      "one create (300 ms), then no retry: 300 + 10 + 300 ms would pass the 400 ms budget",
+    );
+  });
+
+  test("a BANK_URL with a path (a gateway's prefix) keeps it", async () => {
+    const prefixed = adapter({ url: `${server.address}/gateway/` });
+    const failed = await appError(prefixed.createVirtualAccount(request("ref-prefix")));
+    assert.equal(failed.statusCode, 502, "the bank has no /gateway prefix: a 404 outside the protocol");
+    assert.match(String((failed.cause as Error).message), /HTTP 404 outside the protocol/);
   });
 });
 

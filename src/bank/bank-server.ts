@@ -14,6 +14,7 @@ import {
   BANK_PATHS,
   createAccountSchema,
   deleteAccountSchema,
+  notificationSchema,
   queryAccountSchema,
   RESP_CODE,
   updateAccountSchema,
@@ -75,16 +76,17 @@ export function bankKeys(dataDir: string): { privateKey: KeyObject; publicKeyFil
   return { privateKey, publicKeyFile: publicFile };
 }
 
+/** A sandbox payment: what a payer's bank tells this bank, in the notification's own limits. */
 const payRequestSchema = z
   .object({
-    virtualAccountNo: z.string().regex(/^\d{10}$/),
-    amount: z.number().int().positive().max(1_000_000_000_000),
-    currency: z.string().length(3).default("NGN"),
-    payerName: z.string().min(1).max(200).default(SANDBOX_PAYER.name),
-    payerAccountNo: z.string().min(1).max(32).default(SANDBOX_PAYER.accountNumber),
-    payerBankName: z.string().min(1).max(200).default(SANDBOX_PAYER.bankName),
-    narration: z.string().max(500).default("Sandbox transfer"),
-    orderNo: z.string().min(1).max(128).optional(),
+    virtualAccountNo: notificationSchema.shape.virtualAccountNo,
+    amount: notificationSchema.shape.orderAmount,
+    currency: notificationSchema.shape.currency.default("NGN"),
+    payerName: notificationSchema.shape.payerAccountName.default(SANDBOX_PAYER.name),
+    payerAccountNo: notificationSchema.shape.payerAccountNo.default(SANDBOX_PAYER.accountNumber),
+    payerBankName: notificationSchema.shape.payerBankName.default(SANDBOX_PAYER.bankName),
+    narration: notificationSchema.shape.narration.unwrap().default("Sandbox transfer"),
+    orderNo: notificationSchema.shape.orderNo.optional(),
   })
   .strict();
 
@@ -156,12 +158,19 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
   };
 
   /** A signed API route: faults first, then the caller, then the body, then the handler. */
+  // API calls received per route, whatever their outcome (GET /sandbox/calls): what tests and
+  // integrators check to see a retry, a query before it, or no call at all.
+  const calls: Record<string, number> = Object.fromEntries(Object.keys(BANK_PATHS).map((name) => [name, 0]));
+  const routeNames = new Map(Object.entries(BANK_PATHS).map(([name, url]) => [url as string, name]));
+
   const route = <T extends z.ZodTypeAny>(
     url: string,
     schema: T,
     handle: (params: z.infer<T>) => Promise<ReturnType<typeof answerOf>>,
   ) =>
     app.post(url, async (request, reply) => {
+      const name = routeNames.get(url);
+      if (name) calls[name] = (calls[name] ?? 0) + 1;
       const { latencyMs } = faults.get();
       if (latencyMs > 0) await sleep(latencyMs);
       if (faults.take("failNext"))
@@ -254,6 +263,9 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
   });
   app.get("/sandbox/accounts", async (_request, reply) =>
     answer(reply, RESP_CODE.success, "success", db.accounts().map(accountData)),
+  );
+  app.get("/sandbox/calls", async (_request, reply) =>
+    answer(reply, RESP_CODE.success, "success", { ...calls }),
   );
   app.get("/sandbox/faults", async (_request, reply) =>
     answer(reply, RESP_CODE.success, "success", faults.get()),

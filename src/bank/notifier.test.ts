@@ -28,10 +28,11 @@ describe("classifyAnswer", () => {
     assert.equal(classifyAnswer(200, '{"respCode":"SOMETHING"}'), "retry");
     assert.equal(classifyAnswer(200, "success"), "retry", "not the protocol's answer");
   });
-  test("a refusal of the transfer is final; the caller's faults and the service's are retried", () => {
-    for (const status of [400, 404, 409, 422]) assert.equal(classifyAnswer(status, "{}"), "refused");
-    for (const status of [401, 403, 408, 429, 500, 502, 503])
-      assert.equal(classifyAnswer(status, "{}"), "retry");
+  test("a refusal of the transfer is final; misconfiguration, conflicts and outages are retried", () => {
+    for (const status of [400, 422]) assert.equal(classifyAnswer(status, "{}"), "refused");
+    for (const status of [401, 403, 404, 408, 409, 415, 429, 500, 502, 503]) {
+      assert.equal(classifyAnswer(status, "{}"), "retry", String(status));
+    }
   });
 });
 

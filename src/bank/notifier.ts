@@ -17,9 +17,12 @@ export function retryDelay(attempt: number, baseMs: number): number {
 
 /**
  * What one answer of the service means to the bank: its acknowledgement ends the transfer's
- * notifications; a refusal of the transfer (400, 404, 409, 422) ends them too, and the bank
- * reverses the transfer; anything else (no answer, 5xx, 401 while keys are being fixed, 429) is
- * tried again.
+ * notifications; a refusal of the transfer itself (400: not a notification it can read; 422:
+ * refused by its rules) ends them too, and the bank reverses the transfer. Anything else is
+ * tried again: no answer, a 5xx, a 401 while keys or clocks are being fixed, a 404 or 415 (the
+ * URL or the service is misconfigured), a 429, and a 409 (the order number was recorded with
+ * other details: neither credited again nor reversed; the service keeps the conflict for its
+ * operators, and the attempts run out into "abandoned", for the bank's).
  */
 export function classifyAnswer(status: number, body: string): "acknowledged" | "refused" | "retry" {
   if (status === 200) {
@@ -31,7 +34,7 @@ export function classifyAnswer(status: number, body: string): "acknowledged" | "
     }
     return "retry";
   }
-  return [400, 404, 409, 422].includes(status) ? "refused" : "retry";
+  return status === 400 || status === 422 ? "refused" : "retry";
 }
 
 export interface NotifierOptions {
@@ -70,9 +73,16 @@ export class Notifier {
     try {
       for (const transfer of this.options.db.dueTransfers(this.now(), 32)) {
         if (this.inFlight.has(transfer.orderNo)) continue;
-        const attempt = this.attempt(transfer).finally(() => this.inFlight.delete(transfer.orderNo));
+        const attempt = this.attempt(transfer)
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: error, orderNo: transfer.orderNo }, "notification attempt failed"),
+          )
+          .finally(() => this.inFlight.delete(transfer.orderNo));
         this.inFlight.set(transfer.orderNo, attempt);
       }
+    } catch (error) {
+      // The file busy or closing: the next poll tries again.
+      this.options.log.warn({ err: error }, "cannot read the transfers due");
     } finally {
       this.running = false;
     }

@@ -1,8 +1,9 @@
 import type { KeyObject } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { bankMessageStale, bankSignatureInvalid, validationFailed } from "../errors.js";
-import { notificationSchema } from "../providers/bank-protocol.js";
+import { type BankNotification, notificationSchema } from "../providers/bank-protocol.js";
 import { isFreshMessage, type ProtocolValue, verifyParams } from "../providers/bank-signing.js";
+import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { CollectionService, ReceivedTransfer } from "./collection-service.js";
 
 // A bank's payment notifications over HTTP (issue 14, docs/bank-integration.md): checked here,
@@ -45,18 +46,23 @@ export class BankNotifications {
     if (notification.appId !== this.options.appId) {
       throw bankSignatureInvalid("The notification is for another app id");
     }
-    return this.options.collections.receive({
-      sessionId: notification.orderNo,
-      accountNumber: notification.virtualAccountNo,
-      amount: notification.orderAmount,
-      currency: notification.currency,
-      payer: {
-        name: notification.payerAccountName,
-        accountNumber: notification.payerAccountNo,
-        bankName: notification.payerBankName,
-      },
-      narration: notification.narration ?? "",
-      paidAt: new Date(notification.paidTime).toISOString(),
-    });
+    return this.options.collections.receive(toTransferNotification(notification));
   }
+}
+
+/** A verified bank notification as the one shape every inbound transfer takes. */
+export function toTransferNotification(notification: BankNotification): TransferNotification {
+  return {
+    sessionId: notification.orderNo,
+    accountNumber: notification.virtualAccountNo,
+    amount: notification.orderAmount,
+    currency: notification.currency,
+    payer: {
+      name: notification.payerAccountName,
+      accountNumber: notification.payerAccountNo,
+      bankName: notification.payerBankName,
+    },
+    narration: notification.narration ?? "",
+    paidAt: new Date(notification.paidTime).toISOString(),
+  };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { CONTROL_CHARACTERS, displayNameSchema } from "../display-name.js";
 
 // The bank protocol (issue 14, docs/bank-integration.md), shaped like PalmPay's virtual-account
 // API: both sides build and read their messages here, the service's HTTP adapter and the
@@ -66,19 +67,38 @@ export const updateAccountSchema = z.object({
 export const deleteAccountSchema = z.object({ virtualAccountNo: z.string().regex(/^\d{10}$/) });
 
 /**
+ * The limits a notification's fields keep: the service's own for any transfer (its ingestion
+ * checks them again), so that a well-signed notification in this shape is never refused for its
+ * form. collections/bank-notifications.test.ts holds the two to each other.
+ */
+export const NOTIFICATION_LIMITS = {
+  orderNo: /^[A-Za-z0-9._:-]{1,100}$/,
+  payerAccountNo: /^\d{10}$/,
+  payerAccountName: 200,
+  payerBankName: 100,
+  narration: 200,
+} as const;
+
+/** A narration: the service's rule (no control characters), up to the limit, may be empty. */
+const narrationText = z
+  .string()
+  .max(NOTIFICATION_LIMITS.narration, `narration must be at most ${NOTIFICATION_LIMITS.narration} characters`)
+  .refine((value) => !CONTROL_CHARACTERS.test(value), "narration must not contain control characters");
+
+/**
  * A payment notification, bank to service, signed by the bank (`sign`, over every other
  * parameter). `orderNo` is the bank's id for the transfer: the service records it once.
  */
 export const notificationSchema = z.object({
   appId: z.string().min(1).max(128),
-  orderNo: z.string().min(1).max(128),
+  orderNo: z.string().regex(NOTIFICATION_LIMITS.orderNo, "orderNo must be 1 to 100 of A-Z a-z 0-9 . _ : -"),
   virtualAccountNo: z.string().regex(/^\d{10}$/, "virtualAccountNo must be 10 digits"),
-  orderAmount: z.number().int().positive(),
-  currency: z.string().min(3).max(3),
-  payerAccountName: z.string().min(1).max(200),
-  payerAccountNo: z.string().min(1).max(32),
-  payerBankName: z.string().min(1).max(200),
-  narration: z.string().max(500).optional(),
+  orderAmount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency: z.string().regex(/^[A-Z]{3}$/, "currency must be a three-letter ISO 4217 code"),
+  payerAccountName: displayNameSchema("payerAccountName", NOTIFICATION_LIMITS.payerAccountName),
+  payerAccountNo: z.string().regex(NOTIFICATION_LIMITS.payerAccountNo, "payerAccountNo must be 10 digits"),
+  payerBankName: displayNameSchema("payerBankName", NOTIFICATION_LIMITS.payerBankName),
+  narration: narrationText.optional(),
   paidTime: z.number().int().positive().max(8_640_000_000_000_000),
   requestTime: z.number().int().positive(),
   nonceStr: z.string().min(8).max(64),

@@ -52,7 +52,20 @@ describe("the bank protocol's canonical string", () => {
         Zeta: "upper case sorts first",
         sign: "not part of it",
       }),
-      'Zeta=upper case sorts first&accountReference=ref-1&customerName=Ada Obi&enabled=false&nonceStr=abc&payer={"name":"Chinedu","bank":"Example"}&requestTime=1700000000000&version=V1.1',
+      "Zeta=upper%20case%20sorts%20first&accountReference=ref-1&customerName=Ada%20Obi&enabled=false&nonceStr=abc&payer=%7B%22name%22%3A%22Chinedu%22%2C%22bank%22%3A%22Example%22%7D&requestTime=1700000000000&version=V1.1",
+    );
+  });
+
+  test("values are percent-encoded: a narration holding '&name=value' cannot pass for other parameters", () => {
+    // Unencoded, both would read "narration=x&orderAmount=99&orderNo=B&orderNo=A".
+    const honest = { narration: "x&orderAmount=99&orderNo=B", orderNo: "A" };
+    const forged = { narration: "x", orderAmount: 99, orderNo: "B&orderNo=A" };
+    assert.notEqual(canonicalString(honest), canonicalString(forged));
+    assert.equal(canonicalString(honest), "narration=x%26orderAmount%3D99%26orderNo%3DB&orderNo=A");
+    assert.equal(
+      canonicalString({ name: "Ọlá Àdé" }),
+      "name=%E1%BB%8Cl%C3%A1%20%C3%80d%C3%A9",
+      "UTF-8 bytes",
     );
   });
 

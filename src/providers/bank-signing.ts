@@ -16,7 +16,9 @@ export type ProtocolValue = string | number | boolean | null | undefined | objec
  * `name=value` for every parameter with a value, sorted by name (code-unit order), joined with
  * `&`. Absent, null and empty values are left out (so an optional field sent empty signs like
  * one not sent); numbers and booleans as JavaScript prints them; objects and arrays as their
- * JSON. The `sign` parameter itself, if present, is never part of what it signs.
+ * JSON. Names and values are percent-encoded (encodeURIComponent): a payer-typed `&` or `=` in
+ * a narration can never make one signed string read as other parameters. The `sign` parameter
+ * itself, if present, is never part of what it signs.
  */
 export function canonicalString(params: Readonly<Record<string, ProtocolValue>>): string {
   return Object.keys(params)
@@ -26,7 +28,7 @@ export function canonicalString(params: Readonly<Record<string, ProtocolValue>>)
       const value = params[name];
       if (value === undefined || value === null || value === "") return [];
       const text = typeof value === "object" ? JSON.stringify(value) : String(value);
-      return [`${name}=${text}`];
+      return [`${encodeURIComponent(name)}=${encodeURIComponent(text)}`];
     })
     .join("&");
 }

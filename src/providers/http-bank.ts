@@ -43,6 +43,8 @@ export interface HttpBankOptions {
   timeoutMs: number;
   /** Creates tried per account (with queries between them) before giving up. */
   createAttempts: number;
+  /** The longest one account's opening may take, retries included, in milliseconds. */
+  createBudgetMs: number;
   /** Failed calls in a row that open the breaker. */
   breakerThreshold: number;
   /** How long the breaker stays open before one call probes the bank. */
@@ -73,6 +75,19 @@ export type BreakerState = "closed" | "open" | "half-open";
 const stateName = (state: CircuitState): BreakerState =>
   state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
 
+/**
+ * 502 when a create may have reached the bank but its outcome is unknown (no answer, a 5xx):
+ * nothing is recorded here, and a retry with the same Idempotency-Key sends the same
+ * reference, so it gets the account the bank may have opened, never a second one.
+ */
+export const providerOutcomeUnknown = (cause?: unknown) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    502,
+    "The account provider did not confirm the account; none was recorded. Retry with the same Idempotency-Key.",
+    { cause },
+  );
+
 /** 503 while the breaker is open: the bank failed repeatedly and calls to it are paused. */
 export const providerPaused = (retryAfterSeconds: number) =>
   new AppError(
@@ -87,9 +102,12 @@ export class HttpBank implements AccountProvider {
   private readonly breaker: CircuitBreakerPolicy;
   private readonly limit: TimeoutPolicy;
   private readonly now: () => number;
+  /** BANK_URL without its trailing slash: a path in it (a gateway's prefix) is kept. */
+  private readonly base: string;
 
   constructor(private readonly options: HttpBankOptions) {
     this.bankName = options.bankName;
+    this.base = options.url.replace(/\/+$/, "");
     this.now = options.now ?? Date.now;
     this.breaker = circuitBreaker(handleWhen(isUnreachable), {
       halfOpenAfter: options.breakerHalfOpenMs,
@@ -104,29 +122,56 @@ export class HttpBank implements AccountProvider {
     return stateName(this.breaker.state);
   }
 
+  /**
+   * Opens the account: a create, and after a failure that may hide a completed one (no answer,
+   * a 5xx, "busy"), a query by the reference, then a create again with the same reference,
+   * within BANK_CREATE_ATTEMPTS and BANK_CREATE_BUDGET_MS. Each answer must be an enabled
+   * account for the reference sent.
+   */
   async createVirtualAccount(request: VirtualAccountRequest): Promise<IssuedVirtualAccount> {
+    const deadline = performance.now() + this.options.createBudgetMs;
+    const reference = request.accountReference;
     let lastFailure: unknown;
+    let maybeOpened = false;
     for (let attempt = 1; attempt <= this.options.createAttempts; attempt++) {
+      let creating = false;
       try {
         if (attempt > 1) {
-          await sleep((this.options.retryDelayMs ?? 200) * 2 ** (attempt - 2));
+          const delay = (this.options.retryDelayMs ?? 200) * 2 ** (attempt - 2);
+          // No retry that could not finish in the budget: the client is waiting.
+          if (performance.now() + delay + this.options.timeoutMs > deadline) break;
+          await sleep(delay);
           // The last create may have opened the account before its answer was lost.
-          const found = await this.findByReference(request.accountReference);
-          if (found) return found;
+          const found = await this.lookup(reference);
+          if (found) return issued(enabled(found));
         }
-        return issued(accountData(refusedUnlessSuccess(await this.call(BANK_PATHS.create, { ...request }))));
+        creating = true;
+        const answer = refusedUnlessSuccess(await this.call(BANK_PATHS.create, { ...request }));
+        return issued(enabled(accountData(answer, reference)));
       } catch (error) {
-        if (!isUnreachable(error)) throw this.translate(error);
+        if (!isUnreachable(error)) {
+          // The breaker opened during this request, after a create that may have reached the bank.
+          if (error instanceof BrokenCircuitError && maybeOpened) throw providerOutcomeUnknown(lastFailure);
+          throw this.translate(error);
+        }
+        // A create sent without an answer (a timeout, a 5xx) may have opened the account.
+        if (creating) maybeOpened = true;
         lastFailure = error;
       }
     }
-    throw this.translate(lastFailure);
+    throw maybeOpened ? providerOutcomeUnknown(lastFailure) : this.translate(lastFailure);
   }
 
   async findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined> {
+    const found = await this.lookup(accountReference);
+    return found && issued(found);
+  }
+
+  /** The bank's account for the reference, whatever its status; undefined when none was opened. */
+  private async lookup(accountReference: string): Promise<BankAccountData | undefined> {
     const answer = await this.call(BANK_PATHS.query, { accountReference });
     if (answer.respCode === RESP_CODE.accountNotFound) return undefined;
-    return issued(accountData(refusedUnlessSuccess(answer)));
+    return accountData(refusedUnlessSuccess(answer), accountReference);
   }
 
   async setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void> {
@@ -156,7 +201,7 @@ export class HttpBank implements AccountProvider {
         let response: Response;
         let text: string;
         try {
-          response = await fetch(new URL(path, this.options.url), {
+          response = await fetch(this.base + path, {
             method: "POST",
             headers: {
               "content-type": "application/json;charset=UTF-8",
@@ -216,12 +261,25 @@ function refusedUnlessSuccess(answer: BankAnswer): unknown {
   throw providerRejected(answer.respMsg);
 }
 
-/** An account the bank answered; anything else is an answer outside the protocol (502). */
-function accountData(data: unknown): BankAccountData {
+/** The account the bank answered, which must be for the reference sent: else a 502. */
+function accountData(data: unknown, reference: string): BankAccountData {
   const parsed = bankAccountSchema.safeParse(data);
   if (!parsed.success)
     throw providerUnavailable(new Error("the bank answered an account outside the protocol"));
+  if (parsed.data.accountReference !== reference) {
+    throw providerUnavailable(
+      new Error(`the bank answered reference ${parsed.data.accountReference}, not ${reference}`),
+    );
+  }
   return parsed.data;
+}
+
+/** A new account must take payments: a disabled or deleted one for a fresh reference is a 502. */
+function enabled(account: BankAccountData): BankAccountData {
+  if (account.status !== "Enabled") {
+    throw providerUnavailable(new Error(`the bank answered an account that is ${account.status}`));
+  }
+  return account;
 }
 
 const issued = (data: BankAccountData): IssuedVirtualAccount => ({

@@ -15,6 +15,8 @@ export interface BankProcess {
   output(): string;
   setFaults(faults: Partial<Faults>): Promise<Faults>;
   faults(): Promise<Faults>;
+  /** API calls received so far, per route (create, query, update, delete). */
+  calls(): Promise<Record<"create" | "query" | "update" | "delete", number>>;
   /** Pays into one of its accounts; answers the bank's transfer (orderNo, status). */
   pay(body: Record<string, unknown>): Promise<{ status: number; body: BankAnswer<BankTransferView> }>;
   transfer(orderNo: string): Promise<BankTransferView | undefined>;
@@ -119,6 +121,9 @@ export async function startBankProcess(options: {
     output: () => output,
     setFaults: async (faults) => (await call<Faults>("PUT", "/sandbox/faults", faults)).body.data as Faults,
     faults: async () => (await call<Faults>("GET", "/sandbox/faults")).body.data as Faults,
+    calls: async () =>
+      (await call<Record<"create" | "query" | "update" | "delete", number>>("GET", "/sandbox/calls")).body
+        .data as Record<"create" | "query" | "update" | "delete", number>,
     pay: (body) => call<BankTransferView>("POST", "/sandbox/pay", body),
     transfer: async (orderNo) =>
       (await call<BankTransferView>("GET", `/sandbox/transfers/${orderNo}`)).body.data,
