@@ -62,6 +62,8 @@ export interface Services {
   collections: CollectionService;
   /** The bank's notifications, when PROVIDER=http. */
   bankNotifications: BankNotifications | undefined;
+  /** The bank over HTTP (PROVIDER=http), for its breaker's state. */
+  httpBank: HttpBank | undefined;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;
@@ -137,9 +139,8 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       sandbox: config.sandbox,
     });
     const bank = config.provider;
-    const provider =
-      overrides.provider?.({ storage: opened, embedded }) ??
-      (bank.kind === "http"
+    const http =
+      bank.kind === "http" && !overrides.provider
         ? new HttpBank({
             url: bank.url,
             appId: bank.appId,
@@ -150,9 +151,10 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
             createBudgetMs: bank.createBudgetMs,
             breakerThreshold: bank.breakerThreshold,
             breakerHalfOpenMs: bank.breakerHalfOpenMs,
-            onBreakerState: (state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]),
           })
-        : embedded);
+        : undefined;
+    http?.onBreakerChange((state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]));
+    const provider = overrides.provider?.({ storage: opened, embedded }) ?? http ?? embedded;
     const authenticator = new Authenticator({
       db: opened.db,
       reads: opened.hot,
@@ -195,6 +197,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
       collections,
+      httpBank: http,
       bankNotifications:
         bank.kind === "http"
           ? new BankNotifications({ collections, appId: bank.appId, bankPublicKey: bank.bankPublicKey, now })
@@ -281,7 +284,18 @@ export function buildServerApp(
       "transfer conflict: a session id came again with another account, amount or currency; the first recording stands",
     ),
   );
-  app.addHook("onClose", async () => stop());
+  // The bank's breaker, as an operator reads it in the log.
+  const stopBreakerLog = services.httpBank?.onBreakerChange((state) => {
+    if (state === "open")
+      app.log.error({ bank: config.bankName }, "bank circuit breaker open: calls to the bank are paused");
+    else if (state === "half-open")
+      app.log.warn({ bank: config.bankName }, "bank circuit breaker half-open: probing the bank");
+    else app.log.info({ bank: config.bankName }, "bank circuit breaker closed: the bank answers again");
+  });
+  app.addHook("onClose", async () => {
+    stop();
+    stopBreakerLog?.();
+  });
   return app;
 }
 

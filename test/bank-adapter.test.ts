@@ -178,7 +178,8 @@ describe("the HTTP bank adapter against the Virtual Bank server", () => {
 
   test("a slow bank times out and counts toward the breaker; once open, calls fail fast with 503", async () => {
     const states: string[] = [];
-    const bank = adapter({ onBreakerState: (state) => states.push(state) });
+    const bank = adapter();
+    bank.onBreakerChange((state) => states.push(state));
     const calls = async () =>
       ((await (await fetch(`${server.address}/sandbox/calls`)).json()) as { data: object }).data;
     await faults({ latencyMs: 1_000 });

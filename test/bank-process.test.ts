@@ -28,6 +28,7 @@ for (const dialect of DIALECTS) {
     let business: TestBusiness;
     let notifyUrl: string;
     let bankKey: KeyObject;
+    const logs: Array<{ msg: string; code?: string; [key: string]: unknown }> = [];
 
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), "vas-bank-"));
@@ -47,6 +48,7 @@ for (const dialect of DIALECTS) {
       bankKey = createPrivateKey(readFileSync(path.join(dir, "bank", "bank.pem"), "utf8"));
       h = await createHarness({
         dialect,
+        logStream: { write: (line: string) => logs.push(JSON.parse(line)) },
         env: {
           PROVIDER: "http",
           BANK_URL: bank.url,
@@ -197,6 +199,12 @@ for (const dialect of DIALECTS) {
       const recovered = await generate(customer());
       assert.equal(recovered.statusCode, 201, recovered.body);
       assert.equal(await breakerState(), "0", "closed again");
+      const told = logs.map((line) => line.msg).filter((msg) => msg.startsWith("bank circuit breaker"));
+      assert.deepEqual(
+        told.slice(-3).map((msg) => msg.split(":")[0]),
+        ["bank circuit breaker open", "bank circuit breaker half-open", "bank circuit breaker closed"],
+        "the operator reads it in the log",
+      );
     });
 
     test("deactivate and reactivate reach the bank: a disabled account takes no payment there", async () => {
@@ -320,6 +328,12 @@ for (const dialect of DIALECTS) {
         assert.deepEqual([malformed.status, malformed.body.error?.code], [400, "VALIDATION_FAILED"]);
         assert.equal((await post([1, 2])).status, 400);
         assert.equal(await credited(), before);
+        const refusals = logs.filter((line) => line.msg === "bank notification refused");
+        assert.ok(
+          refusals.some((line) => line.code === "BANK_MESSAGE_STALE"),
+          "refusals are logged with their code",
+        );
+        assert.ok(!JSON.stringify(refusals).includes("Chidi Eze"), "never the body");
       });
 
       test("out of order: a later transfer first, then the earlier one, both credited once", async () => {

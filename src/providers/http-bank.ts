@@ -52,8 +52,6 @@ export interface HttpBankOptions {
   /** Pause before a retry, in milliseconds (doubles each time). */
   retryDelayMs?: number;
   now?: () => number;
-  /** Told when the breaker opens, probes and closes (metrics, the log). */
-  onBreakerState?: (state: "closed" | "open" | "half-open") => void;
 }
 
 /** The bank could not be reached, timed out, failed (5xx) or asked for a retry: worth trying again. */
@@ -113,13 +111,18 @@ export class HttpBank implements AccountProvider {
       halfOpenAfter: options.breakerHalfOpenMs,
       breaker: new ConsecutiveBreaker(options.breakerThreshold),
     });
-    this.breaker.onStateChange((state) => options.onBreakerState?.(stateName(state)));
     this.limit = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
   }
 
   /** The breaker's state, for the metrics. */
   get breakerState(): BreakerState {
     return stateName(this.breaker.state);
+  }
+
+  /** Calls `listener` when the breaker opens, probes or closes (the metrics, the log); returns how to stop. */
+  onBreakerChange(listener: (state: BreakerState) => void): () => void {
+    const subscription = this.breaker.onStateChange((state) => listener(stateName(state)));
+    return () => subscription.dispose();
   }
 
   /**
