@@ -118,3 +118,86 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`the Security page's recent activity on ${dialect}`, () => {
+    const PASSWORD = "correct horse battery staple 42";
+    let h: Harness;
+    before(async () => {
+      h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
+    });
+    after(() => h.close());
+
+    /** The activity table's rows as [who, what], newest first; each must carry its time. */
+    const activity = (body: string) =>
+      [
+        ...body.matchAll(
+          /<tr><td>([^<]*)<\/td><td class="wrap-anywhere">([^<]*)<\/td><td><span class="nowrap">\d{4}-\d\d-\d\d<\/span> <span class="nowrap">\d\d:\d\d:\d\d<\/span><\/td><\/tr>/g,
+        ),
+      ].map((m) => [m[2], m[1]]);
+
+    async function signUp(business: string, email: string) {
+      const browser = client(h);
+      const { token } = await browser.get("/dashboard/signup");
+      const created = await browser.post("/dashboard/signup", {
+        _csrf: token ?? "",
+        businessName: business,
+        email,
+        password: PASSWORD,
+      });
+      assert.equal(created.statusCode, 303, created.body);
+      return browser;
+    }
+
+    test("a business's users see its sign-ins, failures and sign-outs, newest first, and no other business's", async () => {
+      const owner = await signUp("Activity Foods", "owner@activity.example");
+      await signUp("Other Foods", "owner@other.example");
+      const { token } = await owner.get("/dashboard/security");
+      await owner.post("/dashboard/logout", { _csrf: token ?? "" });
+      const login = await owner.get("/dashboard/login");
+      const wrong = await owner.post("/dashboard/login", {
+        _csrf: login.token ?? "",
+        email: "owner@activity.example",
+        password: "not the password at all",
+      });
+      assert.equal(wrong.statusCode, 401);
+      const right = await owner.post("/dashboard/login", {
+        _csrf: login.token ?? "",
+        email: "owner@activity.example",
+        password: PASSWORD,
+      });
+      assert.equal(right.statusCode, 303);
+      const page = await owner.get("/dashboard/security");
+      assert.match(page.response.body, /<h2 id="activity-heading">Recent activity<\/h2>/);
+      assert.deepEqual(activity(page.response.body), [
+        ["owner@activity.example", "Signed in"],
+        ["owner@activity.example", "Sign-in failed: wrong password"],
+        ["owner@activity.example", "Signed out"],
+        ["owner@activity.example", "Signed up"],
+      ]);
+      assert.doesNotMatch(
+        page.response.body,
+        /owner@other\.example/,
+        "another business's activity is not shown",
+      );
+      assert.doesNotMatch(page.response.body, /not the password at all/, "never what was typed");
+    });
+
+    test("an operator sees their own doing", async () => {
+      await h.services.users.createOperator("ops@vas.example", PASSWORD);
+      const operator = client(h);
+      const { token } = await operator.get("/admin/login");
+      const signedIn = await operator.post("/admin/login", {
+        _csrf: token ?? "",
+        email: "ops@vas.example",
+        password: PASSWORD,
+      });
+      assert.equal(signedIn.statusCode, 303);
+      const page = await operator.get("/admin/security");
+      assert.deepEqual(activity(page.response.body), [
+        ["ops@vas.example", "Signed in"],
+        ["ops@vas.example", "Operator account created"],
+      ]);
+    });
+  });
+}

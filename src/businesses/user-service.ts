@@ -11,6 +11,7 @@ import {
   findUserByEmail,
   insertAudit,
   insertUser,
+  recentAudit,
   revokeUserSessions,
   type UserRow,
   updateUser,
@@ -33,6 +34,15 @@ export interface User {
   businessId: string | null;
   email: string;
   totpEnabled: boolean;
+}
+
+/** One line of the audit log as its reader sees it: when, who (a user's email, or the kind of actor), what. */
+export interface ActivityEntry {
+  at: string;
+  action: string;
+  actorType: string;
+  actorEmail: string | null;
+  detail: Record<string, unknown>;
 }
 
 export interface UserServiceOptions {
@@ -226,6 +236,22 @@ export class UserService {
       });
       await insertAudit(trx, this.audit(row, "totp.disabled", {}));
     });
+  }
+
+  /**
+   * The audit log's newest entries a user may read: a business user, their business's (every
+   * user's sign-ins and failures, key and webhook changes); an operator, their own doing.
+   */
+  async activity(user: User, limit = 30): Promise<ActivityEntry[]> {
+    const scope = user.businessId === null ? { actorId: user.id } : { businessId: user.businessId };
+    const rows = await recentAudit(this.options.storage.db, scope, limit);
+    return rows.map((row) => ({
+      at: row.created_at,
+      action: row.action,
+      actorType: row.actor_type,
+      actorEmail: row.actor_email,
+      detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : {},
+    }));
   }
 
   async getUser(userId: string): Promise<User> {

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import QRCode from "qrcode";
+import { activityLines } from "./activity.js";
 import { type DashboardDependencies, type Form, page } from "./plugin.js";
 import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
 
 /**
  * A signed-in person's own sign-in settings, on both surfaces: the password (changing it ends
- * every other session) and two-factor sign-in (an authenticator app's codes).
+ * every other session), two-factor sign-in (an authenticator app's codes), and the recent
+ * activity (the business's for its users, their own for operators) to spot what they did not do.
  */
 export function securityPages(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
   const signedInOnly = { preHandler: guard(surface) };
@@ -66,11 +68,12 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
 
   async function data(userId: string) {
     const [user, pending] = await Promise.all([deps.users.getUser(userId), deps.users.pendingTotp(userId)]);
+    const activity = activityLines(await deps.users.activity(user));
     // The QR code is drawn here, as an SVG image in the page: no request leaves this server.
     const qr = pending
       ? `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(pending.uri, { type: "svg", margin: 1 })).toString("base64")}`
       : undefined;
-    return { title: "Sign-in and security", surface, user, pending, qr };
+    return { title: "Sign-in and security", surface, user, pending, qr, activity };
   }
 
   async function render(

@@ -14,6 +14,7 @@ import * as events from "./migrations/0010-events.js";
 import * as deliveryOrder from "./migrations/0011-delivery-order.js";
 import * as pendingChain from "./migrations/0012-pending-chain.js";
 import * as dashboard from "./migrations/0013-dashboard.js";
+import * as auditByActor from "./migrations/0014-audit-by-actor.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -30,6 +31,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0011-delivery-order": deliveryOrder,
   "0012-pending-chain": pendingChain,
   "0013-dashboard": dashboard,
+  "0014-audit-by-actor": auditByActor,
 };
 
 /** Every migration, in the order they apply. */

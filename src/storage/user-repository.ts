@@ -148,6 +148,42 @@ export async function insertAudit(db: Executor, row: AuditRow): Promise<void> {
   await db.insertInto("audit_log").values(row).execute();
 }
 
+/** An audit entry as the Security page lists it, with the email of the user who acted (if one did). */
+export interface AuditEntryRow {
+  action: string;
+  actor_type: string;
+  actor_email: string | null;
+  detail: string | null;
+  created_at: string;
+}
+
+/** The newest audit entries of a business, or of one actor's doing, newest first (an index range each). */
+export function recentAudit(
+  db: Executor,
+  scope: { businessId: string } | { actorId: string },
+  limit: number,
+): Promise<AuditEntryRow[]> {
+  const query = db
+    .selectFrom("audit_log")
+    .leftJoin("users", "users.id", "audit_log.actor_id")
+    .select([
+      "audit_log.action",
+      "audit_log.actor_type",
+      "users.email as actor_email",
+      "audit_log.detail",
+      "audit_log.created_at",
+    ]);
+  const scoped =
+    "businessId" in scope
+      ? query.where("audit_log.business_id", "=", scope.businessId)
+      : query.where("audit_log.actor_id", "=", scope.actorId);
+  return scoped
+    .orderBy("audit_log.created_at", "desc")
+    .orderBy("audit_log.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
 /**
  * Deletes up to `batch` sessions that ended before `before` (revoked, or past their absolute
  * end); returns how many. Idle sessions end by their last use, checked when read; they are

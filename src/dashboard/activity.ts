@@ -1,0 +1,53 @@
+import type { ActivityEntry } from "../businesses/user-service.js";
+
+// The audit log as the Security page shows it: who did what, and when, in words.
+
+const WHAT: Readonly<Record<string, string>> = {
+  "user.signed_up": "Signed up",
+  "operator.created": "Operator account created",
+  "sign_in.succeeded": "Signed in",
+  "sign_in.password_accepted": "Password accepted; two-factor code asked for",
+  "sign_in.failed": "Sign-in failed",
+  sign_out: "Signed out",
+  "password.changed": "Password changed",
+  "totp.enabled": "Two-factor sign-in turned on",
+  "totp.disabled": "Two-factor sign-in turned off",
+  "key.created": "API key created",
+  "key.deactivated": "API key deactivated",
+  "key.activated": "API key activated",
+  "key.revoked": "API key revoked",
+  "webhook.created": "Webhook endpoint added",
+  "webhook.secret_rotated": "Webhook signing secret rotated",
+  "webhook.enabled": "Webhook endpoint enabled",
+  "webhook.disabled": "Webhook endpoint disabled",
+  "webhook.deleted": "Webhook endpoint removed",
+};
+
+const WHO: Readonly<Record<string, string>> = {
+  cli: "The admin CLI",
+  api_key: "An API key",
+  operator: "An operator",
+  anonymous: "Someone",
+};
+
+/** One row of the page's activity table. */
+export interface ActivityLine {
+  /** UTC, to the second: `2026-11-25 03:41:07`. */
+  at: string;
+  who: string;
+  what: string;
+}
+
+export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[] {
+  return entries.map((entry) => {
+    let what = WHAT[entry.action] ?? entry.action;
+    const { reason, factor } = entry.detail;
+    if (entry.action === "sign_in.failed" && typeof reason === "string") what = `${what}: ${reason}`;
+    if (entry.action === "sign_in.succeeded" && factor === "totp") what = "Signed in with a two-factor code";
+    return {
+      at: entry.at.slice(0, 19).replace("T", " "),
+      who: entry.actorEmail ?? WHO[entry.actorType] ?? entry.actorType,
+      what,
+    };
+  });
+}
