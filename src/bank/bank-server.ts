@@ -157,12 +157,12 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
     return undefined;
   };
 
-  /** A signed API route: faults first, then the caller, then the body, then the handler. */
   // API calls received per route, whatever their outcome (GET /sandbox/calls): what tests and
   // integrators check to see a retry, a query before it, or no call at all.
   const calls: Record<string, number> = Object.fromEntries(Object.keys(BANK_PATHS).map((name) => [name, 0]));
   const routeNames = new Map(Object.entries(BANK_PATHS).map(([name, url]) => [url as string, name]));
 
+  /** A signed API route: faults first, then the caller, then the body, then the handler. */
   const route = <T extends z.ZodTypeAny>(
     url: string,
     schema: T,

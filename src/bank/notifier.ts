@@ -120,10 +120,12 @@ export class Notifier {
       nextAttemptAt: this.now() + retryDelay(attempts, this.options.retryBaseMs),
       error,
     });
-    if (status !== "pending" && status !== "acknowledged") {
+    if (status === "refused") {
+      log.warn({ orderNo: transfer.orderNo, error }, "transfer refused by the service: reversed");
+    } else if (status === "abandoned") {
       log.warn(
-        { orderNo: transfer.orderNo, status, error },
-        "notification not acknowledged: transfer reversed",
+        { orderNo: transfer.orderNo, attempts, error },
+        "notifications abandoned: for the bank's operators",
       );
     } else if (status === "acknowledged") {
       log.info({ orderNo: transfer.orderNo, attempts }, "notification acknowledged");
