@@ -13,6 +13,12 @@ import { createHarness, type Harness } from "./helpers/harness.js";
 const PASSWORD = "correct horse battery staple 42";
 const OPERATOR_PASSWORD = "lagos harbour ferry at dawn 7";
 
+/** A cell's computed display, run in the page (the tests are compiled without the DOM's types). */
+const DISPLAY = (cell: unknown) =>
+  (globalThis as unknown as { getComputedStyle(element: unknown): { display: string } }).getComputedStyle(
+    cell,
+  ).display;
+
 for (const dialect of DIALECTS) {
   describe(`the dashboard in a browser on ${dialect}`, { skip }, () => {
     let h: Harness;
@@ -180,6 +186,38 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([...business.problems, ...operator.problems], [], "no script error, no CSP violation");
       await business.context.close();
       await operator.context.close();
+    });
+
+    test("at phone width a wide table becomes cards labelled by column, still a table to assistive technology", async () => {
+      const { context, page, problems } = await open();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signUp(page, "Narrow Foods", `narrow.${dialect}@example.com`);
+      await submitDetails(page);
+      const table = page.getByRole("table", { name: "Verification history, newest first" });
+      const cells = table.getByRole("cell");
+      assert.deepEqual(await cells.evaluateAll((tds) => tds.map((td) => td.getAttribute("data-label"))), [
+        "When (UTC)",
+        "From",
+        "To",
+        "By",
+        "Reason",
+      ]);
+      assert.equal(
+        await table.getByRole("columnheader", { name: "By" }).count(),
+        1,
+        "headers are still headers",
+      );
+      assert.equal(await cells.nth(1).evaluate(DISPLAY), "block");
+      assert.match(await cells.nth(1).innerText(), /Not submitted/);
+      const sideways = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      assert.ok(sideways <= 0, `nothing scrolls sideways (${sideways} px)`);
+      // At desktop width it is a table again.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      assert.equal(await cells.nth(1).evaluate(DISPLAY), "table-cell");
+      assert.deepEqual(problems, []);
+      await context.close();
     });
 
     test("a rejection shows its reason; the business corrects and resubmits", async () => {
