@@ -1,9 +1,7 @@
-import type { KeyObject } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { type ProviderConfig, providerConfig } from "./config-provider.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "./ledger/kobo.js";
-import { rsaPrivateKey, rsaPublicKey } from "./providers/bank-signing.js";
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from "./webhooks/retry-schedule.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -187,6 +185,8 @@ const envSchema = z.object({
   ),
 });
 
+export type { ProviderConfig };
+
 /** The service's whole configuration, validated once at start. */
 export type Config = Readonly<{
   env: "development" | "production" | "test";
@@ -257,67 +257,6 @@ export type Config = Readonly<{
     secureCookies: boolean;
   };
 }>;
-
-/** PROVIDER=http: the bank's address, the service's identity and keys, and the resilience settings. */
-export type ProviderConfig =
-  | { kind: "embedded" }
-  | {
-      kind: "http";
-      url: string;
-      appId: string;
-      /** The service's RSA private key: signs every call to the bank. */
-      privateKey: KeyObject;
-      /** The bank's RSA public key: verifies its notifications. */
-      bankPublicKey: KeyObject;
-      timeoutMs: number;
-      createAttempts: number;
-      /** The longest one account's opening may take, retries included. */
-      createBudgetMs: number;
-      breakerThreshold: number;
-      breakerHalfOpenMs: number;
-    };
-
-type ParsedEnv = z.infer<typeof envSchema>;
-
-/** The provider settings, every problem listed (a missing variable, an unreadable or wrong key). */
-function providerConfig(e: ParsedEnv, problems: string[]): ProviderConfig {
-  if (e.PROVIDER === "embedded") return { kind: "embedded" };
-  const required = ["BANK_URL", "BANK_APP_ID", "BANK_PRIVATE_KEY_FILE", "BANK_PUBLIC_KEY_FILE"] as const;
-  for (const name of required) {
-    if (e[name] === undefined) problems.push(`${name} is required when PROVIDER=http`);
-  }
-  if (e.NODE_ENV === "production" && e.BANK_URL?.startsWith("http://")) {
-    problems.push("BANK_URL must be https:// when NODE_ENV=production");
-  }
-  const key = (name: "BANK_PRIVATE_KEY_FILE" | "BANK_PUBLIC_KEY_FILE", parse: typeof rsaPublicKey) => {
-    const file = e[name];
-    if (file === undefined) return undefined;
-    try {
-      return parse(readFileSync(path.resolve(file), "utf8"), `${name} (${file})`);
-    } catch (error) {
-      const message = (error as NodeJS.ErrnoException).code
-        ? `${name} (${file}) cannot be read: ${(error as Error).message}`
-        : (error as Error).message;
-      problems.push(message);
-      return undefined;
-    }
-  };
-  const privateKey = key("BANK_PRIVATE_KEY_FILE", rsaPrivateKey);
-  const bankPublicKey = key("BANK_PUBLIC_KEY_FILE", rsaPublicKey);
-  if (!e.BANK_URL || !e.BANK_APP_ID || !privateKey || !bankPublicKey) return { kind: "embedded" };
-  return {
-    kind: "http",
-    url: e.BANK_URL,
-    appId: e.BANK_APP_ID,
-    privateKey,
-    bankPublicKey,
-    timeoutMs: e.BANK_TIMEOUT_MS,
-    createAttempts: e.BANK_CREATE_ATTEMPTS,
-    createBudgetMs: Math.max(e.BANK_CREATE_BUDGET_MS, e.BANK_TIMEOUT_MS),
-    breakerThreshold: e.BANK_BREAKER_THRESHOLD,
-    breakerHalfOpenMs: e.BANK_BREAKER_HALF_OPEN_MS,
-  };
-}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
