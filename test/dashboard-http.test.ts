@@ -167,9 +167,18 @@ for (const dialect of DIALECTS) {
         password: PASSWORD,
       });
       assert.equal(right.statusCode, 303);
+      const security = await owner.get("/dashboard/security");
+      const guessed = await owner.post("/dashboard/security/password", {
+        _csrf: security.token ?? "",
+        current: "a guess from an open session",
+        next: "another horse battery staple 43",
+        confirm: "another horse battery staple 43",
+      });
+      assert.equal(guessed.statusCode, 401);
       const page = await owner.get("/dashboard/security");
       assert.match(page.response.body, /<h2 id="activity-heading">Recent activity<\/h2>/);
       assert.deepEqual(activity(page.response.body), [
+        ["owner@activity.example", "Password not changed: the current password was wrong"],
         ["owner@activity.example", "Signed in"],
         ["owner@activity.example", "Sign-in failed: wrong password"],
         ["owner@activity.example", "Signed out"],

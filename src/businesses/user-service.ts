@@ -178,6 +178,8 @@ export class UserService {
   async changePassword(userId: string, current: string, next: string, keepSession?: string): Promise<void> {
     const row = await this.requireUser(userId);
     if (!(await passwordMatches(row.password_hash, current))) {
+      // Someone guessing from a session left open shows in the activity list.
+      await insertAudit(this.options.storage.db, this.audit(row, "password.change_failed", {}));
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
     }
     checkPassword(next, [row.email]);
@@ -226,6 +228,7 @@ export class UserService {
   async disableTotp(userId: string, password: string): Promise<void> {
     const row = await this.requireUser(userId);
     if (!(await passwordMatches(row.password_hash, password))) {
+      await insertAudit(this.options.storage.db, this.audit(row, "totp.disable_failed", {}));
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The password is not right");
     }
     await writeTransaction(this.options.storage, async (trx) => {

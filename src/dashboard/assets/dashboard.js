@@ -19,20 +19,32 @@ document.addEventListener("click", async (event) => {
 // because a browser may drop a table's semantics once its rows are displayed as blocks. Without
 // this script the tables scroll sideways instead.
 for (const table of document.querySelectorAll(".table-wrap > table:not(.fit)")) {
-  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent?.trim() ?? "");
+  // The column names: the last header row, each name repeated over the columns it spans. A
+  // table without a header row stays a table (it would be cards without names).
+  const headerRow = table.querySelector(":scope > thead > tr:last-child");
+  if (!headerRow) continue;
+  const names = [...headerRow.children].flatMap((th) =>
+    Array(th.colSpan || 1).fill(th.textContent?.trim() ?? ""),
+  );
   table.setAttribute("role", "table");
-  for (const group of table.querySelectorAll(":scope > thead, :scope > tbody"))
+  for (const group of table.querySelectorAll(":scope > thead, :scope > tbody, :scope > tfoot")) {
     group.setAttribute("role", "rowgroup");
-  for (const row of table.querySelectorAll(":scope > thead > tr, :scope > tbody > tr")) {
+  }
+  for (const row of table.querySelectorAll(":scope > * > tr")) {
     row.setAttribute("role", "row");
-    [...row.children].forEach((cell, index) => {
+    let column = 0;
+    for (const cell of row.children) {
+      const name = names[column];
+      column += cell.colSpan || 1;
       if (cell.tagName === "TH") {
         cell.setAttribute("role", cell.getAttribute("scope") === "row" ? "rowheader" : "columnheader");
-        return;
+        continue;
       }
       cell.setAttribute("role", "cell");
-      if (names[index]) cell.setAttribute("data-label", names[index]);
-    });
+      // A cell with nothing in it (a revoked key's actions) gets no name to show above nothing.
+      const blank = cell.children.length === 0 && (cell.textContent ?? "").trim() === "";
+      if (name && !blank) cell.setAttribute("data-label", name);
+    }
   }
   table.classList.add("stack");
 }
