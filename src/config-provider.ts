@@ -1,6 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { ParsedEnvironment } from "./config.js";
 import { rsaPrivateKey, rsaPublicKey } from "./providers/bank-signing.js";
 
 // The account provider's part of the configuration (issue 14, docs/bank-integration.md): with
@@ -27,19 +28,20 @@ export type ProviderConfig =
     };
 
 /** The variables the provider's settings come from, as config.ts's schema parsed them. */
-export interface ProviderVariables {
-  NODE_ENV: "development" | "production" | "test";
-  PROVIDER: "embedded" | "http";
-  BANK_URL?: string | undefined;
-  BANK_APP_ID?: string | undefined;
-  BANK_PRIVATE_KEY_FILE?: string | undefined;
-  BANK_PUBLIC_KEY_FILE?: string | undefined;
-  BANK_TIMEOUT_MS: number;
-  BANK_CREATE_ATTEMPTS: number;
-  BANK_CREATE_BUDGET_MS: number;
-  BANK_BREAKER_THRESHOLD: number;
-  BANK_BREAKER_HALF_OPEN_MS: number;
-}
+export type ProviderVariables = Pick<
+  ParsedEnvironment,
+  | "NODE_ENV"
+  | "PROVIDER"
+  | "BANK_URL"
+  | "BANK_APP_ID"
+  | "BANK_PRIVATE_KEY_FILE"
+  | "BANK_PUBLIC_KEY_FILE"
+  | "BANK_TIMEOUT_MS"
+  | "BANK_CREATE_ATTEMPTS"
+  | "BANK_CREATE_BUDGET_MS"
+  | "BANK_BREAKER_THRESHOLD"
+  | "BANK_BREAKER_HALF_OPEN_MS"
+>;
 
 /**
  * The provider settings; every problem is added to `problems` (a missing variable, an

@@ -187,6 +187,9 @@ const envSchema = z.object({
 
 export type { ProviderConfig };
 
+/** The environment as the schema parsed it (config-provider.ts reads the bank's part). */
+export type ParsedEnvironment = z.infer<typeof envSchema>;
+
 /** The service's whole configuration, validated once at start. */
 export type Config = Readonly<{
   env: "development" | "production" | "test";
