@@ -131,6 +131,26 @@ export const bankMessageStale = () =>
     401,
     "The notification's requestTime is more than 5 minutes from the service's clock",
   );
+/**
+ * 502 when a create may have reached the bank but its outcome is unknown (no answer, a 5xx):
+ * nothing is recorded here, and a retry with the same Idempotency-Key sends the same
+ * reference, so it gets the account the bank may have opened, never a second one.
+ */
+export const providerOutcomeUnknown = (cause?: unknown) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    502,
+    "The account provider did not confirm the account; none was recorded. Retry with the same Idempotency-Key.",
+    { cause },
+  );
+/** 503 while the bank's circuit breaker is open: it failed repeatedly and calls to it are paused. */
+export const providerPaused = (retryAfterSeconds: number) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    503,
+    "The account provider is failing and calls to it are paused; no account was created. Retry later.",
+    { retryAfterSeconds },
+  );
 /** The database cannot answer right now; the request changed nothing and may be retried. */
 export const serviceUnavailable = (
   cause?: unknown,
@@ -142,7 +162,7 @@ export const serviceUnavailable = (
     reason === "unreachable"
       ? "Service temporarily unavailable: the database is not reachable. Retry later."
       : "Service temporarily unavailable: the database cannot accept writes. Retry later.",
-    { cause },
+    { cause, retryAfterSeconds: 1 },
   );
 /** The health check failed: the service should get no traffic until it passes again. */
 export const serviceDegraded = (reason: string) =>

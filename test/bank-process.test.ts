@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
 
     after(async () => {
       await h?.close();
-      await bank?.stop();
+      if (bank) assert.equal(await bank.stop(), 0, "the bank stops cleanly on SIGTERM");
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 

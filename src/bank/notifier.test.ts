@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { type Receiver, startReceiver } from "../../test/helpers/receiver.js";
 import { notificationSchema } from "../providers/bank-protocol.js";
 import { verifyParams } from "../providers/bank-signing.js";
 import { BankDatabase } from "./bank-database.js";
@@ -40,30 +40,18 @@ describe("Notifier against a real receiver", () => {
   const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   let dir: string;
   let db: BankDatabase;
-  let server: Server;
-  let url: string;
-  let answer: { status: number; body: string } = { status: 200, body: "{}" };
-  const received: Array<Record<string, unknown>> = [];
+  let receiver: Receiver;
+  const ACK = { status: 200, body: '{"respCode":"00000000","respMsg":"success"}' };
+  /** What the receiver got, as JSON. */
+  const received = () => receiver.received.map((r) => JSON.parse(r.body) as Record<string, unknown>);
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "vas-notifier-"));
     db = new BankDatabase(path.join(dir, "bank.sqlite"));
-    server = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        received.push(JSON.parse(body));
-        response.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/notify`;
+    receiver = await startReceiver();
   });
   after(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -72,7 +60,7 @@ describe("Notifier against a real receiver", () => {
   async function notify(orderNo: string, faults = new FaultPlan()) {
     const notifier = new Notifier({
       db,
-      notifyUrl: url,
+      notifyUrl: receiver.url,
       appId: "app-1",
       privateKey: keys.privateKey,
       faults,
@@ -107,34 +95,34 @@ describe("Notifier against a real receiver", () => {
   }
 
   test("sends the protocol's notification, signed by the bank, and stops at the acknowledgement", async () => {
-    answer = { status: 200, body: '{"respCode":"00000000","respMsg":"success"}' };
-    received.length = 0;
+    receiver.answer = () => ACK;
+    receiver.received.length = 0;
     const transfer = await notify("ACK-1");
     assert.deepEqual([transfer.status, transfer.attempts, transfer.lastError], ["acknowledged", 1, null]);
-    const sent = received[0] ?? {};
+    const sent = received()[0] ?? {};
     assert.ok(notificationSchema.safeParse(sent).success, "the protocol's shape");
     assert.ok(verifyParams(sent as never, sent.sign, keys.publicKey), "signed with the bank's key");
     assert.equal(sent.narration, "", "an empty narration is sent, and left out of the signed string");
   });
 
   test("a refusal is final after one attempt; failures are retried until the attempts run out", async () => {
-    answer = { status: 422, body: '{"status":"fail","message":"Unknown account"}' };
+    receiver.answer = () => ({ status: 422, body: '{"status":"fail","message":"Unknown account"}' });
     const refused = await notify("REFUSED-1");
     assert.deepEqual([refused.status, refused.attempts], ["refused", 1]);
     assert.match(refused.lastError ?? "", /^HTTP 422: .*Unknown account/);
-    answer = { status: 503, body: "{}" };
+    receiver.answer = () => ({ status: 503, body: "{}" });
     const abandoned = await notify("DOWN-1");
     assert.deepEqual([abandoned.status, abandoned.attempts], ["abandoned", 3]);
   });
 
   test("dropped attempts are retried; duplicated ones are sent several times at once", async () => {
-    answer = { status: 200, body: '{"respCode":"00000000","respMsg":"success"}' };
-    received.length = 0;
+    receiver.answer = () => ACK;
+    receiver.received.length = 0;
     const faults = new FaultPlan();
     faults.set({ dropNotifications: 1, duplicateNotifications: 2 });
     const transfer = await notify("FAULTS-1", faults);
     assert.deepEqual([transfer.status, transfer.attempts], ["acknowledged", 2]);
-    assert.equal(received.length, 3, "the second attempt, sent three times");
-    assert.equal(new Set(received.map((r) => r.orderNo)).size, 1);
+    assert.equal(received().length, 3, "the second attempt, sent three times");
+    assert.equal(new Set(received().map((r) => r.orderNo)).size, 1);
   });
 });

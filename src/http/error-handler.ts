@@ -119,7 +119,6 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     request.failureCode = known.code;
     if (known.statusCode >= 500) {
       request.log.error({ err: known.cause ?? known, code: known.code }, known.message);
-      if (known.code === ErrorCode.SERVICE_UNAVAILABLE) reply.header("retry-after", "1");
       if (known.retryAfterSeconds !== undefined) reply.header("retry-after", String(known.retryAfterSeconds));
     }
     return reply.code(known.statusCode).send(failBody(known));

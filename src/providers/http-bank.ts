@@ -12,7 +12,13 @@ import {
   TimeoutStrategy,
   timeout,
 } from "cockatiel";
-import { AppError, ErrorCode, providerRejected, providerUnavailable } from "../errors.js";
+import {
+  AppError,
+  providerOutcomeUnknown,
+  providerPaused,
+  providerRejected,
+  providerUnavailable,
+} from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import {
   BANK_PATHS,
@@ -72,28 +78,6 @@ export type BreakerState = "closed" | "open" | "half-open";
 
 const stateName = (state: CircuitState): BreakerState =>
   state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
-
-/**
- * 502 when a create may have reached the bank but its outcome is unknown (no answer, a 5xx):
- * nothing is recorded here, and a retry with the same Idempotency-Key sends the same
- * reference, so it gets the account the bank may have opened, never a second one.
- */
-export const providerOutcomeUnknown = (cause?: unknown) =>
-  new AppError(
-    ErrorCode.PROVIDER_UNAVAILABLE,
-    502,
-    "The account provider did not confirm the account; none was recorded. Retry with the same Idempotency-Key.",
-    { cause },
-  );
-
-/** 503 while the breaker is open: the bank failed repeatedly and calls to it are paused. */
-export const providerPaused = (retryAfterSeconds: number) =>
-  new AppError(
-    ErrorCode.PROVIDER_UNAVAILABLE,
-    503,
-    "The account provider is failing and calls to it are paused; no account was created. Retry later.",
-    { retryAfterSeconds },
-  );
 
 export class HttpBank implements AccountProvider {
   readonly bankName: string;

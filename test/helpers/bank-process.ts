@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Faults } from "../../src/bank/faults.js";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+import { startRepositoryProcess } from "./server-process.js";
 
 /** The Virtual Bank server (`vas bank serve`) as a process of its own, and its sandbox routes. */
 export interface BankProcess {
@@ -59,52 +56,36 @@ export async function startBankProcess(options: {
   retryBaseMs?: number;
   maxAttempts?: number;
 }): Promise<BankProcess> {
-  const args = [
-    "--import",
-    "tsx",
-    "src/cli/main.ts",
+  const started = await startRepositoryProcess(
+    [
+      "src/cli/main.ts",
+      "bank",
+      "serve",
+      "--port",
+      "0",
+      "--data-dir",
+      options.dataDir,
+      "--app-id",
+      options.appId,
+      "--client-public-key",
+      options.clientPublicKeyFile,
+      "--notify-url",
+      options.notifyUrl,
+      "--retry-base-ms",
+      String(options.retryBaseMs ?? 50),
+      "--max-attempts",
+      String(options.maxAttempts ?? 8),
+      "--log-level",
+      "warn",
+    ],
+    {},
     "bank",
-    "serve",
-    "--port",
-    "0",
-    "--data-dir",
-    options.dataDir,
-    "--app-id",
-    options.appId,
-    "--client-public-key",
-    options.clientPublicKeyFile,
-    "--notify-url",
-    options.notifyUrl,
-    "--retry-base-ms",
-    String(options.retryBaseMs ?? 50),
-    "--max-attempts",
-    String(options.maxAttempts ?? 8),
-    "--log-level",
-    "warn",
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const started = await new Promise<{ listening: string; publicKey: string }>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    (output) => {
       const line = output.split("\n").find((l) => l.startsWith('{"listening"'));
-      if (line) resolve(JSON.parse(line));
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    exited.then((code) => reject(new Error(`bank exited with ${code} before it listened:\n${output}`)));
-    // A bound, not a measurement: a bank that never comes up must not hang the suite.
-    setTimeout(() => reject(new Error(`bank not listening after 60 s:\n${output}`)), 60_000).unref();
-  }).catch((error) => {
-    child.kill("SIGKILL");
-    throw error;
-  });
-  const url = started.listening;
+      return line ? (JSON.parse(line) as { listening: string; publicKey: string }) : undefined;
+    },
+  );
+  const url = started.ready.listening;
   const call = async <T>(method: string, route: string, body?: unknown) => {
     const response = await fetch(`${url}${route}`, {
       method,
@@ -116,9 +97,9 @@ export async function startBankProcess(options: {
   };
   const bank: BankProcess = {
     url,
-    publicKeyFile: started.publicKey,
-    child,
-    output: () => output,
+    publicKeyFile: started.ready.publicKey,
+    child: started.child,
+    output: started.output,
     setFaults: async (faults) => (await call<Faults>("PUT", "/sandbox/faults", faults)).body.data as Faults,
     faults: async () => (await call<Faults>("GET", "/sandbox/faults")).body.data as Faults,
     calls: async () =>
@@ -133,7 +114,7 @@ export async function startBankProcess(options: {
         if (transfer && transfer.status !== "pending") return transfer;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      throw new Error(`transfer ${orderNo} still pending after 10 s:\n${output}`);
+      throw new Error(`transfer ${orderNo} still pending after 10 s:\n${started.output()}`);
     },
     accounts: async () =>
       (
@@ -142,10 +123,7 @@ export async function startBankProcess(options: {
           "/sandbox/accounts",
         )
       ).body.data ?? [],
-    stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      return exited;
-    },
+    stop: () => started.stop(),
   };
   return bank;
 }

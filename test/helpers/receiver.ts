@@ -12,8 +12,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** What to answer to the next request (status and headers), or "hang" to never answer. */
-  answer: (request: number) => { status: number; headers?: Record<string, string> } | "hang";
+  /** What to answer to the next request (status, headers, body: "ok" unless given), or "hang" to never answer. */
+  answer: (request: number) => { status: number; headers?: Record<string, string>; body?: string } | "hang";
   close(): Promise<void>;
 }
 
@@ -41,7 +41,7 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.add(response);
         return;
       }
-      response.writeHead(answer.status, answer.headers).end("ok");
+      response.writeHead(answer.status, answer.headers).end(answer.body ?? "ok");
     });
   });
   server.listen(0, "127.0.0.1");

@@ -4,9 +4,25 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** A real server process (src/main.ts through tsx) listening on a free port. */
-export interface ServerProcess {
+/** A real server process (src/main.ts through tsx) listening on a free port: `url` is its address. */
+export interface ServerProcess extends RepositoryProcess<string> {
   url: string;
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const started = await startRepositoryProcess(
+    ["src/main.ts"],
+    { NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    "server",
+    (output) => /"address":"(http:\/\/[^"]+)"[^\n]*Virtual Account Service ready/.exec(output)?.[1],
+  );
+  return { ...started, url: started.ready };
+}
+
+/** A process of this repository's own code, run through tsx, once it has said it is ready. */
+export interface RepositoryProcess<T> {
+  /** What `ready` found in the output. */
+  ready: T;
   child: ChildProcess;
   /** Everything the process wrote so far (stdout and stderr). */
   output(): string;
@@ -16,38 +32,41 @@ export interface ServerProcess {
   exited(): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+/**
+ * Starts `node --import tsx <args>` in the repository with only PATH and `env`, and waits until
+ * `ready` finds what it looks for in the output (stdout and stderr). A process that exits
+ * first, or says nothing for 60 s, is killed and the output thrown.
+ */
+export async function startRepositoryProcess<T>(
+  args: string[],
+  env: Record<string, string>,
+  what: string,
+  ready: (output: string) => T | undefined,
+): Promise<RepositoryProcess<T>> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      ...env,
-    },
+    env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const found = await new Promise<T>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /"address":"(http:\/\/[^"]+)"[^\n]*Virtual Account Service ready/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+      const value = ready(output);
+      if (value !== undefined) resolve(value);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    exited.then((code) => reject(new Error(`server exited with ${code} before it was ready:\n${output}`)));
-    // A bound, not a measurement: a server that never comes up must not hang the suite.
-    setTimeout(() => reject(new Error(`server not ready after 60 s:\n${output}`)), 60_000).unref();
+    exited.then((code) => reject(new Error(`${what} exited with ${code} before it was ready:\n${output}`)));
+    // A bound, not a measurement: a process that never comes up must not hang the suite.
+    setTimeout(() => reject(new Error(`${what} not ready after 60 s:\n${output}`)), 60_000).unref();
   }).catch(async (error) => {
     child.kill("SIGKILL");
     throw error;
   });
   return {
-    url,
+    ready: found,
     child,
     output: () => output,
     exited: () => exited,
