@@ -65,8 +65,10 @@ export interface AppDependencies {
   sandbox: boolean;
   requestRecords: RequestRecords;
   metrics: Metrics;
-  /** Serve GET /metrics on this app (false when it has a port of its own). */
+  /** Serve GET /metrics on this app (false when it has a port of its own, or in production without a token). */
   serveMetrics: boolean;
+  /** METRICS_TOKEN: required as a bearer token for GET /metrics, when set. */
+  metricsToken?: string | undefined;
   rateLimits: RateLimitSettings;
   /** What /health/ready reports (a write probe and the last writes' outcome). */
   health: HealthMonitor;
@@ -131,6 +133,8 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   });
   // One line per request, with no headers, query values or bodies.
   app.addHook("onResponse", async (request, reply) => {
+    // Forged traffic is logged once a minute per address with a count (http/rate-limit.ts).
+    if (request.loggedInAggregate) return;
     request.log.info(
       {
         method: request.method,
@@ -150,13 +154,15 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   registerRateLimiting(app, deps.rateLimits);
   healthRoutes(app, deps.health);
   app.decorateRequest("failureCode", undefined);
-  registerMetrics(app, deps.metrics, deps.serveMetrics);
+  registerMetrics(app, deps.metrics, { serve: deps.serveMetrics, token: deps.metricsToken });
   // Public, outside the authenticated (and rate-limited) scope below; the document is built once.
   const openApiDocument = buildOpenApiDocument(API_PREFIX);
   openApiRoute(app, `${API_PREFIX}/openapi.json`, openApiDocument);
   docsRoute(app, openApiDocument);
   // The bank authenticates with its own signature, not an API key: outside the API's scope.
-  if (deps.bankNotifications) bankNotificationsRoute(app, deps.bankNotifications);
+  if (deps.bankNotifications) {
+    bankNotificationsRoute(app, deps.bankNotifications, deps.rateLimits.badBankSignaturesPerMinute);
+  }
 
   app.register(
     async (api) => {

@@ -22,6 +22,7 @@ import { Metrics, metricsRoute } from "./http/metrics.js";
 import { connectRedis } from "./http/rate-limit.js";
 import { RequestRecords } from "./idempotency/request-records.js";
 import { JobRunner } from "./jobs/job-runner.js";
+import { recordCheckpoint } from "./ledger/checkpoint.js";
 import type { AccountProvider } from "./providers/account-provider.js";
 import { HttpBank } from "./providers/http-bank.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
@@ -75,6 +76,8 @@ export interface Services {
   sessions: Sessions;
   /** Binds the dashboard's CSRF tokens to sessions. */
   csrfKey: Buffer;
+  /** Signs the dashboard's device cookies (browsers that signed in before). */
+  deviceKey: Buffer;
   /** Where the master key came from (and its file, when it is one), for the log. */
   masterKey: { source: MasterKeySource; file?: string };
   /** Names of the migrations applied while opening. */
@@ -124,10 +127,12 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     let permutationKey: Buffer;
     let fingerprintKey: Buffer;
     let csrfKey: Buffer;
+    let deviceKey: Buffer;
     try {
       permutationKey = await loadServiceKey(opened.db, box, ServiceKey.virtualBankPermutation);
       fingerprintKey = await loadServiceKey(opened.db, box, ServiceKey.identityFingerprint);
       csrfKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardCsrf);
+      deviceKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardDevice);
     } catch (error) {
       throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
     }
@@ -188,6 +193,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         now,
       ),
       csrfKey,
+      deviceKey,
       accounts: new AccountService({
         storage: opened,
         provider,
@@ -250,10 +256,14 @@ export function buildServerApp(
     ...(services.bankNotifications ? { bankNotifications: services.bankNotifications } : {}),
     requestRecords: services.requestRecords,
     metrics: services.metrics,
-    serveMetrics: config.metricsPort === undefined,
+    // The public port serves /metrics in production only behind METRICS_TOKEN (docs/deploy.md).
+    serveMetrics:
+      config.metricsPort === undefined && (config.env !== "production" || config.metricsToken !== undefined),
+    metricsToken: config.metricsToken,
     rateLimits: {
       perKeyPerMinute: config.rateLimitPerKeyPerMinute,
       perIpPerMinute: config.rateLimitPerIpPerMinute,
+      badBankSignaturesPerMinute: config.bankNotificationBadSignaturesPerMinute,
       ...(overrides.redis ? { redis: overrides.redis } : {}),
       namespace: `${config.redisKeyPrefix}rate-limit:`,
     },
@@ -272,6 +282,7 @@ export function buildServerApp(
       ...domain,
       sessions: services.sessions,
       csrfKey: services.csrfKey,
+      deviceKey: services.deviceKey,
       secureCookies: config.dashboard.secureCookies,
       signInPerMinute: config.dashboard.signInPerMinute,
       sandbox: sandboxTransfers(config),
@@ -308,6 +319,9 @@ export const EVENT_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** How often expired replay and Idempotency-Key records are pruned. */
 export const PRUNE_INTERVAL_MS = 60_000;
 
+/** How often the ledger's heads are checkpointed (only those that moved; see docs/ledger.md). */
+export const LEDGER_CHECKPOINT_INTERVAL_MS = 60 * 60_000;
+
 /** A whole server: services, background jobs, the app (and the metrics app on METRICS_PORT). */
 export interface Server {
   services: Services;
@@ -341,7 +355,7 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
   if (config.metricsPort !== undefined) {
     const { default: Fastify } = await import("fastify");
     metricsApp = Fastify({ logger: false });
-    metricsRoute(metricsApp, services.metrics);
+    metricsRoute(metricsApp, services.metrics, config.metricsToken);
   }
   const jobs = new JobRunner((job, error) => log.warn({ err: error, job }, "background job failed"));
   jobs.add({
@@ -357,12 +371,20 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
   jobs.add({
     name: "prune-sessions",
     intervalMs: EVENT_PRUNE_INTERVAL_MS,
-    run: () => services.sessions.prune(),
+    run: async () => {
+      await services.sessions.prune();
+      await services.users.pruneSignInAttempts();
+    },
   });
   jobs.add({
     name: "emit-account-expired",
     intervalMs: EXPIRY_SCAN_INTERVAL_MS,
     run: () => services.events.emitExpirations(),
+  });
+  jobs.add({
+    name: "ledger-checkpoint",
+    intervalMs: LEDGER_CHECKPOINT_INTERVAL_MS,
+    run: () => recordCheckpoint(services.storage, services.box, overrides.now),
   });
   const deliveries = createDeliveryWorker(services, log, overrides.now);
   let closed = false;

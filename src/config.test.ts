@@ -205,6 +205,55 @@ describe("loadConfig", () => {
     assert.ok(!error.message.includes(bad));
   });
 
+  describe("METRICS_TOKEN", () => {
+    test("unset or empty: none; otherwise kept as given", () => {
+      assert.equal(loadConfig({}).metricsToken, undefined);
+      assert.equal(loadConfig({ METRICS_TOKEN: "" }).metricsToken, undefined);
+      for (const token of [HEX_KEY, "a".repeat(16), "A-Za-z0.9_~+/token==", "x".repeat(512)]) {
+        assert.equal(loadConfig({ METRICS_TOKEN: token }).metricsToken, token);
+      }
+    });
+
+    test("too short, too long or outside the bearer alphabet: a ConfigError that never echoes it", () => {
+      for (const bad of [
+        "a".repeat(15),
+        "x".repeat(513),
+        "has spaces in it, 0123",
+        'quote"d-0123456789abc',
+        `${"a".repeat(20)}\n`,
+        "é".repeat(16),
+      ]) {
+        const error = configError({ METRICS_TOKEN: bad });
+        assert.equal(error.problems.length, 1, error.message);
+        assert.match(error.message, /\bMETRICS_TOKEN\b/);
+        assert.ok(!error.message.includes(bad), "the value is never echoed");
+      }
+    });
+  });
+
+  describe("BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN", () => {
+    test("30 by default; 0 turns the limit off", () => {
+      assert.equal(loadConfig({}).bankNotificationBadSignaturesPerMinute, 30);
+      assert.equal(
+        loadConfig({ BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN: "0" }).bankNotificationBadSignaturesPerMinute,
+        0,
+      );
+      assert.equal(
+        loadConfig({ BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN: "10000" })
+          .bankNotificationBadSignaturesPerMinute,
+        10_000,
+      );
+    });
+
+    test("anything but a whole number from 0 to 10000 is a ConfigError naming it", () => {
+      for (const bad of ["-1", "10001", "1.5", "many"]) {
+        const error = configError({ BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN: bad });
+        assert.equal(error.problems.length, 1, error.message);
+        assert.match(error.message, /\bBANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN\b/);
+      }
+    });
+  });
+
   describe("SANDBOX", () => {
     test("defaults to on outside production and off with NODE_ENV=production", () => {
       assert.equal(loadConfig({}).sandbox, true);

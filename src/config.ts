@@ -101,6 +101,15 @@ const envSchema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: integerString("SQLITE_BUSY_TIMEOUT_MS", 0, 600_000).default(5_000),
   METRICS_PORT: integerString("METRICS_PORT", 0, 65535).optional(),
   METRICS_HOST: z.string().min(1, "METRICS_HOST must not be empty").default("127.0.0.1"),
+  // A bearer token (RFC 6750's token68 alphabet, so it travels in a header unchanged); the
+  // message never echoes the value.
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9\-._~+/]{16,512}=*$/,
+      "METRICS_TOKEN must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (generate one with: openssl rand -hex 32)",
+    )
+    .optional(),
   DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
   VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
   VAS_MASTER_KEY_PREVIOUS: z
@@ -132,6 +141,11 @@ const envSchema = z.object({
   AUTH_CACHE_TTL_MS: integerString("AUTH_CACHE_TTL_MS", 0, 60_000).default(2_000),
   RATE_LIMIT_PER_KEY_PER_MIN: integerString("RATE_LIMIT_PER_KEY_PER_MIN", 0, 10_000_000).default(600),
   RATE_LIMIT_PER_IP_PER_MIN: integerString("RATE_LIMIT_PER_IP_PER_MIN", 0, 10_000_000).default(1200),
+  BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN: integerString(
+    "BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN",
+    0,
+    10_000,
+  ).default(30),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/.+/, "REDIS_URL must look like redis://host:6379 (or rediss:// for TLS)")
@@ -139,7 +153,8 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
   // No default here: it depends on NODE_ENV (see loadConfig).
   SANDBOX: booleanString("SANDBOX").optional(),
-  WEBHOOK_ALLOW_PRIVATE: booleanString("WEBHOOK_ALLOW_PRIVATE").default(false),
+  // No default here: on in development only (see loadConfig).
+  WEBHOOK_ALLOW_PRIVATE: booleanString("WEBHOOK_ALLOW_PRIVATE").optional(),
   EVENT_RETENTION_DAYS: integerString("EVENT_RETENTION_DAYS", 1, 3650).default(90),
   WEBHOOK_TIMEOUT_MS: integerString("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(15_000),
   WEBHOOK_POLL_INTERVAL_MS: integerString("WEBHOOK_POLL_INTERVAL_MS", 10, 60_000).default(1_000),
@@ -203,9 +218,11 @@ export type Config = Readonly<{
   sqliteSynchronous: "normal" | "full";
   /** How long SQLite waits for another connection's write lock before a 503. */
   sqliteBusyTimeoutMs: number;
-  /** A port of its own for GET /metrics (undefined: /metrics is served on the main port). */
+  /** A port of its own for GET /metrics (undefined: on the main port, but in production only with METRICS_TOKEN). */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** Required as `Authorization: Bearer` wherever /metrics is served, when set. Never logged. */
+  metricsToken: string | undefined;
   dataDir: string;
   masterKey: Buffer | undefined;
   /** Earlier master keys that still open secrets (while rotating). */
@@ -220,6 +237,8 @@ export type Config = Readonly<{
   authCacheTtlMs: number;
   rateLimitPerKeyPerMinute: number;
   rateLimitPerIpPerMinute: number;
+  /** Bad-signature bank notifications per client address per minute before it gets 429s (0: no limit). */
+  bankNotificationBadSignaturesPerMinute: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   /**
@@ -236,7 +255,7 @@ export type Config = Readonly<{
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
-    /** Deliver to private, loopback and link-local addresses (always allowed outside production). */
+    /** Deliver to private, loopback and link-local addresses (default: on in development only). */
     allowPrivate: boolean;
     /** Only https URLs (production). */
     requireHttps: boolean;
@@ -319,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    metricsToken: e.METRICS_TOKEN,
     dataDir: path.resolve(e.DATA_DIR),
     masterKey: e.VAS_MASTER_KEY,
     previousMasterKeys: e.VAS_MASTER_KEY_PREVIOUS ?? [],
@@ -331,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimitPerKeyPerMinute: e.RATE_LIMIT_PER_KEY_PER_MIN,
     rateLimitPerIpPerMinute: e.RATE_LIMIT_PER_IP_PER_MIN,
+    bankNotificationBadSignaturesPerMinute: e.BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
@@ -339,7 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankName: e.BANK_NAME,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     webhooks: {
-      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE || e.NODE_ENV !== "production",
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV === "development",
       requireHttps: e.NODE_ENV === "production",
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-// The rule for a name shown to people (a customer's, a business's): one rule, used by the
-// account and business domains alike.
+// The rule for a name shown to people (a customer's, a business's, a payer's): one rule, used
+// by the account, business and collections domains and the bank protocol alike; and the
+// display-text rule for free text, below, built on the same character sets.
 
 /** C0 and C1 control characters and the Unicode line separators: never part of a name. */
 export const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
@@ -48,4 +49,100 @@ export function displayNameSchema(field: string, maxLength: number) {
           abort: true,
         }),
     );
+}
+
+// Free text shown to people (a narration, a reason, a profile field) follows the same rule as a
+// name, except that it may be empty and is not checked for visibility: no control characters,
+// no bidi controls, valid Unicode; NFC-normalised and trimmed; lengths counted as names count
+// them, in UTF-16 code units after normalisation (JavaScript's `length`).
+
+/** Every character the display-text rule refuses, to clean text that must not be refused. */
+const UNCLEAN = {
+  controls: new RegExp(`${CONTROL_CHARACTERS.source}+`, "gu"),
+  bidi: new RegExp(BIDI_CONTROL_CHARACTERS.source, "gu"),
+  surrogates: new RegExp(UNPAIRED_SURROGATE.source, "gu"),
+};
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * `text` cut to at most `maxLength` UTF-16 code units at a grapheme boundary, so no character
+ * is split and no accent parted from its letter; a single grapheme longer than the whole limit
+ * (hundreds of stacked marks) is cut at a code point boundary instead.
+ */
+export function truncateText(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  let end = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    if (end + segment.length > maxLength) {
+      if (segment.length > maxLength) {
+        for (const codePoint of segment) {
+          if (end + codePoint.length > maxLength) break;
+          end += codePoint.length;
+        }
+      }
+      break;
+    }
+    end += segment.length;
+  }
+  return text.slice(0, end).trimEnd();
+}
+
+/**
+ * Text from outside that must not be refused (a narration in a bank's notification: refusing it
+ * would reverse a payment) made to follow the display-text rule: unpaired surrogates become
+ * U+FFFD, each run of control characters one space, bidi controls are removed; then NFC, trimmed
+ * and cut to `maxLength` (truncateText). Cleaning clean text changes nothing.
+ */
+export function cleanDisplayText(text: string, maxLength: number): string {
+  const cleaned = text
+    .replace(UNCLEAN.surrogates, "\ufffd")
+    .replace(UNCLEAN.controls, " ")
+    .replace(UNCLEAN.bidi, "")
+    .normalize("NFC")
+    .trim();
+  // A prefix of NFC text is NFC in practice; normalising again keeps that a fact, not a hope.
+  return truncateText(truncateText(cleaned, maxLength).normalize("NFC"), maxLength);
+}
+
+/**
+ * The display-text rule for text a person sends (the API, the dashboard, the CLI), with messages
+ * that name `field`: valid Unicode, then NFC and trimmed, then no control or bidi-control
+ * character; may be empty. Longer than `maxLength` after that is refused, or cut (truncateText)
+ * where the text is a copy of what someone typed elsewhere (a narration).
+ */
+export function displayTextSchema(field: string, maxLength: number, tooLong: "refuse" | "truncate") {
+  const rule = z
+    .string()
+    .refine((text) => !CONTROL_CHARACTERS.test(text), {
+      error: `${field} must not contain control characters`,
+      abort: true,
+    })
+    .refine((text) => !BIDI_CONTROL_CHARACTERS.test(text), {
+      error: `${field} must not contain bidirectional control characters`,
+      abort: true,
+    });
+  return z
+    .string({ error: `${field} must be a string` })
+    .refine((text) => !UNPAIRED_SURROGATE.test(text), {
+      error: `${field} must not contain unpaired surrogates (it must be valid Unicode text)`,
+      abort: true,
+    })
+    .transform((text) => text.normalize("NFC").trim())
+    .pipe(
+      tooLong === "refuse"
+        ? rule.max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
+        : rule.transform((text) => truncateText(text, maxLength)),
+    );
+}
+
+/**
+ * Text typed into a form field (a textarea's line breaks included): runs of white space become
+ * one space, then the display-text rule, refusing what is too long.
+ */
+export function formTextSchema(field: string, maxLength: number) {
+  return z
+    .string({ error: `${field} must be a string` })
+    .transform((text) => text.replace(/\s+/g, " "))
+    .pipe(displayTextSchema(field, maxLength, "refuse"));
 }

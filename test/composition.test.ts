@@ -28,6 +28,7 @@ test("the harness builds the very app production builds: same routes, same setti
       "prune-events",
       "prune-sessions",
       "emit-account-expired",
+      "ledger-checkpoint",
     ]);
   } finally {
     await server.close();

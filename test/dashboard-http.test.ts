@@ -74,6 +74,42 @@ for (const dialect of DIALECTS) {
       assert.match(missing.response.body, /There is no such page/);
     });
 
+    test("a NUL byte in any form field, or a form with no body, is a 400 page that says what to fix", async () => {
+      const browser = client(h);
+      const { token } = await browser.get("/dashboard/signup");
+      for (const [url, form] of [
+        [
+          "/dashboard/signup",
+          { businessName: "Nul\u0000 Ltd", email: "nul@example.com", password: "x".repeat(20) },
+        ],
+        ["/dashboard/login", { email: "nul\u0000@example.com", password: "whatever it is" }],
+        ["/admin/login", { email: "ops@example.com", password: "pass\u0000word" }],
+        ["/dashboard/webhooks", { url: "https://hooks.example.com/\u0000" }],
+      ] as const) {
+        const refused = await browser.post(url, { _csrf: token ?? "", ...form });
+        assert.equal(refused.statusCode, 400, url);
+        assert.match(refused.body, /contains a control character \(such as NUL\) that cannot be kept/, url);
+        assert.match(String(refused.headers["content-type"]), /text\/html/);
+      }
+      const named = await browser.post("/dashboard/signup", { _csrf: token ?? "", businessName: "\u0000" });
+      assert.match(named.body, /The field &quot;businessName&quot;|The field "businessName"/);
+      for (const url of [
+        "/dashboard/login",
+        "/dashboard/webhooks",
+        "/dashboard/security/password",
+        "/admin/login",
+      ]) {
+        for (const headers of [
+          { "x-csrf-token": token ?? "" },
+          { "x-csrf-token": token ?? "", "content-type": "application/x-www-form-urlencoded" },
+        ]) {
+          const empty = await h.app.inject({ method: "POST", url, headers });
+          assert.equal(empty.statusCode, 400, url);
+          assert.match(empty.body, /The form arrived empty/, url);
+        }
+      }
+    });
+
     test("a password typed into the email field is not kept in the audit log", async () => {
       const browser = client(h);
       const { token } = await browser.get("/admin/login");

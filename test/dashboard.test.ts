@@ -262,9 +262,11 @@ for (const dialect of DIALECTS) {
       assert.ok(await page.getByRole("img", { name: "QR code of the two-factor key" }).isVisible());
       const secret = (await page.locator("#totp-key").innerText()).trim();
       await page.getByLabel("Code from the app").fill("000000");
+      await page.getByLabel("Your password, to turn it on").fill(PASSWORD);
       await page.getByRole("button", { name: "Turn on" }).click();
       assert.match(await page.getByRole("alert").innerText(), /That code is not right/);
       await page.getByLabel("Code from the app").fill(totpCode(secret, Date.now()));
+      await page.getByLabel("Your password, to turn it on").fill(PASSWORD);
       await page.getByRole("button", { name: "Turn on" }).click();
       assert.match(await page.getByRole("status").innerText(), /Two-factor sign-in is on/);
 

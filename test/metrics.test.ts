@@ -1,8 +1,21 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { composeServer } from "../src/compose.js";
+import { assertFailCode } from "./helpers/assertions.js";
 import { startCluster } from "./helpers/cluster.js";
-import { DIALECTS } from "./helpers/databases.js";
-import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { createTestDatabase, DIALECTS } from "./helpers/databases.js";
+import {
+  API,
+  createHarness,
+  customer,
+  type Harness,
+  type TestBusiness,
+  testConfig,
+} from "./helpers/harness.js";
 
 /** The value of one sample in a Prometheus text exposition, or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -111,6 +124,89 @@ describe("METRICS_PORT: /metrics on a port of its own", () => {
       await main.arrayBuffer();
     } finally {
       await cluster.stop();
+    }
+  });
+});
+
+// Issue 24, item 8: in production the public port serves /metrics only behind METRICS_TOKEN.
+describe("/metrics on the public port: production, METRICS_TOKEN", () => {
+  const TOKEN = "metrics-token-0123456789abcdef";
+  const scrape = (h: Harness, authorization?: string) =>
+    h.app.inject({ method: "GET", url: "/metrics", headers: authorization ? { authorization } : {} });
+  const assertRefused = (response: Awaited<ReturnType<typeof scrape>>) => {
+    assertFailCode(response, 401, "INVALID_CREDENTIALS");
+    assert.equal(response.headers["www-authenticate"], 'Bearer realm="metrics"');
+    assert.doesNotMatch(response.body, /vas_http_requests_total/);
+  };
+
+  test("production without METRICS_PORT or METRICS_TOKEN: not served (404)", async () => {
+    const h = await createHarness({ env: { NODE_ENV: "production" } });
+    try {
+      const response = await scrape(h);
+      assertFailCode(response, 404, "NOT_FOUND");
+      assert.doesNotMatch(response.body, /vas_/);
+      assert.equal((await scrape(h, `Bearer ${TOKEN}`)).statusCode, 404);
+    } finally {
+      await h.close();
+    }
+  });
+
+  for (const env of ["production", "development"]) {
+    test(`${env} with METRICS_TOKEN: 401 without it or with a wrong one, 200 with it`, async () => {
+      const h = await createHarness({ env: { NODE_ENV: env, METRICS_TOKEN: TOKEN } });
+      try {
+        for (const authorization of [
+          undefined,
+          "",
+          "Bearer",
+          `Basic ${TOKEN}`,
+          `Bearer ${TOKEN.slice(0, -1)}x`,
+          `Bearer ${TOKEN}x`,
+          `Bearer ${TOKEN.slice(0, 16)}`,
+          `Bearer ${TOKEN} extra`,
+        ]) {
+          assertRefused(await scrape(h, authorization));
+        }
+        for (const authorization of [`Bearer ${TOKEN}`, `bearer ${TOKEN}`]) {
+          const response = await scrape(h, authorization);
+          assert.equal(response.statusCode, 200, authorization);
+          assert.match(response.body, /vas_http_requests_total/);
+        }
+      } finally {
+        await h.close();
+      }
+    });
+  }
+
+  test("METRICS_PORT and METRICS_TOKEN: the token is asked for there, and the public port has none", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "vas-metrics-"));
+    const database = await createTestDatabase(DIALECTS[0] ?? "sqlite", dir);
+    const config = testConfig(database.location, randomBytes(32), {
+      NODE_ENV: "production",
+      PORT: "0",
+      METRICS_PORT: "0",
+      METRICS_TOKEN: TOKEN,
+      DATA_DIR: dir,
+    });
+    const server = await composeServer(config, { logger: { level: "silent" } });
+    try {
+      const { address, metricsAddress } = await server.listen();
+      assert.ok(metricsAddress);
+      const refused = await fetch(`${metricsAddress}/metrics`);
+      assert.equal(refused.status, 401);
+      assert.equal(((await refused.json()) as { status: string }).status, "fail");
+      const served = await fetch(`${metricsAddress}/metrics`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      assert.equal(served.status, 200);
+      assert.match(await served.text(), /vas_http_requests_total/);
+      const main = await fetch(`${address}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(main.status, 404);
+      await main.arrayBuffer();
+    } finally {
+      await server.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

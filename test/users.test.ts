@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { LOCKOUT_MS, MAX_FAILED_SIGN_INS } from "../src/businesses/sign-in-attempts.js";
 import { totpCode } from "../src/businesses/totp.js";
-import { LOCKOUT_MS, MAX_FAILED_SIGN_INS } from "../src/businesses/user-service.js";
 import { runCli } from "../src/cli/run.js";
+import { Sessions } from "../src/dashboard/sessions.js";
 import { isAppError } from "../src/errors.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
@@ -130,8 +131,12 @@ for (const dialect of DIALECTS) {
       });
       const { secret, uri } = await h.services.users.beginTotp(user.id);
       assert.match(uri, /^otpauth:\/\/totp\//);
-      assert.equal((await refusal(h.services.users.confirmTotp(user.id, "000000"))).status, 401);
-      await h.services.users.confirmTotp(user.id, totpCode(secret, clock));
+      assert.equal((await refusal(h.services.users.confirmTotp(user.id, "000000", PASSWORD))).status, 401);
+      const withoutPassword = await refusal(
+        h.services.users.confirmTotp(user.id, totpCode(secret, clock), "guess"),
+      );
+      assert.equal(withoutPassword.status, 401, "turning it on asks for the current password");
+      await h.services.users.confirmTotp(user.id, totpCode(secret, clock), PASSWORD);
       const signedIn = await h.services.users.signIn("business", address, PASSWORD);
       assert.equal(signedIn.totpEnabled, true);
       clock += 30_000;
@@ -151,6 +156,46 @@ for (const dialect of DIALECTS) {
       assert.equal((await h.services.users.signIn("business", address, PASSWORD)).totpEnabled, false);
     });
 
+    test("turning two-factor on or off asks for the password, is audited, and ends the other sessions", async () => {
+      const user = await h.services.users.signUp({
+        businessName: "Sensitive",
+        email: email(),
+        password: PASSWORD,
+      });
+      const sessions = h.services.sessions;
+      const mine = await sessions.start(user, true);
+      const stolen = await sessions.start(user, true);
+      const { secret } = await h.services.users.beginTotp(user.id);
+      clock += 30_000;
+      const wrong = await refusal(
+        h.services.users.confirmTotp(user.id, totpCode(secret, clock), "not it", mine.session.id),
+      );
+      assert.equal(wrong.status, 401);
+      assert.ok(await sessions.resolve(stolen.token), "a refused change ends nothing");
+      await h.services.users.confirmTotp(user.id, totpCode(secret, clock), PASSWORD, mine.session.id);
+      assert.ok(await sessions.resolve(mine.token), "the session that turned it on stays");
+      assert.equal(await sessions.resolve(stolen.token), undefined, "every other one ends");
+
+      const other = await sessions.start(user, true);
+      assert.equal(
+        (await refusal(h.services.users.disableTotp(user.id, "not it", mine.session.id))).status,
+        401,
+      );
+      await h.services.users.disableTotp(user.id, PASSWORD, mine.session.id);
+      assert.ok(await sessions.resolve(mine.token));
+      assert.equal(await sessions.resolve(other.token), undefined);
+      const actions = await h.storage.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("actor_id", "=", user.id)
+        .orderBy("created_at")
+        .execute();
+      const names = actions.map((row) => row.action);
+      for (const action of ["totp.enable_failed", "totp.enabled", "totp.disable_failed", "totp.disabled"]) {
+        assert.ok(names.includes(action), action);
+      }
+    });
+
     test("sessions end when idle, at their absolute end, on sign-out, and on a password change", async () => {
       const { idleMs, absoluteMs } = h.services.sessions.settings;
       const user = await h.services.users.signUp({
@@ -165,6 +210,16 @@ for (const dialect of DIALECTS) {
       assert.ok(await sessions.resolve(idle.token), "still live a millisecond before the idle limit");
       clock += idleMs;
       assert.equal(await sessions.resolve(idle.token), undefined, "idle too long");
+
+      // With a one-minute idle timeout, a session used every 15 s never ends for being idle.
+      const minute = new Sessions(h.storage, { idleMs: 60_000, absoluteMs }, () => clock);
+      const steady = await minute.start(user, true);
+      for (let used = 0; used < 12; used++) {
+        clock += 15_000;
+        assert.ok(await minute.resolve(steady.token), `used every 15 s: still live after ${used + 1}`);
+      }
+      clock += 60_000;
+      assert.equal(await minute.resolve(steady.token), undefined, "a minute unused: over");
 
       const busy = await sessions.start(user, true);
       const started = clock;

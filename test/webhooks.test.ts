@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
+import type { LookupAddress } from "node:dns";
 import { after, afterEach, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
 import type { ForBusiness } from "../src/accounts/account-views.js";
 import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
+import { loadConfig } from "../src/config.js";
 import { AppError } from "../src/errors.js";
 import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
-import { postJson } from "../src/webhooks/http-post.js";
+import { postJson, publicOnlyLookup } from "../src/webhooks/http-post.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, customer, type Harness } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
@@ -341,7 +343,9 @@ for (const dialect of DIALECTS) {
 
 describe("webhook addresses (no SSRF)", () => {
   test("production refuses http, credentials and private literal addresses when saving", async () => {
-    const h = await createHarness({ env: { NODE_ENV: "production", SANDBOX: "true" } });
+    const h = await createHarness({
+      env: { NODE_ENV: "production", SANDBOX: "true", WEBHOOK_ALLOW_PRIVATE: "false" },
+    });
     try {
       const created = await h.createBusiness({ name: "Prod Ltd" });
       const owner = { businessId: created.businessId, businessName: created.name };
@@ -353,6 +357,12 @@ describe("webhook addresses (no SSRF)", () => {
         ["https://169.254.169.254/latest/meta-data", /public address/],
         ["https://10.1.2.3/x", /public address/],
         ["https://localhost/x", /public address/],
+        ["https://localhost./x", /public address/],
+        ["https://intranet/x", /public address/],
+        ["https://[::ffff:0:127.0.0.1]/x", /public address/],
+        ["https://[::127.0.0.1]/x", /public address/],
+        ["https://[2002:7f00::1]/x", /public address/],
+        ["https://[64:ff9b::a9fe:a9fe]/x", /public address/],
         ["ftp://hooks.example.com/x", "url must be an http or https URL"],
       ] as const) {
         const refused = await h.services.webhooks.create(owner, { url }).catch((error: unknown) => error);
@@ -362,6 +372,14 @@ describe("webhook addresses (no SSRF)", () => {
       }
       const ok = await h.services.webhooks.create(owner, { url: "https://hooks.example.com/vas" });
       assert.equal(ok.url, "https://hooks.example.com/vas");
+      // The regression: every IPv4 receiver was refused as "not a public address".
+      for (const url of [
+        "https://1.1.1.1/hook",
+        "https://41.58.12.7/hook",
+        "https://[2606:4700:4700::1111]/hook",
+      ]) {
+        assert.equal((await h.services.webhooks.create(owner, { url })).url, url);
+      }
     } finally {
       await h.close();
     }
@@ -372,15 +390,74 @@ describe("webhook addresses (no SSRF)", () => {
     try {
       const url = target.url.replace("127.0.0.1", "localhost");
       const refused = await postJson(url, "{}", {}, { timeoutMs: 2_000, allowPrivate: false });
-      assert.match(refused.error ?? "", /non-public/);
+      assert.equal(refused.error, "address not allowed", "the attempt never says what the name resolved to");
       const literal = await postJson(target.url, "{}", {}, { timeoutMs: 2_000, allowPrivate: false });
-      assert.match(literal.error ?? "", /not a public address/);
+      assert.equal(literal.error, "address not allowed");
+      for (const embedded of ["[::ffff:7f00:1]", "[::127.0.0.1]", "[::ffff:0:127.0.0.1]", "[2002:7f00::1]"]) {
+        const sent = await postJson(
+          target.url.replace("127.0.0.1", embedded),
+          "{}",
+          {},
+          {
+            timeoutMs: 2_000,
+            allowPrivate: false,
+          },
+        );
+        assert.equal(sent.error, "address not allowed", embedded);
+      }
       assert.equal(target.received.length, 0, "nothing was sent");
       const allowed = await postJson(url, "{}", {}, { timeoutMs: 2_000, allowPrivate: true });
       assert.equal(allowed.status, 200);
     } finally {
       await target.close();
     }
+  });
+
+  test("at connect time, public IPv4 and IPv6 answers are used and the rest dropped", async () => {
+    const answers: Record<string, LookupAddress[]> = {
+      "mixed.example.com": [
+        { address: "127.0.0.1", family: 4 },
+        { address: "1.1.1.1", family: 4 },
+        { address: "::ffff:10.0.0.1", family: 6 },
+        { address: "2606:4700:4700::1111", family: 6 },
+      ],
+      "inside.example.com": [
+        { address: "10.0.0.1", family: 4 },
+        { address: "64:ff9b::7f00:1", family: 6 },
+        { address: "2002:a9fe:a9fe::", family: 6 },
+      ],
+    };
+    const lookup = publicOnlyLookup((hostname, _options, callback) =>
+      callback(null, answers[hostname] ?? []),
+    );
+    const resolve = (hostname: string, all: boolean) =>
+      new Promise<{ error: Error | null; address: unknown }>((resolve) =>
+        lookup(hostname, { all }, (error, address) => resolve({ error, address })),
+      );
+    assert.deepEqual((await resolve("mixed.example.com", true)).address, [
+      { address: "1.1.1.1", family: 4 },
+      { address: "2606:4700:4700::1111", family: 6 },
+    ]);
+    assert.equal((await resolve("mixed.example.com", false)).address, "1.1.1.1");
+    const refused = await resolve("inside.example.com", false);
+    assert.equal(refused.error?.message, "address not allowed");
+  });
+
+  test("production's default refuses private addresses; WEBHOOK_ALLOW_PRIVATE is on by default in development only", () => {
+    const key = "0".repeat(64);
+    assert.equal(loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: key }).webhooks.allowPrivate, false);
+    assert.equal(loadConfig({ NODE_ENV: "test" }).webhooks.allowPrivate, false);
+    assert.equal(loadConfig({ NODE_ENV: "development" }).webhooks.allowPrivate, true);
+    assert.equal(loadConfig({}).webhooks.allowPrivate, true, "development is the default NODE_ENV");
+    assert.equal(
+      loadConfig({ NODE_ENV: "development", WEBHOOK_ALLOW_PRIVATE: "false" }).webhooks.allowPrivate,
+      false,
+    );
+    assert.equal(
+      loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: key, WEBHOOK_ALLOW_PRIVATE: "true" }).webhooks
+        .allowPrivate,
+      true,
+    );
   });
 
   test("a receiver that never answers is given up on after the timeout, redirects are not followed", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailSchema } from "../accounts/validation.js";
 import type { Clock } from "../clock.js";
+import { formTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import {
@@ -23,16 +24,12 @@ export interface BusinessProfile {
   submittedAt: string;
 }
 
+/** A required field shown to people (operators read it): the display-text rule, line breaks folded. */
 const text = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
-    .transform((value) => value.trim().replace(/\s+/g, " "))
-    .pipe(
-      z
-        .string()
-        .min(1, { error: `${label} is required` })
-        .max(max, { error: `${label} must be at most ${max} characters` }),
-    );
+    .pipe(formTextSchema(label, max))
+    .pipe(z.string().min(1, { error: `${label} is required` }));
 
 const profileSchema = z.object({
   registeredName: text("the registered name", 200),

@@ -206,10 +206,19 @@ export class BusinessService {
     return { business, ...keys };
   }
 
-  /** A business signing itself up (the dashboard): not_submitted, and no keys until it asks. */
-  async registerBusiness(name: string): Promise<Business> {
+  /**
+   * A business signing itself up (the dashboard): not_submitted, and no keys until it asks;
+   * `alsoInTransaction` writes its first user in the same transaction.
+   */
+  async registerBusiness(
+    name: string,
+    alsoInTransaction?: (trx: Executor, business: Business) => Promise<void>,
+  ): Promise<Business> {
     const business = this.newBusiness(name, "not_submitted");
-    await writeTransaction(this.storage, (trx) => insertBusiness(trx, business));
+    await writeTransaction(this.storage, async (trx) => {
+      await insertBusiness(trx, business);
+      await alsoInTransaction?.(trx, business);
+    });
     return business;
   }
 

@@ -11,6 +11,10 @@ export const ServiceKey = {
   identityFingerprint: "identity.fingerprint_key",
   /** Binds the dashboard's CSRF tokens to their session. */
   dashboardCsrf: "dashboard.csrf_key",
+  /** Signs the dashboard's device cookies (OWASP's device-cookie lockout). */
+  dashboardDevice: "dashboard.device_key",
+  /** Authenticates the ledger's checkpoints (ledger/checkpoint.ts). */
+  ledgerCheckpoint: "ledger.checkpoint_key",
 } as const;
 export type ServiceKeyName = (typeof ServiceKey)[keyof typeof ServiceKey];
 

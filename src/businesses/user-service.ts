@@ -3,10 +3,10 @@ import { emailSchema } from "../accounts/validation.js";
 import type { Clock } from "../clock.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
+import { isUniqueViolation } from "../storage/errors.js";
 import type { UserRole } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
-  countFailedLogin,
   findUser,
   findUserByEmail,
   insertAudit,
@@ -15,17 +15,14 @@ import {
   revokeUserSessions,
   type UserRow,
   updateUser,
+  useTotpStep,
 } from "../storage/user-repository.js";
 import { type Actor, actorId } from "./actor.js";
 import type { BusinessService } from "./business-service.js";
 import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passwords.js";
 import type { SecretBox } from "./secret-box.js";
+import { codeSubject, passwordSubject, SignInAttempts, type TrustedDevice } from "./sign-in-attempts.js";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.js";
-
-/** Consecutive failed sign-ins (passwords or codes) before sign-in is refused for a while. */
-export const MAX_FAILED_SIGN_INS = 5;
-/** How long sign-in is refused after that. */
-export const LOCKOUT_MS = 15 * 60_000;
 
 /** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
 export interface User {
@@ -55,12 +52,10 @@ export interface UserServiceOptions {
 const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The email or password is not right");
 const invalidCode = () => new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "That code is not right");
-const locked = (until: string) =>
-  new AppError(
-    ErrorCode.SIGN_IN_LOCKED,
-    429,
-    `Too many failed sign-ins: signing in is paused until ${until.slice(11, 16)} UTC`,
-  );
+const emailTaken = () =>
+  new AppError(ErrorCode.CONFLICT, 409, "An account with this email exists: sign in instead");
+const wrongPassword = () =>
+  new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
 
 const totpContext = (userId: string) => `users:${userId}:totp`;
 
@@ -83,27 +78,33 @@ export const actorOf = (user: Pick<User, "id" | "role">): Actor =>
  */
 export class UserService {
   private readonly now: Clock;
+  private readonly attempts: SignInAttempts;
 
   constructor(private readonly options: UserServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.attempts = new SignInAttempts(options.storage.db, this.now);
   }
 
   /** Creates the business (not_submitted, no keys yet) and its first user. */
   async signUp(input: { businessName: string; email: string; password: string }): Promise<User> {
     const email = parseEmail(input.email);
     checkPassword(input.password, [email, input.businessName]);
-    const db = this.options.storage.db;
-    if (await findUserByEmail(db, "business", email)) {
-      throw new AppError(ErrorCode.CONFLICT, 409, "An account with this email exists: sign in instead");
-    }
+    if (await findUserByEmail(this.options.storage.db, "business", email)) throw emailTaken();
     const passwordHash = await hashPassword(input.password);
-    const business = await this.options.businesses.registerBusiness(input.businessName);
-    const row = this.newUser("business", business.id, email, passwordHash);
-    await writeTransaction(this.options.storage, async (trx) => {
-      await insertUser(trx, row);
-      await insertAudit(trx, this.audit(row, "user.signed_up", { email }));
-    });
-    return toUser(row);
+    let row: UserRow | undefined;
+    // The business and its user in one transaction: a sign-up that loses a race for the email
+    // (the unique index decides) leaves no business behind.
+    try {
+      await this.options.businesses.registerBusiness(input.businessName, async (trx, business) => {
+        row = this.newUser("business", business.id, email, passwordHash);
+        await insertUser(trx, row);
+        await insertAudit(trx, this.audit(row, "user.signed_up", { email }));
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    return toUser(row as UserRow);
   }
 
   /** Creates an operator (the CLI). */
@@ -122,14 +123,18 @@ export class UserService {
   }
 
   /**
-   * Checks an email and password for the role. Unknown emails take as long as wrong passwords
-   * and get the same answer. While sign-in is paused (too many failures) the password is not
-   * even checked. The caller asks for the TOTP code next when `totpEnabled`.
+   * Checks an email and password for the role. The guess is counted before the password is
+   * checked (see SignInAttempts): against the device when it signed in as this user before,
+   * otherwise against the email, known or not. Unknown emails take as long as wrong passwords
+   * and get the same answers, the pause included. The caller asks for the TOTP code next when
+   * `totpEnabled`.
    */
-  async signIn(role: UserRole, emailText: string, password: string): Promise<User> {
+  async signIn(role: UserRole, emailText: string, password: string, device?: TrustedDevice): Promise<User> {
     const email = typeof emailText === "string" ? emailText.trim().toLowerCase() : "";
     const db = this.options.storage.db;
     const row = email === "" ? undefined : await findUserByEmail(db, role, email);
+    const subject = passwordSubject(role, email, row && device?.userId === row.id ? device : undefined);
+    await this.attempts.count(subject);
     if (!row) {
       await passwordMatches(await decoyHash(), password);
       // What was typed is kept only when it is an email: a password typed in the wrong field
@@ -141,12 +146,11 @@ export class UserService {
       );
       throw invalidCredentials();
     }
-    this.refuseWhileLocked(row);
     if (!(await passwordMatches(row.password_hash, password))) {
-      await this.failed(row, "wrong password");
+      await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "wrong password" }));
       throw invalidCredentials();
     }
-    await updateUser(db, row.id, { failed_logins: 0, locked_until: null });
+    await this.attempts.clear(subject);
     await insertAudit(
       db,
       this.audit(row, row.totp_enabled_at ? "sign_in.password_accepted" : "sign_in.succeeded", {}),
@@ -154,34 +158,39 @@ export class UserService {
     return toUser(row);
   }
 
-  /** The second factor: a current TOTP code, each good once. Failures count toward the pause. */
+  /**
+   * The second factor: a current TOTP code. Guesses count against the user before they are
+   * checked, and a step is marked used by one conditional write, so of any number of
+   * concurrent sign-ins with one code exactly one succeeds.
+   */
   async verifySignInCode(userId: string, code: string): Promise<User> {
     const row = await this.requireUser(userId);
-    this.refuseWhileLocked(row);
+    const subject = codeSubject(row.id);
+    await this.attempts.count(subject);
     const secret = row.totp_enabled_at ? this.totpSecret(row) : undefined;
     const step =
       secret === undefined
         ? undefined
         : acceptedTotpStep(secret, String(code), this.now(), row.totp_last_step);
-    if (step === undefined) {
-      await this.failed(row, "wrong code");
+    const used =
+      step !== undefined &&
+      (await writeTransaction(this.options.storage, async (trx) => {
+        if (!(await useTotpStep(trx, row.id, step))) return false;
+        await this.attempts.clear(subject, trx);
+        await insertAudit(trx, this.audit(row, "sign_in.succeeded", { factor: "totp" }));
+        return true;
+      }));
+    if (!used) {
+      await insertAudit(this.options.storage.db, this.audit(row, "sign_in.failed", { reason: "wrong code" }));
       throw invalidCode();
     }
-    await writeTransaction(this.options.storage, async (trx) => {
-      await updateUser(trx, row.id, { totp_last_step: step, failed_logins: 0, locked_until: null });
-      await insertAudit(trx, this.audit(row, "sign_in.succeeded", { factor: "totp" }));
-    });
     return toUser(row);
   }
 
   /** Changes the password (the current one is required) and ends the user's other sessions. */
   async changePassword(userId: string, current: string, next: string, keepSession?: string): Promise<void> {
     const row = await this.requireUser(userId);
-    if (!(await passwordMatches(row.password_hash, current))) {
-      // Someone guessing from a session left open shows in the activity list.
-      await insertAudit(this.options.storage.db, this.audit(row, "password.change_failed", {}));
-      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
-    }
+    await this.requirePassword(row, current, "password.change_failed");
     checkPassword(next, [row.email]);
     const passwordHash = await hashPassword(next);
     await writeTransaction(this.options.storage, async (trx) => {
@@ -211,32 +220,38 @@ export class UserService {
     return secret === undefined ? undefined : { secret, uri: totpUri(secret, row.email) };
   }
 
-  /** Turns two-factor sign-in on, once a code from the new secret proves the app has it. */
-  async confirmTotp(userId: string, code: string): Promise<void> {
+  /**
+   * Turns two-factor sign-in on, once a code from the new secret proves the app has it and the
+   * current password proves the person is the user (a stolen session cannot enrol its own
+   * authenticator); the user's other sessions end.
+   */
+  async confirmTotp(userId: string, code: string, password: string, keepSession?: string): Promise<void> {
     const row = await this.requireUser(userId);
     const secret = this.totpSecret(row);
     if (!secret || row.totp_enabled_at) throw validationFailed("start two-factor sign-in first");
+    await this.requirePassword(row, password, "totp.enable_failed");
     const step = acceptedTotpStep(secret, String(code), this.now(), null);
     if (step === undefined) throw invalidCode();
     await writeTransaction(this.options.storage, async (trx) => {
-      await updateUser(trx, row.id, { totp_enabled_at: this.isoNow(), totp_last_step: step });
+      const now = this.isoNow();
+      await updateUser(trx, row.id, { totp_enabled_at: now, totp_last_step: step });
+      await revokeUserSessions(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.enabled", {}));
     });
   }
 
-  /** Turns two-factor sign-in off (the password is required). */
-  async disableTotp(userId: string, password: string): Promise<void> {
+  /** Turns two-factor sign-in off (the password is required); the user's other sessions end. */
+  async disableTotp(userId: string, password: string, keepSession?: string): Promise<void> {
     const row = await this.requireUser(userId);
-    if (!(await passwordMatches(row.password_hash, password))) {
-      await insertAudit(this.options.storage.db, this.audit(row, "totp.disable_failed", {}));
-      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The password is not right");
-    }
+    await this.requirePassword(row, password, "totp.disable_failed");
     await writeTransaction(this.options.storage, async (trx) => {
+      const now = this.isoNow();
       await updateUser(trx, row.id, {
         totp_secret_ciphertext: null,
         totp_enabled_at: null,
         totp_last_step: null,
       });
+      await revokeUserSessions(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.disabled", {}));
     });
   }
@@ -255,6 +270,11 @@ export class UserService {
       actorEmail: row.actor_email,
       detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : {},
     }));
+  }
+
+  /** Forgets sign-in attempts whose window ended a day ago (the prune-sessions job). */
+  pruneSignInAttempts(): Promise<number> {
+    return this.attempts.prune();
   }
 
   async getUser(userId: string): Promise<User> {
@@ -285,8 +305,6 @@ export class UserService {
       totp_secret_ciphertext: null,
       totp_enabled_at: null,
       totp_last_step: null,
-      failed_logins: 0,
-      locked_until: null,
       password_changed_at: now,
       created_at: now,
     };
@@ -298,16 +316,14 @@ export class UserService {
     return row;
   }
 
-  private refuseWhileLocked(row: UserRow): void {
-    if (row.locked_until !== null && row.locked_until > this.isoNow()) throw locked(row.locked_until);
-  }
-
-  private async failed(row: UserRow, reason: string): Promise<void> {
-    const lockUntil = new Date(this.now() + LOCKOUT_MS).toISOString();
-    await writeTransaction(this.options.storage, async (trx) => {
-      await countFailedLogin(trx, row.id, MAX_FAILED_SIGN_INS, lockUntil);
-      await insertAudit(trx, this.audit(row, "sign_in.failed", { reason }));
-    });
+  /**
+   * The current password, asked for before a sensitive change; a wrong one is audited, so that
+   * someone guessing from a session left open shows in the activity list.
+   */
+  private async requirePassword(row: UserRow, password: string, failure: string): Promise<void> {
+    if (await passwordMatches(row.password_hash, password)) return;
+    await insertAudit(this.options.storage.db, this.audit(row, failure, {}));
+    throw wrongPassword();
   }
 
   private totpSecret(row: UserRow): string | undefined {

@@ -50,4 +50,23 @@ describe("verification transitions", () => {
       { statusCode: 400 },
     );
   });
+
+  test("a reason follows the display-text rule: control and bidi characters are a 400", () => {
+    const suspend = (reason: string) => checkTransition("completed", "rejected", OPERATOR, reason);
+    for (const [reason, message] of [
+      ["fraud\u0000", /the reason must not contain control characters/],
+      ["\u001b[2Jfraud", /the reason must not contain control characters/],
+      ["fraud \u202edetcepsus", /the reason must not contain bidirectional control characters/],
+      ["fraud \ud800", /the reason must not contain unpaired surrogates/],
+    ] as const) {
+      assert.throws(() => suspend(reason), { statusCode: 400, message }, JSON.stringify(reason));
+    }
+    // Typed into a textarea: its line breaks fold into spaces; the text is NFC.
+    assert.equal(suspend("documents\r\n\r\n  expired").reason, "documents expired");
+    assert.equal(suspend("caf\u0065\u0301").reason, "café");
+    assert.throws(() => checkTransition("completed", "rejected", OPERATOR, ["a", "b"] as unknown as string), {
+      statusCode: 400,
+      message: /the reason must be a string/,
+    });
+  });
 });

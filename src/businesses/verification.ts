@@ -1,3 +1,4 @@
+import { formTextSchema } from "../display-name.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { VerificationStatus } from "../storage/schema.js";
 import { type Actor, isOperator } from "./actor.js";
@@ -31,11 +32,15 @@ const TRANSITIONS: ReadonlyArray<{
 
 export const MAX_REASON_LENGTH = 500;
 
+/** A reason, shown to the business: typed into a form, so its line breaks fold into spaces. */
+const reasonSchema = formTextSchema("the reason", MAX_REASON_LENGTH);
+
 const refused = (message: string) => new AppError(ErrorCode.CONFLICT, 409, message);
 
 /**
  * The checked transition from `from` to `to` by `actor`, or an AppError: 409 for a move the
- * lifecycle does not allow (or this actor may not make), 400 for a missing or overlong reason.
+ * lifecycle does not allow (or this actor may not make), 400 for a missing reason or one that
+ * breaks the display-text rule (control or bidi-control characters, too long).
  * Operators (and the CLI) may also submit on a business's behalf.
  */
 export function checkTransition(
@@ -55,16 +60,13 @@ export function checkTransition(
     throw refused(`only an operator can ${transition.name}`);
   if (transition.by === "business" && actor.type === "api_key")
     throw refused(`an API key cannot ${transition.name}`);
-  const text = reason?.trim() ?? "";
+  const parsed = reasonSchema.safeParse(reason ?? "");
+  if (!parsed.success) {
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, parsed.error.issues[0]?.message ?? "invalid reason");
+  }
+  const text = parsed.data;
   if (transition.needsReason && text === "") {
     throw new AppError(ErrorCode.VALIDATION_FAILED, 400, `a reason is required to ${transition.name}`);
-  }
-  if (text.length > MAX_REASON_LENGTH) {
-    throw new AppError(
-      ErrorCode.VALIDATION_FAILED,
-      400,
-      `the reason must be at most ${MAX_REASON_LENGTH} characters`,
-    );
   }
   return { name: transition.name, reason: text === "" ? null : text };
 }

@@ -2,8 +2,15 @@ import { accountStatus } from "../accounts/account-status.js";
 import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.js";
 import { type AppError, transferRefused } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
+import {
+  type AccountHead,
+  firstBalanceBeyondLimit,
+  type Leg,
+  MAX_BALANCE_KOBO,
+  staysWithinBalanceLimit,
+} from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import type { AccountRow } from "../storage/schema.js";
+import type { AccountRow, LedgerAccountKind } from "../storage/schema.js";
 
 /** The one currency accepted. */
 export const CURRENCY = "NGN";
@@ -82,4 +89,38 @@ function refusalOf(
     );
   }
   return undefined;
+}
+
+/** What each ledger account's balance is to the business, for a refusal's message. */
+const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
+  settlement: "total received",
+  available: "available balance",
+  revenue: "total fees",
+};
+
+/**
+ * The last acceptance rule, checked on what the transfer would post: every balance and total it
+ * moves (the business's ledger accounts, the account's total received) stays within
+ * MAX_BALANCE_KOBO, so each stays exact in every answer. Refused as AMOUNT_ABOVE_LIMIT, a 422
+ * the bank does not retry (it reverses the transfer): a failure here would be a 500, which the
+ * bank retries until it gives up, neither crediting nor reversing.
+ */
+export function assertWithinBalanceLimits(
+  transfer: Pick<TransferNotification, "amount" | "accountNumber">,
+  account: Pick<AccountRow, "total_received">,
+  heads: ReadonlyMap<LedgerAccountKind, Pick<AccountHead, "balance">>,
+  legs: readonly Leg[],
+): void {
+  const kind = firstBalanceBeyondLimit(heads, legs);
+  const what =
+    kind !== undefined
+      ? `the business's ${BALANCE_NAMES[kind]}`
+      : staysWithinBalanceLimit(Number(account.total_received), transfer.amount)
+        ? undefined
+        : `the total received into account ${transfer.accountNumber}`;
+  if (what === undefined) return;
+  throw transferRefused(
+    "AMOUNT_ABOVE_LIMIT",
+    `${transfer.amount} kobo would carry ${what} past ${MAX_BALANCE_KOBO} kobo, the most a balance can hold`,
+  );
 }

@@ -44,7 +44,13 @@ export const transactionSchema = z
       accountNumber: z.string().meta({ examples: ["0123456789"] }),
       bankName: z.string().meta({ examples: ["Example Bank"] }),
     }),
-    narration: z.string().meta({ examples: ["Invoice 1042"] }),
+    narration: z
+      .string()
+      .max(MAX_NARRATION_LENGTH)
+      .meta({
+        description: `What the payer typed, cleaned: no control or bidi-control characters, at most ${MAX_NARRATION_LENGTH} characters.`,
+        examples: ["Invoice 1042"],
+      }),
     sessionId: z.string().meta({
       description:
         "The bank's unique id for the transfer (what a customer's bank app shows as its reference).",
@@ -103,11 +109,13 @@ export const sandboxTransferRequestSchema = z
       .meta({ description: `Default \`${SANDBOX_PAYER.bankName}\`. The customer-name rules apply.` }),
     narration: z
       .string()
-      .max(MAX_NARRATION_LENGTH)
       .nullable()
       .optional()
       .meta({
-        description: `At most ${MAX_NARRATION_LENGTH} characters, no control characters; default \`Sandbox transfer\`.`,
+        description:
+          "No control or bidirectional control characters (400). NFC-normalised and trimmed, then cut to " +
+          `${MAX_NARRATION_LENGTH} characters (UTF-16 code units) at a character boundary, never refused for ` +
+          "its length, as a bank's narration is; default `Sandbox transfer`.",
       }),
   })
   .meta({

@@ -8,7 +8,13 @@ import type { CollectionService, ReceivedTransfer } from "./collection-service.j
 
 // A bank's payment notifications over HTTP (issue 14, docs/bank-integration.md): checked here,
 // then recorded through the one ingestion path every transfer takes. The signature is checked
-// first, so that a sender without the bank's key learns nothing else about what it sent.
+// first, so that a sender without the bank's key learns nothing else about what it sent; the
+// two steps are apart so that the HTTP side can tell a sender without the key (limited, logged
+// in aggregate) from the bank itself.
+
+declare const verified: unique symbol;
+/** A notification's parameters whose `sign` verified with the bank's key; nothing else checked yet. */
+export type SignedNotification = Readonly<Record<string, ProtocolValue>> & { readonly [verified]: true };
 
 export interface BankNotificationsOptions {
   collections: CollectionService;
@@ -31,13 +37,26 @@ export class BankNotifications {
    * once per orderNo, however often and in whatever order it comes. Throws the refusal.
    */
   async receive(body: unknown): Promise<ReceivedTransfer> {
+    return this.record(this.authenticate(body));
+  }
+
+  /**
+   * The body as the bank signed it. Throws when it cannot be the bank's: not a JSON object
+   * (VALIDATION_FAILED), or a `sign` that does not verify with its key (BANK_SIGNATURE_INVALID).
+   */
+  authenticate(body: unknown): SignedNotification {
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw validationFailed("The notification must be a JSON object");
     }
     const params = body as Record<string, ProtocolValue>;
     if (!verifyParams(params, params.sign, this.options.bankPublicKey)) throw bankSignatureInvalid();
+    return params as SignedNotification;
+  }
+
+  /** Checks a signed notification's freshness, shape and app id, and records its transfer. Throws the refusal. */
+  async record(params: SignedNotification): Promise<ReceivedTransfer> {
     if (!isFreshMessage(params.requestTime, this.now())) throw bankMessageStale();
-    const parsed = notificationSchema.safeParse(body);
+    const parsed = notificationSchema.safeParse(params);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw validationFailed(`Invalid notification: ${issue?.path.join(".") || "body"}: ${issue?.message}`);

@@ -11,18 +11,17 @@ import {
 } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
-import { type AccountHead, appendEntry, type ChainedEntry, transferLegs } from "../ledger/posting.js";
+import { headOf, postLegs, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sendSandboxTransfer } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
 import type { ConflictInput } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
-import type { LedgerAccountKind } from "../storage/schema.js";
 import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
 import { unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
 import { ingestTransfer, type TransferDecisions, type TransferPosting } from "../storage/transfer-writes.js";
-import { accept, CURRENCY } from "./acceptance.js";
+import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import {
   listTransactions,
   type Transaction,
@@ -176,7 +175,9 @@ export class CollectionService {
     const ordinal = (last?.ordinal ?? 0) + 1;
     const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
     const id = `txn_${randomUUID().replaceAll("-", "")}`;
-    const entries = postEntries(heads, id, transferLegs(transfer.amount, fee), createdAt);
+    const legs = transferLegs(transfer.amount, fee);
+    assertWithinBalanceLimits(transfer, account, heads, legs);
+    const entries = postLegs(heads, id, legs, createdAt);
     const row: TransactionRow = {
       id,
       business_id: businessId,
@@ -287,24 +288,4 @@ export class CollectionService {
     );
     if (!updated) throw validationFailed(`no business has id ${businessId}`);
   }
-}
-
-function headOf(heads: Map<LedgerAccountKind, AccountHead>, kind: LedgerAccountKind): AccountHead {
-  const head = heads.get(kind);
-  if (!head) throw new Error(`the business has no ${kind} ledger account`);
-  return head;
-}
-
-/** Chains each leg onto its account's head, moving the heads along. */
-function postEntries(
-  heads: Map<LedgerAccountKind, AccountHead>,
-  transactionId: string,
-  legs: ReturnType<typeof transferLegs>,
-  createdAt: string,
-): ChainedEntry[] {
-  return legs.map((leg) => {
-    const { entry, head } = appendEntry(headOf(heads, leg.kind), transactionId, leg.amount, createdAt);
-    heads.set(leg.kind, head);
-    return entry;
-  });
 }

@@ -7,41 +7,47 @@ import {
   required,
   singleParam,
 } from "../accounts/validation.js";
-import { CONTROL_CHARACTERS, displayNameSchema } from "../display-name.js";
+import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";
+import { NOTIFICATION_LIMITS } from "../providers/bank-protocol.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { SandboxPayment } from "../providers/virtual-bank.js";
 
 // The inputs of the collections side: a sandbox transfer's body, a bank's notification, the
 // transactions query. Bad input is a 400 naming the field, never a 500.
 
-export const MAX_PAYER_NAME_LENGTH = 200;
-export const MAX_BANK_NAME_LENGTH = 100;
-export const MAX_NARRATION_LENGTH = 200;
-export const MAX_SESSION_ID_LENGTH = 100;
+// The limits of a transfer's fields are the bank protocol's (one definition, measured one way:
+// after NFC, in UTF-16 code units), so a notification the protocol allows is never refused here.
+export const MAX_PAYER_NAME_LENGTH = NOTIFICATION_LIMITS.payerAccountName;
+export const MAX_BANK_NAME_LENGTH = NOTIFICATION_LIMITS.payerBankName;
+export const MAX_NARRATION_LENGTH = NOTIFICATION_LIMITS.narration;
+export const MAX_SESSION_ID_LENGTH = NOTIFICATION_LIMITS.orderNoLength;
 /** A bank's session id: visible ASCII letters, digits and `. _ : -`. */
-export const SESSION_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+export const SESSION_ID = NOTIFICATION_LIMITS.orderNo;
+/** The value times a transfer may carry (Unix milliseconds; ISO 8601 with a four-digit year). */
+export const PAID_TIME_RANGE = NOTIFICATION_LIMITS.paidTime;
 
-/** Free text a payer typed (a narration): may be empty; no control characters; NFC, trimmed. */
-const narrationSchema = z
+/**
+ * A narration sent to the API (the sandbox's payer typing one): the display-text rule, refused
+ * with a 400 when it breaks it; longer than the limit after NFC is cut, as the bank's are.
+ */
+const sandboxNarrationSchema = displayTextSchema("narration", MAX_NARRATION_LENGTH, "truncate");
+
+/**
+ * A narration in a notification, whatever its source: cleaned rather than refused (refusing it
+ * would reverse the payment), exactly as the bank protocol reads one.
+ */
+const notificationNarrationSchema = z
   .string({ error: "narration must be a string" })
-  .transform((text) => text.normalize("NFC").trim())
-  .pipe(
-    z
-      .string()
-      .max(MAX_NARRATION_LENGTH, { error: `narration must be at most ${MAX_NARRATION_LENGTH} characters` })
-      .refine((text) => !CONTROL_CHARACTERS.test(text), {
-        error: "narration must not contain control characters",
-      }),
-  );
+  .transform((text) => cleanDisplayText(text, MAX_NARRATION_LENGTH));
 
 const sandboxFields = {
   accountNumber: accountNumberSchema("accountNumber"),
   payerName: displayNameSchema("payerName", MAX_PAYER_NAME_LENGTH),
   payerAccountNumber: accountNumberSchema("payerAccountNumber"),
   payerBankName: displayNameSchema("payerBankName", MAX_BANK_NAME_LENGTH),
-  narration: narrationSchema,
+  narration: sandboxNarrationSchema,
 };
 
 /** The body of POST /sandbox/transfers, checked in field order: the bank's payment, less what the bank adds. */
@@ -54,7 +60,7 @@ export type SandboxTransferInput = Omit<SandboxPayment, "sessionId" | "paidAt">;
 export function parseSandboxTransfer(body: Record<string, unknown>): SandboxTransferInput {
   const input: SandboxTransferInput = {
     accountNumber: required(body, "accountNumber", sandboxFields.accountNumber),
-    amount: required(body, "amount", koboSchema("amount", Number.MAX_SAFE_INTEGER)),
+    amount: required(body, "amount", koboSchema("amount", NOTIFICATION_LIMITS.orderAmount)),
   };
   for (const field of ["payerName", "payerAccountNumber", "payerBankName", "narration"] as const) {
     if (isSent(body, field)) input[field] = check(sandboxFields[field], body[field]);
@@ -66,10 +72,12 @@ const sessionIdSchema = z
   .string({ error: "sessionId must be a string" })
   .regex(SESSION_ID, { error: `sessionId must be 1 to ${MAX_SESSION_ID_LENGTH} of A-Z a-z 0-9 . _ : -` });
 
+const PAID_AT_RANGE = `paidAt must be from ${new Date(PAID_TIME_RANGE.min).toISOString()} to ${new Date(PAID_TIME_RANGE.max).toISOString()}`;
+
 const notificationSchema = z.strictObject({
   sessionId: sessionIdSchema,
   accountNumber: accountNumberSchema("accountNumber"),
-  amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
+  amount: koboSchema("amount", NOTIFICATION_LIMITS.orderAmount),
   currency: z.string({ error: "currency must be a string" }).regex(/^[A-Z]{3}$/, {
     error: "currency must be a three-letter ISO 4217 code",
   }),
@@ -78,8 +86,16 @@ const notificationSchema = z.strictObject({
     accountNumber: accountNumberSchema("payer.accountNumber"),
     bankName: displayNameSchema("payer.bankName", MAX_BANK_NAME_LENGTH),
   }),
-  narration: narrationSchema,
-  paidAt: z.iso.datetime({ offset: true, error: "paidAt must be an ISO 8601 date-time" }),
+  narration: notificationNarrationSchema,
+  paidAt: z.iso
+    .datetime({ offset: true, error: "paidAt must be an ISO 8601 date-time" })
+    .transform((text) => Date.parse(text))
+    .pipe(
+      z
+        .number({ error: PAID_AT_RANGE })
+        .min(PAID_TIME_RANGE.min, { error: PAID_AT_RANGE })
+        .max(PAID_TIME_RANGE.max, { error: PAID_AT_RANGE }),
+    ),
 });
 
 /** A bank's notification, checked whatever its source; the paid-at time is normalised to UTC. */

@@ -35,6 +35,8 @@ export interface DashboardDependencies {
   sessions: Sessions;
   /** Binds CSRF tokens to sessions (a service key: the same in every process). */
   csrfKey: Buffer;
+  /** Signs device cookies (a service key: the same in every process). */
+  deviceKey: Buffer;
   /** Secure cookies (production: the dashboard is served over HTTPS). */
   secureCookies: boolean;
   /** Sign-in attempts per client address per minute (0: no limit). */
@@ -107,7 +109,11 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     // The API captures every body as received (for its signatures); a page's form is read here.
     scope.addHook("preValidation", async (request) => {
       const received = receivedBody(request);
-      if (!received) return;
+      if (!received || received.raw.length === 0) {
+        if (request.method === "GET" || request.method === "HEAD") return;
+        // Every form carries at least its CSRF token: a POST without a body is not a form.
+        throw new AppError(ErrorCode.BAD_REQUEST, 400, "The form arrived empty: send it from its page again");
+      }
       const type = request.declaredContentType ?? "";
       if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
         throw new AppError(
@@ -116,7 +122,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
           "Forms are sent as application/x-www-form-urlencoded",
         );
       }
-      request.body = Object.fromEntries(new URLSearchParams(received.raw.toString("utf8"))) as Form;
+      request.body = readForm(received.raw.toString("utf8"));
     });
     scope.addHook("preHandler", async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
@@ -132,6 +138,26 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     await scope.register((pages) => businessPages(pages, deps), { prefix: "/dashboard" });
     await scope.register((pages) => adminPages(pages, deps), { prefix: "/admin" });
   });
+}
+
+// Control characters (NUL above all: PostgreSQL cannot store it) have no place in a form field;
+// tabs and line breaks (a text box's) do.
+const CONTROL_CHARACTER = /(?![\t\n\r])\p{Cc}/u;
+
+/** A urlencoded form's fields; a field holding a control character is a 400 that names it. */
+function readForm(text: string): Form {
+  const form = Object.fromEntries(new URLSearchParams(text)) as Form;
+  for (const [name, value] of Object.entries(form)) {
+    if (CONTROL_CHARACTER.test(value) || CONTROL_CHARACTER.test(name)) {
+      const field = CONTROL_CHARACTER.test(name) || name.length > 40 ? "A field" : `The field "${name}"`;
+      throw new AppError(
+        ErrorCode.BAD_REQUEST,
+        400,
+        `${field} contains a control character (such as NUL) that cannot be kept: remove it and send the form again`,
+      );
+    }
+  }
+  return form;
 }
 
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure in production, gone when the browser closes. */

@@ -43,27 +43,32 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   pages.post("/security/totp/confirm", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
     try {
-      await deps.users.confirmTotp(session.userId, (request.body as Form).code ?? "");
+      const form = request.body as Form;
+      await deps.users.confirmTotp(session.userId, form.code ?? "", form.password ?? "", session.id);
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
         totpError: (error as Error).message,
       });
     }
-    return render(reply, session.userId, { done: "Two-factor sign-in is on: you will be asked for a code." });
+    return render(reply, session.userId, {
+      done: "Two-factor sign-in is on: you will be asked for a code. Your other sessions have ended.",
+    });
   });
 
   pages.post("/security/totp/disable", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
     try {
-      await deps.users.disableTotp(session.userId, (request.body as Form).password ?? "");
+      await deps.users.disableTotp(session.userId, (request.body as Form).password ?? "", session.id);
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
         totpError: (error as Error).message,
       });
     }
-    return render(reply, session.userId, { done: "Two-factor sign-in is off." });
+    return render(reply, session.userId, {
+      done: "Two-factor sign-in is off. Your other sessions have ended.",
+    });
   });
 
   async function data(userId: string) {

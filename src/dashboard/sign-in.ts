@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { actorOf, type User } from "../businesses/user-service.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
+import { rememberDevice, trustedDevice } from "./device-cookie.js";
 import { type DashboardDependencies, type Form, page, setSessionCookie } from "./plugin.js";
 import { SESSION_COOKIE, type Session } from "./sessions.js";
 
@@ -69,11 +70,12 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     const form = request.body as Form;
     let user: User;
     try {
-      user = await deps.users.signIn(surface.role, form.email ?? "", form.password ?? "");
+      const device = trustedDevice(request, deps.deviceKey);
+      user = await deps.users.signIn(surface.role, form.email ?? "", form.password ?? "", device);
     } catch (error) {
       return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "" });
     }
-    return startSession(reply, user);
+    return startSession(request, reply, user);
   });
 
   pages.get("/login/code", async (request, reply) => {
@@ -94,7 +96,7 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     }
     // A new session (and cookie) once every factor is passed: the half-signed-in one ends.
     await deps.sessions.end(session);
-    return startSession(reply, await deps.users.getUser(session.userId), true);
+    return startSession(request, reply, await deps.users.getUser(session.userId), true);
   });
 
   pages.post("/logout", async (request, reply) => {
@@ -111,10 +113,19 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     return reply.redirect(`${surface.base}/login`, 303);
   });
 
-  async function startSession(reply: FastifyReply, user: User, passedCode = false) {
+  async function startSession(request: FastifyRequest, reply: FastifyReply, user: User, passedCode = false) {
     const verified = passedCode || !user.totpEnabled;
     const { token } = await deps.sessions.start(user, verified);
     setSessionCookie(reply, token, deps.secureCookies);
+    // Only a browser that passed every factor becomes a known device.
+    if (verified) {
+      rememberDevice(request, reply, {
+        userId: user.id,
+        key: deps.deviceKey,
+        path: surface.base,
+        secure: deps.secureCookies,
+      });
+    }
     return reply.redirect(verified ? surface.home : `${surface.base}/login/code`, 303);
   }
 }

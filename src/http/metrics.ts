@@ -1,6 +1,8 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { ErrorCode } from "../errors.js";
+import { AppError, ErrorCode } from "../errors.js";
+import { failBody } from "./error-handler.js";
 
 /** What the database pool holds at one moment. */
 export interface PoolState {
@@ -89,12 +91,20 @@ function issuedBy(route: string, status: number): { kind: string; reissue: strin
   return undefined;
 }
 
+/** Where GET /metrics is served on an app, and who may read it. */
+export interface MetricsExposure {
+  /** Serve it on this app (compose.ts decides: not on the main port with METRICS_PORT, nor in production without a token). */
+  serve: boolean;
+  /** When set, only `Authorization: Bearer <token>` reads it (METRICS_TOKEN). */
+  token?: string | undefined;
+}
+
 /**
  * Counts and times every request by route pattern (never the raw URL, so cardinality stays
- * bounded), and serves GET /metrics in the Prometheus text format on `app` when `serve` is set
- * (the main port); compose.ts serves it on a port of its own when METRICS_PORT is set.
+ * bounded), and serves GET /metrics in the Prometheus text format on `app` when asked to (the
+ * main port); compose.ts serves it on a port of its own when METRICS_PORT is set.
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, serve: boolean): void {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, exposure: MetricsExposure): void {
   app.addHook("onResponse", async (request, reply) => {
     const labels = {
       method: request.method,
@@ -113,12 +123,31 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, serve: b
       if (issued) metrics.accountsIssued.inc(issued);
     }
   });
-  if (serve) metricsRoute(app, metrics);
+  if (exposure.serve) metricsRoute(app, metrics, exposure.token);
 }
 
-/** GET /metrics: no authentication; keep it off the public network (or on METRICS_PORT). */
-export function metricsRoute(app: FastifyInstance, metrics: Metrics): void {
-  app.get("/metrics", async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+/**
+ * GET /metrics: with a token, only for `Authorization: Bearer <token>` (anything else: 401, the
+ * same answer for a missing and a wrong token); without one, for anyone, so keep it off the
+ * public network (METRICS_PORT).
+ */
+export function metricsRoute(app: FastifyInstance, metrics: Metrics, token?: string): void {
+  const expected = token === undefined ? undefined : digest(token);
+  app.get("/metrics", async (request, reply) => {
+    if (expected && !bearerMatches(request.headers.authorization, expected)) {
+      // Answered here, not thrown: the METRICS_PORT app has no error handler of its own.
+      const refused = new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "Missing or invalid metrics token");
+      return reply.code(401).header("www-authenticate", 'Bearer realm="metrics"').send(failBody(refused));
+    }
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+// Compared as SHA-256 digests: equal lengths whatever was sent, so timingSafeEqual applies and
+// the time taken says nothing about the token's length or its first differing character.
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer +(\S+) *$/i.exec(header ?? "");
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
 }

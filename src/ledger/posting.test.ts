@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import fc from "fast-check";
+import type { LedgerAccountKind } from "../storage/schema.js";
 import {
   type AccountHead,
   appendEntry,
   assertBalanced,
   entryHash,
+  firstBalanceBeyondLimit,
   GENESIS_HASH,
+  MAX_BALANCE_KOBO,
+  postLegs,
+  staysWithinBalanceLimit,
   transferLegs,
 } from "./posting.js";
 
@@ -77,4 +82,71 @@ test("appending chains entries: sequence, balance after and hash follow from the
   // Change any field of the first entry and the second's hash no longer follows from it.
   const tampered = entryHash(GENESIS_HASH, { ...first.entry, amount: 1_001 });
   assert.notEqual(tampered, first.entry.hash);
+});
+
+describe("balances near 2^53", () => {
+  const MAX = MAX_BALANCE_KOBO;
+  const heads = (available: number, settlement: number, revenue = 0) =>
+    new Map<LedgerAccountKind, AccountHead>(
+      (
+        [
+          ["available", available],
+          ["revenue", revenue],
+          ["settlement", settlement],
+        ] as const
+      ).map(([kind, balance]) => [kind, { id: `b:${kind}`, balance, entryCount: 1, lastHash: GENESIS_HASH }]),
+    );
+
+  test("the limit is 2^53 - 1 kobo, either sign, checked exactly where doubles would round", () => {
+    assert.equal(MAX, 2 ** 53 - 1);
+    assert.equal(staysWithinBalanceLimit(MAX - 1, 1), true);
+    assert.equal(staysWithinBalanceLimit(MAX, 1), false);
+    assert.equal(staysWithinBalanceLimit(MAX - 1, 2), false);
+    assert.equal(staysWithinBalanceLimit(-MAX, -1), false);
+    assert.equal(staysWithinBalanceLimit(-MAX, 1), true);
+    // 2^53 + 1 is no double: in floating point MAX + 2 "equals" MAX + 1.
+    assert.equal(staysWithinBalanceLimit(MAX, MAX), false);
+    assert.equal(staysWithinBalanceLimit(MAX, -MAX), true);
+  });
+
+  test("a posting that reaches the limit exactly fits; one kobo more names the account", () => {
+    assert.equal(firstBalanceBeyondLimit(heads(MAX - 500, -(MAX - 500)), transferLegs(500, 0)), undefined);
+    assert.equal(firstBalanceBeyondLimit(heads(MAX - 500, -(MAX - 500)), transferLegs(501, 0)), "settlement");
+    // The settlement account has room, the available balance has not (after payouts, say).
+    assert.equal(firstBalanceBeyondLimit(heads(MAX - 10, -5), transferLegs(11, 0)), "available");
+    assert.equal(firstBalanceBeyondLimit(heads(0, -5, MAX - 1), transferLegs(100, 2)), "revenue");
+    // Absent accounts (a business's first transfer) start at zero.
+    assert.equal(firstBalanceBeyondLimit(new Map(), transferLegs(MAX, MAX)), undefined);
+  });
+
+  test("the balance between two legs counts: the credit before the fee is taken back", () => {
+    // Ends at MAX - 5, but the entry of the credit would store MAX + 10.
+    assert.equal(firstBalanceBeyondLimit(heads(MAX - 10, -10), transferLegs(20, 15)), "available");
+    assert.equal(firstBalanceBeyondLimit(heads(MAX - 20, -20), transferLegs(20, 15)), undefined);
+  });
+
+  test("whatever fits posts exactly; appending past the limit still throws as a last defence", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: MAX }),
+        fc.integer({ min: 1, max: MAX }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (received, amount, share) => {
+          const fee = Math.floor(amount * share);
+          const start = heads(received, -received);
+          const legs = transferLegs(amount, fee);
+          const beyond = firstBalanceBeyondLimit(start, legs);
+          if (beyond !== undefined) {
+            assert.throws(() => postLegs(start, "txn", legs, "2026-01-01T00:00:00.000Z"), RangeError);
+            return;
+          }
+          const entries = postLegs(start, "txn", legs, "2026-01-01T00:00:00.000Z");
+          for (const entry of entries) assert.ok(Number.isSafeInteger(entry.balanceAfter));
+          assert.equal(BigInt(start.get("settlement")?.balance ?? 0), -BigInt(received) - BigInt(amount));
+        },
+      ),
+    );
+    const head: AccountHead = { id: "b:available", balance: MAX, entryCount: 1, lastHash: GENESIS_HASH };
+    assert.throws(() => appendEntry(head, "txn", 1, "2026-01-01T00:00:00.000Z"), RangeError);
+  });
 });

@@ -30,6 +30,38 @@ export function transferLegs(amount: number, fee: number): Leg[] {
   return legs;
 }
 
+/**
+ * The largest balance or total, of either sign, the ledger keeps: 2^53 − 1 kobo, the last whole
+ * number a JavaScript (and a JSON) number holds exactly. A transfer that would carry one further
+ * is refused before anything is written, so every balance stays exact wherever it is read.
+ */
+export const MAX_BALANCE_KOBO = Number.MAX_SAFE_INTEGER;
+const LIMIT = BigInt(MAX_BALANCE_KOBO);
+
+/** Whether `total + amount` stays within ±MAX_BALANCE_KOBO: summed in bigint, so the check cannot round. */
+export function staysWithinBalanceLimit(total: number, amount: number): boolean {
+  const after = BigInt(total) + BigInt(amount);
+  return after <= LIMIT && after >= -LIMIT;
+}
+
+/**
+ * The first ledger account that `legs`, posted in order onto `heads`, would carry past
+ * ±MAX_BALANCE_KOBO, or undefined when every balance stays exact. Every entry stores its balance
+ * after, so the balances in between count too (a fee taken back after the credit).
+ */
+export function firstBalanceBeyondLimit(
+  heads: ReadonlyMap<LedgerAccountKind, Pick<AccountHead, "balance">>,
+  legs: readonly Leg[],
+): LedgerAccountKind | undefined {
+  const balances = new Map<LedgerAccountKind, number>();
+  for (const leg of legs) {
+    const before = balances.get(leg.kind) ?? heads.get(leg.kind)?.balance ?? 0;
+    if (!staysWithinBalanceLimit(before, leg.amount)) return leg.kind;
+    balances.set(leg.kind, before + leg.amount);
+  }
+  return undefined;
+}
+
 /** Throws unless the legs sum to zero: no posting may create or destroy money. */
 export function assertBalanced(legs: readonly Pick<Leg, "amount">[]): void {
   const sum = legs.reduce((total, leg) => total + leg.amount, 0);
@@ -92,9 +124,10 @@ export function appendEntry(
   amount: number,
   createdAt: string,
 ): { entry: ChainedEntry; head: AccountHead } {
-  const balanceAfter = head.balance + amount;
-  if (!Number.isSafeInteger(balanceAfter))
+  // The last line of defence: firstBalanceBeyondLimit refuses such a transfer before this.
+  if (!staysWithinBalanceLimit(head.balance, amount))
     throw new RangeError(`balance of ${head.id} would leave safe integers`);
+  const balanceAfter = head.balance + amount;
   const fields: ChainedFields = {
     ledgerAccountId: head.id,
     sequence: head.entryCount + 1,
@@ -108,4 +141,31 @@ export function appendEntry(
     entry: { ...fields, previousHash: head.lastHash, hash },
     head: { id: head.id, balance: balanceAfter, entryCount: fields.sequence, lastHash: hash },
   };
+}
+
+/**
+ * Chains each leg onto its account's head, in order, moving the heads along: the entries to
+ * write. Throws when `heads` lacks a leg's account.
+ */
+export function postLegs(
+  heads: Map<LedgerAccountKind, AccountHead>,
+  transactionId: string,
+  legs: readonly Leg[],
+  createdAt: string,
+): ChainedEntry[] {
+  return legs.map((leg) => {
+    const { entry, head } = appendEntry(headOf(heads, leg.kind), transactionId, leg.amount, createdAt);
+    heads.set(leg.kind, head);
+    return entry;
+  });
+}
+
+/** The head of the business's `kind` ledger account; throws when it has none. */
+export function headOf(
+  heads: ReadonlyMap<LedgerAccountKind, AccountHead>,
+  kind: LedgerAccountKind,
+): AccountHead {
+  const head = heads.get(kind);
+  if (!head) throw new Error(`the business has no ${kind} ledger account`);
+  return head;
 }

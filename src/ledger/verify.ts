@@ -1,5 +1,7 @@
 import {
   accountsWithWrongTotals,
+  checkpointsOf,
+  checkpointsWithoutLedgerAccount,
   entriesAfter,
   ledgerAccountsToVerify,
   miscomputedTransactions,
@@ -8,11 +10,13 @@ import {
   unbalancedTransactions,
 } from "../storage/ledger-audit.js";
 import type { Executor } from "../storage/transactions.js";
+import { CHECKPOINT_KEY_SETTING, checkpointProblem } from "./checkpoint.js";
 import { entryHash, GENESIS_HASH } from "./posting.js";
 
 // `vas ledger verify`: recompute the ledger from its entries and say where anything stored
 // disagrees. Every balance is recomputed from entries, every chain rehashed, every transaction
-// summed; nothing stored is trusted. See docs/ledger.md.
+// summed; nothing stored is trusted. Every checkpoint is authenticated and found in its chain,
+// so a tail removed after one shows. See docs/ledger.md.
 
 /** One disagreement: where (an entry, a ledger account, a transaction, an account) and what. */
 export interface Drift {
@@ -24,6 +28,8 @@ export interface VerifyReport {
   ledgerAccounts: number;
   entries: number;
   transactions: number;
+  /** Checkpoints checked (each against its MAC and its chain). */
+  checkpoints: number;
   drifts: Drift[];
   /** Drifts found beyond the first MAX_DRIFTS (not listed). */
   moreDrifts: number;
@@ -42,18 +48,36 @@ class Findings {
   }
 }
 
+export interface VerifyOptions {
+  businessId?: string;
+  /** The checkpoints' MAC key (ledger/checkpoint.ts); without it their MACs cannot be checked. */
+  checkpointKey?: Buffer;
+}
+
 /** Verifies the whole ledger, or one business's part of it. */
-export async function verifyLedger(
-  db: Executor,
-  options: { businessId?: string } = {},
-): Promise<VerifyReport> {
-  const { businessId } = options;
+export async function verifyLedger(db: Executor, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const { businessId, checkpointKey } = options;
   const found = new Findings();
   const accounts = await ledgerAccountsToVerify(db, businessId);
   let entries = 0;
+  let checkpoints = 0;
   const balances = new Map<string, number>();
   for (const account of accounts) {
-    const walked = await walkChain(db, account.id, found);
+    // Checkpoints before entries: each names an entry that already existed, so the walk after
+    // finds it even while transfers land.
+    const marks = await checkpointsOf(db, account.id);
+    const walked = await walkChain(db, account.id, found, new Set(marks.map((m) => Number(m.entry_count))));
+    for (const mark of marks) {
+      const position = Number(mark.entry_count);
+      const problem = checkpointProblem(
+        checkpointKey,
+        mark,
+        walked.marked.get(position),
+        walked.lastSequence,
+      );
+      if (problem) found.add(`checkpoint ${account.id}#${position}`, problem);
+    }
+    checkpoints += marks.length;
     entries += walked.entries;
     balances.set(account.id, walked.sum);
     const where = `ledger account ${account.id}`;
@@ -64,6 +88,15 @@ export async function verifyLedger(
     if (account.last_hash !== walked.lastHash)
       found.add(where, `last hash is ${account.last_hash}, its newest entry's is ${walked.lastHash}`);
   }
+  for (const orphan of await checkpointsWithoutLedgerAccount(db, businessId)) {
+    checkpoints++;
+    found.add(`checkpoint ${orphan.ledger_account_id}#${orphan.entry_count}`, "its ledger account is gone");
+  }
+  if (checkpoints > 0 && !checkpointKey)
+    found.add(
+      "checkpoints",
+      `${checkpoints} checkpoints cannot be authenticated: their key (setting ${CHECKPOINT_KEY_SETTING}) is missing`,
+    );
   for (const row of await unbalancedTransactions(db, businessId)) {
     const problem = Number(row.entries) === 0 ? "has no entries" : `entries sum to ${row.sum}, not 0`;
     found.add(`transaction ${row.id}`, problem);
@@ -107,6 +140,7 @@ export async function verifyLedger(
     ledgerAccounts: accounts.length,
     entries,
     transactions,
+    checkpoints,
     drifts: found.drifts,
     moreDrifts: found.more,
   };
@@ -115,9 +149,11 @@ export async function verifyLedger(
 /**
  * Walks one ledger account's entries in sequence order, recomputing each balance and hash.
  * After a bad entry it carries on from what that entry stored, so one corrupted row is one
- * drift rather than one per later entry; the sum is always the true sum of the amounts.
+ * drift rather than one per later entry; the sum is always the true sum of the amounts. The
+ * hashes at the `marked` positions (its checkpoints) are kept for the caller.
  */
-async function walkChain(db: Executor, ledgerAccountId: string, found: Findings) {
+async function walkChain(db: Executor, ledgerAccountId: string, found: Findings, marked: Set<number>) {
+  const hashes = new Map<number, string>();
   let sequence = 0;
   let hash = GENESIS_HASH;
   let balance = 0;
@@ -142,12 +178,13 @@ async function walkChain(db: Executor, ledgerAccountId: string, found: Findings)
         createdAt: entry.created_at,
       });
       if (recomputed !== entry.hash) found.add(where, "hash does not match the entry's fields");
+      if (marked.has(entry.sequence)) hashes.set(entry.sequence, entry.hash);
       sequence = entry.sequence;
       hash = entry.hash;
       balance = balanceAfter;
       sum += amount;
       entries++;
     }
-    if (page.length < PAGE) return { entries, sum, lastHash: hash };
+    if (page.length < PAGE) return { entries, sum, lastHash: hash, lastSequence: sequence, marked: hashes };
   }
 }

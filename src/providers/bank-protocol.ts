@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { CONTROL_CHARACTERS, displayNameSchema } from "../display-name.js";
+import { cleanDisplayText, displayNameSchema } from "../display-name.js";
+import { koboSchema } from "../ledger/kobo.js";
 
 // The bank protocol (issue 14, docs/bank-integration.md), shaped like PalmPay's virtual-account
 // API: both sides build and read their messages here, the service's HTTP adapter and the
@@ -67,23 +68,37 @@ export const updateAccountSchema = z.object({
 export const deleteAccountSchema = z.object({ virtualAccountNo: z.string().regex(/^\d{10}$/) });
 
 /**
- * The limits a notification's fields keep: the service's own for any transfer (its ingestion
- * checks them again), so that a well-signed notification in this shape is never refused for its
- * form. collections/bank-notifications.test.ts holds the two to each other.
+ * The limits of a notification's fields: the service's own for every inbound transfer, whatever
+ * its source (collections/validation.ts takes them from here), so a well-signed notification in
+ * this shape is never refused for its form. Text is measured the one way the service measures
+ * it: after NFC normalisation, in UTF-16 code units. collections/bank-notifications.test.ts holds
+ * the protocol and the ingestion to each other.
  */
 export const NOTIFICATION_LIMITS = {
   orderNo: /^[A-Za-z0-9._:-]{1,100}$/,
+  orderNoLength: 100,
   payerAccountNo: /^\d{10}$/,
   payerAccountName: 200,
   payerBankName: 100,
+  /** Longer is cut to this, never refused (cleanDisplayText). */
   narration: 200,
+  /** Kobo: exact in every JSON number and every sum the ledger keeps (ledger/posting.ts). */
+  orderAmount: Number.MAX_SAFE_INTEGER,
+  /**
+   * Unix milliseconds: from the epoch to the last instant with a four-digit year, the ISO 8601
+   * form every time is stored and answered in (later years would sort before earlier ones).
+   */
+  paidTime: { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) },
 } as const;
 
-/** A narration: the service's rule (no control characters), up to the limit, may be empty. */
-const narrationText = z
-  .string()
-  .max(NOTIFICATION_LIMITS.narration, `narration must be at most ${NOTIFICATION_LIMITS.narration} characters`)
-  .refine((value) => !CONTROL_CHARACTERS.test(value), "narration must not contain control characters");
+/**
+ * A narration as the bank sends it: any text. It is what a payer typed, and refusing it would
+ * reverse the payment, so it is cleaned instead (control characters become spaces, bidi
+ * controls go, unpaired surrogates become U+FFFD) and cut to the limit after NFC.
+ */
+const narrationText = z.string().transform((text) => cleanDisplayText(text, NOTIFICATION_LIMITS.narration));
+
+const PAID_TIME_RANGE = `paidTime must be whole Unix milliseconds from ${NOTIFICATION_LIMITS.paidTime.min} to ${NOTIFICATION_LIMITS.paidTime.max} (9999-12-31T23:59:59.999Z)`;
 
 /**
  * A payment notification, bank to service, signed by the bank (`sign`, over every other
@@ -91,15 +106,24 @@ const narrationText = z
  */
 export const notificationSchema = z.object({
   appId: z.string().min(1).max(128),
-  orderNo: z.string().regex(NOTIFICATION_LIMITS.orderNo, "orderNo must be 1 to 100 of A-Z a-z 0-9 . _ : -"),
+  orderNo: z
+    .string()
+    .regex(
+      NOTIFICATION_LIMITS.orderNo,
+      `orderNo must be 1 to ${NOTIFICATION_LIMITS.orderNoLength} of A-Z a-z 0-9 . _ : -`,
+    ),
   virtualAccountNo: z.string().regex(/^\d{10}$/, "virtualAccountNo must be 10 digits"),
-  orderAmount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  orderAmount: koboSchema("orderAmount", NOTIFICATION_LIMITS.orderAmount),
   currency: z.string().regex(/^[A-Z]{3}$/, "currency must be a three-letter ISO 4217 code"),
   payerAccountName: displayNameSchema("payerAccountName", NOTIFICATION_LIMITS.payerAccountName),
   payerAccountNo: z.string().regex(NOTIFICATION_LIMITS.payerAccountNo, "payerAccountNo must be 10 digits"),
   payerBankName: displayNameSchema("payerBankName", NOTIFICATION_LIMITS.payerBankName),
   narration: narrationText.optional(),
-  paidTime: z.number().int().positive().max(8_640_000_000_000_000),
+  paidTime: z
+    .number()
+    .int(PAID_TIME_RANGE)
+    .min(NOTIFICATION_LIMITS.paidTime.min, PAID_TIME_RANGE)
+    .max(NOTIFICATION_LIMITS.paidTime.max, PAID_TIME_RANGE),
   requestTime: z.number().int().positive(),
   nonceStr: z.string().min(8).max(64),
   version: z.literal(PROTOCOL_VERSION),

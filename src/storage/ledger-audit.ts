@@ -117,3 +117,26 @@ export function accountsWithWrongTotals(db: Executor, businessId?: string) {
   if (businessId !== undefined) query = query.where("a.business_id", "=", businessId);
   return query.execute();
 }
+
+/** A ledger account's checkpoints, oldest position first. */
+export function checkpointsOf(db: Executor, ledgerAccountId: string) {
+  return db
+    .selectFrom("ledger_checkpoints")
+    .selectAll()
+    .where("ledger_account_id", "=", ledgerAccountId)
+    .orderBy("entry_count")
+    .execute();
+}
+
+/** Checkpoints whose ledger account row is gone (only possible with the constraints bypassed). */
+export function checkpointsWithoutLedgerAccount(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("ledger_checkpoints as c")
+    .leftJoin("ledger_accounts as a", "a.id", "c.ledger_account_id")
+    .selectAll("c")
+    .where("a.id", "is", null)
+    .orderBy("c.ledger_account_id")
+    .orderBy("c.entry_count");
+  if (businessId !== undefined) query = query.where("c.business_id", "=", businessId);
+  return query.execute();
+}

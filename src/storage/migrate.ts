@@ -15,6 +15,8 @@ import * as deliveryOrder from "./migrations/0011-delivery-order.js";
 import * as pendingChain from "./migrations/0012-pending-chain.js";
 import * as dashboard from "./migrations/0013-dashboard.js";
 import * as auditByActor from "./migrations/0014-audit-by-actor.js";
+import * as signInAttempts from "./migrations/0015-sign-in-attempts.js";
+import * as ledgerCheckpoints from "./migrations/0016-ledger-checkpoints.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -32,6 +34,8 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0012-pending-chain": pendingChain,
   "0013-dashboard": dashboard,
   "0014-audit-by-actor": auditByActor,
+  "0015-sign-in-attempts": signInAttempts,
+  "0016-ledger-checkpoints": ledgerCheckpoints,
 };
 
 /** Every migration, in the order they apply. */

@@ -238,6 +238,22 @@ export interface LedgerEntriesTable {
 }
 
 /**
+ * One ledger account's head as a checkpoint run found it: the chain must keep an entry at
+ * `entry_count` with `head_hash`. Append-only; `mac` is keyed by a key the database only holds
+ * sealed (see ledger/checkpoint.ts).
+ */
+export interface LedgerCheckpointsTable {
+  ledger_account_id: string;
+  entry_count: number;
+  head_hash: string;
+  business_id: string;
+  run_id: string;
+  created_at: string;
+  /** HMAC-SHA256, hex, of the other fields. */
+  mac: string;
+}
+
+/**
  * A bank session id seen again with other content than its first recording: one row per
  * distinct content, with how often it came. The first recording stands.
  */
@@ -339,6 +355,7 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   transactions: TransactionsTable;
   ledger_entries: LedgerEntriesTable;
+  ledger_checkpoints: LedgerCheckpointsTable;
   transfer_conflicts: TransferConflictsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -348,9 +365,19 @@ export interface Database {
   dashboard_sessions: DashboardSessionsTable;
   business_profiles: BusinessProfilesTable;
   audit_log: AuditLogTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 export type UserRole = "business" | "operator";
+
+/** Attempts at one sign-in subject in its current window (counted before anything is checked). */
+export interface SignInAttemptsTable {
+  /** SHA-256 (hex) of the subject: an email from untrusted clients, a device, a user's code. */
+  subject: string;
+  attempts: number;
+  /** When the count starts again; while attempts are at the limit, sign-in is paused until then. */
+  window_ends_at: string;
+}
 
 /** Someone who signs in to the dashboard (a business's user) or the console (an operator). */
 export interface UsersTable {
@@ -367,8 +394,6 @@ export interface UsersTable {
   totp_enabled_at: string | null;
   /** The last TOTP time step accepted: each code is good once. */
   totp_last_step: number | null;
-  failed_logins: Generated<number>;
-  locked_until: string | null;
   password_changed_at: string;
   created_at: string;
 }

@@ -39,33 +39,17 @@ export async function updateUser(
 }
 
 /**
- * Counts a failed sign-in; once `limit` are consecutive, sign-in is refused until `lockUntil`
- * (and the count starts again). One statement, so concurrent failures all count.
+ * Marks a TOTP step used, if no later or equal step was: one conditional write, so of many
+ * concurrent uses of one code exactly one gets true.
  */
-export async function countFailedLogin(
-  db: Executor,
-  id: string,
-  limit: number,
-  lockUntil: string,
-): Promise<void> {
-  await db
+export async function useTotpStep(db: Executor, id: string, step: number): Promise<boolean> {
+  const result = await db
     .updateTable("users")
-    .set((eb) => ({
-      failed_logins: eb
-        .case()
-        .when("failed_logins", ">=", limit - 1)
-        .then(0)
-        .else(eb("failed_logins", "+", 1))
-        .end(),
-      locked_until: eb
-        .case()
-        .when("failed_logins", ">=", limit - 1)
-        .then(lockUntil)
-        .else(eb.ref("locked_until"))
-        .end(),
-    }))
+    .set({ totp_last_step: step })
     .where("id", "=", id)
-    .execute();
+    .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
 }
 
 export async function insertSession(db: Executor, row: SessionRow): Promise<void> {

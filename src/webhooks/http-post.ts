@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { isNonPublicAddress } from "./address-policy.js";
+import type { LookupFunction } from "node:net";
+import { ADDRESS_NOT_ALLOWED, isNonPublicAddress, isNonPublicHost } from "./address-policy.js";
 
 // One delivery attempt over HTTP: a POST that never follows a redirect, gives up after the
 // timeout, keeps the first 1 KiB of the answer, and (unless private addresses are allowed)
@@ -21,20 +21,30 @@ export interface PostResult {
 
 export class BlockedAddressError extends Error {}
 
-/** dns.lookup, refusing every non-public address it would hand to the socket. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    const usable = addresses.filter((a) => !isNonPublicAddress(a.address));
-    if (usable.length === 0) {
-      const blocked = new BlockedAddressError(`${hostname} resolves only to non-public addresses`);
-      return callback(blocked as NodeJS.ErrnoException, "", 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
-    const first = usable[0] as LookupAddress;
-    callback(null, first.address, first.family);
-  });
-};
+type Resolve = (
+  hostname: string,
+  options: { all: true },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/** A socket's lookup that resolves with `resolve` and refuses every non-public address it answers. */
+export function publicOnlyLookup(resolve: Resolve = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const usable = addresses.filter((a) => !isNonPublicAddress(a.address));
+      if (usable.length === 0) {
+        const blocked = new BlockedAddressError(ADDRESS_NOT_ALLOWED);
+        return callback(blocked as NodeJS.ErrnoException, "", 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+      const first = usable[0] as LookupAddress;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+const systemPublicOnlyLookup = publicOnlyLookup();
 
 export function postJson(
   url: string,
@@ -45,9 +55,8 @@ export function postJson(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (!options.allowPrivate && isIP(host) !== 0 && isNonPublicAddress(host)) {
-    return Promise.resolve({ error: `${host} is not a public address`, durationMs: 0 });
+  if (!options.allowPrivate && isNonPublicHost(target.hostname)) {
+    return Promise.resolve({ error: ADDRESS_NOT_ALLOWED, durationMs: 0 });
   }
   const client = target.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
@@ -62,7 +71,7 @@ export function postJson(
           "user-agent": "virtual-account-service-webhooks/1",
         },
         signal: AbortSignal.timeout(options.timeoutMs),
-        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        ...(options.allowPrivate ? {} : { lookup: systemPublicOnlyLookup }),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -90,7 +99,9 @@ export function postJson(
       const message =
         error.name === "AbortError" || error.name === "TimeoutError"
           ? `no answer within ${options.timeoutMs} ms`
-          : error.message;
+          : error instanceof BlockedAddressError
+            ? ADDRESS_NOT_ALLOWED
+            : error.message;
       resolve({ error: message, durationMs: elapsed() });
     });
     request.end(body);

@@ -31,5 +31,6 @@ export function cliEnv(h: Harness, masterKey: Buffer): NodeJS.ProcessEnv {
     DATA_DIR: h.dir,
     VAS_MASTER_KEY: masterKey.toString("hex"),
     NODE_ENV: "test",
+    WEBHOOK_ALLOW_PRIVATE: "true",
   };
 }

@@ -72,7 +72,7 @@ export interface HarnessOptions {
 
 /**
  * The configuration a test server runs with: what loadConfig makes of this environment, as
- * for a real process. Rate limits are off unless asked for.
+ * for a real process. Rate limits are off and private webhook addresses allowed unless asked for.
  */
 export function testConfig(
   database: DatabaseLocation,
@@ -86,6 +86,8 @@ export function testConfig(
     RATE_LIMIT_PER_KEY_PER_MIN: "0",
     RATE_LIMIT_PER_IP_PER_MIN: "0",
     LOG_LEVEL: "silent",
+    // The suites' webhook receivers listen on loopback.
+    WEBHOOK_ALLOW_PRIVATE: "true",
     ...env,
   });
 }

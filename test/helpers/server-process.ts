@@ -12,7 +12,14 @@ export interface ServerProcess extends RepositoryProcess<string> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const started = await startRepositoryProcess(
     ["src/main.ts"],
-    { NODE_ENV: "test", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    {
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "info",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      ...env,
+    },
     "server",
     (output) => /"address":"(http:\/\/[^"]+)"[^\n]*Virtual Account Service ready/.exec(output)?.[1],
   );

@@ -1,10 +1,11 @@
+import { readCheckpointKey, recordCheckpoint } from "../../ledger/checkpoint.js";
 import { verifyLedger } from "../../ledger/verify.js";
 import { listConflicts } from "../../storage/conflict-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 
-// The operator's view of the ledger: prove it (verify), and see the notifications refused as
-// conflicts. See docs/ledger.md.
+// The operator's view of the ledger: prove it (verify, with its checkpoints), and see the
+// notifications refused as conflicts. See docs/ledger.md.
 
 const MAX_CONFLICTS = 1000;
 
@@ -15,7 +16,8 @@ export const LEDGER_COMMANDS: readonly Command[] = [
     description: [
       "Recompute the ledger from its entries: every ledger account's balance, entry count and hash",
       "chain, every transaction's sum (zero), each business's totals against its transactions, and",
-      "each account's running totals. Prints every drift, where and what; exit 1 when there is any.",
+      "each account's running totals, and every checkpoint (its MAC, and its entry still in the chain).",
+      "Prints every drift, where and what; exit 1 when there is any.",
       "Read-only; safe on a live database (a verify of a busy business may see a transfer land midway",
       "and report it: run it again).",
     ],
@@ -26,14 +28,19 @@ export const LEDGER_COMMANDS: readonly Command[] = [
       });
       positionals(rest, 0, "no positional arguments");
       const business = values.business === undefined ? undefined : businessId(values.business);
-      const { storage } = await services();
-      const report = await verifyLedger(storage.db, business === undefined ? {} : { businessId: business });
+      const { storage, box } = await services();
+      const checkpointKey = await readCheckpointKey(storage.db, box);
+      const report = await verifyLedger(storage.db, {
+        ...(business === undefined ? {} : { businessId: business }),
+        ...(checkpointKey ? { checkpointKey } : {}),
+      });
       if (values.json) json(io, report);
       else {
         const scope = business === undefined ? "the ledger" : `business ${business}`;
+        const checkpoints = report.checkpoints > 0 ? `, ${report.checkpoints} checkpoints` : "";
         io.stdout(
           `Verified ${scope}: ${report.ledgerAccounts} ledger accounts, ${report.entries} entries, ` +
-            `${report.transactions} transactions.\n`,
+            `${report.transactions} transactions${checkpoints}.\n`,
         );
         for (const drift of report.drifts) io.stdout(`DRIFT ${drift.where}: ${drift.problem}\n`);
         if (report.moreDrifts > 0) io.stdout(`... and ${report.moreDrifts} more drifts\n`);
@@ -41,6 +48,31 @@ export const LEDGER_COMMANDS: readonly Command[] = [
       }
       const total = report.drifts.length + report.moreDrifts;
       if (total > 0) throw new Error(`${total} ${total === 1 ? "drift" : "drifts"} found`);
+    },
+  },
+  {
+    name: "ledger checkpoint",
+    synopsis: "[--json]",
+    description: [
+      "Record a checkpoint now: the entry count and head hash of every ledger account whose head moved",
+      "since its last checkpoint, under a MAC whose key the master key seals (servers record one hourly).",
+      "verify then reports any checkpointed entry that is no longer in its chain. Prints what it recorded:",
+      "keep that output somewhere this database's writers cannot reach (see docs/ledger.md).",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+      positionals(rest, 0, "no positional arguments");
+      const { storage, box } = await services();
+      const run = await recordCheckpoint(storage, box);
+      if (values.json) return json(io, run);
+      if (run.checkpoints.length === 0) {
+        io.stdout("Nothing to record: no ledger account's head moved since its last checkpoint.\n");
+        return;
+      }
+      io.stdout(
+        `Recorded checkpoint ${run.runId} at ${run.recordedAt}: ${run.checkpoints.length} ledger accounts.\n`,
+      );
+      io.stdout(formatTable(run.checkpoints, ["ledgerAccountId", "entryCount", "headHash"]));
     },
   },
   {
