@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { DIALECTS, databaseUrl } from "./helpers/databases.js";
+import { DATABASE_KINDS, databaseUrl } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 
@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "ingest.ts");
 const masterKey = randomBytes(32);
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`ingestion under concurrency on ${dialect}`, () => {
     let h: Harness;
     let business: TestBusiness;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { assertFailCode, assertValidation } from "./helpers/assertions.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 
@@ -14,7 +14,7 @@ const MINUTE = 60_000;
 let clock = Date.parse("2026-03-01T09:00:00.000Z");
 const now = () => clock;
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`collections on ${dialect}`, () => {
     let h: Harness;
     let business: TestBusiness;

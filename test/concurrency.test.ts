@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { assertOnePermanentAccount } from "./helpers/invariants.js";
 
@@ -9,7 +9,7 @@ let h: Harness;
 let business: TestBusiness;
 const masterKey = randomBytes(32);
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`on ${dialect}`, () => {
     before(async () => {
       h = await createHarness({ dialect, masterKey });

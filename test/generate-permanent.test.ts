@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isValidNuban } from "../src/providers/nuban.js";
 import { assertValidation } from "./helpers/assertions.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { assertAnsweredAsListedAndStored } from "./helpers/invariants.js";
 
@@ -11,7 +11,7 @@ const URL = `${API}/account/generate`;
 let h: Harness;
 let business: TestBusiness;
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`on ${dialect}`, () => {
     before(async () => {
       h = await createHarness({ dialect });

@@ -4,7 +4,7 @@ import { sign } from "../src/auth/signature.js";
 import { CLI } from "../src/businesses/actor.js";
 import type { Services } from "../src/compose.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { customer, type TestBusiness } from "./helpers/harness.js";
 import { assertOnePermanentAccount } from "./helpers/invariants.js";
 import type { ServerProcess } from "./helpers/server-process.js";
@@ -44,7 +44,7 @@ async function signedFetch(
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`${PROCESSES} server processes on one ${dialect} database`, () => {
     let cluster: Cluster;
     let services: Services;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { MAX_FAILED_SIGN_INS } from "../src/businesses/sign-in-attempts.js";
 import { totpCode } from "../src/businesses/totp.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { type WebClient, webClient } from "./helpers/web-client.js";
 
 // Sign-in under concurrency (issue 24, items 1 to 3), against two real server processes on one
@@ -19,7 +19,7 @@ const statuses = (answers: Array<{ status: number }>) => {
   return counted;
 };
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`sign-in races across two processes on ${dialect}`, () => {
     let cluster: Cluster;
     let clients = 0;

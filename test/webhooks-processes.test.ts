@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, afterEach, before, describe, test } from "node:test";
 import { cliEnv } from "./helpers/cli.js";
-import { DIALECTS } from "./helpers/databases.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
 import { createHarness, customer, type Harness } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
 import { type Receiver, startReceiver } from "./helpers/receiver.js";
@@ -21,7 +21,7 @@ async function until(done: () => boolean | Promise<boolean>, what: string, limit
   }
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of DATABASE_KINDS) {
   describe(`webhook delivery across processes on ${dialect}`, () => {
     const masterKey = randomBytes(32);
     let h: Harness;

@@ -94,16 +94,18 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     request.claims = undefined;
     // Stored with the effect, or the effect's commit may have landed: the database has it right.
     if (request.answerStored) return payload;
-    const finished =
+    const finish = (claim: RecordId) =>
       reply.statusCode >= 500
-        ? claims.map((claim) => records.release(claim))
-        : claims.map((claim) => records.complete(claim, reply.statusCode, String(payload)));
-    const failed = (await Promise.allSettled(finished)).find((r) => r.status === "rejected");
-    if (failed) {
+        ? records.release(claim)
+        : records.complete(claim, reply.statusCode, String(payload));
+    const outcomes = await Promise.allSettled(claims.map(finish));
+    const failed = claims.filter((_, i) => outcomes[i]?.status === "rejected");
+    if (failed.length > 0) {
       request.log.warn(
-        { err: failed.reason },
-        "could not update the request's replay record: its key stays taken until the lease expires",
+        { err: (outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason },
+        "could not update the request's replay record: retrying until the database answers",
       );
+      for (const claim of failed) records.finishWhenReachable(() => finish(claim));
     }
     return payload;
   });

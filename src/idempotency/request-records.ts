@@ -32,7 +32,7 @@ export interface RequestRecordsOptions {
   db: Executor;
   /** SQLite: claims are one synchronous write in the writer's group commit. */
   group?: GroupCommit | undefined;
-  /** PostgreSQL: claims are named statements on the pool. */
+  /** PostgreSQL: claims are single statements on the pool. */
   pool?: pg.Pool | undefined;
   /** How long an in-flight claim holds before it is presumed dead (set to the request timeout). */
   leaseMs: number;
@@ -155,6 +155,25 @@ export class RequestRecords {
    */
   release(claim: RecordId): Promise<void> {
     return expireLease(this.options.db, claim, new Date(this.now()).toISOString());
+  }
+
+  /**
+   * Runs `finish` (a claim's release or completion that failed because the database did not
+   * answer) again until it succeeds, backing off from 100 ms to 2 s, for as long as the claim's
+   * lease would have held it anyway: a key is free again as soon as the database answers (after
+   * a pooler or database restart), not a lease later. Past the lease a retry takes the claim
+   * over by itself, so nothing is left to do.
+   */
+  finishWhenReachable(finish: () => Promise<void>): void {
+    const deadline = this.now() + this.options.leaseMs;
+    const attempt = (delayMs: number) => {
+      setTimeout(() => {
+        finish().catch(() => {
+          if (this.now() + delayMs < deadline) attempt(Math.min(delayMs * 2, 2_000));
+        });
+      }, delayMs).unref();
+    };
+    attempt(100);
   }
 
   /**

@@ -85,7 +85,6 @@ async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Prom
     })),
   );
   const result = await pool.query<{ id: string }>({
-    name: CREATE_ON_POSTGRES_NAME,
     text: CREATE_ON_POSTGRES,
     values: [
       (items[0] as AccountToInsert).account.business_id,
@@ -106,8 +105,8 @@ async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Prom
   return items.map((item) => created.has(item.account.id));
 }
 
-/** The statement's name: the proxy in test/commit-outcome.test.ts drops the answer to it. */
-export const CREATE_ON_POSTGRES_NAME = "vas_create_account";
+/** A comment the statement's text starts with: the proxy in test/commit-outcome.test.ts drops the answer to it. */
+export const CREATE_ON_POSTGRES_MARKER = "vas_create_account";
 
 // The account's columns that come from the request (all but what the statement sets itself), as
 // arrays $2..$16 in ACCOUNT_COLUMNS order, each with its array type.
@@ -126,7 +125,7 @@ const INPUT_TYPES = INPUT_COLUMNS.map((column) => NOT_TEXT[column] ?? "text");
 // creation answers it. `fresh` leaves out a permanent account whose email the business has; the
 // business row is updated once, by the batch's size, and the accounts take its last ordinals in
 // batch order. Nothing is created when the business is unknown.
-const CREATE_ON_POSTGRES = `
+const CREATE_ON_POSTGRES = `/* ${CREATE_ON_POSTGRES_MARKER} */
 with input as (
   select * from unnest(${INPUT_TYPES.map((type, i) => `$${i + 2}::${type}[]`).join(", ")},
                        $17::text[], $18::text[], $19::text[], $20::text[]) with ordinality

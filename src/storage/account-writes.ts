@@ -1,6 +1,5 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { Insertable } from "kysely";
-import type pg from "pg";
 import { createOnPostgres } from "./account-batches.js";
 import type { Storage } from "./database.js";
 import {
@@ -88,7 +87,7 @@ export interface Reissue<T> {
  * re-issues it as `reissue` decides from the existing row (read under its lock): the new number
  * (the next version), the old one retired, the account reactivated, `account.reissued` recorded.
  * On SQLite both are one synchronous write; on PostgreSQL the create is one statement and a
- * re-issue one transaction of named statements (the row's lock, then one statement for the rest).
+ * re-issue one transaction of two statements (the row's lock, then one statement for the rest).
  */
 export async function createOrReissue<T>(
   storage: Storage,
@@ -101,7 +100,7 @@ export async function createOrReissue<T>(
     // The usual case, a new customer, in one statement; an existing one is re-issued.
     const answer = await createOnPostgres(storage.pool, account, number, created);
     if (answer !== undefined) return answer;
-    return reissueOnPostgres(storage.pool, account, number, reissue);
+    return reissueOnPostgres(storage, account, number, reissue);
   }
   if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
   return groupWrite(storage.group, (db) => {
@@ -132,14 +131,13 @@ export async function createOrReissue<T>(
  * statement.
  */
 function reissueOnPostgres<T>(
-  pool: pg.Pool,
+  storage: Storage,
   account: AccountToCreate,
   number: NumberToRecord,
   reissue: (existing: AccountRow) => Reissue<T>,
 ): Promise<T> {
-  return clientTransaction<T>(pool, async (client, answerFor) => {
+  return clientTransaction<T>(storage, async (client, answerFor) => {
     const found = await client.query<AccountRow>({
-      name: "vas_lock_permanent",
       text: PERMANENT_LOOKUP.postgres,
       values: [account.business_id, account.email],
     });
@@ -150,7 +148,6 @@ function reissueOnPostgres<T>(
     const answer = answerFor(decided.result);
     const { fields } = decided;
     const written = await client.query<{ event_sequence: number; endpoints: [] }>({
-      name: "vas_reissue",
       text: REISSUE_ON_POSTGRES,
       values: [
         existing.id,

@@ -6,7 +6,6 @@ import {
   type KyselyConfig,
   type SqliteDatabase as KyselySqliteDatabase,
   type MigrationLockOptions,
-  PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
   sql,
@@ -17,6 +16,11 @@ import { startCheckpointer } from "./checkpointer.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
 import { GroupCommit } from "./group-commit.js";
 import { type HotReads, postgresHotReads, sqliteHotReads } from "./hot-reads.js";
+import {
+  MigratingPostgresDialect,
+  postgresBegin,
+  TransactionScopedPostgresDialect,
+} from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -29,8 +33,16 @@ export interface Storage {
   readonly hot: HotReads;
   /** SQLite: the writer's group commit, for the request path's synchronous writes (group-commit.ts). */
   readonly group?: GroupCommit;
-  /** PostgreSQL: the pool, for the request path's named statements (one round trip each). */
+  /** PostgreSQL: the pool, for the request path's single statements (one round trip each). */
   readonly pool?: pg.Pool;
+  /**
+   * What opens a write transaction: SQLite's BEGIN IMMEDIATE (the write lock at once);
+   * PostgreSQL's BEGIN with the statement timeout as SET LOCAL, which ends with the transaction,
+   * so that a transaction pooler (PgBouncer) may sit between. One round trip either way.
+   */
+  readonly beginWrite: string;
+  /** The handle migrations run on (see migrate.ts): PostgreSQL's takes the migration lock inside their transaction. */
+  readonly migrationDb: Kysely<unknown>;
   /** Connections now: PostgreSQL's pool; SQLite's single connection. */
   poolState(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -124,6 +136,8 @@ function openSqlite(file: string, options: StorageOptions): Storage {
   return {
     db,
     dialect: "sqlite",
+    beginWrite: "begin immediate",
+    migrationDb: db as Kysely<unknown>,
     hot,
     group,
     poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
@@ -208,7 +222,6 @@ function openPostgres(url: string, options: StorageOptions): Storage {
     connectionString: url,
     max: options.poolSize ?? 10,
     types: { getTypeParser: typeParser },
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(ssl === "disable" ? {} : { ssl: { rejectUnauthorized: ssl === "verify-full" } }),
     connectionTimeoutMillis: 5000,
   });
@@ -217,10 +230,18 @@ function openPostgres(url: string, options: StorageOptions): Storage {
   // through its own promise, and the pool opens a fresh connection for the next one.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) });
+  // No state outlives a transaction (no named statements, no session settings or locks): behind
+  // a transaction pooler the next transaction may run on another server connection.
+  const beginWrite = postgresBegin(options.statementTimeoutMs);
+  const db = new Kysely<Database>({
+    dialect: new TransactionScopedPostgresDialect({ pool }, beginWrite),
+    log: queryLog(options.onQuery),
+  });
   return {
     db,
     dialect: "postgres",
+    beginWrite,
+    migrationDb: new Kysely<unknown>({ dialect: new MigratingPostgresDialect({ pool }) }),
     hot: postgresHotReads(pool),
     pool,
     poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -101,10 +101,9 @@ export async function writeDeliveriesOnClient(
   if (targets.length === 0) return;
   const { row } = event;
   if (row.account_number !== null) {
-    await client.query({ name: "vas_lock_chains", text: LOCK_CHAINS, values: [targets, row.account_number] });
+    await client.query({ text: LOCK_CHAINS, values: [targets, row.account_number] });
   }
   await client.query({
-    name: "vas_insert_deliveries",
     text: INSERT_DELIVERIES,
     values: [
       targets.map(() => event.deliveryId()),

@@ -135,12 +135,14 @@ export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn =
   };
 }
 
-/** PostgreSQL: named statements, parsed and planned once per pooled connection. */
+/**
+ * PostgreSQL: plain parameterised statements. Not named: a named statement lives on its server
+ * connection, and behind a transaction pooler (PgBouncer) the next transaction may get another.
+ */
 export function postgresHotReads(pool: pg.Pool): HotReads {
   return {
     async accountPage(businessId, skip, limit) {
       const result = await pool.query<PageRow>({
-        name: "vas_account_page",
         text: ACCOUNT_PAGE.postgres,
         values: [businessId, skip, limit],
       });
@@ -148,7 +150,6 @@ export function postgresHotReads(pool: pg.Pool): HotReads {
     },
     async issuedTo(businessId, accountNumber) {
       const result = await pool.query({
-        name: "vas_issued_to",
         text: ISSUED_TO,
         values: [accountNumber, businessId],
       });
@@ -156,7 +157,6 @@ export function postgresHotReads(pool: pg.Pool): HotReads {
     },
     async credential(keyHash) {
       const result = await pool.query<KeyCredential>({
-        name: "vas_credential",
         text: CREDENTIAL,
         values: [keyHash],
       });
@@ -164,7 +164,6 @@ export function postgresHotReads(pool: pg.Pool): HotReads {
     },
     async counter(name) {
       const result = await pool.query<{ value: number }>({
-        name: "vas_counter",
         text: COUNTER,
         values: [name],
       });

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
+import { type Migration, Migrator } from "kysely";
 import type { Storage } from "./database.js";
 import { isBusy, isUniqueViolation } from "./errors.js";
 import * as initial from "./migrations/0001-initial.js";
@@ -42,12 +42,13 @@ const migrations: Readonly<Record<string, Migration>> = {
 export const MIGRATION_NAMES = Object.keys(migrations).sort();
 
 /**
- * Brings the schema up to date. Kysely takes a lock while it migrates (an advisory lock on
- * PostgreSQL, the write lock on SQLite), so processes starting together migrate once.
+ * Brings the schema up to date, in one transaction under a lock (PostgreSQL: a transaction-scoped
+ * advisory lock, see postgres-dialect.ts; SQLite: the write lock), so processes starting
+ * together migrate once.
  */
 export async function migrate(storage: Storage): Promise<string[]> {
   const migrator = new Migrator({
-    db: storage.db as Kysely<unknown>,
+    db: storage.migrationDb,
     provider: { getMigrations: async () => migrations },
   });
   for (let attempt = 1; ; attempt++) {

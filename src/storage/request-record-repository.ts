@@ -106,14 +106,13 @@ type FreshRecord = Pick<
 >;
 
 /**
- * The claim's statements on PostgreSQL, named (parsed and planned once per pooled connection),
+ * The claim's statements on PostgreSQL (unnamed, so that a transaction pooler may sit between),
  * each autocommitted: the request path's first write, without the query builder.
  */
 export const recordsOnPool = {
   /** Inserts the record unless its key exists; true when this call inserted it. */
   async insertIfAbsent(pool: pg.Pool, id: RecordId, fresh: FreshRecord): Promise<boolean> {
     const result = await pool.query({
-      name: "vas_record_claim",
       text: PG_INSERT_IF_ABSENT,
       values: [
         id.business_id,
@@ -130,7 +129,6 @@ export const recordsOnPool = {
   },
   async find(pool: pg.Pool, id: RecordId): Promise<RequestRecord | undefined> {
     const result = await pool.query<RequestRecord>({
-      name: "vas_record_find",
       text: PG_FIND,
       values: [id.business_id, id.kind, id.key],
     });
@@ -142,7 +140,6 @@ export const recordsOnPool = {
    */
   async takeOver(pool: pg.Pool, seen: RequestRecord, next: FreshRecord): Promise<boolean> {
     const result = await pool.query({
-      name: "vas_record_take_over",
       text: PG_TAKE_OVER,
       values: [
         seen.business_id,

@@ -78,7 +78,7 @@ export async function writeTransaction<T>(
   work: (trx: Executor) => Promise<T>,
   options: TransactionOptions<T> = {},
 ): Promise<T> {
-  const begin = storage.dialect === "postgres" ? sql`begin` : sql`begin immediate`;
+  const begin = sql.raw(storage.beginWrite);
   const unit = enterUnitOfWork();
   return storage.db.connection().execute(async (connection) => {
     await begin.execute(connection);
@@ -195,14 +195,14 @@ const answerRecords = (stored: ReturnType<AnswerToStore>): AnswerRecords => ({
 
 /**
  * PostgreSQL: runs `work` in a transaction on one pooled client, for the hot path's named
- * statements (parsed and planned once per connection). `work` may fold the unit of work's
+ * statements (unnamed: nothing outlives the transaction, so a transaction pooler may sit between). `work` may fold the unit of work's
  * answer into its last statement: `answerFor(result)` gives the records to complete (undefined
  * when there are none, or the result does not answer). If it does not, they are completed here,
  * before COMMIT. A `CommitThenRefuse` commits and then throws its refusal; a connection lost
  * during COMMIT leaves the outcome unknown, and says so.
  */
 export async function clientTransaction<T>(
-  pool: pg.Pool,
+  storage: Storage,
   work: (client: pg.PoolClient, answerFor: (result: T) => AnswerRecords | undefined) => Promise<T>,
   options: TransactionOptions<T> = {},
 ): Promise<T> {
@@ -213,17 +213,17 @@ export async function clientTransaction<T>(
     const stored = unit && answerOf(unit, result, options);
     return stored && answerRecords(stored);
   };
-  const client = await pool.connect();
+  if (!storage.pool) throw new Error("clientTransaction is for PostgreSQL");
+  const client = await storage.pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query("begin");
+    await client.query(storage.beginWrite);
     let result: T;
     try {
       result = await work(client, answerFor);
       const answer = unit && !folded ? answerOf(unit, result, options) : undefined;
       for (const claim of answer?.claims ?? []) {
         await client.query({
-          name: "vas_complete_record",
           text: COMPLETE_RECORD,
           values: [answer?.statusCode, answer?.response, claim.business_id, claim.kind, claim.key],
         });

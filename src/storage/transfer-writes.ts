@@ -65,7 +65,7 @@ export type TransferOutcome<R> = { result: R } | { conflict: ConflictInput };
 /**
  * Records a bank notification, its ledger postings, balances and event in one write transaction
  * (issue 12's hot path): on SQLite one synchronous write in the group commit, on statements
- * prepared once; on PostgreSQL one transaction of named statements, the posting itself one
+ * prepared once; on PostgreSQL one transaction of statements, the posting itself one
  * round trip. Ingestions of one session id take turns (PostgreSQL: an advisory lock; SQLite's
  * writes run one at a time), and so do transfers into one account (its row) and one business's
  * transfers (its ledger accounts' rows). A conflict is kept, and commits without an answer.
@@ -75,7 +75,7 @@ export function ingestTransfer<R>(
   transfer: TransferKeys,
   decide: TransferDecisions<R>,
 ): Promise<TransferOutcome<R>> {
-  if (storage.pool) return ingestOnPostgres(storage.pool, transfer, decide);
+  if (storage.pool) return ingestOnPostgres(storage, transfer, decide);
   if (!storage.group) throw new Error("storage has neither a group commit (SQLite) nor a pool (PostgreSQL)");
   return groupWrite(storage.group, (db) => ingestNow(db, transfer, decide), OUTCOME_ANSWERS);
 }
@@ -123,15 +123,15 @@ function ingestNow<R>(
 }
 
 async function ingestOnPostgres<R>(
-  pool: pg.Pool,
+  storage: Storage,
   { sessionId, accountNumber, now }: TransferKeys,
   decide: TransferDecisions<R>,
 ): Promise<TransferOutcome<R>> {
   return clientTransaction<TransferOutcome<R>>(
-    pool,
+    storage,
     async (client, answerFor) => {
       const run = <Row extends pg.QueryResultRow>(name: keyof typeof POSTGRES, values: unknown[]) =>
-        client.query<Row>({ name: `vas_transfer_${name}`, text: POSTGRES[name], values });
+        client.query<Row>({ text: POSTGRES[name], values });
       await run("lockSession", [`vas:session:${sessionId}`]);
       const existing = (await run<TransactionRow>("findBySession", [sessionId])).rows[0];
       if (existing) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openServices, type Services } from "../../src/compose.js";
-import { createTestDatabase, databaseUrl, type TestDatabase, type TestDialect } from "./databases.js";
+import { createTestDatabase, databaseUrl, type TestDatabase, type TestDatabaseKind } from "./databases.js";
 import type { TestBusiness } from "./harness.js";
 import { testConfig } from "./harness.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
@@ -20,7 +20,7 @@ export interface Cluster {
 }
 
 export async function startCluster(
-  dialect: TestDialect,
+  dialect: TestDatabaseKind,
   processes: number,
   env: Record<string, string> = {},
 ): Promise<Cluster> {

@@ -2,8 +2,11 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseLocation } from "../../src/config.js";
+import { PGBOUNCER_AVAILABLE, pgbouncerPort } from "./pgbouncer.js";
 
 export type TestDialect = "sqlite" | "postgres";
+/** Where a suite's database is: a dialect, or PostgreSQL behind PgBouncer in transaction mode. */
+export type TestDatabaseKind = TestDialect | "pgbouncer";
 
 /** An administrative connection to a PostgreSQL server on which throwaway databases are created. */
 export const POSTGRES_ADMIN_URL =
@@ -33,6 +36,13 @@ if (!postgres && process.env.CI) {
 export const DIALECTS: TestDialect[] = postgres ? ["sqlite", "postgres"] : ["sqlite"];
 export const POSTGRES_AVAILABLE = postgres;
 
+/**
+ * The HTTP, collections and concurrency suites run once more with PostgreSQL behind PgBouncer in
+ * transaction mode (pgbouncer.ts), as production runs many processes.
+ */
+export const DATABASE_KINDS: TestDatabaseKind[] =
+  postgres && PGBOUNCER_AVAILABLE ? [...DIALECTS, "pgbouncer"] : DIALECTS;
+
 /** URL of another database on the admin server. */
 export function postgresUrl(database: string): string {
   const url = new URL(POSTGRES_ADMIN_URL);
@@ -60,15 +70,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database: a file in `dir` for SQLite, a throwaway database for PostgreSQL. */
-export async function createTestDatabase(dialect: TestDialect, dir: string): Promise<TestDatabase> {
-  if (dialect === "sqlite") {
+/**
+ * A new, empty database: a file in `dir` for SQLite, a throwaway database for PostgreSQL (reached
+ * through PgBouncer for "pgbouncer"; it is created and dropped directly).
+ */
+export async function createTestDatabase(kind: TestDatabaseKind, dir: string): Promise<TestDatabase> {
+  if (kind === "sqlite") {
     return { location: { dialect: "sqlite", file: path.join(dir, "vas.db") }, drop: async () => {} };
   }
   const name = `vas_test_${randomBytes(6).toString("hex")}`;
   await admin((client) => client.query(`create database "${name}"`));
+  const url = new URL(postgresUrl(name));
+  if (kind === "pgbouncer") url.port = String(await pgbouncerPort(new URL(POSTGRES_ADMIN_URL)));
   return {
-    location: { dialect: "postgres", url: postgresUrl(name) },
+    location: { dialect: "postgres", url: url.toString() },
     drop: () =>
       admin((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
   };

@@ -15,7 +15,7 @@ import {
 import { type Config, type DatabaseLocation, loadConfig } from "../../src/config.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
-import { createTestDatabase, databaseUrl, type TestDialect } from "./databases.js";
+import { createTestDatabase, databaseUrl, type TestDatabaseKind, type TestDialect } from "./databases.js";
 
 export const API = "/api/v1/external";
 export const BODY_LIMIT = 16_384;
@@ -57,7 +57,7 @@ export interface Harness {
 export interface HarnessOptions {
   provider?: Overrides["provider"];
   /** Which database to create (default SQLite); ignored when `database` is given. */
-  dialect?: TestDialect;
+  dialect?: TestDatabaseKind;
   /** An existing database to use instead of a new one. */
   database?: DatabaseLocation;
   masterKey?: Buffer;
