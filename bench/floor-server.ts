@@ -8,7 +8,7 @@ import SqliteDatabase from "better-sqlite3";
 import Fastify from "fastify";
 import pg from "pg";
 import { verifySignature } from "../src/auth/signature.js";
-import { parseDatabaseUrl } from "../src/config.js";
+import { parseDatabaseUrl } from "../src/config/load.js";
 
 const FLOOR_SECRET = process.env.FLOOR_SECRET ?? "";
 const PARTITION = "floor";

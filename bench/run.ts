@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openServices } from "../src/compose.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load.js";
 import {
   type BenchRequest,
   buildService,

@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { CLI } from "../src/businesses/actor.js";
 import { buildServerApp, openServices } from "../src/compose.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load.js";
+import { CLI } from "../src/core/actor.js";
 import { launchBrowser } from "../test/helpers/browser.js";
 
 const OUT = path.resolve("docs/images");

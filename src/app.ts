@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { DestinationStream, LevelWithSilent } from "pino";
-import type { AccountLifecycle } from "./accounts/account-lifecycle.js";
-import type { AccountService } from "./accounts/account-service.js";
 import type { Authenticator } from "./auth/authenticator.js";
 import type { BankNotifications } from "./collections/bank-notifications.js";
-import type { CollectionService } from "./collections/collection-service.js";
-import { type DashboardDependencies, registerDashboard } from "./dashboard/plugin.js";
+import type { DashboardDependencies } from "./dashboard/kit.js";
+import { registerDashboard } from "./dashboard/plugin.js";
 import { validationFailed } from "./errors.js";
-import type { EventService } from "./events/event-service.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { REQUEST_ID } from "./http/header-rules.js";
@@ -16,7 +13,6 @@ import type { HealthMonitor } from "./http/health.js";
 import { type Metrics, registerMetrics } from "./http/metrics.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
-import { registerBodyCapture } from "./http/request-body.js";
 import { registerRequestGuard } from "./http/request-guard.js";
 import { bankNotificationsRoute } from "./http/routes/bank-notifications.js";
 import { createWebhookRoute } from "./http/routes/create-webhook.js";
@@ -45,20 +41,14 @@ import { sandboxTransferRoute } from "./http/routes/sandbox-transfer.js";
 import { testWebhookRoute } from "./http/routes/test-webhook.js";
 import { updateWebhookRoute } from "./http/routes/update-webhook.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
-import type { WebhookEndpointService } from "./webhooks/endpoint-service.js";
-import type { RedeliveryService } from "./webhooks/redelivery.js";
+import type { DomainServices } from "./web/domain-services.js";
+import { registerBodyCapture } from "./web/request-body.js";
 
 export const API_PREFIX = "/api/v1/external";
 
 /** Everything the HTTP app needs, built by the caller (main.ts or a test). */
-export interface AppDependencies {
+export interface AppDependencies extends DomainServices {
   authenticator: Authenticator;
-  accounts: AccountService;
-  lifecycle: AccountLifecycle;
-  collections: CollectionService;
-  events: EventService;
-  webhooks: WebhookEndpointService;
-  redelivery: RedeliveryService;
   /** The bank's payment notifications (PROVIDER=http): POST /api/v1/bank/notifications. */
   bankNotifications?: BankNotifications;
   /** Serve POST /sandbox/transfers (SANDBOX). */

@@ -14,7 +14,7 @@ import { UserService } from "./businesses/user-service.js";
 import type { Clock } from "./clock.js";
 import { BankNotifications } from "./collections/bank-notifications.js";
 import { CollectionService } from "./collections/collection-service.js";
-import type { Config } from "./config.js";
+import type { Config } from "./config/load.js";
 import { Sessions } from "./dashboard/sessions.js";
 import { EventService } from "./events/event-service.js";
 import { HealthMonitor } from "./http/health.js";
@@ -22,7 +22,7 @@ import { Metrics, metricsRoute } from "./http/metrics.js";
 import { connectRedis } from "./http/rate-limit.js";
 import { RequestRecords } from "./idempotency/request-records.js";
 import { JobRunner } from "./jobs/job-runner.js";
-import { recordCheckpoint } from "./ledger/checkpoint.js";
+import { recordCheckpoint } from "./ledger-audit/checkpoint.js";
 import type { AccountProvider } from "./providers/account-provider.js";
 import { HttpBank } from "./providers/http-bank.js";
 import { VirtualBank } from "./providers/virtual-bank.js";
@@ -379,7 +379,7 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
   jobs.add({
     name: "emit-account-expired",
     intervalMs: EXPIRY_SCAN_INTERVAL_MS,
-    run: () => services.events.emitExpirations(),
+    run: () => services.lifecycle.emitExpirations(),
   });
   jobs.add({
     name: "ledger-checkpoint",

@@ -1,7 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import pino from "pino";
 import { composeServer, MasterKeyMismatchError } from "./compose.js";
-import { ConfigError, describeDatabase, loadConfig } from "./config.js";
+import { ConfigError, describeDatabase, loadConfig } from "./config/load.js";
 import { isStorageUnavailable } from "./storage/errors.js";
 
 // The process: read the configuration, compose the server, listen, and close gracefully on a

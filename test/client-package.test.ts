@@ -21,6 +21,7 @@ import type * as Domain from "../src/accounts/account-views.js";
 import type * as Client from "../src/client/index.js";
 import type * as Collections from "../src/collections/collection-service.js";
 import type * as CollectionInputs from "../src/collections/validation.js";
+import type * as Paging from "../src/core/validation.js";
 import type * as Events from "../src/events/event-service.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -89,7 +90,7 @@ const WIRE_TYPES_MATCH: [
   Same<Client.PermanentAccount, Domain.PermanentAccount>,
   Same<Client.TemporaryAccount, Domain.TemporaryAccount>,
   Same<Client.AccountSummary, Domain.AccountSummary>,
-  Same<Client.Pagination, Domain.Pagination>,
+  Same<Client.Pagination, Paging.Pagination>,
   Same<Client.AccountDetail, Lifecycle.AccountDetail>,
   Same<Client.Transaction, Collections.Transaction>,
   Same<Client.Balance, Collections.Balance>,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { KeyObject } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { CLI } from "../src/businesses/actor.js";
+import { CLI } from "../src/core/actor.js";
 import { BANK_NOTIFICATIONS_PATH } from "../src/http/routes/bank-notifications.js";
 import { envelope, NOTIFICATION_LIMITS } from "../src/providers/bank-protocol.js";
 import { signParams } from "../src/providers/bank-signing.js";

@@ -130,18 +130,18 @@ for (const dialect of DIALECTS) {
         as: other,
       });
       const number = expiring.json().data.accountNumber as string;
-      assert.equal(await h.services.events.emitExpirations(), 0, "not yet expired");
+      assert.equal(await h.services.lifecycle.emitExpirations(), 0, "not yet expired");
       clock += 5 * MINUTE;
       // A second process on the same database.
       const second = await openServices(testConfig(h.database, masterKey, { DATA_DIR: h.dir }), { now });
-      const emitters = [h.services.events, second.events];
+      const emitters = [h.services.lifecycle, second.lifecycle];
       try {
         // On SQLite two connections in one process cannot wait for each other (the driver is
         // synchronous: a busy wait blocks the event loop the other needs), so there the two
         // processes take turns; on PostgreSQL they race.
-        const runs = emitters.flatMap((events) => [
-          () => events.emitExpirations(),
-          () => events.emitExpirations(),
+        const runs = emitters.flatMap((lifecycle) => [
+          () => lifecycle.emitExpirations(),
+          () => lifecycle.emitExpirations(),
         ]);
         const counts =
           dialect === "postgres"
@@ -161,7 +161,7 @@ for (const dialect of DIALECTS) {
       assert.equal(expired.length, 1);
       assert.equal(expired[0]?.accountNumber, number);
       assert.equal((expired[0]?.data as { status?: string } | undefined)?.status, "expired");
-      assert.equal(await h.services.events.emitExpirations(), 0, "never twice");
+      assert.equal(await h.services.lifecycle.emitExpirations(), 0, "never twice");
     });
 
     test("events older than EVENT_RETENTION_DAYS go, with their deliveries and attempts", async () => {

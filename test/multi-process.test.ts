@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import { CLI } from "../src/businesses/actor.js";
 import type { Services } from "../src/compose.js";
+import { CLI } from "../src/core/actor.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
 import { DATABASE_KINDS } from "./helpers/databases.js";
 import { customer, type TestBusiness } from "./helpers/harness.js";

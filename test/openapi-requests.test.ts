@@ -4,13 +4,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import fc from "fast-check";
 import { EMAIL_ON_THE_WIRE, NAME_ON_THE_WIRE } from "../src/accounts/api-schemas.js";
-import {
-  INVISIBLE_ONLY,
-  MAX_NAME_LENGTH,
-  parsePermanentInput,
-  parseTemporaryInput,
-} from "../src/accounts/validation.js";
+import { MAX_NAME_LENGTH, parsePermanentInput, parseTemporaryInput } from "../src/accounts/validation.js";
 import { API_PREFIX } from "../src/app.js";
+import { INVISIBLE_ONLY } from "../src/display-name.js";
 import { buildOpenApiDocument } from "../src/http/openapi.js";
 
 // The document's request schemas judge a body as it is sent, before the server trims, lower-cases

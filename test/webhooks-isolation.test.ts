@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
-import type { ForBusiness } from "../src/accounts/account-views.js";
-import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
+import type { ForBusiness } from "../src/core/actor.js";
+import { CLI } from "../src/core/actor.js";
 import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, customer, type Harness } from "./helpers/harness.js";

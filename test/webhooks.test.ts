@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import type { LookupAddress } from "node:dns";
 import { after, afterEach, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
-import type { ForBusiness } from "../src/accounts/account-views.js";
-import { CLI } from "../src/businesses/actor.js";
 import { createDeliveryWorker } from "../src/compose.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/load.js";
+import type { ForBusiness } from "../src/core/actor.js";
+import { CLI } from "../src/core/actor.js";
 import { AppError } from "../src/errors.js";
 import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { postJson, publicOnlyLookup } from "../src/webhooks/http-post.js";
@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
       await h.services.lifecycle.setActive(owner, CLI, again.accountNumber, true);
       const temporary = await h.services.accounts.generateTemporary(owner, CLI, customer({ duration: 1 }));
       clock += MINUTE;
-      assert.equal(await h.services.events.emitExpirations(), 1);
+      assert.equal(await h.services.lifecycle.emitExpirations(), 1);
       const test = await h.services.webhooks.sendTest(owner, endpoint.id);
       await deliver();
 

@@ -1,17 +1,19 @@
-import type { Actor } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
+import type { Actor, ForBusiness } from "../core/actor.js";
+import { check } from "../core/validation.js";
 import { accountNotFound, accountNotPermanent, isAppError, providerUnavailable } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider } from "../providers/account-provider.js";
-import { findCurrentAccount, updateAccount } from "../storage/account-repository.js";
+import { findAccountById, findCurrentAccount, updateAccount } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
+import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
-import type { AccountSummary, ForBusiness } from "./account-views.js";
+import type { AccountSummary } from "./account-views.js";
 import { type AmountPolicy, type PaymentProgress, paymentProgress } from "./amount-policy.js";
-import { accountNumberSchema, check } from "./validation.js";
+import { accountNumberSchema } from "./validation.js";
 
 /** GET /account/:accountNumber: the list item's fields and what the account has received. */
 export interface AccountDetail extends AccountSummary, PaymentProgress {
@@ -101,6 +103,38 @@ export class AccountLifecycle {
       totalReceived: Number(row.total_received),
       ...paymentProgress(expected, Number(row.total_received)),
     };
+  }
+
+  /**
+   * Emits account.expired for temporary accounts past their expiry (up to `batch` of them), once
+   * each whichever process gets there first: the mark and the event commit together, and a
+   * process that finds the mark already set skips the account. Returns how many it emitted.
+   */
+  async emitExpirations(batch = 100): Promise<number> {
+    const { storage } = this.options;
+    const bankName = this.options.provider.bankName;
+    const now = isoNow(this.now);
+    let emitted = 0;
+    for (const due of await accountsDueExpiredEvent(storage.db, now, batch)) {
+      const done = await writeTransaction(storage, async (trx) => {
+        if (!(await markExpiredEvent(trx, due.id, now))) return false;
+        const account = await findAccountById(trx, due.id);
+        if (!account) return false;
+        await recordEvent(
+          trx,
+          {
+            businessId: account.business_id,
+            type: "account.expired",
+            accountNumber: account.account_number,
+            data: accountSummary(account, bankName, this.now()),
+          },
+          now,
+        );
+        return true;
+      });
+      if (done) emitted++;
+    }
+    return emitted;
   }
 }
 

@@ -1,28 +1,28 @@
 import { createHmac, randomUUID } from "node:crypto";
-import { type Actor, actorId } from "../businesses/actor.js";
 import { type Clock, isoNow } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import { type Actor, actorId } from "../core/actor.js";
+import type { Pagination } from "../core/validation.js";
+import { emailSchema, parseListQuery } from "../core/validation.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import { type AccountListRow, accountsByEmail, findCurrentAccount } from "../storage/account-repository.js";
-import { type AccountToCreate, createOrReissue, createTemporary } from "../storage/account-writes.js";
+import { createOrReissue, createTemporary } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
+import type { AccountToCreate } from "../storage/schema.js";
 import { unitOfWorkReference } from "../storage/transactions.js";
 import { accountStatus } from "./account-status.js";
 import type {
   AccountSummary,
-  ForBusiness,
   GeneratedPermanent,
-  Pagination,
   PermanentAccount,
   TemporaryAccount,
 } from "./account-views.js";
 import {
-  emailSchema,
   type Identity,
   type PermanentInput,
-  parseListQuery,
   parsePermanentInput,
   parseTemporaryInput,
 } from "./validation.js";

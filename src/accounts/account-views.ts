@@ -5,15 +5,6 @@ import type { AmountPolicy } from "./amount-policy.js";
 // as they are (the SDK keeps its own copy of these shapes; test/client-package.test.ts keeps
 // the two identical).
 
-/**
- * The business an operation is for: its id, and its name (part of every account name). Whoever
- * acts for it (an API key today, the dashboard later) is resolved before the domain is called.
- */
-export interface ForBusiness {
-  businessId: string;
-  businessName: string;
-}
-
 /** `data` of a generate-permanent response. */
 export interface PermanentAccount {
   bankName: string;
@@ -55,11 +46,4 @@ export interface AccountSummary {
   expiresAt: string | null;
   /** Computed when read: exact at any instant. */
   status: AccountStatus;
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
 }

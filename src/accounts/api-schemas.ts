@@ -1,22 +1,26 @@
 import { z } from "zod";
+import type { Assert, Describes } from "../core/contracts.js";
+import type { Pagination } from "../core/validation.js";
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  MAX_EMAIL_LENGTH,
+  MAX_EMAIL_LOCAL_PART_LENGTH,
+  MAX_LIMIT,
+} from "../core/validation.js";
+import { BIDI_CONTROL_CHARACTERS } from "../display-name.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
 import { AMOUNT_POLICIES } from "../storage/schema.js";
 import type { AccountDetail } from "./account-lifecycle.js";
 import { ACCOUNT_STATUSES } from "./account-status.js";
-import type { AccountSummary, Pagination, PermanentAccount, TemporaryAccount } from "./account-views.js";
+import type { AccountSummary, PermanentAccount, TemporaryAccount } from "./account-views.js";
 import { PAYMENT_STATUSES } from "./amount-policy.js";
 import {
-  BIDI_CONTROL_CHARACTERS,
   BVN_FIELDS,
   DEFAULT_DURATION_MINUTES,
-  DEFAULT_LIMIT,
-  DEFAULT_PAGE,
   identitySchema,
   MAX_DURATION_MINUTES,
-  MAX_EMAIL_LENGTH,
-  MAX_EMAIL_LOCAL_PART_LENGTH,
-  MAX_LIMIT,
   MAX_NAME_LENGTH,
   MIN_DURATION_MINUTES,
   NIN_FIELDS,
@@ -385,16 +389,6 @@ export const paginationSchema = z
       .meta({ description: "`ceil(total / limit)`; 0 when there are no accounts.", examples: [5] }),
   })
   .meta({ description: "Where this page sits in the whole list." });
-
-/** The schema's values are values of T, and both have the same fields. */
-export type Describes<S extends z.ZodType, T> =
-  z.output<S> extends T
-    ? [Exclude<keyof T, keyof z.output<S>> | Exclude<keyof z.output<S>, keyof T>] extends [never]
-      ? true
-      : false
-    : false;
-
-export type Assert<T extends true> = T;
 
 /** Compiles only while each response schema describes exactly what AccountService returns. */
 export type ResponseSchemasMatchService = [

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { MAX_BUSINESS_NAME_LENGTH, parseBusinessName } from "../businesses/business-name.js";
+import { parseListQuery } from "../core/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   DEFAULT_DURATION_MINUTES,
-  MAX_BUSINESS_NAME_LENGTH,
   MAX_NAME_LENGTH,
-  parseBusinessName,
-  parseListQuery,
   parsePermanentInput,
   parseTemporaryInput,
 } from "./validation.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Body, check, emailSchema, isSent, required } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -9,42 +10,11 @@ import { AMOUNT_POLICIES, type AmountPolicy, type IdentityType } from "../storag
 // "required" messages are the functions below.
 
 export const MAX_NAME_LENGTH = 200;
-export const MAX_EMAIL_LENGTH = 254;
 export const MIN_DURATION_MINUTES = 1;
 export const MAX_DURATION_MINUTES = 10_080;
 export const DEFAULT_DURATION_MINUTES = 40;
-export const DEFAULT_PAGE = 1;
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
-/** RFC 5321: the part of an address before the `@` is at most 64 octets. */
-export const MAX_EMAIL_LOCAL_PART_LENGTH = 64;
-
-export {
-  businessNameSchema,
-  MAX_BUSINESS_NAME_LENGTH,
-  parseBusinessName,
-} from "../businesses/business-name.js";
-export {
-  BIDI_CONTROL_CHARACTERS,
-  CONTROL_CHARACTERS,
-  displayNameSchema,
-  INVISIBLE_ONLY,
-  UNPAIRED_SURROGATE,
-} from "../display-name.js";
 
 export const nameSchema = displayNameSchema("name", MAX_NAME_LENGTH);
-
-export const emailSchema = z
-  .string({ error: "email must be a string" })
-  .transform((email) => email.trim().toLowerCase())
-  .pipe(
-    z
-      .email({ error: "email must be a valid email address" })
-      .max(MAX_EMAIL_LENGTH, { error: `email must be at most ${MAX_EMAIL_LENGTH} characters` })
-      .refine((email) => email.slice(0, email.lastIndexOf("@")).length <= MAX_EMAIL_LOCAL_PART_LENGTH, {
-        error: `email must have at most ${MAX_EMAIL_LOCAL_PART_LENGTH} characters before the @`,
-      }),
-  );
 
 /** A BVN or NIN sent as `field`: a string of exactly 11 digits (messages name the field as sent). */
 export const identitySchema = (field: string) =>
@@ -95,36 +65,6 @@ export const amountPolicySchema = z.enum(AMOUNT_POLICIES, {
   error: `amountPolicy must be one of ${AMOUNT_POLICIES.join(", ")}`,
 });
 
-type Body = Record<string, unknown>;
-
-/** A query parameter given at most once, checked by the schema. */
-export function singleParam<T>(
-  query: Record<string, unknown>,
-  field: string,
-  schema: z.ZodType<T, unknown>,
-): T | undefined {
-  const value = query[field];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
-  return check(schema, value);
-}
-
-/** Absent and JSON null both count as "not sent". */
-export const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
-
-/** The value if the schema accepts it; otherwise a 400 with the schema's first message. */
-export function check<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationFailed(result.error.issues[0]?.message ?? "invalid value");
-  return result.data;
-}
-
-/** A field that must be sent (`<field> is required` otherwise), checked by the schema. */
-export function required<T>(body: Body, field: string, schema: z.ZodType<T, unknown>): T {
-  if (!isSent(body, field)) throw validationFailed(`${field} is required`);
-  return check(schema, body[field]);
-}
-
 function identity(body: Body): Identity {
   // bvn wins whenever it is sent: nin and its aliases are then ignored entirely.
   const bvnField = BVN_FIELDS.find((field) => isSent(body, field));
@@ -162,55 +102,4 @@ export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TR
     amountPolicy = "exact";
   }
   return { ...input, durationMinutes, expectedAmount, amountPolicy };
-}
-
-export interface ListQuery {
-  page: number;
-  limit: number;
-}
-
-interface QueryInteger {
-  fallback: number;
-  max: number;
-  /** Not whole decimal digits, or below 1. */
-  invalid: string;
-  /** Above max. */
-  tooLarge: string;
-}
-
-function queryInteger(query: Record<string, unknown>, field: string, rule: QueryInteger): number {
-  const value = query[field];
-  if (value === undefined) return rule.fallback;
-  // A repeated parameter (`?page=1&page=2`) arrives as an array: say so rather than pick one.
-  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
-  if (typeof value !== "string" || !/^\d+$/.test(value)) throw validationFailed(rule.invalid);
-  // Leading zeros are allowed; the digits after them decide the size. Past 16 digits the value
-  // is no safe integer, so it is not converted at all (Number() would round it).
-  const digits = value.replace(/^0+(?=\d)/, "");
-  const number = digits.length <= 16 ? Number(digits) : Number.POSITIVE_INFINITY;
-  if (number < 1) throw validationFailed(rule.invalid);
-  if (number > rule.max) throw validationFailed(rule.tooLarge);
-  return number;
-}
-
-/**
- * Validates list query parameters: whole numbers only, page 1..2^53-1, limit 1..100, each
- * given at most once.
- */
-export function parseListQuery(query: Record<string, unknown>): ListQuery {
-  const limitMessage = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
-  return {
-    page: queryInteger(query, "page", {
-      fallback: DEFAULT_PAGE,
-      max: Number.MAX_SAFE_INTEGER,
-      invalid: "page must be a whole number of at least 1",
-      tooLarge: `page must be at most ${Number.MAX_SAFE_INTEGER}`,
-    }),
-    limit: queryInteger(query, "limit", {
-      fallback: DEFAULT_LIMIT,
-      max: MAX_LIMIT,
-      invalid: limitMessage,
-      tooLarge: limitMessage,
-    }),
-  };
 }

@@ -12,8 +12,8 @@ import {
 } from "../errors.js";
 import { type KeyCredential, recordKeyUse } from "../storage/api-key-repository.js";
 import { CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
+import type { Executor } from "../storage/executor.js";
 import type { HotReads } from "../storage/hot-reads.js";
-import type { Executor } from "../storage/transactions.js";
 import {
   canonicalSignature,
   isFresh,

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { emailSchema } from "../accounts/validation.js";
 import type { Clock } from "../clock.js";
+import type { Actor } from "../core/actor.js";
+import { emailSchema } from "../core/validation.js";
 import { formTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
@@ -9,7 +10,6 @@ import {
   findBusinessProfile,
   upsertBusinessProfile,
 } from "../storage/user-repository.js";
-import type { Actor } from "./actor.js";
 import type { BusinessService, VerificationChange } from "./business-service.js";
 
 /** What a business submits to be verified. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
+import { type Actor, actorId } from "../core/actor.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   findApiKeyByHash,
@@ -20,6 +21,7 @@ import {
 } from "../storage/business-repository.js";
 import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
+import type { Executor } from "../storage/executor.js";
 import {
   API_KEY_STATUSES,
   type ApiKeyRow,
@@ -29,8 +31,7 @@ import {
   type VerificationEventsTable,
   type VerificationStatus,
 } from "../storage/schema.js";
-import { type Executor, writeTransaction } from "../storage/transactions.js";
-import { type Actor, actorId } from "./actor.js";
+import { writeTransaction } from "../storage/transactions.js";
 import {
   DISPLAY_PREFIX_LENGTH,
   displayPrefix,

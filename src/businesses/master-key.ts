@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseMasterKey } from "../config.js";
 import { createPrivateDirectory } from "../storage/files.js";
 
 export const MASTER_KEY_FILE = "master.key";
@@ -40,4 +39,15 @@ function readKeyFile(file: string): Buffer {
   const key = parseMasterKey(readFileSync(file, "utf8"));
   if (!key) throw new Error(`${file} does not hold a 32-byte master key (64 hex characters)`);
   return key;
+}
+
+/** A 32-byte key written as 64 hex characters or as base64. */
+export function parseMasterKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
+    const key = Buffer.from(trimmed, "base64");
+    if (key.length === 32) return key;
+  }
+  return undefined;
 }

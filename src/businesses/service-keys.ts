@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { Executor } from "../storage/executor.js";
 import { getOrInsertSetting } from "../storage/settings-repository.js";
-import type { Executor } from "../storage/transactions.js";
 import type { SecretBox } from "./secret-box.js";
 
 /** Service-wide keys, generated once per database and kept sealed by the master key. */

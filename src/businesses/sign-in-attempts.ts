@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
+import type { Executor } from "../storage/executor.js";
 import type { UserRole } from "../storage/schema.js";
 import { claimAttempt, clearAttempts, deleteEndedAttempts } from "../storage/sign-in-attempts.js";
-import type { Executor } from "../storage/transactions.js";
 
 /** Guesses checked per subject in one window before sign-in is paused for it. */
 export const MAX_FAILED_SIGN_INS = 5;

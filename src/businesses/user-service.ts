@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { emailSchema } from "../accounts/validation.js";
 import type { Clock } from "../clock.js";
+import { type Actor, actorId } from "../core/actor.js";
+import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolation } from "../storage/errors.js";
@@ -17,7 +18,6 @@ import {
   updateUser,
   useTotpStep,
 } from "../storage/user-repository.js";
-import { type Actor, actorId } from "./actor.js";
 import type { BusinessService } from "./business-service.js";
 import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passwords.js";
 import type { SecretBox } from "./secret-box.js";

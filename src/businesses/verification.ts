@@ -1,7 +1,7 @@
+import { type Actor, isOperator } from "../core/actor.js";
 import { formTextSchema } from "../display-name.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { VerificationStatus } from "../storage/schema.js";
-import { type Actor, isOperator } from "./actor.js";
 
 /**
  * The verification lifecycle. The specification names the four statuses and leaves the

@@ -1,7 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { isUuid } from "../businesses/business-service.js";
 import type { Services } from "../compose.js";
-import type { Config } from "../config.js";
+import type { ClientEnvironment, Config } from "../config/load.js";
 import { isAppError } from "../errors.js";
 import type { CommandHelp } from "./usage.js";
 
@@ -55,11 +55,15 @@ export function argument<T>(check: () => T): T {
   }
 }
 
-/** What a command may use; the configuration and the services are read on first use only. */
+/**
+ * What a command may use; the configuration and the services are read on first use only, and
+ * `client` is a business's client side of the environment (for `vas request`).
+ */
 export interface Context {
   io: CliIo;
   config: () => Config;
   services: () => Promise<Services>;
+  client: () => ClientEnvironment;
 }
 
 /** One `vas` command: its help and what it runs. Every command is one entry of COMMANDS. */

@@ -2,7 +2,7 @@
 // this file dispatches, prints help, opens the services on first use and maps failures to
 // exit codes (2 for usage, 1 for a failed operation).
 import { openServices, type Services } from "../compose.js";
-import { type Config, loadConfig } from "../config.js";
+import { type Config, loadClientEnvironment, loadConfig } from "../config/load.js";
 import { type CliIo, type Command, UsageError } from "./command.js";
 import { BANK_COMMANDS } from "./commands/bank.js";
 import { BUSINESS_COMMANDS } from "./commands/businesses.js";
@@ -78,7 +78,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return opened;
   };
   try {
-    await command.run(args, { io, config: readConfig, services });
+    await command.run(args, {
+      io,
+      config: readConfig,
+      services,
+      client: () => loadClientEnvironment(io.env),
+    });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assert, Describes } from "../accounts/api-schemas.js";
+import type { Assert, Describes } from "../core/contracts.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { SANDBOX_PAYER } from "../providers/virtual-bank.js";
 import type { Balance, Transaction } from "./collection-service.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ForBusiness } from "../accounts/account-views.js";
 import { type Clock, isoNow } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
 import {
   AppError,
   accountNotFound,

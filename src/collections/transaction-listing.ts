@@ -1,6 +1,7 @@
-import type { Pagination } from "../accounts/account-views.js";
+import type { Pagination } from "../core/validation.js";
 import { accountNotFound } from "../errors.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
+import type { Executor } from "../storage/executor.js";
 import {
   countInValueRange,
   findTransactionBySession,
@@ -12,7 +13,6 @@ import {
   transactionPage,
   valueRangePage,
 } from "../storage/transaction-repository.js";
-import type { Executor } from "../storage/transactions.js";
 import type { TransactionQuery } from "./validation.js";
 
 // GET /transactions: which of a business's transactions a query selects, and in what order.

@@ -1,12 +1,6 @@
 import { z } from "zod";
-import {
-  accountNumberSchema,
-  check,
-  isSent,
-  parseListQuery,
-  required,
-  singleParam,
-} from "../accounts/validation.js";
+import { accountNumberSchema } from "../accounts/validation.js";
+import { check, isSent, parseListQuery, required, singleParam } from "../core/validation.js";
 import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
-import { type DashboardDependencies, type Form, notFoundPage, page } from "./plugin.js";
+import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
 

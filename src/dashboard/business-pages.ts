@@ -1,18 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { AppError, ErrorCode } from "../errors.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
+import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
-import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./plugin.js";
 import { securityPages } from "./security-pages.js";
-import { guard, refusal, type Surface, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
+import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
 import { webhookPages } from "./webhook-pages.js";
-
-export const BUSINESS_SURFACE: Surface = {
-  role: "business",
-  base: "/dashboard",
-  home: "/dashboard/home",
-  name: "business dashboard",
-};
 
 /** What a business's user sees: sign-up, sign-in, the overview and verification. */
 export function businessPages(pages: FastifyInstance, deps: DashboardDependencies): void {
@@ -89,10 +82,4 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
       business.verificationStatus === "not_submitted" || business.verificationStatus === "rejected";
     return { title: "Verification", business, profile, history: [...history].reverse(), canSubmit };
   }
-}
-
-/** A business user's session always names its business. */
-export function ownBusiness(businessId: string | null): string {
-  if (!businessId) throw new AppError(ErrorCode.NOT_FOUND, 404, "This user has no business");
-  return businessId;
 }

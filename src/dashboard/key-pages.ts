@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiKeyStatus } from "../storage/schema.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-pages.js";
-import { type DashboardDependencies, page } from "./plugin.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { type DashboardDependencies, page } from "./kit.js";
 import { guard, signedIn } from "./sign-in.js";
 
 /** What each button on a key does: the status it sets and the word for the audit log. */

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { ForBusiness } from "../accounts/account-views.js";
+import type { ForBusiness } from "../core/actor.js";
 import { isAppError, validationFailed } from "../errors.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-pages.js";
-import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
 
 const PAGE_SIZE = "20";

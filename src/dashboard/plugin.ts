@@ -4,53 +4,14 @@ import fastifyCsrfProtection from "@fastify/csrf-protection";
 import fastifyStatic from "@fastify/static";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
-import type { AccountService } from "../accounts/account-service.js";
-import type { BusinessProfiles } from "../businesses/business-profile.js";
-import type { BusinessService } from "../businesses/business-service.js";
-import type { UserService } from "../businesses/user-service.js";
-import type { CollectionService } from "../collections/collection-service.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError, ErrorCode } from "../errors.js";
-import type { EventService } from "../events/event-service.js";
-import { receivedBody } from "../http/request-body.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
-import type { RedeliveryService } from "../webhooks/redelivery.js";
+import { receivedBody } from "../web/request-body.js";
 import { adminPages } from "./admin-pages.js";
 import { businessPages } from "./business-pages.js";
-import { SESSION_COOKIE, type Session, type Sessions } from "./sessions.js";
-
-/** What the dashboard and the console need: the domain services, never the public API. */
-export interface DashboardDependencies {
-  users: UserService;
-  businesses: BusinessService;
-  profiles: BusinessProfiles;
-  accounts: AccountService;
-  lifecycle: AccountLifecycle;
-  collections: CollectionService;
-  events: EventService;
-  webhooks: WebhookEndpointService;
-  redelivery: RedeliveryService;
-  sessions: Sessions;
-  /** Binds CSRF tokens to sessions (a service key: the same in every process). */
-  csrfKey: Buffer;
-  /** Signs device cookies (a service key: the same in every process). */
-  deviceKey: Buffer;
-  /** Secure cookies (production: the dashboard is served over HTTPS). */
-  secureCookies: boolean;
-  /** Sign-in attempts per client address per minute (0: no limit). */
-  signInPerMinute: number;
-  /** SANDBOX: the account page offers a simulated transfer. */
-  sandbox: boolean;
-}
-
-declare module "fastify" {
-  interface FastifyRequest {
-    /** The dashboard session the request's cookie opens, if any. */
-    session?: Session;
-  }
-}
+import { type DashboardDependencies, errorPage, type Form } from "./kit.js";
+import { SESSION_COOKIE } from "./sessions.js";
 
 const VIEWS = fileURLToPath(new URL("./views", import.meta.url));
 const ASSETS = fileURLToPath(new URL("./assets", import.meta.url));
@@ -66,9 +27,6 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join("; ");
-
-/** A form's fields: the dashboard posts application/x-www-form-urlencoded. */
-export type Form = Record<string, string>;
 
 /**
  * The browser side, served by the same process: /dashboard for businesses, /admin for operators.
@@ -158,57 +116,4 @@ function readForm(text: string): Form {
     }
   }
   return form;
-}
-
-/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure in production, gone when the browser closes. */
-export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
-  reply.setCookie(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", secure });
-}
-
-/** Renders a page with what every page has: the CSRF token for its forms, the session, the title. */
-export function page(
-  reply: FastifyReply,
-  view: string,
-  data: Record<string, unknown>,
-  status = 200,
-): FastifyReply {
-  const request = reply.request;
-  const csrf = reply.generateCsrf({ userInfo: request.session?.id ?? "anonymous" });
-  return reply
-    .code(status)
-    .type("text/html; charset=utf-8")
-    .view(view, { session: request.session, csrf, url: request.url, ...data });
-}
-
-/** The 404 page of a prefix (/dashboard, /admin). */
-export function notFoundPage(scope: FastifyInstance): void {
-  scope.setNotFoundHandler((request, reply) =>
-    errorPage(new AppError(ErrorCode.NOT_FOUND, 404, "There is no such page"), request, reply),
-  );
-}
-
-function errorPage(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const code = (error as { code?: string }).code;
-  let status = 500;
-  let message = `Something went wrong on our side (request id ${request.id}). Try again in a moment.`;
-  if (error instanceof AppError && error.statusCode < 500) {
-    status = error.statusCode;
-    message = error.message;
-  } else if (code === "FST_CSRF_INVALID_TOKEN" || code === "FST_CSRF_MISSING_SECRET") {
-    status = 403;
-    message = "This form has expired or did not come from this site. Go back, reload the page and try again.";
-  } else if (typeof (error as { statusCode?: number }).statusCode === "number") {
-    const fastifyStatus = (error as { statusCode: number }).statusCode;
-    if (fastifyStatus < 500) {
-      status = fastifyStatus;
-      message = "The request could not be read.";
-    }
-  }
-  if (status >= 500) request.log.error({ err: error }, "dashboard page failed");
-  return page(
-    reply,
-    "error",
-    { title: status === 404 ? "Not found" : "Something went wrong", message, status },
-    status,
-  );
 }

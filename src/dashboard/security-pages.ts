@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import QRCode from "qrcode";
 import { activityLines } from "./activity.js";
-import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { actorOf, type User } from "../businesses/user-service.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
 import { rememberDevice, trustedDevice } from "./device-cookie.js";
-import { type DashboardDependencies, type Form, page, setSessionCookie } from "./plugin.js";
+import { type DashboardDependencies, type Form, page, setSessionCookie } from "./kit.js";
 import { SESSION_COOKIE, type Session } from "./sessions.js";
 
 const MINUTE_MS = 60_000;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-pages.js";
-import { type DashboardDependencies, type Form, page } from "./plugin.js";
+import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
 
 const RECENT_EVENTS = "20";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assert, Describes } from "../accounts/api-schemas.js";
+import type { Assert, Describes } from "../core/contracts.js";
 import type { Event } from "./event-service.js";
 import { EVENT_TYPES } from "./outbox.js";
 

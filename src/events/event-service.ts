@@ -1,15 +1,13 @@
 import { z } from "zod";
-import { accountSummary } from "../accounts/account-service.js";
-import type { ForBusiness, Pagination } from "../accounts/account-views.js";
-import { parseListQuery, singleParam } from "../accounts/validation.js";
-import { type Clock, isoNow } from "../clock.js";
+import type { Clock } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import type { Pagination } from "../core/validation.js";
+import { parseListQuery, singleParam } from "../core/validation.js";
 import { eventNotFound } from "../errors.js";
-import { findAccountById } from "../storage/account-repository.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import { UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
-  accountsDueExpiredEvent,
   countEventsOfType,
   type DeliveryRow,
   deliveriesOf,
@@ -17,12 +15,11 @@ import {
   eventsBySequence,
   eventsOfType,
   findEvent,
-  markExpiredEvent,
 } from "../storage/event-repository.js";
 import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-repository.js";
 import type { DeliveryState } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { EVENT_TYPES, type EventType, eventSequenceCounter, recordEvent } from "./outbox.js";
+import { EVENT_TYPES, type EventType, eventSequenceCounter } from "./outbox.js";
 
 /** An event's delivery to one endpoint, as the API shows it. */
 export interface Delivery {
@@ -156,36 +153,5 @@ export class EventService {
       if (gone < batch) break;
     }
     return removed;
-  }
-
-  /**
-   * Emits account.expired for temporary accounts past their expiry (up to `batch` of them), once
-   * each whichever process gets there first: the mark and the event commit together, and a
-   * process that finds the mark already set skips the account. Returns how many it emitted.
-   */
-  async emitExpirations(batch = 100): Promise<number> {
-    const { storage, bankName } = this.options;
-    const now = isoNow(this.now);
-    let emitted = 0;
-    for (const due of await accountsDueExpiredEvent(storage.db, now, batch)) {
-      const done = await writeTransaction(storage, async (trx) => {
-        if (!(await markExpiredEvent(trx, due.id, now))) return false;
-        const account = await findAccountById(trx, due.id);
-        if (!account) return false;
-        await recordEvent(
-          trx,
-          {
-            businessId: account.business_id,
-            type: "account.expired",
-            accountNumber: account.account_number,
-            data: accountSummary(account, bankName, this.now()),
-          },
-          now,
-        );
-        return true;
-      });
-      if (done) emitted++;
-    }
-    return emitted;
   }
 }

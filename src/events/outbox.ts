@@ -7,7 +7,7 @@ import {
   insertEvent,
 } from "../storage/event-repository.js";
 import type { EventToWrite } from "../storage/event-writes.js";
-import type { Executor } from "../storage/transactions.js";
+import type { Executor } from "../storage/executor.js";
 
 // The outbox: an event is written in the same transaction as the change it describes, with one
 // pending delivery per endpoint that takes its type. No change without its event, no event

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Caller } from "../auth/authenticator.js";
 import { EMPTY_BODY } from "../auth/signature.js";
-import type { Actor } from "../businesses/actor.js";
-import { receivedBody } from "./request-body.js";
+import type { Actor } from "../core/actor.js";
+import { receivedBody } from "../web/request-body.js";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -6,9 +6,9 @@ import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempote
 import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
 import { inUnitOfWork } from "../storage/transactions.js";
+import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
-import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ErrorCode } from "../errors.js";
+import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import {
   EVERYWHERE,
@@ -12,7 +13,6 @@ import {
   SIGNED,
   STORAGE_UNAVAILABLE,
 } from "./openapi-components.js";
-import { receivedBody } from "./request-body.js";
 import { answerOnce } from "./request-guard.js";
 
 // What the signed write operations (webhooks, events, sandbox transfers) share: their OpenAPI

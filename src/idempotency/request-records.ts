@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
+import type { Executor } from "../storage/executor.js";
 import type { GroupCommit } from "../storage/group-commit.js";
 import {
   completeRecord,
@@ -12,7 +13,6 @@ import {
   recordsOnPool,
 } from "../storage/request-record-repository.js";
 import type { RequestRecordKind } from "../storage/schema.js";
-import type { Executor } from "../storage/transactions.js";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { LedgerAccountKind } from "../storage/schema.js";
+import type { LedgerAccountKind } from "./kinds.js";
 
 // The arithmetic of the ledger, pure: which accounts an accepted transfer moves money between,
 // and each entry's balance-after and chained hash. The repository only stores what this computes.

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { isDuplicatePermanent } from "./account-repository.js";
-import type { AccountToCreate, NumberToRecord } from "./account-writes.js";
 import { KeyedBatches } from "./keyed-batches.js";
+import type { AccountToCreate, NumberToRecord } from "./schema.js";
 import { ACCOUNT_COLUMNS } from "./schema.js";
 import { type AnswerRecords, statementWrite } from "./transactions.js";
 

@@ -1,7 +1,7 @@
 import type { Updateable } from "kysely";
 import { isUniqueViolationOf } from "./errors.js";
+import type { Executor } from "./executor.js";
 import type { AccountRow, AccountsTable } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 /** True when the database refused a second permanent account for one business and email. */
 export const isDuplicatePermanent = (error: unknown) => isUniqueViolationOf(error, ONE_PERMANENT_PER_EMAIL);

@@ -1,5 +1,4 @@
 import type SqliteDatabase from "better-sqlite3";
-import type { Insertable } from "kysely";
 import { createOnPostgres } from "./account-batches.js";
 import type { Storage } from "./database.js";
 import {
@@ -10,13 +9,8 @@ import {
   writeEventNow,
 } from "./event-writes.js";
 import { prepared } from "./prepared.js";
-import { ACCOUNT_COLUMNS, type AccountNumbersTable, type AccountRow, type NewAccount } from "./schema.js";
+import { ACCOUNT_COLUMNS, type AccountRow, type AccountToCreate, type NumberToRecord } from "./schema.js";
 import { clientTransaction, groupWrite } from "./transactions.js";
-
-/** A new account, less what storage assigns (its ordinal). */
-export type AccountToCreate = Omit<NewAccount, "ordinal">;
-/** Its first number, less what the account gives it. */
-export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;
 
 /**
  * Creates a temporary account (the business's next ordinal) with its first number, as the unit

@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
+import type { Executor } from "./executor.js";
 import type { ApiKeyRow, ApiKeyStatus, ApiKeysTable, VerificationStatus } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto("api_keys").values(row).execute();

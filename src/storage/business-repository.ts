@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
+import type { Executor } from "./executor.js";
 import type { Business, BusinessesTable, VerificationEventsTable, VerificationStatus } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
   await db.insertInto("businesses").values(row).execute();

@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 /** What a refused notification said, against the transaction its session id was first recorded as. */
 export interface ConflictInput {

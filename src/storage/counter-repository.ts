@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 /**
  * Advances a named counter by `by` and returns its new value (the counter starts at 0), in one

@@ -11,7 +11,6 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
-import type { DatabaseLocation } from "../config.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
 import { GroupCommit } from "./group-commit.js";
@@ -24,6 +23,9 @@ import {
 import type { Database } from "./schema.js";
 
 export type Dialect = "sqlite" | "postgres";
+
+/** Where the database is: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
+export type DatabaseLocation = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
 
 /** An open database: the Kysely instance, which dialect it speaks, and how to close it. */
 export interface Storage {
@@ -59,7 +61,7 @@ export interface StorageOptions {
   ssl?: "disable" | "require" | "verify-full";
   /** How long SQLite waits for another process's write lock before giving up. */
   busyTimeoutMs?: number;
-  /** SQLite commit durability: see sqliteSynchronous in config.ts (default normal). */
+  /** SQLite commit durability: see sqliteSynchronous in config/load.ts (default normal). */
   sqliteSynchronous?: "normal" | "full";
   /** Told of every statement's duration (metrics). */
   onQuery?: QueryObserver;

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from "kysely";
+import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
-import { type Executor, hasRowLocks } from "./transactions.js";
+import { hasRowLocks } from "./transactions.js";
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import { endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
+import type { Executor } from "./executor.js";
 import type { EventsTable, WebhookDeliveriesTable } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export type EventRow = Selectable<EventsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

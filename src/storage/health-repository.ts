@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 /** Rewrites the one probe row: succeeds only when the database takes (and commits) a write. */
 export async function probeWrite(db: Executor, now: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 // What `vas ledger verify` reads: the ledger's rows as stored, optionally of one business, in
 // pages where they can be many. Nothing here trusts a stored balance; src/ledger/verify.ts

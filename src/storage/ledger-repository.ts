@@ -1,5 +1,5 @@
+import type { Executor } from "./executor.js";
 import type { LedgerAccountKind } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 /** The kinds every business has one ledger account of, in the order they are locked (by id). */
 export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];

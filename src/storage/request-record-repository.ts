@@ -1,9 +1,9 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { Insertable, Selectable } from "kysely";
 import type pg from "pg";
+import type { Executor } from "./executor.js";
 import { prepared } from "./prepared.js";
 import type { RequestRecordsTable } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export type RequestRecord = Selectable<RequestRecordsTable>;
 export type RecordId = Pick<RequestRecord, "business_id" | "kind" | "key">;

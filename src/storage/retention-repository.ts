@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 /**
  * Removes up to `batch` events recorded before `cutoff`, with their deliveries and attempts

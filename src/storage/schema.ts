@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { LedgerAccountKind } from "../ledger/kinds.js";
 
 export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
@@ -174,8 +175,7 @@ export interface HealthProbeTable {
   checked_at: string;
 }
 
-/** What a ledger account is for; each business has one of each (see docs/ledger.md). */
-export type LedgerAccountKind = "settlement" | "available" | "revenue";
+export type { LedgerAccountKind } from "../ledger/kinds.js";
 
 /** One ledger account: its balance and chain head, kept in the transaction of every entry. */
 export interface LedgerAccountsTable {
@@ -447,3 +447,8 @@ export type Business = Selectable<BusinessesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
+
+/** A new account, less what storage assigns (its ordinal). */
+export type AccountToCreate = Omit<NewAccount, "ordinal">;
+/** Its first number, less what the account gives it. */
+export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;

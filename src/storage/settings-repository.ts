@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 export async function getSetting(db: Executor, name: string): Promise<string | undefined> {
   const row = await db.selectFrom("settings").select("value").where("name", "=", name).executeTakeFirst();

@@ -1,4 +1,4 @@
-import type { Executor } from "./transactions.js";
+import type { Executor } from "./executor.js";
 
 /** The outcome of asking for one more attempt at a subject. */
 export type AttemptClaim = { claimed: true; attempts: number } | { claimed: false; pausedUntil: string };

@@ -1,15 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type SqliteDatabase from "better-sqlite3";
-import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { PostgresAdapter, sql } from "kysely";
 import type pg from "pg";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
+import type { Executor } from "./executor.js";
 import type { GroupCommit } from "./group-commit.js";
 import { completeRecord, type RecordId, recordsNow } from "./request-record-repository.js";
-import type { Database } from "./schema.js";
-
-/** A database handle a repository may run on: the database itself or a transaction. */
-export type Executor = Kysely<Database>;
 
 /** True when the executor speaks a dialect with row locks (`SELECT ... FOR UPDATE`): PostgreSQL. */
 export function hasRowLocks(db: Executor): boolean {

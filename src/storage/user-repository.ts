@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from "kysely";
+import type { Executor } from "./executor.js";
 import type {
   AuditLogTable,
   BusinessProfilesTable,
@@ -6,7 +7,6 @@ import type {
   UserRole,
   UsersTable,
 } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<DashboardSessionsTable>;

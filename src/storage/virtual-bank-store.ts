@@ -1,8 +1,8 @@
 import type SqliteDatabase from "better-sqlite3";
 import { advanceCounter } from "./counter-repository.js";
+import type { Executor } from "./executor.js";
 import type { GroupCommit } from "./group-commit.js";
 import { prepared } from "./prepared.js";
-import type { Executor } from "./transactions.js";
 
 /** One account as the Virtual Bank records it. */
 export interface BankAccountRecord {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Executor } from "./executor.js";
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from "./schema.js";
-import type { Executor } from "./transactions.js";
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 

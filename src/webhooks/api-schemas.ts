@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assert, Describes } from "../accounts/api-schemas.js";
+import type { Assert, Describes } from "../core/contracts.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import type { EndpointWithSecret, WebhookEndpoint } from "./endpoint-service.js";
 import type { DeliveryAttempt } from "./redelivery.js";

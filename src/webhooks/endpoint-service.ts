@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ForBusiness } from "../accounts/account-views.js";
-import { check } from "../accounts/validation.js";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import { check } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { type EventType, recordEvent, SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import { type Executor, writeTransaction } from "../storage/transactions.js";
+import type { Executor } from "../storage/executor.js";
+import { writeTransaction } from "../storage/transactions.js";
 import {
   closePendingDeliveries,
   type EndpointRow,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ForBusiness } from "../accounts/account-views.js";
-import { check } from "../accounts/validation.js";
 import { type Clock, isoNow } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import { check } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
-import type { DatabaseLocation } from "../../src/config.js";
+import type { DatabaseLocation } from "../../src/config/load.js";
 import { PGBOUNCER_AVAILABLE, pgbouncerPort } from "./pgbouncer.js";
 
 export type TestDialect = "sqlite" | "postgres";

@@ -12,7 +12,7 @@ import {
   openServices,
   type Services,
 } from "../../src/compose.js";
-import { type Config, type DatabaseLocation, loadConfig } from "../../src/config.js";
+import { type Config, type DatabaseLocation, loadConfig } from "../../src/config/load.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
 import { createTestDatabase, databaseUrl, type TestDatabaseKind, type TestDialect } from "./databases.js";

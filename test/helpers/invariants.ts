@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Executor } from "../../src/storage/transactions.js";
+import type { Executor } from "../../src/storage/executor.js";
 import { API, type Harness, type TestBusiness } from "./harness.js";
 
 /**

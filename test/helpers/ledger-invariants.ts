@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Kysely } from "kysely";
-import { verifyLedger } from "../../src/ledger/verify.js";
+import { verifyLedger } from "../../src/ledger-audit/verify.js";
 import type { Database } from "../../src/storage/schema.js";
 
 /**

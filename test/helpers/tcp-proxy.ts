@@ -1,5 +1,5 @@
 import net from "node:net";
-import type { DatabaseLocation } from "../../src/config.js";
+import type { DatabaseLocation } from "../../src/config/load.js";
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from "./databases.js";
 
 /** A PostgreSQL simple-query message that is exactly `commit`, as it crosses the wire. */

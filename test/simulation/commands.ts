@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { CLI } from "../../src/businesses/actor.js";
+import { CLI } from "../../src/core/actor.js";
 import {
   MAX_TRANSFER_KOBO,
   type Model,

@@ -1,5 +1,5 @@
-import { CLI } from "../../businesses/actor.js";
 import { parseBusinessName } from "../../businesses/business-name.js";
+import { CLI } from "../../core/actor.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../../storage/schema.js";
 import { argument, businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";

@@ -1,5 +1,5 @@
-import { readCheckpointKey, recordCheckpoint } from "../../ledger/checkpoint.js";
-import { verifyLedger } from "../../ledger/verify.js";
+import { readCheckpointKey, recordCheckpoint } from "../../ledger-audit/checkpoint.js";
+import { verifyLedger } from "../../ledger-audit/verify.js";
 import { listConflicts } from "../../storage/conflict-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";

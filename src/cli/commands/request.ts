@@ -1,5 +1,4 @@
 import { createClient, serviceRoot } from "../../client/index.js";
-import { loadClientEnvironment } from "../../config.js";
 import { type Command, parse, positionals, UsageError } from "../command.js";
 
 // `vas request`: one signed API call, for debugging an integration.
@@ -22,7 +21,7 @@ export const REQUEST_COMMANDS: readonly Command[] = [
       '(http://127.0.0.1:3000). Example: vas request POST /account/generate --data \'{"name":"Ada",...}\'',
       "Exit code 1 when the API answers 4xx/5xx or cannot be reached.",
     ],
-    run: async (args, { io }) => {
+    run: async (args, { io, client: clientEnvironment }) => {
       const { values, positionals: rest } = parse(args, {
         data: { type: "string" },
         "api-key": { type: "string" },
@@ -33,7 +32,7 @@ export const REQUEST_COMMANDS: readonly Command[] = [
       const [method, path] = positionals(rest, 2, "<METHOD> <path>") as [string, string];
       if (!/^(GET|POST|PUT|PATCH|DELETE)$/i.test(method)) throw new UsageError(`unknown method "${method}"`);
       if (!path.startsWith("/")) throw new UsageError('the path starts with "/", e.g. /account/list?page=1');
-      const fromEnv = loadClientEnvironment(io.env);
+      const fromEnv = clientEnvironment();
       const apiKey = values["api-key"] ?? fromEnv.apiKey;
       const secretKey = values["secret-key"] ?? fromEnv.secretKey;
       const baseUrl = values["base-url"] ?? fromEnv.baseUrl;

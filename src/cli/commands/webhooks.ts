@@ -1,4 +1,4 @@
-import type { ForBusiness } from "../../accounts/account-views.js";
+import type { ForBusiness } from "../../core/actor.js";
 import { isAppError } from "../../errors.js";
 import { findBusiness } from "../../storage/business-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountService } from "../../accounts/account-service.js";
 import type { TemporaryAccount } from "../../accounts/account-views.js";
+import { receivedBody } from "../../web/request-body.js";
 import { actorOf, callerOf } from "../authenticate.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
-import { receivedBody } from "../request-body.js";
 import { answerOnce } from "../request-guard.js";
 
 /** This route's operation in the OpenAPI document. */

@@ -1,12 +1,12 @@
 import type { KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { ParsedEnvironment } from "./config.js";
-import { rsaPrivateKey, rsaPublicKey } from "./providers/bank-signing.js";
+import { rsaPrivateKey, rsaPublicKey } from "../providers/bank-signing.js";
+import type { ParsedEnvironment } from "./environment.js";
 
 // The account provider's part of the configuration (issue 14, docs/bank-integration.md): with
 // PROVIDER=http the bank's address, the service's identity and key files, read and checked at
-// start, and the resilience settings. config.ts parses the variables and calls this.
+// start, and the resilience settings. load.ts calls this with what environment.ts parsed.
 
 /** PROVIDER=http: the bank's address, the service's identity and keys, and the resilience settings. */
 export type ProviderConfig =
@@ -27,7 +27,7 @@ export type ProviderConfig =
       breakerHalfOpenMs: number;
     };
 
-/** The variables the provider's settings come from, as config.ts's schema parsed them. */
+/** The variables the provider's settings come from, as environment.ts parsed them. */
 export type ProviderVariables = Pick<
   ParsedEnvironment,
   | "NODE_ENV"
@@ -45,7 +45,7 @@ export type ProviderVariables = Pick<
 
 /**
  * The provider settings; every problem is added to `problems` (a missing variable, an
- * unreadable, non-PEM or non-RSA key file), for config.ts to report with the rest.
+ * unreadable, non-PEM or non-RSA key file), for load.ts to report with the rest.
  */
 export function providerConfig(e: ProviderVariables, problems: string[]): ProviderConfig {
   if (e.PROVIDER === "embedded") return { kind: "embedded" };

@@ -2,10 +2,10 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { loadServiceKey, ServiceKey, settingContext } from "../businesses/service-keys.js";
 import type { Storage } from "../storage/database.js";
+import type { Executor } from "../storage/executor.js";
 import { headsToCheckpoint, insertCheckpoints } from "../storage/ledger-checkpoints.js";
 import type { LedgerCheckpointsTable } from "../storage/schema.js";
 import { getSetting } from "../storage/settings-repository.js";
-import type { Executor } from "../storage/transactions.js";
 
 // Ledger checkpoints: each ledger account's entry count and head hash at a moment, under a MAC.
 // The hash chain proves the entries up to a head, not that the head has not moved back: with

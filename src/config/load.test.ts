@@ -4,13 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import {
-  ConfigError,
-  loadClientEnvironment,
-  loadConfig,
-  parseDatabaseUrl,
-  parseMasterKey,
-} from "./config.js";
+import { parseMasterKey } from "../businesses/master-key.js";
+import { ConfigError, loadClientEnvironment, loadConfig, parseDatabaseUrl } from "./load.js";
 
 const HEX_KEY = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const KEY_BYTES = Buffer.from(HEX_KEY, "hex");

@@ -26,3 +26,12 @@ export function actorId(actor: Actor): string | null {
 
 /** Operators act through the console or the CLI (which is run by whoever runs the service). */
 export const isOperator = (actor: Actor) => actor.type === "operator" || actor.type === "cli";
+
+/**
+ * The business an operation is for: its id, and its name (part of every account name). Whoever
+ * acts for it (an API key today, the dashboard later) is resolved before the domain is called.
+ */
+export interface ForBusiness {
+  businessId: string;
+  businessName: string;
+}

@@ -1,3 +1,5 @@
+import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
+import type { Executor } from "../storage/executor.js";
 import {
   accountsWithWrongTotals,
   checkpointsOf,
@@ -9,9 +11,7 @@ import {
   transactionTotals,
   unbalancedTransactions,
 } from "../storage/ledger-audit.js";
-import type { Executor } from "../storage/transactions.js";
 import { CHECKPOINT_KEY_SETTING, checkpointProblem } from "./checkpoint.js";
-import { entryHash, GENESIS_HASH } from "./posting.js";
 
 // `vas ledger verify`: recompute the ledger from its entries and say where anything stored
 // disagrees. Every balance is recomputed from entries, every chain rehashed, every transaction

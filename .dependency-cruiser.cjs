@@ -1,0 +1,87 @@
+// The floors of the layout (../shared/STYLE.md, docs/architecture.md), held by `npm run lint`:
+// no import cycle between files, and no import that runs up the floors. Lowest first:
+//   core      pure leaves: errors, clock, display names, the ledger's arithmetic and kinds
+//   storage   imports only the core
+//   providers the bank: imports storage and the core
+//   domain    services that decide: imports providers, storage and the core
+//   fronts    http, dashboard, cli, the bank server, web: import the domain and below; http and
+//             dashboard never import each other
+//   root      main, compose, app, config; and the CLI's own composition (cli/main.ts reads the
+//             process, cli/run.ts opens the services, cli/command.ts is what a command is given)
+// The SDK (src/client) imports nothing of the server but the signing function; a front may use it.
+// Cycles between rooms (a folder under src/, or a file directly in it) are checked by
+// scripts/room-cycles.mjs over this tool's own graph.
+
+const CORE =
+  "^src/(errors|clock|display-name)\\.ts$|^src/ledger/(posting|fees|kobo|kinds)\\.ts$|^src/(core|shared)/";
+const STORAGE = "^src/storage/";
+const PROVIDERS = "^src/providers/";
+const DOMAIN =
+  "^src/(accounts|collections|payouts|reconciliation|events|webhooks|businesses|auth|idempotency|jobs|ledger-audit)/|^src/ledger/";
+const FRONTS = "^src/(http|dashboard|cli|bank|web)/";
+const CLIENT = "^src/client/";
+const CLI_ROOT = "^src/cli/(main|run|command)\\.ts$";
+
+/** A rule: files matching `from` import only files matching one of `allowed` (within src/). */
+const floor = (name, from, allowed, pathNot) => ({
+  name,
+  severity: "error",
+  comment: `${name}: an import that runs up the floors`,
+  from: { path: from, ...(pathNot ? { pathNot } : {}) },
+  to: { path: "^src/", pathNot: allowed.join("|") },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Files that import each other in a circle: one of them is in the wrong place.",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    floor("core-is-a-leaf", CORE, [CORE]),
+    floor("storage-imports-only-the-core", STORAGE, [CORE, STORAGE]),
+    floor("providers-import-storage-and-the-core", PROVIDERS, [CORE, STORAGE, PROVIDERS]),
+    floor("domain-imports-providers-storage-and-the-core", DOMAIN, [CORE, STORAGE, PROVIDERS, DOMAIN], CORE),
+    floor(
+      "fronts-import-the-domain-and-below",
+      FRONTS,
+      [CORE, STORAGE, PROVIDERS, DOMAIN, FRONTS, CLIENT],
+      CLI_ROOT,
+    ),
+    {
+      name: "http-and-dashboard-apart",
+      severity: "error",
+      comment: "http and dashboard never import each other: what both need lives in web/ or below.",
+      from: { path: "^src/http/" },
+      to: { path: "^src/dashboard/" },
+    },
+    {
+      name: "dashboard-and-http-apart",
+      severity: "error",
+      comment: "http and dashboard never import each other: what both need lives in web/ or below.",
+      from: { path: "^src/dashboard/" },
+      to: { path: "^src/http/" },
+    },
+    {
+      name: "sdk-imports-only-the-signing-function",
+      severity: "error",
+      comment: "The SDK (src/client) takes nothing of the server at run time but the signing function.",
+      from: { path: "^src/client/" },
+      to: {
+        path: "^src/",
+        pathNot: "^src/client/|^src/auth/signature\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^src/",
+    exclude: { path: "\\.test\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};

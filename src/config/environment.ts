@@ -1,0 +1,194 @@
+import { z } from "zod";
+import { parseMasterKey } from "../businesses/master-key.js";
+import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
+import type { DatabaseLocation } from "../storage/database.js";
+import { parseRetrySchedule } from "../webhooks/retry-schedule.js";
+
+// The environment's variables, as one zod schema: every variable's rule and message in one
+// place. load.ts turns what it parsed into the Config; provider.ts reads the bank's part.
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const integerString = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const booleanString = (name: string) =>
+  z
+    .enum(["true", "false", "1", "0"], { error: `${name} must be true or false` })
+    .transform((v) => v === "true" || v === "1");
+
+const masterKey = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const key = parseMasterKey(text);
+    if (!key) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be 32 bytes written as 64 hex characters or base64`,
+      });
+      return z.NEVER;
+    }
+    return key;
+  });
+
+/** The location for logs and messages: a PostgreSQL URL loses its password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (location.dialect === "sqlite") return `sqlite:${location.file}`;
+  try {
+    const url = new URL(location.url);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://(unparseable URL)";
+  }
+}
+
+/** `sqlite:<path>` (`:memory:` allowed) or `postgres://` / `postgresql://`. */
+export function parseDatabaseUrl(url: string): DatabaseLocation | undefined {
+  if (url.startsWith("sqlite:")) {
+    const file = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "");
+    return file.length > 0 ? { dialect: "sqlite", file } : undefined;
+  }
+  if (/^postgres(ql)?:\/\/.+/.test(url)) return { dialect: "postgres", url };
+  return undefined;
+}
+
+export const envSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      error: "NODE_ENV must be development, production or test",
+    })
+    .default("development"),
+  PORT: integerString("PORT", 0, 65535).default(3000),
+  HOST: z.string().min(1, "HOST must not be empty").default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .default("sqlite:./data/vas.db")
+    .transform((url, ctx) => {
+      const location = parseDatabaseUrl(url);
+      if (!location) {
+        ctx.addIssue({
+          code: "custom",
+          message: "DATABASE_URL must look like sqlite:<path> or postgres://user@host:port/database",
+        });
+        return z.NEVER;
+      }
+      return location;
+    }),
+  DATABASE_POOL_SIZE: integerString("DATABASE_POOL_SIZE", 1, 1000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: integerString("DATABASE_STATEMENT_TIMEOUT_MS", 0, 3_600_000).default(10_000),
+  DATABASE_SSL: z
+    .enum(["disable", "require", "verify-full"], {
+      error: "DATABASE_SSL must be disable, require or verify-full",
+    })
+    .default("disable"),
+  SQLITE_SYNCHRONOUS: z
+    .enum(["normal", "full"], { error: "SQLITE_SYNCHRONOUS must be normal or full" })
+    .default("normal"),
+  SQLITE_BUSY_TIMEOUT_MS: integerString("SQLITE_BUSY_TIMEOUT_MS", 0, 600_000).default(5_000),
+  METRICS_PORT: integerString("METRICS_PORT", 0, 65535).optional(),
+  METRICS_HOST: z.string().min(1, "METRICS_HOST must not be empty").default("127.0.0.1"),
+  // A bearer token (RFC 6750's token68 alphabet, so it travels in a header unchanged); the
+  // message never echoes the value.
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9\-._~+/]{16,512}=*$/,
+      "METRICS_TOKEN must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (generate one with: openssl rand -hex 32)",
+    )
+    .optional(),
+  DATA_DIR: z.string().min(1, "DATA_DIR must not be empty").default("./data"),
+  VAS_MASTER_KEY: masterKey("VAS_MASTER_KEY").optional(),
+  VAS_MASTER_KEY_PREVIOUS: z
+    .string()
+    .transform((text, ctx) => {
+      const keys = text.split(",").map((part) => parseMasterKey(part));
+      if (keys.some((key) => key === undefined)) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "VAS_MASTER_KEY_PREVIOUS must be a comma-separated list of 32-byte keys (64 hex characters or base64)",
+        });
+        return z.NEVER;
+      }
+      return keys as Buffer[];
+    })
+    .optional(),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` })
+    .default("info"),
+  NUBAN_INSTITUTION_CODE: z
+    .string()
+    .regex(/^\d{6}$/, "NUBAN_INSTITUTION_CODE must be exactly 6 digits")
+    .default("999240"),
+  BODY_LIMIT_BYTES: integerString("BODY_LIMIT_BYTES", 256, 1_048_576).default(16_384),
+  REQUEST_TIMEOUT_MS: integerString("REQUEST_TIMEOUT_MS", 1_000, 600_000).default(30_000),
+  SHUTDOWN_TIMEOUT_MS: integerString("SHUTDOWN_TIMEOUT_MS", 1_000, 600_000).default(10_000),
+  TRUST_PROXY: booleanString("TRUST_PROXY").default(false),
+  AUTH_CACHE_TTL_MS: integerString("AUTH_CACHE_TTL_MS", 0, 60_000).default(2_000),
+  RATE_LIMIT_PER_KEY_PER_MIN: integerString("RATE_LIMIT_PER_KEY_PER_MIN", 0, 10_000_000).default(600),
+  RATE_LIMIT_PER_IP_PER_MIN: integerString("RATE_LIMIT_PER_IP_PER_MIN", 0, 10_000_000).default(1200),
+  BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN: integerString(
+    "BANK_NOTIFICATION_BAD_SIGNATURES_PER_MIN",
+    0,
+    10_000,
+  ).default(30),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, "REDIS_URL must look like redis://host:6379 (or rediss:// for TLS)")
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1, "REDIS_KEY_PREFIX must not be empty").default("vas:"),
+  // No default here: it depends on NODE_ENV (see loadConfig).
+  SANDBOX: booleanString("SANDBOX").optional(),
+  // No default here: on in development only (see loadConfig).
+  WEBHOOK_ALLOW_PRIVATE: booleanString("WEBHOOK_ALLOW_PRIVATE").optional(),
+  EVENT_RETENTION_DAYS: integerString("EVENT_RETENTION_DAYS", 1, 3650).default(90),
+  WEBHOOK_TIMEOUT_MS: integerString("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(15_000),
+  WEBHOOK_POLL_INTERVAL_MS: integerString("WEBHOOK_POLL_INTERVAL_MS", 10, 60_000).default(1_000),
+  WEBHOOK_CONCURRENCY: integerString("WEBHOOK_CONCURRENCY", 1, 200).default(16),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: integerString("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 1, 200).default(4),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .transform((text, ctx) => {
+      const schedule = parseRetrySchedule(text);
+      if (!schedule) {
+        ctx.addIssue({
+          code: "custom",
+          message: "WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated delays like 5s,5m,30m,2h",
+        });
+        return z.NEVER;
+      }
+      return schedule;
+    })
+    .optional(),
+  DASHBOARD_SESSION_IDLE_MINUTES: integerString("DASHBOARD_SESSION_IDLE_MINUTES", 1, 1440).default(30),
+  DASHBOARD_SESSION_MAX_HOURS: integerString("DASHBOARD_SESSION_MAX_HOURS", 1, 720).default(12),
+  SIGN_IN_RATE_LIMIT_PER_MIN: integerString("SIGN_IN_RATE_LIMIT_PER_MIN", 0, 10_000).default(10),
+  PROVIDER: z.enum(["embedded", "http"], { error: "PROVIDER must be embedded or http" }).default("embedded"),
+  BANK_URL: z
+    .string()
+    .refine(
+      (url) => /^https?:\/\//.test(url) && URL.canParse(url),
+      "BANK_URL must be an http:// or https:// URL",
+    )
+    .optional(),
+  BANK_APP_ID: z.string().max(128, "BANK_APP_ID must be at most 128 characters").optional(),
+  BANK_PRIVATE_KEY_FILE: z.string().optional(),
+  BANK_PUBLIC_KEY_FILE: z.string().optional(),
+  BANK_NAME: z.string().max(100, "BANK_NAME must be at most 100 characters").default("Virtual Bank"),
+  BANK_TIMEOUT_MS: integerString("BANK_TIMEOUT_MS", 100, 120_000).default(10_000),
+  BANK_CREATE_ATTEMPTS: integerString("BANK_CREATE_ATTEMPTS", 1, 10).default(3),
+  BANK_CREATE_BUDGET_MS: integerString("BANK_CREATE_BUDGET_MS", 100, 600_000).default(25_000),
+  BANK_BREAKER_THRESHOLD: integerString("BANK_BREAKER_THRESHOLD", 1, 1000).default(5),
+  BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
+  // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
+  MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
+    DEFAULT_MAX_TRANSFER_KOBO,
+  ),
+});
+
+/** The environment as the schema parsed it (provider.ts reads the bank's part). */
+export type ParsedEnvironment = z.infer<typeof envSchema>;

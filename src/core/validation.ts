@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { validationFailed } from "../errors.js";
+
+// The validation helpers every domain shares: a zod schema's first message as a 400, required
+// and optional fields, query parameters given once, list paging, and the email rule.
+
+export const MAX_EMAIL_LENGTH = 254;
+/** RFC 5321: the part of an address before the `@` is at most 64 octets. */
+export const MAX_EMAIL_LOCAL_PART_LENGTH = 64;
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+
+export const emailSchema = z
+  .string({ error: "email must be a string" })
+  .transform((email) => email.trim().toLowerCase())
+  .pipe(
+    z
+      .email({ error: "email must be a valid email address" })
+      .max(MAX_EMAIL_LENGTH, { error: `email must be at most ${MAX_EMAIL_LENGTH} characters` })
+      .refine((email) => email.slice(0, email.lastIndexOf("@")).length <= MAX_EMAIL_LOCAL_PART_LENGTH, {
+        error: `email must have at most ${MAX_EMAIL_LOCAL_PART_LENGTH} characters before the @`,
+      }),
+  );
+
+/** A request body, as parsed JSON. */
+export type Body = Record<string, unknown>;
+
+/** A query parameter given at most once, checked by the schema. */
+export function singleParam<T>(
+  query: Record<string, unknown>,
+  field: string,
+  schema: z.ZodType<T, unknown>,
+): T | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  return check(schema, value);
+}
+
+/** Absent and JSON null both count as "not sent". */
+export const isSent = (body: Body, field: string) => Object.hasOwn(body, field) && body[field] != null;
+
+/** The value if the schema accepts it; otherwise a 400 with the schema's first message. */
+export function check<T>(schema: z.ZodType<T, unknown>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(result.error.issues[0]?.message ?? "invalid value");
+  return result.data;
+}
+
+/** A field that must be sent (`<field> is required` otherwise), checked by the schema. */
+export function required<T>(body: Body, field: string, schema: z.ZodType<T, unknown>): T {
+  if (!isSent(body, field)) throw validationFailed(`${field} is required`);
+  return check(schema, body[field]);
+}
+
+/** Where a list page is in the whole list. */
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+}
+
+interface QueryInteger {
+  fallback: number;
+  max: number;
+  /** Not whole decimal digits, or below 1. */
+  invalid: string;
+  /** Above max. */
+  tooLarge: string;
+}
+
+function queryInteger(query: Record<string, unknown>, field: string, rule: QueryInteger): number {
+  const value = query[field];
+  if (value === undefined) return rule.fallback;
+  // A repeated parameter (`?page=1&page=2`) arrives as an array: say so rather than pick one.
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  if (typeof value !== "string" || !/^\d+$/.test(value)) throw validationFailed(rule.invalid);
+  // Leading zeros are allowed; the digits after them decide the size. Past 16 digits the value
+  // is no safe integer, so it is not converted at all (Number() would round it).
+  const digits = value.replace(/^0+(?=\d)/, "");
+  const number = digits.length <= 16 ? Number(digits) : Number.POSITIVE_INFINITY;
+  if (number < 1) throw validationFailed(rule.invalid);
+  if (number > rule.max) throw validationFailed(rule.tooLarge);
+  return number;
+}
+
+/**
+ * Validates list query parameters: whole numbers only, page 1..2^53-1, limit 1..100, each
+ * given at most once.
+ */
+export function parseListQuery(query: Record<string, unknown>): ListQuery {
+  const limitMessage = `limit must be a whole number from 1 to ${MAX_LIMIT}`;
+  return {
+    page: queryInteger(query, "page", {
+      fallback: DEFAULT_PAGE,
+      max: Number.MAX_SAFE_INTEGER,
+      invalid: "page must be a whole number of at least 1",
+      tooLarge: `page must be at most ${Number.MAX_SAFE_INTEGER}`,
+    }),
+    limit: queryInteger(query, "limit", {
+      fallback: DEFAULT_LIMIT,
+      max: MAX_LIMIT,
+      invalid: limitMessage,
+      tooLarge: limitMessage,
+    }),
+  };
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { BusinessProfiles } from "../businesses/business-profile.js";
+import type { BusinessService } from "../businesses/business-service.js";
+import type { UserService } from "../businesses/user-service.js";
+import { AppError, ErrorCode } from "../errors.js";
+import type { DomainServices } from "../web/domain-services.js";
+import { SESSION_COOKIE, type Session, type Sessions } from "./sessions.js";
+
+// What every page shares, apart from the plugin that registers them: the dependencies, the
+// form type, rendering a page (with its CSRF token), the session cookie and the error page.
+
+/** What the dashboard and the console need: the domain services, never the public API. */
+export interface DashboardDependencies extends DomainServices {
+  users: UserService;
+  businesses: BusinessService;
+  profiles: BusinessProfiles;
+  sessions: Sessions;
+  /** Binds CSRF tokens to sessions (a service key: the same in every process). */
+  csrfKey: Buffer;
+  /** Signs device cookies (a service key: the same in every process). */
+  deviceKey: Buffer;
+  /** Secure cookies (production: the dashboard is served over HTTPS). */
+  secureCookies: boolean;
+  /** Sign-in attempts per client address per minute (0: no limit). */
+  signInPerMinute: number;
+  /** SANDBOX: the account page offers a simulated transfer. */
+  sandbox: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The dashboard session the request's cookie opens, if any. */
+    session?: Session;
+  }
+}
+
+/** A form's fields: the dashboard posts application/x-www-form-urlencoded. */
+export type Form = Record<string, string>;
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure in production, gone when the browser closes. */
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.setCookie(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", secure });
+}
+
+/** Renders a page with what every page has: the CSRF token for its forms, the session, the title. */
+export function page(
+  reply: FastifyReply,
+  view: string,
+  data: Record<string, unknown>,
+  status = 200,
+): FastifyReply {
+  const request = reply.request;
+  const csrf = reply.generateCsrf({ userInfo: request.session?.id ?? "anonymous" });
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .view(view, { session: request.session, csrf, url: request.url, ...data });
+}
+
+/** The 404 page of a prefix (/dashboard, /admin). */
+export function notFoundPage(scope: FastifyInstance): void {
+  scope.setNotFoundHandler((request, reply) =>
+    errorPage(new AppError(ErrorCode.NOT_FOUND, 404, "There is no such page"), request, reply),
+  );
+}
+
+/** The one error page: a refusal (4xx) says what to fix; anything else is logged with its request id. */
+export function errorPage(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const code = (error as { code?: string }).code;
+  let status = 500;
+  let message = `Something went wrong on our side (request id ${request.id}). Try again in a moment.`;
+  if (error instanceof AppError && error.statusCode < 500) {
+    status = error.statusCode;
+    message = error.message;
+  } else if (code === "FST_CSRF_INVALID_TOKEN" || code === "FST_CSRF_MISSING_SECRET") {
+    status = 403;
+    message = "This form has expired or did not come from this site. Go back, reload the page and try again.";
+  } else if (typeof (error as { statusCode?: number }).statusCode === "number") {
+    const fastifyStatus = (error as { statusCode: number }).statusCode;
+    if (fastifyStatus < 500) {
+      status = fastifyStatus;
+      message = "The request could not be read.";
+    }
+  }
+  if (status >= 500) request.log.error({ err: error }, "dashboard page failed");
+  return page(
+    reply,
+    "error",
+    { title: status === 404 ? "Not found" : "Something went wrong", message, status },
+    status,
+  );
+}

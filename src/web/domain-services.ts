@@ -1,0 +1,16 @@
+import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
+import type { AccountService } from "../accounts/account-service.js";
+import type { CollectionService } from "../collections/collection-service.js";
+import type { EventService } from "../events/event-service.js";
+import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
+import type { RedeliveryService } from "../webhooks/redelivery.js";
+
+/** The domain services both fronts call (the API and the dashboard), one list for both. */
+export interface DomainServices {
+  accounts: AccountService;
+  lifecycle: AccountLifecycle;
+  collections: CollectionService;
+  events: EventService;
+  webhooks: WebhookEndpointService;
+  redelivery: RedeliveryService;
+}
