@@ -142,6 +142,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       institutionCode: config.nubanInstitutionCode,
       permutationKey,
       sandbox: config.sandbox,
+      now,
     });
     const bank = config.provider;
     const http =

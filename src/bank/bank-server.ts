@@ -12,9 +12,9 @@ import { z } from "zod";
 import { ErrorCode, isAppError } from "../errors.js";
 import {
   BANK_PATHS,
+  bankNotificationSchema,
   createAccountSchema,
   deleteAccountSchema,
-  notificationSchema,
   queryAccountSchema,
   RESP_CODE,
   updateAccountSchema,
@@ -79,14 +79,14 @@ export function bankKeys(dataDir: string): { privateKey: KeyObject; publicKeyFil
 /** A sandbox payment: what a payer's bank tells this bank, in the notification's own limits. */
 const payRequestSchema = z
   .object({
-    virtualAccountNo: notificationSchema.shape.virtualAccountNo,
-    amount: notificationSchema.shape.orderAmount,
-    currency: notificationSchema.shape.currency.default("NGN"),
-    payerName: notificationSchema.shape.payerAccountName.default(SANDBOX_PAYER.name),
-    payerAccountNo: notificationSchema.shape.payerAccountNo.default(SANDBOX_PAYER.accountNumber),
-    payerBankName: notificationSchema.shape.payerBankName.default(SANDBOX_PAYER.bankName),
-    narration: notificationSchema.shape.narration.unwrap().default("Sandbox transfer"),
-    orderNo: notificationSchema.shape.orderNo.optional(),
+    virtualAccountNo: bankNotificationSchema.shape.virtualAccountNo,
+    amount: bankNotificationSchema.shape.orderAmount,
+    currency: bankNotificationSchema.shape.currency.default("NGN"),
+    payerName: bankNotificationSchema.shape.payerAccountName.default(SANDBOX_PAYER.name),
+    payerAccountNo: bankNotificationSchema.shape.payerAccountNo.default(SANDBOX_PAYER.accountNumber),
+    payerBankName: bankNotificationSchema.shape.payerBankName.default(SANDBOX_PAYER.bankName),
+    narration: bankNotificationSchema.shape.narration.unwrap().default("Sandbox transfer"),
+    orderNo: bankNotificationSchema.shape.orderNo.optional(),
   })
   .strict();
 

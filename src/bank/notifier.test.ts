@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type Receiver, startReceiver } from "../../test/helpers/receiver.js";
-import { notificationSchema } from "../providers/bank-protocol.js";
+import { bankNotificationSchema } from "../providers/bank-protocol.js";
 import { verifyParams } from "../providers/bank-signing.js";
 import { BankDatabase } from "./bank-database.js";
 import { FaultPlan } from "./faults.js";
@@ -100,7 +100,7 @@ describe("Notifier against a real receiver", () => {
     const transfer = await notify("ACK-1");
     assert.deepEqual([transfer.status, transfer.attempts, transfer.lastError], ["acknowledged", 1, null]);
     const sent = received()[0] ?? {};
-    assert.ok(notificationSchema.safeParse(sent).success, "the protocol's shape");
+    assert.ok(bankNotificationSchema.safeParse(sent).success, "the protocol's shape");
     assert.ok(verifyParams(sent as never, sent.sign, keys.publicKey), "signed with the bank's key");
     assert.equal(sent.narration, "", "an empty narration is sent, and left out of the signed string");
   });

@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import {
   type BankNotification,
+  bankNotificationSchema,
   NOTIFICATION_LIMITS,
-  notificationSchema,
 } from "../providers/bank-protocol.js";
 import { toTransferNotification } from "./bank-notifications.js";
 import { parseNotification } from "./validation.js";
@@ -31,14 +31,14 @@ const atTheLimits: BankNotification = {
 
 /** What the ingestion makes of a notification the protocol read, as the service receives it. */
 const ingested = (sent: Record<string, unknown>) =>
-  parseNotification(toTransferNotification(notificationSchema.parse(sent)));
+  parseNotification(toTransferNotification(bankNotificationSchema.parse(sent)));
 
 /** U+0958 DEVANAGARI LETTER QA: a composition exclusion, so NFC makes it two code units. */
 const QA = "\u0958";
 
 describe("bank notifications: the protocol within the service's own rules", () => {
   test("a notification at every limit of the protocol passes the ingestion's validation", () => {
-    assert.ok(notificationSchema.safeParse(atTheLimits).success, "the protocol accepts it");
+    assert.ok(bankNotificationSchema.safeParse(atTheLimits).success, "the protocol accepts it");
     const transfer = parseNotification(toTransferNotification(atTheLimits));
     assert.equal(transfer.sessionId, atTheLimits.orderNo);
     assert.equal(transfer.narration.length, NOTIFICATION_LIMITS.narration);
@@ -55,7 +55,7 @@ describe("bank notifications: the protocol within the service's own rules", () =
       paidTime: NOTIFICATION_LIMITS.paidTime.min,
     };
     for (const narration of ["", undefined]) {
-      const parsed = notificationSchema.parse({ ...smallest, narration });
+      const parsed = bankNotificationSchema.parse({ ...smallest, narration });
       const transfer = parseNotification(toTransferNotification(parsed));
       assert.equal(transfer.narration, "");
       assert.equal(transfer.paidAt, "1970-01-01T00:00:00.000Z");
@@ -66,7 +66,11 @@ describe("bank notifications: the protocol within the service's own rules", () =
     const latest = ingested({ ...atTheLimits, paidTime: NOTIFICATION_LIMITS.paidTime.max });
     assert.equal(latest.paidAt, "9999-12-31T23:59:59.999Z");
     for (const paidTime of [NOTIFICATION_LIMITS.paidTime.max + 1, 8.64e15, -1]) {
-      assert.equal(notificationSchema.safeParse({ ...atTheLimits, paidTime }).success, false, `${paidTime}`);
+      assert.equal(
+        bankNotificationSchema.safeParse({ ...atTheLimits, paidTime }).success,
+        false,
+        `${paidTime}`,
+      );
     }
     // The ingestion's own check, for notifications from any source, is the same range.
     const beyond = { ...toTransferNotification(atTheLimits), paidAt: "+010000-01-01T00:00:00.000Z" };
@@ -119,7 +123,7 @@ describe("bank notifications: the protocol within the service's own rules", () =
       ["paidTime", 1.5],
     ] as const) {
       assert.equal(
-        notificationSchema.safeParse({ ...atTheLimits, [field]: value }).success,
+        bankNotificationSchema.safeParse({ ...atTheLimits, [field]: value }).success,
         false,
         `${field}`,
       );
@@ -145,7 +149,7 @@ describe("bank notifications: the protocol within the service's own rules", () =
         fc.integer({ min: 0, max: NOTIFICATION_LIMITS.orderAmount }),
         (payerAccountName, narration, payerBankName, paidTime, orderAmount) => {
           const sent = { ...atTheLimits, payerAccountName, narration, payerBankName, paidTime, orderAmount };
-          const parsed = notificationSchema.safeParse(sent);
+          const parsed = bankNotificationSchema.safeParse(sent);
           if (!parsed.success) return;
           const transfer = parseNotification(toTransferNotification(parsed.data));
           assert.ok(transfer.narration.length <= NOTIFICATION_LIMITS.narration);

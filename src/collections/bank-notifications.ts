@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { bankMessageStale, bankSignatureInvalid, validationFailed } from "../errors.js";
-import { type BankNotification, notificationSchema } from "../providers/bank-protocol.js";
+import { type BankNotification, bankNotificationSchema } from "../providers/bank-protocol.js";
 import { isFreshMessage, type ProtocolValue, verifyParams } from "../providers/bank-signing.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { CollectionService, ReceivedTransfer } from "./collection-service.js";
@@ -56,7 +56,7 @@ export class BankNotifications {
   /** Checks a signed notification's freshness, shape and app id, and records its transfer. Throws the refusal. */
   async record(params: SignedNotification): Promise<ReceivedTransfer> {
     if (!isFreshMessage(params.requestTime, this.now())) throw bankMessageStale();
-    const parsed = notificationSchema.safeParse(params);
+    const parsed = bankNotificationSchema.safeParse(params);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw validationFailed(`Invalid notification: ${issue?.path.join(".") || "body"}: ${issue?.message}`);

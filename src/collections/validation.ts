@@ -68,7 +68,7 @@ const sessionIdSchema = z
 
 const PAID_AT_RANGE = `paidAt must be from ${new Date(PAID_TIME_RANGE.min).toISOString()} to ${new Date(PAID_TIME_RANGE.max).toISOString()}`;
 
-const notificationSchema = z.strictObject({
+const transferNotificationSchema = z.strictObject({
   sessionId: sessionIdSchema,
   accountNumber: accountNumberSchema("accountNumber"),
   amount: koboSchema("amount", NOTIFICATION_LIMITS.orderAmount),
@@ -94,7 +94,7 @@ const notificationSchema = z.strictObject({
 
 /** A bank's notification, checked whatever its source; the paid-at time is normalised to UTC. */
 export function parseNotification(notification: unknown): TransferNotification {
-  const parsed = check(notificationSchema, notification);
+  const parsed = check(transferNotificationSchema, notification);
   return { ...parsed, paidAt: new Date(parsed.paidAt).toISOString() };
 }
 

@@ -6,10 +6,9 @@ import { parseListQuery, singleParam } from "../core/validation.js";
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
-import { UNSCHEDULED } from "../storage/delivery-repository.js";
+import { type DeliveryRow, UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
   countEventsOfType,
-  type DeliveryRow,
   deliveriesOf,
   type EventRow,
   eventsBySequence,

@@ -104,7 +104,7 @@ const PAID_TIME_RANGE = `paidTime must be whole Unix milliseconds from ${NOTIFIC
  * A payment notification, bank to service, signed by the bank (`sign`, over every other
  * parameter). `orderNo` is the bank's id for the transfer: the service records it once.
  */
-export const notificationSchema = z.object({
+export const bankNotificationSchema = z.object({
   appId: z.string().min(1).max(128),
   orderNo: z
     .string()
@@ -129,7 +129,7 @@ export const notificationSchema = z.object({
   version: z.literal(PROTOCOL_VERSION),
   sign: z.string().min(1).max(2048),
 });
-export type BankNotification = z.infer<typeof notificationSchema>;
+export type BankNotification = z.infer<typeof bankNotificationSchema>;
 
 /** What the service answers to a notification it recorded (or had recorded): the bank stops. */
 export const NOTIFICATION_ACK = { respCode: RESP_CODE.success, respMsg: "success" } as const;

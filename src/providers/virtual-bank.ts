@@ -1,3 +1,4 @@
+import type { Clock } from "../clock.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
 import type { BankAccountRecord, VirtualBankStore } from "../storage/virtual-bank-store.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
@@ -33,6 +34,8 @@ export interface VirtualBankOptions {
    * number like any other: production turns it off unless SANDBOX=true (config.sandbox).
    */
   sandbox?: boolean;
+  /** The service's clock: when an account was opened. */
+  now?: Clock;
 }
 
 /**
@@ -64,7 +67,7 @@ export class VirtualBank implements AccountProvider {
       accountNumber: nubanFromSerial(this.options.institutionCode, this.permutation.apply(serial)),
       accountName: request.virtualAccountName,
       status: "enabled",
-      createdAt: new Date().toISOString(),
+      createdAt: new Date((this.options.now ?? Date.now)()).toISOString(),
     });
     return issued(recorded);
   }

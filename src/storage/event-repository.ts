@@ -1,10 +1,10 @@
 import type { Selectable } from "kysely";
+import type { DeliveryRow } from "./delivery-repository.js";
 import { endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
 import type { Executor } from "./executor.js";
-import type { EventsTable, WebhookDeliveriesTable } from "./schema.js";
+import type { EventsTable } from "./schema.js";
 
 export type EventRow = Selectable<EventsTable>;
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
   await db.insertInto("events").values(row).execute();
