@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 import { createDeliveryWorker } from "../src/compose.js";
-import type { ForBusiness } from "../src/core/actor.js";
-import { CLI } from "../src/core/actor.js";
+import { CLI, type ForBusiness } from "../src/core/actor.js";
 import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, customer, type Harness } from "./helpers/harness.js";

@@ -1,9 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
-import type { ForBusiness } from "../core/actor.js";
-import { type Actor, actorId } from "../core/actor.js";
-import type { Pagination } from "../core/validation.js";
-import { emailSchema, parseListQuery } from "../core/validation.js";
+import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
+import { emailSchema, type Pagination, parseListQuery } from "../core/validation.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../core/contracts.js";
-import type { Pagination } from "../core/validation.js";
 import {
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
   MAX_EMAIL_LENGTH,
   MAX_EMAIL_LOCAL_PART_LENGTH,
   MAX_LIMIT,
+  type Pagination,
 } from "../core/validation.js";
 import { BIDI_CONTROL_CHARACTERS } from "../display-name.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { Pagination } from "../core/validation.js";
-import { parseListQuery, singleParam } from "../core/validation.js";
+import { type Pagination, parseListQuery, singleParam } from "../core/validation.js";
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";

@@ -1,8 +1,7 @@
 import type pg from "pg";
 import { isDuplicatePermanent } from "./account-repository.js";
 import { KeyedBatches } from "./keyed-batches.js";
-import type { AccountToCreate, NumberToRecord } from "./schema.js";
-import { ACCOUNT_COLUMNS } from "./schema.js";
+import { ACCOUNT_COLUMNS, type AccountToCreate, type NumberToRecord } from "./schema.js";
 import { type AnswerRecords, statementWrite } from "./transactions.js";
 
 /** One account to create on PostgreSQL, with its first number and the answer its request stores. */

@@ -1,6 +1,5 @@
 import type { Selectable } from "kysely";
-import type { DeliveryRow } from "./delivery-repository.js";
-import { endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
+import { type DeliveryRow, endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
 import type { Executor } from "./executor.js";
 import type { EventsTable } from "./schema.js";
 

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openServices, type Services } from "../../src/compose.js";
 import { createTestDatabase, databaseUrl, type TestDatabase, type TestDatabaseKind } from "./databases.js";
-import type { TestBusiness } from "./harness.js";
-import { testConfig } from "./harness.js";
+import { type TestBusiness, testConfig } from "./harness.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
 
 /** Several real server processes on one fresh database, with one verified business. */
