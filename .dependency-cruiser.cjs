@@ -6,7 +6,7 @@
 //   domain    services that decide: imports providers, storage and the core
 //   fronts    http, dashboard, cli, the bank server, web: import the domain and below; http and
 //             dashboard never import each other
-//   root      main, compose, app, config; and the CLI's own composition (cli/main.ts reads the
+//   root      main, compose/, app, config/; and the CLI's own composition (cli/main.ts reads the
 //             process, cli/run.ts opens the services, cli/command.ts is what a command is given)
 // The SDK (src/client) imports nothing of the server but the signing function; a front may use it.
 // Cycles between rooms (a folder under src/, or a file directly in it) are checked by

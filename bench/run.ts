@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openServices } from "../src/compose.js";
+import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
 import {
   type BenchRequest,

@@ -1,5 +1,5 @@
 import { loadServiceKey, ServiceKey } from "../src/businesses/service-keys.js";
-import type { Services } from "../src/compose.js";
+import type { Services } from "../src/compose/services.js";
 import { nubanFromSerial, SERIAL_SPACE } from "../src/providers/nuban.js";
 import { SerialPermutation } from "../src/providers/serial-permutation.js";
 import { SERIAL_COUNTER } from "../src/providers/virtual-bank.js";

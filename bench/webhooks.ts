@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Services } from "../src/compose.js";
+import type { Services } from "../src/compose/services.js";
 
 // The benchmark's webhook receiver: records when each delivery arrives and when its event was
 // recorded (the body's `timestamp`), answers 204 at once, and reports deliveries per second and

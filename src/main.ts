@@ -1,6 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import pino from "pino";
-import { composeServer, MasterKeyMismatchError } from "./compose.js";
+import { composeServer } from "./compose/server.js";
+import { MasterKeyMismatchError } from "./compose/services.js";
 import { ConfigError, describeDatabase, loadConfig } from "./config/load.js";
 import { isStorageUnavailable } from "./storage/errors.js";
 

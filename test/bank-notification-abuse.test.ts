@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { BankNotifications } from "../src/collections/bank-notifications.js";
 import type { CollectionService, ReceivedTransfer } from "../src/collections/collection-service.js";
-import { buildServerApp } from "../src/compose.js";
+import { buildServerApp } from "../src/compose/server.js";
 import { connectRedis } from "../src/http/rate-limit.js";
 import { BANK_NOTIFICATIONS_PATH } from "../src/http/routes/bank-notifications.js";
 import { envelope } from "../src/providers/bank-protocol.js";

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { sign, signRequestV2 } from "../src/auth/signature.js";
-import { openServices } from "../src/compose.js";
+import { openServices } from "../src/compose/services.js";
 import { openStorage } from "../src/storage/database.js";
 import {
   type Created,

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { composeServer } from "../src/compose.js";
+import { composeServer } from "../src/compose/server.js";
 import { createHarness, testConfig } from "./helpers/harness.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,7 +36,7 @@ test("the harness builds the very app production builds: same routes, same setti
   }
 });
 
-test("one wiring path: the app and the services are built in compose.ts alone", () => {
+test("one wiring path: the app and the services are built in compose/ alone", () => {
   const callers = (pattern: RegExp) => {
     const found: string[] = [];
     const walk = (dir: string) => {
@@ -54,8 +54,8 @@ test("one wiring path: the app and the services are built in compose.ts alone", 
     for (const dir of ["src", "test", "bench"]) walk(path.join(ROOT, dir));
     return found.sort();
   };
-  assert.deepEqual(callers(/\bbuildApp\(/), ["src/app.ts", "src/compose.ts"]);
+  assert.deepEqual(callers(/\bbuildApp\(/), ["src/app.ts", "src/compose/server.ts"]);
   for (const service of ["AccountService", "BusinessService", "Authenticator", "RequestRecords"]) {
-    assert.deepEqual(callers(new RegExp(`new ${service}\\(`)), ["src/compose.ts"], service);
+    assert.deepEqual(callers(new RegExp(`new ${service}\\(`)), ["src/compose/services.ts"], service);
   }
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { createDeliveryWorker } from "../src/compose.js";
+import { createDeliveryWorker } from "../src/compose/server.js";
 import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { launchBrowser, listenOnLoopback, skipWithoutBrowser as skip } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";

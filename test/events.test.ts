@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { createDeliveryWorker, openServices } from "../src/compose.js";
+import { createDeliveryWorker } from "../src/compose/server.js";
+import { openServices } from "../src/compose/services.js";
 import { assertFailCode, assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {

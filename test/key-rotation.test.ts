@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { masterKeyId } from "../src/businesses/secret-box.js";
 import { runCli } from "../src/cli/run.js";
-import { MasterKeyMismatchError, openServices } from "../src/compose.js";
+import { MasterKeyMismatchError, openServices } from "../src/compose/services.js";
 import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
 import { API, appFor, customer, signedInject, type TestBusiness, testConfig } from "./helpers/harness.js";
 

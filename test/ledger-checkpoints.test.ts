@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { composeServer, LEDGER_CHECKPOINT_INTERVAL_MS } from "../src/compose.js";
+import { composeServer, LEDGER_CHECKPOINT_INTERVAL_MS } from "../src/compose/server.js";
 import { GENESIS_HASH } from "../src/ledger/posting.js";
 import { checkpointMac } from "../src/ledger-audit/checkpoint.js";
 import type { Executor } from "../src/storage/executor.js";

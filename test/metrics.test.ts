@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { composeServer } from "../src/compose.js";
+import { composeServer } from "../src/compose/server.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { startCluster } from "./helpers/cluster.js";
 import { createTestDatabase, DIALECTS } from "./helpers/databases.js";

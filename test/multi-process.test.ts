@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import type { Services } from "../src/compose.js";
+import type { Services } from "../src/compose/services.js";
 import { CLI } from "../src/core/actor.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
 import { DATABASE_KINDS } from "./helpers/databases.js";

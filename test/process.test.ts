@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import { MasterKeyMismatchError, openServices } from "../src/compose.js";
+import { MasterKeyMismatchError, openServices } from "../src/compose/services.js";
 import { customer, testConfig } from "./helpers/harness.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
-import { openServices } from "../src/compose.js";
+import { openServices } from "../src/compose/services.js";
 import type { AccountProvider } from "../src/providers/account-provider.js";
 import { WrappedBank } from "./helpers/banks.js";
 import { DIALECTS } from "./helpers/databases.js";

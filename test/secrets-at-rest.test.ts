@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { sign } from "../src/auth/signature.js";
 import type { IssuedKeyPair } from "../src/businesses/business-service.js";
-import { openServices } from "../src/compose.js";
+import { openServices } from "../src/compose/services.js";
 import { openStorage } from "../src/storage/database.js";
 import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";
 import { testConfig } from "./helpers/harness.js";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CompiledQuery, sql } from "kysely";
 import { seedAccounts } from "../bench/seed.js";
-import { openServices } from "../src/compose.js";
+import { openServices } from "../src/compose/services.js";
 import { PERMANENT_LOOKUP } from "../src/storage/account-writes.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { openStorage } from "../src/storage/database.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
-import { createDeliveryWorker } from "../src/compose.js";
+import { createDeliveryWorker } from "../src/compose/server.js";
 import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { assertFailCode, assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";

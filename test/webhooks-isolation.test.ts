@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
-import { createDeliveryWorker } from "../src/compose.js";
+import { createDeliveryWorker } from "../src/compose/server.js";
 import { CLI, type ForBusiness } from "../src/core/actor.js";
 import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { DIALECTS } from "./helpers/databases.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { LookupAddress } from "node:dns";
 import { after, afterEach, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
-import { createDeliveryWorker } from "../src/compose.js";
+import { createDeliveryWorker } from "../src/compose/server.js";
 import { loadConfig } from "../src/config/load.js";
 import { CLI, type ForBusiness } from "../src/core/actor.js";
 import { AppError } from "../src/errors.js";

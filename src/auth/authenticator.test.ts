@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { testConfig } from "../../test/helpers/harness.js";
-import { openServices, type Services } from "../compose.js";
+import { openServices, type Services } from "../compose/services.js";
 import { CLI } from "../core/actor.js";
 import { Authenticator, EPOCH_CHECK_MS, type SignedContent, type SigningHeaders } from "./authenticator.js";
 import { sign, signRequestV2 } from "./signature.js";

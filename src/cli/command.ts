@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { isUuid } from "../businesses/business-service.js";
-import type { Services } from "../compose.js";
+import type { Services } from "../compose/services.js";
 import type { ClientEnvironment, Config } from "../config/load.js";
 import { isAppError } from "../errors.js";
 import type { CommandHelp } from "./usage.js";

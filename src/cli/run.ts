@@ -1,7 +1,7 @@
 // The `vas` admin CLI: every command is one entry of COMMANDS (commands/, a file per group);
 // this file dispatches, prints help, opens the services on first use and maps failures to
 // exit codes (2 for usage, 1 for a failed operation).
-import { openServices, type Services } from "../compose.js";
+import { openServices, type Services } from "../compose/services.js";
 import { type Config, loadClientEnvironment, loadConfig } from "../config/load.js";
 import { type CliIo, type Command, UsageError } from "./command.js";
 import { BANK_COMMANDS } from "./commands/bank.js";

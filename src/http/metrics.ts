@@ -93,7 +93,7 @@ function issuedBy(route: string, status: number): { kind: string; reissue: strin
 
 /** Where GET /metrics is served on an app, and who may read it. */
 export interface MetricsExposure {
-  /** Serve it on this app (compose.ts decides: not on the main port with METRICS_PORT, nor in production without a token). */
+  /** Serve it on this app (compose/ decides: not on the main port with METRICS_PORT, nor in production without a token). */
   serve: boolean;
   /** When set, only `Authorization: Bearer <token>` reads it (METRICS_TOKEN). */
   token?: string | undefined;
@@ -102,7 +102,7 @@ export interface MetricsExposure {
 /**
  * Counts and times every request by route pattern (never the raw URL, so cardinality stays
  * bounded), and serves GET /metrics in the Prometheus text format on `app` when asked to (the
- * main port); compose.ts serves it on a port of its own when METRICS_PORT is set.
+ * main port); compose/server.ts serves it on a port of its own when METRICS_PORT is set.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, exposure: MetricsExposure): void {
   app.addHook("onResponse", async (request, reply) => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openServices, type Services } from "../../src/compose.js";
+import { openServices, type Services } from "../../src/compose/services.js";
 import { createTestDatabase, databaseUrl, type TestDatabase, type TestDatabaseKind } from "./databases.js";
 import { type TestBusiness, testConfig } from "./harness.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";

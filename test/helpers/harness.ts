@@ -5,13 +5,8 @@ import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { DestinationStream } from "pino";
 import { sign } from "../../src/auth/signature.js";
-import {
-  buildServerApp,
-  type Clock,
-  type Overrides,
-  openServices,
-  type Services,
-} from "../../src/compose.js";
+import { buildServerApp } from "../../src/compose/server.js";
+import { type Clock, type Overrides, openServices, type Services } from "../../src/compose/services.js";
 import { type Config, type DatabaseLocation, loadConfig } from "../../src/config/load.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Services } from "../../src/compose.js";
+import type { Services } from "../../src/compose/services.js";
 import { AppError } from "../../src/errors.js";
 import type { Model, ModelAccount, Outcome, SentNotification } from "./model.js";
 

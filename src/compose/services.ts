@@ -1,0 +1,232 @@
+import type { DestinationStream, LevelWithSilent } from "pino";
+import { AccountLifecycle } from "../accounts/account-lifecycle.js";
+import { AccountService } from "../accounts/account-service.js";
+import { Authenticator } from "../auth/authenticator.js";
+import { BusinessProfiles } from "../businesses/business-profile.js";
+import { BusinessService } from "../businesses/business-service.js";
+import { type MasterKeySource, resolveMasterKey } from "../businesses/master-key.js";
+import { SecretBox, SecretBoxError } from "../businesses/secret-box.js";
+import { loadServiceKey, ServiceKey } from "../businesses/service-keys.js";
+import { UserService } from "../businesses/user-service.js";
+import type { Clock } from "../clock.js";
+import { BankNotifications } from "../collections/bank-notifications.js";
+import { CollectionService } from "../collections/collection-service.js";
+import type { Config } from "../config/load.js";
+import { Sessions } from "../dashboard/sessions.js";
+import { EventService } from "../events/event-service.js";
+import { Metrics } from "../http/metrics.js";
+import { RequestRecords } from "../idempotency/request-records.js";
+import type { AccountProvider } from "../providers/account-provider.js";
+import { HttpBank } from "../providers/http-bank.js";
+import { VirtualBank } from "../providers/virtual-bank.js";
+import { openStorage, type Storage } from "../storage/database.js";
+import { migrate } from "../storage/migrate.js";
+import { virtualBankStore } from "../storage/virtual-bank-store.js";
+import { WebhookEndpointService } from "../webhooks/endpoint-service.js";
+import { RedeliveryService } from "../webhooks/redelivery.js";
+
+// The one place where the service is put together: config -> storage -> services -> jobs ->
+// app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
+// overrides for what a test must control; nothing else wires these parts.
+
+/** What a caller may put in place of the defaults (tests: a clock, a failing bank; the CLI: a small pool). */
+export type { Clock };
+
+export interface Overrides {
+  /** Replaces the configured provider (tests pass fakes). */
+  provider?: (defaults: { storage: Storage; embedded: VirtualBank }) => AccountProvider;
+  now?: Clock;
+  /** Where the app logs (default: config.logLevel on stdout). */
+  logger?: { level: LevelWithSilent; stream?: DestinationStream };
+  /** PostgreSQL pool size instead of config.databasePoolSize (the CLI needs 2). */
+  poolSize?: number;
+}
+
+/** The domain services over one open, migrated database: shared by the server, the CLI and tests. */
+export interface Services {
+  config: Config;
+  storage: Storage;
+  box: SecretBox;
+  businesses: BusinessService;
+  accounts: AccountService;
+  lifecycle: AccountLifecycle;
+  collections: CollectionService;
+  /** The bank's notifications, when PROVIDER=http. */
+  bankNotifications: BankNotifications | undefined;
+  /** The bank over HTTP (PROVIDER=http), for its breaker's state. */
+  httpBank: HttpBank | undefined;
+  events: EventService;
+  webhooks: WebhookEndpointService;
+  redelivery: RedeliveryService;
+  authenticator: Authenticator;
+  requestRecords: RequestRecords;
+  metrics: Metrics;
+  users: UserService;
+  profiles: BusinessProfiles;
+  sessions: Sessions;
+  /** Binds the dashboard's CSRF tokens to sessions. */
+  csrfKey: Buffer;
+  /** Signs the dashboard's device cookies (browsers that signed in before). */
+  deviceKey: Buffer;
+  /** Where the master key came from (and its file, when it is one), for the log. */
+  masterKey: { source: MasterKeySource; file?: string };
+  /** Names of the migrations applied while opening. */
+  migrated: string[];
+  close(): Promise<void>;
+}
+
+export class MasterKeyMismatchError extends Error {
+  constructor(cause: unknown) {
+    super(
+      "The master key cannot open the secrets stored in this database: it is not the key they were sealed with. " +
+        "Set VAS_MASTER_KEY (or DATA_DIR) to the key this database was created with.",
+      { cause },
+    );
+    this.name = "MasterKeyMismatchError";
+  }
+}
+
+/**
+ * Whether the service itself simulates transfers (POST /sandbox/transfers, the dashboard's
+ * form): in the sandbox, with the embedded bank. With a bank over HTTP, money arrives only as
+ * that bank's notifications (the Virtual Bank server has its own POST /sandbox/pay).
+ */
+export const sandboxTransfers = (config: Config) => config.sandbox && config.provider.kind === "embedded";
+
+/** vas_bank_breaker_state's values. */
+const BREAKER_GAUGE = { closed: 0, "half-open": 1, open: 2 } as const;
+
+/** Opens and migrates the database, loads the service keys and wires the services. */
+export async function openServices(config: Config, overrides: Overrides = {}): Promise<Services> {
+  const master = resolveMasterKey(config.masterKey, config.dataDir);
+  // Metrics exist before storage so that every statement is timed; the pool is read at scrape time.
+  let storage: Storage | undefined;
+  const metrics = new Metrics(() => storage?.poolState() ?? { total: 0, idle: 0, waiting: 0 });
+  const opened = openStorage(config.database, {
+    poolSize: overrides.poolSize ?? config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    ssl: config.databaseSsl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    onQuery: (kind, outcome, ms) => metrics.queryDuration.observe({ kind, outcome }, ms / 1000),
+  });
+  storage = opened;
+  try {
+    const migrated = await migrate(opened);
+    const box = new SecretBox(master.key, config.previousMasterKeys);
+    let permutationKey: Buffer;
+    let fingerprintKey: Buffer;
+    let csrfKey: Buffer;
+    let deviceKey: Buffer;
+    try {
+      permutationKey = await loadServiceKey(opened.db, box, ServiceKey.virtualBankPermutation);
+      fingerprintKey = await loadServiceKey(opened.db, box, ServiceKey.identityFingerprint);
+      csrfKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardCsrf);
+      deviceKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardDevice);
+    } catch (error) {
+      throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
+    }
+    const now = overrides.now ?? Date.now;
+    const embedded = new VirtualBank({
+      store: virtualBankStore(opened.db, opened.group),
+      institutionCode: config.nubanInstitutionCode,
+      permutationKey,
+      sandbox: config.sandbox,
+      now,
+    });
+    const bank = config.provider;
+    const http =
+      bank.kind === "http" && !overrides.provider
+        ? new HttpBank({
+            url: bank.url,
+            appId: bank.appId,
+            privateKey: bank.privateKey,
+            bankName: config.bankName,
+            timeoutMs: bank.timeoutMs,
+            createAttempts: bank.createAttempts,
+            createBudgetMs: bank.createBudgetMs,
+            breakerThreshold: bank.breakerThreshold,
+            breakerHalfOpenMs: bank.breakerHalfOpenMs,
+          })
+        : undefined;
+    http?.onBreakerChange((state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]));
+    const provider = overrides.provider?.({ storage: opened, embedded }) ?? http ?? embedded;
+    const authenticator = new Authenticator({
+      db: opened.db,
+      reads: opened.hot,
+      box,
+      now,
+      cacheTtlMs: config.authCacheTtlMs,
+    });
+    const collections = new CollectionService({
+      storage: opened,
+      maxTransferKobo: config.maxTransferKobo,
+      sandbox: sandboxTransfers(config),
+      now,
+    });
+    collections.onConflict(() => metrics.transferConflicts.inc());
+    const businesses = new BusinessService({
+      storage: opened,
+      box,
+      now,
+      onCredentialsChanged: () => authenticator.invalidate(),
+    });
+    return {
+      config,
+      storage: opened,
+      box,
+      businesses,
+      users: new UserService({ storage: opened, box, businesses, now }),
+      profiles: new BusinessProfiles(opened, businesses, now),
+      sessions: new Sessions(
+        opened,
+        { idleMs: config.dashboard.sessionIdleMs, absoluteMs: config.dashboard.sessionMaxMs },
+        now,
+      ),
+      csrfKey,
+      deviceKey,
+      accounts: new AccountService({
+        storage: opened,
+        provider,
+        fingerprintKey,
+        maxTransferKobo: config.maxTransferKobo,
+        now,
+      }),
+      lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
+      collections,
+      httpBank: http,
+      bankNotifications:
+        bank.kind === "http"
+          ? new BankNotifications({ collections, appId: bank.appId, bankPublicKey: bank.bankPublicKey, now })
+          : undefined,
+      events: new EventService({
+        storage: opened,
+        bankName: provider.bankName,
+        retentionDays: config.eventRetentionDays,
+        now,
+      }),
+      webhooks: new WebhookEndpointService({
+        storage: opened,
+        box,
+        policy: { requireHttps: config.webhooks.requireHttps, allowPrivate: config.webhooks.allowPrivate },
+        now,
+      }),
+      redelivery: new RedeliveryService({ storage: opened, retentionDays: config.eventRetentionDays, now }),
+      authenticator,
+      requestRecords: new RequestRecords({
+        db: opened.db,
+        group: opened.group,
+        pool: opened.pool,
+        leaseMs: config.requestTimeoutMs * 2,
+        now,
+      }),
+      metrics,
+      masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
+      migrated,
+      close: () => opened.close(),
+    };
+  } catch (error) {
+    await opened.close().catch(() => {});
+    throw error;
+  }
+}
