@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { Sessions } from "../src/businesses/sessions.js";
 import { LOCKOUT_MS, MAX_FAILED_SIGN_INS } from "../src/businesses/sign-in-attempts.js";
 import { totpCode } from "../src/businesses/totp.js";
 import { runCli } from "../src/cli/run.js";
-import { Sessions } from "../src/dashboard/sessions.js";
 import { isAppError } from "../src/errors.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";

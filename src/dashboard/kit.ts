@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
+import type { Session, Sessions } from "../businesses/sessions.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { DomainServices } from "../web/domain-services.js";
-import { SESSION_COOKIE, type Session, type Sessions } from "./sessions.js";
 
 // What every page shares, apart from the plugin that registers them: the dependencies, the
 // form type, rendering a page (with its CSRF token), the session cookie and the error page.
@@ -36,6 +36,9 @@ declare module "fastify" {
 
 /** A form's fields: the dashboard posts application/x-www-form-urlencoded. */
 export type Form = Record<string, string>;
+
+/** The cookie holding a session's token (HttpOnly, SameSite=Lax, Secure in production). */
+export const SESSION_COOKIE = "vas_session";
 
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure in production, gone when the browser closes. */
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {

@@ -10,8 +10,7 @@ import { formatNaira } from "../ledger/kobo.js";
 import { receivedBody } from "../web/request-body.js";
 import { adminPages } from "./admin-pages.js";
 import { businessPages } from "./business-pages.js";
-import { type DashboardDependencies, errorPage, type Form } from "./kit.js";
-import { SESSION_COOKIE } from "./sessions.js";
+import { type DashboardDependencies, errorPage, type Form, SESSION_COOKIE } from "./kit.js";
 
 const VIEWS = fileURLToPath(new URL("./views", import.meta.url));
 const ASSETS = fileURLToPath(new URL("./assets", import.meta.url));

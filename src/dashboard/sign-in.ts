@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Session } from "../businesses/sessions.js";
 import { actorOf, type User } from "../businesses/user-service.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
 import { rememberDevice, trustedDevice } from "./device-cookie.js";
-import { type DashboardDependencies, type Form, page, setSessionCookie } from "./kit.js";
-import { SESSION_COOKIE, type Session } from "./sessions.js";
+import { type DashboardDependencies, type Form, page, SESSION_COOKIE, setSessionCookie } from "./kit.js";
 
 const MINUTE_MS = 60_000;
 

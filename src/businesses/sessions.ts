@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { User } from "../businesses/user-service.js";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
 import type { UserRole } from "../storage/schema.js";
@@ -10,9 +9,7 @@ import {
   revokeSession,
   touchSession,
 } from "../storage/user-repository.js";
-
-/** The cookie holding a session's token (HttpOnly, SameSite=Lax, Secure in production). */
-export const SESSION_COOKIE = "vas_session";
+import type { User } from "./user-service.js";
 
 export interface SessionSettings {
   /** A session unused this long ends. */
