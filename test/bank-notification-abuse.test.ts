@@ -16,6 +16,7 @@ import type { TransferNotification } from "../src/providers/transfer-notificatio
 import { assertFailCode } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, appFor, createHarness, customer, type Harness } from "./helpers/harness.js";
+import { signedBankNotification } from "./helpers/notifications.js";
 import { REDIS_AVAILABLE, REDIS_URL } from "./helpers/redis.js";
 
 // Issue 24, item 13: a sender without the bank's key is limited per address (429 once it has
@@ -167,22 +168,8 @@ for (const dialect of DIALECTS) {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    const notification = (key: KeyObject = bankKey) => {
-      const unsigned = {
-        appId: APP_ID,
-        orderNo: `T${randomBytes(6).toString("hex")}`,
-        virtualAccountNo: number,
-        orderAmount: 1_000_00,
-        currency: "NGN",
-        payerAccountName: "Chidi Eze",
-        payerAccountNo: "0123456789",
-        payerBankName: "Other Bank",
-        narration: "forged-narration-text",
-        paidTime: Date.now(),
-        ...envelope(Date.now()),
-      };
-      return { ...unsigned, sign: signParams(unsigned, key) };
-    };
+    const notification = (key: KeyObject = bankKey) =>
+      signedBankNotification(APP_ID, number, key, { narration: "forged-narration-text" });
     const post = (app: FastifyInstance, remoteAddress: string, body: unknown) =>
       app.inject({
         method: "POST",

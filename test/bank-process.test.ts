@@ -4,13 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { envelope } from "../src/providers/bank-protocol.js";
-import { signParams } from "../src/providers/bank-signing.js";
 import { isValidNuban } from "../src/providers/nuban.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { type BankProcess, freePort, startBankProcess } from "./helpers/bank-process.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { signedBankNotification } from "./helpers/notifications.js";
 
 // Issue 14: the service with PROVIDER=http against the Virtual Bank running as a process of its
 // own (`vas bank serve`), over real ports, on each database: the spec's endpoints end to end,
@@ -270,23 +269,8 @@ for (const dialect of DIALECTS) {
         number = (await generate(customer())).json().data.accountNumber as string;
       });
 
-      const notification = (overrides: Record<string, unknown> = {}, key: KeyObject = bankKey) => {
-        const unsigned = {
-          appId: APP_ID,
-          orderNo: `T${randomBytes(6).toString("hex")}`,
-          virtualAccountNo: number,
-          orderAmount: 1_000_00,
-          currency: "NGN",
-          payerAccountName: "Chidi Eze",
-          payerAccountNo: "0123456789",
-          payerBankName: "Other Bank",
-          narration: "rent",
-          paidTime: Date.now(),
-          ...envelope(Date.now()),
-          ...overrides,
-        };
-        return { ...unsigned, sign: signParams(unsigned, key) };
-      };
+      const notification = (overrides: Record<string, unknown> = {}, key: KeyObject = bankKey) =>
+        signedBankNotification(APP_ID, number, key, overrides);
       const post = (body: unknown) =>
         fetch(notifyUrl, {
           method: "POST",

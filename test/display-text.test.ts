@@ -3,12 +3,12 @@ import type { KeyObject } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
 import { BANK_NOTIFICATIONS_PATH } from "../src/http/routes/bank-notifications.js";
-import { envelope, NOTIFICATION_LIMITS } from "../src/providers/bank-protocol.js";
-import { signParams } from "../src/providers/bank-signing.js";
+import { NOTIFICATION_LIMITS } from "../src/providers/bank-protocol.js";
 import { assertFailCode, assertValidation } from "./helpers/assertions.js";
 import { type BankAndService, startBankAndService } from "./helpers/bank-service.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { signedBankNotification } from "./helpers/notifications.js";
 
 // Issue 24, items 5 and 7: narrations (sandbox and bank), verification profile fields and
 // rejection reasons follow the display-text rule the names follow (no control characters, no
@@ -130,26 +130,19 @@ for (const dialect of DIALECTS) {
     let orders = 0;
     /** A notification signed with the bank's key, posted to the service as the bank would. */
     const notify = async (overrides: Record<string, unknown>) => {
-      const unsigned = {
-        appId: APP_ID,
+      const sent = signedBankNotification(APP_ID, number, bankKey, {
         orderNo: `DT${++orders}${Date.now()}`,
-        virtualAccountNo: number,
         orderAmount: 100,
-        currency: "NGN",
-        payerAccountName: "Chidi Eze",
-        payerAccountNo: "0123456789",
-        payerBankName: "Other Bank",
-        paidTime: Date.now(),
-        ...envelope(Date.now()),
+        narration: undefined,
         ...overrides,
-      };
+      });
       const response = await h.app.inject({
         method: "POST",
         url: BANK_NOTIFICATIONS_PATH,
         headers: { "content-type": "application/json" },
-        payload: JSON.stringify({ ...unsigned, sign: signParams(unsigned, bankKey) }),
+        payload: JSON.stringify(sent),
       });
-      return { response, orderNo: unsigned.orderNo };
+      return { response, orderNo: sent.orderNo };
     };
     const recorded = async (orderNo: string) => {
       const page = await h.request({ url: `${API}/transactions?sessionId=${orderNo}`, as: business });
