@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
+import type { LightMyRequestResponse } from "fastify";
 import type { AccountProvider } from "../src/providers/account-provider.js";
 import { CREATE_ON_POSTGRES_MARKER } from "../src/storage/account-batches.js";
 import { assertFailCode } from "./helpers/assertions.js";
@@ -25,6 +26,20 @@ class HookedBank extends WrappedBank {
     }
     return this.inner.createVirtualAccount(request);
   }
+}
+
+/**
+ * Sends again as an integrator would while the answer says to retry: 503 (the database), or 409
+ * REQUEST_IN_PROGRESS while the orphaned statement is still running at the server (it talks to
+ * nobody, and under load may finish after the first retry). A bounded number of short waits.
+ */
+async function retried(send: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> {
+  let answer = await send();
+  for (let attempt = 0; attempt < 60 && (answer.statusCode === 503 || answer.statusCode === 409); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = await send();
+  }
+  return answer;
 }
 
 /** Waits (a bounded number of short polls) until the key's in-flight claim has been let go. */
@@ -87,10 +102,9 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
     assert.equal(lost.headers["retry-after"], "1");
 
     // The same operation again (new timestamp, new signature, same Idempotency-Key).
-    let retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
-    for (let attempt = 0; attempt < 5 && retry.statusCode === 503; attempt++) {
-      retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
-    }
+    const retry = await retried(() =>
+      h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } }),
+    );
     assert.equal(retry.statusCode, 201, retry.body);
     assert.equal(retry.headers["idempotent-replayed"], "true", "the stored answer of the committed request");
     const accounts = await h.storage.db
@@ -111,10 +125,9 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
     const lost = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
     await sprung;
     assertFailCode(lost, 503, "SERVICE_UNAVAILABLE");
-    let retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
-    for (let attempt = 0; attempt < 5 && retry.statusCode === 503; attempt++) {
-      retry = await h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } });
-    }
+    const retry = await retried(() =>
+      h.request({ url: GENERATE, body, as: business, headers: { "idempotency-key": key } }),
+    );
     assert.equal(retry.statusCode, 200, retry.body);
     assert.equal(retry.headers["idempotent-replayed"], "true");
     const accounts = await h.storage.db
