@@ -2,7 +2,7 @@ import { loadServiceKey, ServiceKey } from "../src/businesses/service-keys.js";
 import type { Services } from "../src/compose/services.js";
 import { nubanFromSerial, SERIAL_SPACE } from "../src/providers/nuban.js";
 import { SerialPermutation } from "../src/providers/serial-permutation.js";
-import { SERIAL_COUNTER } from "../src/providers/virtual-bank.js";
+import { SERIAL_COUNTER } from "../src/providers/virtual-bank-store.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import SqliteDatabase from "better-sqlite3";
 import type { LightMyRequestResponse } from "fastify";
 import type { AccountProvider } from "../src/providers/account-provider.js";
-import { CREATE_ON_POSTGRES_MARKER } from "../src/storage/account-batches.js";
+import { CREATE_ON_POSTGRES_MARKER } from "../src/storage/postgres/account-batches.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { WrappedBank } from "./helpers/banks.js";
 import { POSTGRES_AVAILABLE } from "./helpers/databases.js";

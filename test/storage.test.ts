@@ -10,13 +10,14 @@ import { promisify } from "node:util";
 import { CompiledQuery, sql } from "kysely";
 import { seedAccounts } from "../bench/seed.js";
 import { openServices } from "../src/compose/services.js";
-import { PERMANENT_LOOKUP } from "../src/storage/account-writes.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { openStorage } from "../src/storage/database.js";
 import { isStorageUnavailable, isUniqueViolation } from "../src/storage/errors.js";
 import { ACCOUNT_PAGE } from "../src/storage/hot-reads.js";
 import { MIGRATION_NAMES, migrate } from "../src/storage/migrate.js";
+import { PERMANENT_LOOKUP as POSTGRES_PERMANENT_LOOKUP } from "../src/storage/postgres/account-writes.js";
 import { getOrInsertSetting } from "../src/storage/settings-repository.js";
+import { PERMANENT_LOOKUP as SQLITE_PERMANENT_LOOKUP } from "../src/storage/sqlite/account-writes.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 import {
   createTestDatabase,
@@ -169,7 +170,7 @@ for (const dialect of DIALECTS) {
         const business = await services.businesses.createBusiness("Plan Ltd", "completed");
         await seedAccounts(services, business.business.id, 2_000);
         await sql`analyze`.execute(services.storage.db);
-        const lookup = PERMANENT_LOOKUP[dialect];
+        const lookup = dialect === "sqlite" ? SQLITE_PERMANENT_LOOKUP : POSTGRES_PERMANENT_LOOKUP.text;
         const explain = dialect === "sqlite" ? "explain query plan " : "explain ";
         const plan = await services.storage.db.executeQuery(
           CompiledQuery.raw(explain + lookup, [business.business.id, "x@example.com"]),

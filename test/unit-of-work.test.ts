@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { inUnitOfWork, writeTransaction } from "../src/storage/transactions.js";
+import { writeTransaction } from "../src/storage/transactions.js";
+import { UnitOfWork } from "../src/storage/unit-of-work.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -38,23 +39,26 @@ for (const dialect of DIALECTS) {
 
     test("the answer is stored in the write transaction, from its result", async () => {
       const id = await claim();
-      const result = await inUnitOfWork(
+      const unit = new UnitOfWork(
         (value) => ({ claims: [id], statusCode: 201, response: JSON.stringify(value) }),
-        () => writeTransaction(h.storage, async () => ({ made: 1 })),
+        undefined,
       );
+      const result = await writeTransaction(h.storage, async () => ({ made: 1 }), unit);
+      assert.equal(unit.answered, true);
       assert.deepEqual(result, { made: 1 });
       assert.deepEqual(await record(id), { state: "done", status_code: 201, response: '{"made":1}' });
     });
 
     test("a write that fails stores nothing: the claim stays as it was", async () => {
       const id = await claim();
+      const unit = new UnitOfWork(() => ({ claims: [id], statusCode: 201, response: "{}" }), undefined);
       await assert.rejects(
-        inUnitOfWork(
-          () => ({ claims: [id], statusCode: 201, response: "{}" }),
-          () =>
-            writeTransaction(h.storage, async () => {
-              throw new Error("the effect failed");
-            }),
+        writeTransaction(
+          h.storage,
+          async () => {
+            throw new Error("the effect failed");
+          },
+          unit,
         ),
         /the effect failed/,
       );
@@ -62,16 +66,21 @@ for (const dialect of DIALECTS) {
     });
 
     test("a unit of work makes one write transaction; a second is refused", async () => {
+      const unit = new UnitOfWork(() => ({ claims: [], statusCode: 200, response: "{}" }), undefined);
+      let ran = false;
+      await writeTransaction(h.storage, async () => 1, unit);
       await assert.rejects(
-        inUnitOfWork(
-          () => ({ claims: [], statusCode: 200, response: "{}" }),
+        writeTransaction(
+          h.storage,
           async () => {
-            await writeTransaction(h.storage, async () => 1);
-            return writeTransaction(h.storage, async () => 2);
+            ran = true;
+            return 2;
           },
+          unit,
         ),
         /one write transaction/,
       );
+      assert.equal(ran, false, "refused before it runs");
     });
   });
 }

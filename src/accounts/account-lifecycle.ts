@@ -10,6 +10,7 @@ import { isStorageUnavailable } from "../storage/errors.js";
 import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountSummary } from "./account-service.js";
 import type { AccountSummary } from "./account-views.js";
 import { type AmountPolicy, type PaymentProgress, paymentProgress } from "./amount-policy.js";
@@ -59,6 +60,7 @@ export class AccountLifecycle {
     _actor: Actor,
     accountNumber: string,
     active: boolean,
+    unit?: UnitOfWork,
   ): Promise<AccountDetail> {
     const number = parseNumber(accountNumber);
     const found = await findCurrentAccount(this.options.storage.db, business.businessId, number);
@@ -70,28 +72,32 @@ export class AccountLifecycle {
       if (isAppError(error) || isStorageUnavailable(error)) throw error;
       throw providerUnavailable(error);
     }
-    return writeTransaction(this.options.storage, async (trx) => {
-      // A re-issue may have replaced the number meanwhile: then it is no longer this account's.
-      const row = await findCurrentAccount(trx, business.businessId, number);
-      if (!row) throw accountNotFound();
-      const deactivated = row.deactivated_at !== null;
-      if (deactivated === !active) return this.detail(row);
-      const now = isoNow(this.now);
-      const deactivatedAt = active ? null : now;
-      await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
-      const detail = this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
-      await recordEvent(
-        trx,
-        {
-          businessId: business.businessId,
-          type: active ? "account.reactivated" : "account.deactivated",
-          accountNumber: number,
-          data: detail,
-        },
-        now,
-      );
-      return detail;
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        // A re-issue may have replaced the number meanwhile: then it is no longer this account's.
+        const row = await findCurrentAccount(trx, business.businessId, number);
+        if (!row) throw accountNotFound();
+        const deactivated = row.deactivated_at !== null;
+        if (deactivated === !active) return this.detail(row);
+        const now = isoNow(this.now);
+        const deactivatedAt = active ? null : now;
+        await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
+        const detail = this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
+        await recordEvent(
+          trx,
+          {
+            businessId: business.businessId,
+            type: active ? "account.reactivated" : "account.deactivated",
+            accountNumber: number,
+            data: detail,
+          },
+          now,
+        );
+        return detail;
+      },
+      unit,
+    );
   }
 
   private detail(row: AccountRow): AccountDetail {

@@ -6,11 +6,11 @@ import { isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import { type AccountListRow, accountsByEmail, findCurrentAccount } from "../storage/account-repository.js";
-import { createOrReissue, createTemporary } from "../storage/account-writes.js";
+import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import type { AccountToCreate } from "../storage/schema.js";
-import { unitOfWorkReference } from "../storage/transactions.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountStatus } from "./account-status.js";
 import type {
   AccountSummary,
@@ -27,6 +27,8 @@ import {
 
 export interface AccountServiceOptions {
   storage: Storage;
+  /** Generate's writes, in the database's dialect. */
+  writes: AccountWrites;
   provider: AccountProvider;
   /** Keys the fingerprints stored in place of BVNs and NINs. */
   fingerprintKey: Buffer;
@@ -63,16 +65,18 @@ export class AccountService {
   /**
    * Issues a permanent account for the customer, or re-issues the existing one (one per
    * business and email): `created` tells which. The provider is called first and nothing is
-   * written unless it issued a number.
+   * written unless it issued a number. Given the request's unit of work, its one write stores
+   * the answer, and the bank is sent the reference claimed with the request.
    */
   async generatePermanent(
     forBusiness: ForBusiness,
     actor: Actor,
     body: Record<string, unknown>,
+    unit?: UnitOfWork,
   ): Promise<GeneratedPermanent> {
     const business = { ...forBusiness, actor };
     const input = parsePermanentInput(body);
-    const reference = unitOfWorkReference() ?? randomUUID();
+    const reference = unit?.reference ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const account: PermanentAccount = {
       bankName: this.options.provider.bankName,
@@ -81,8 +85,7 @@ export class AccountService {
       userName: input.name,
     };
     const now = isoNow(this.now);
-    return createOrReissue<GeneratedPermanent>(
-      this.options.storage,
+    return this.options.writes.createOrReissue<GeneratedPermanent>(
       this.newAccount(business, "permanent", input, issued, now),
       this.numberIssued(business, issued.accountNumber, reference, now),
       { created: true, account },
@@ -93,6 +96,10 @@ export class AccountService {
           customer_name: input.name,
           ...this.identityColumns(input.identity),
           updated_at: now,
+          // The next version of the account's number; a re-issue also reactivates: the
+          // customer's new number takes payments.
+          version: existing.version + 1,
+          deactivated_at: null,
         },
         event: eventToWrite(
           {
@@ -112,6 +119,7 @@ export class AccountService {
         ),
         result: { created: false, account },
       }),
+      unit,
     );
   }
 
@@ -120,10 +128,11 @@ export class AccountService {
     forBusiness: ForBusiness,
     actor: Actor,
     body: Record<string, unknown>,
+    unit?: UnitOfWork,
   ): Promise<TemporaryAccount> {
     const business = { ...forBusiness, actor };
     const input = parseTemporaryInput(body, this.options.maxTransferKobo);
-    const reference = unitOfWorkReference() ?? randomUUID();
+    const reference = unit?.reference ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const now = this.now();
     const createdAt = new Date(now).toISOString();
@@ -141,8 +150,7 @@ export class AccountService {
       expectedAmount: input.expectedAmount,
       amountPolicy: input.amountPolicy,
     };
-    return createTemporary(
-      this.options.storage,
+    return this.options.writes.createTemporary(
       {
         ...this.newAccount(business, "temporary", input, issued, createdAt),
         kind: "temporary",
@@ -153,6 +161,7 @@ export class AccountService {
       },
       this.numberIssued(business, issued.accountNumber, reference, createdAt),
       account,
+      unit,
     );
   }
 

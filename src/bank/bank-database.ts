@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import SqliteDatabase from "better-sqlite3";
-import type { BankAccountRecord, VirtualBankStore } from "../storage/virtual-bank-store.js";
+import type { BankAccountRecord, VirtualBankStore } from "../providers/virtual-bank-store.js";
 
 // The Virtual Bank server's own SQLite file (issue 14): the accounts it opened, its serial
 // counter, its numbering key, and the transfers it owes notifications for. Nothing of the

@@ -19,8 +19,9 @@ import type { ConflictInput } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
-import { unitOfWorkReference, writeTransaction } from "../storage/transactions.js";
-import { ingestTransfer, type TransferDecisions, type TransferPosting } from "../storage/transfer-writes.js";
+import { writeTransaction } from "../storage/transactions.js";
+import type { TransferDecisions, TransferPosting, TransferWrites } from "../storage/transfer-writes.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import {
   listTransactions,
@@ -66,18 +67,13 @@ export interface Balance {
 
 export interface CollectionServiceOptions {
   storage: Storage;
+  /** The ingestion's write, in the database's dialect. */
+  transfers: TransferWrites;
   /** The largest transfer accepted, in kobo (MAX_TRANSFER_KOBO). */
   maxTransferKobo: number;
   /** Whether sandbox transfers may be made (SANDBOX, with the embedded bank). */
   sandbox: boolean;
   now?: Clock;
-}
-
-/** A conflict on its way out of the transaction that kept it. */
-class TransferConflictError extends Error {
-  constructor(readonly conflict: ConflictInput) {
-    super(`session id ${conflict.sessionId} conflicts with its first recording`);
-  }
 }
 
 /** The same transfer again: the fields a bank may not change under one session id. */
@@ -102,20 +98,17 @@ export class CollectionService {
    * balances in the same transaction. A refusal rolls everything back and throws, except a
    * conflict: it is kept (transfer_conflicts), then the listeners hear of it, then it throws.
    */
-  async receive(notification: unknown): Promise<ReceivedTransfer> {
-    try {
-      return await this.record(parseNotification(notification));
-    } catch (error) {
-      if (!(error instanceof TransferConflictError)) throw error;
-      for (const listener of this.conflictListeners) {
-        try {
-          listener(error.conflict);
-        } catch {
-          // An observer (metrics, the log) failing never changes the answer.
-        }
+  async receive(notification: unknown, unit?: UnitOfWork): Promise<ReceivedTransfer> {
+    const outcome = await this.record(parseNotification(notification), unit);
+    if ("result" in outcome) return outcome.result;
+    for (const listener of this.conflictListeners) {
+      try {
+        listener(outcome.conflict);
+      } catch {
+        // An observer (metrics, the log) failing never changes the answer.
       }
-      throw transferConflict(error.conflict.sessionId);
     }
+    throw transferConflict(outcome.conflict.sessionId);
   }
 
   /** Calls `listener` with each conflict refused, once it is kept (metrics, the log); returns how to stop. */
@@ -127,9 +120,8 @@ export class CollectionService {
     };
   }
 
-  private async record(transfer: TransferNotification): Promise<ReceivedTransfer> {
-    const outcome = await ingestTransfer<ReceivedTransfer>(
-      this.options.storage,
+  private record(transfer: TransferNotification, unit: UnitOfWork | undefined) {
+    return this.options.transfers.ingest<ReceivedTransfer>(
       { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now: isoNow(this.now) },
       {
         again: (existing) => {
@@ -144,14 +136,14 @@ export class CollectionService {
             accountNumber: transfer.accountNumber,
             amount: transfer.amount,
             currency: transfer.currency,
+            seenAt: isoNow(this.now),
           };
-          return { conflict, seenAt: isoNow(this.now) };
+          return { conflict };
         },
         post: (found) => this.post(transfer, found),
       },
+      unit,
     );
-    if ("conflict" in outcome) throw new TransferConflictError(outcome.conflict);
-    return outcome.result;
   }
 
   /**
@@ -227,7 +219,11 @@ export class CollectionService {
    * retired number; another business's or an unknown one is 404), through `receive`. A retry of
    * the same request sends the same session id, so it is recorded once.
    */
-  async sandboxTransfer(business: ForBusiness, body: Record<string, unknown>): Promise<ReceivedTransfer> {
+  async sandboxTransfer(
+    business: ForBusiness,
+    body: Record<string, unknown>,
+    unit?: UnitOfWork,
+  ): Promise<ReceivedTransfer> {
     if (!this.options.sandbox)
       throw new AppError(
         ErrorCode.NOT_FOUND,
@@ -237,8 +233,8 @@ export class CollectionService {
     const input = parseSandboxTransfer(body);
     const storage = this.options.storage;
     if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();
-    const reference = unitOfWorkReference() ?? randomUUID();
-    return sendSandboxTransfer((notification) => this.receive(notification), {
+    const reference = unit?.reference ?? randomUUID();
+    return sendSandboxTransfer((notification) => this.receive(notification, unit), {
       ...input,
       sessionId: `sandbox-${reference}`,
       paidAt: isoNow(this.now),

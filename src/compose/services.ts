@@ -18,10 +18,14 @@ import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
+import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
+import { type VirtualBankStore, virtualBankStore } from "../providers/virtual-bank-store.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
-import { virtualBankStore } from "../storage/virtual-bank-store.js";
+import { postgresStores } from "../storage/postgres/stores.js";
+import { sqliteStores } from "../storage/sqlite/stores.js";
+import type { Stores } from "../storage/stores.js";
 import { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -46,6 +50,8 @@ export interface Overrides {
 export interface Services {
   config: Config;
   storage: Storage;
+  /** The hot path's writes, in the database's dialect. */
+  stores: Stores;
   box: SecretBox;
   businesses: BusinessService;
   accounts: AccountService;
@@ -111,6 +117,16 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     onQuery: (kind, outcome, ms) => metrics.queryDuration.observe({ kind, outcome }, ms / 1000),
   });
   storage = opened;
+  // Each store's dialect, chosen once: nothing below asks which database it runs on.
+  let stores: Stores;
+  let bankStore: VirtualBankStore;
+  if (opened.dialect === "sqlite") {
+    stores = sqliteStores(opened);
+    bankStore = sqliteVirtualBankStore(opened);
+  } else {
+    stores = postgresStores(opened);
+    bankStore = virtualBankStore(opened.db);
+  }
   try {
     const migrated = await migrate(opened);
     const box = new SecretBox(master.key, config.previousMasterKeys);
@@ -128,7 +144,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     }
     const now = overrides.now ?? Date.now;
     const embedded = new VirtualBank({
-      store: virtualBankStore(opened.db, opened.group),
+      store: bankStore,
       institutionCode: config.nubanInstitutionCode,
       permutationKey,
       sandbox: config.sandbox,
@@ -160,6 +176,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     });
     const collections = new CollectionService({
       storage: opened,
+      transfers: stores.transfers,
       maxTransferKobo: config.maxTransferKobo,
       sandbox: sandboxTransfers(config),
       now,
@@ -174,6 +191,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     return {
       config,
       storage: opened,
+      stores,
       box,
       businesses,
       users: new UserService({ storage: opened, box, businesses, now }),
@@ -187,6 +205,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       deviceKey,
       accounts: new AccountService({
         storage: opened,
+        writes: stores.accounts,
         provider,
         fingerprintKey,
         maxTransferKobo: config.maxTransferKobo,
@@ -215,8 +234,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       authenticator,
       requestRecords: new RequestRecords({
         db: opened.db,
-        group: opened.group,
-        pool: opened.pool,
+        claims: stores.requestRecords,
         leaseMs: config.requestTimeoutMs * 2,
         now,
       }),

@@ -5,7 +5,7 @@ import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
-import { inUnitOfWork } from "../storage/transactions.js";
+import { UnitOfWork } from "../storage/unit-of-work.js";
 import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
@@ -118,14 +118,15 @@ export interface Answer {
 }
 
 /**
- * Runs a POST's work as a unit of work and sends its answer: storage stores that answer for
- * the request's keys inside the work's own write transaction, so the effect and the memory of
- * it commit or roll back together, and a retry after a crash can never run the effect twice.
+ * Runs a POST's work with a unit of work, handed to the domain as an argument, and sends its
+ * answer: storage stores that answer for the request's keys inside the one write the domain
+ * makes with the unit, so the effect and the memory of it commit or roll back together, and a
+ * retry after a crash can never run the effect twice.
  */
 export async function answerOnce<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: () => Promise<T>,
+  work: (unit: UnitOfWork) => Promise<T>,
   toAnswer: (result: T) => { statusCode: number; body: unknown },
 ): Promise<FastifyReply> {
   let answer: Answer | undefined;
@@ -133,16 +134,13 @@ export async function answerOnce<T>(
     const { statusCode, body } = toAnswer(result);
     return { statusCode, payload: JSON.stringify(body) };
   };
+  const unit = new UnitOfWork((outcome) => {
+    answer = encode(outcome as T);
+    return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
+  }, request.reference);
   let result: T;
   try {
-    result = await inUnitOfWork(
-      (outcome) => {
-        answer = encode(outcome as T);
-        return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
-      },
-      work,
-      request.reference,
-    );
+    result = await work(unit);
   } catch (error) {
     // Only a commit whose outcome is unknown keeps the records as they are; any other failure
     // rolled the stored answer back with the effect, and the key is freed for a retry.

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ErrorCode } from "../errors.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import {
@@ -118,6 +119,7 @@ export function writeRoute<T>(
     request: FastifyRequest<{ Params: { id: string } }>,
     body: Record<string, unknown>,
     business: ReturnType<typeof callerOf>,
+    unit: UnitOfWork,
   ) => Promise<T>,
   data: (result: T) => unknown = (result) => result,
 ): void {
@@ -129,7 +131,7 @@ export function writeRoute<T>(
       return answerOnce<T>(
         request,
         reply,
-        () => work(request, body, callerOf(request)),
+        (unit) => work(request, body, callerOf(request), unit),
         (result) => ({ statusCode: status, body: { status: "success", data: data(result) } }),
       );
     },

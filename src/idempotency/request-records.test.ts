@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { createTestDatabase, DIALECTS, type TestDatabase } from "../../test/helpers/databases.js";
+import { createTestDatabase, DIALECTS, storesOf, type TestDatabase } from "../../test/helpers/databases.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
 import { RequestRecords } from "./request-records.js";
@@ -31,8 +31,7 @@ for (const dialect of DIALECTS) {
     const records = () =>
       new RequestRecords({
         db: storage.db,
-        group: storage.group,
-        pool: storage.pool,
+        claims: storesOf(storage).requestRecords,
         leaseMs: 30_000,
         now: () => clock,
       });

@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type SqliteDatabase from "better-sqlite3";
-import type pg from "pg";
 import type { Executor } from "../storage/executor.js";
-import type { GroupCommit } from "../storage/group-commit.js";
 import {
   completeRecord,
   deleteExpiredRecords,
   expireLease,
+  type FreshRecord,
   type RecordId,
   type RequestRecord,
-  recordsNow,
-  recordsOnPool,
+  type RequestRecordClaims,
 } from "../storage/request-record-repository.js";
 import type { RequestRecordKind } from "../storage/schema.js";
 
@@ -30,24 +27,18 @@ export type Claim =
 
 export interface RequestRecordsOptions {
   db: Executor;
-  /** SQLite: claims are one synchronous write in the writer's group commit. */
-  group?: GroupCommit | undefined;
-  /** PostgreSQL: claims are single statements on the pool. */
-  pool?: pg.Pool | undefined;
+  /** The claim's write, in the database's own dialect. */
+  claims: RequestRecordClaims;
   /** How long an in-flight claim holds before it is presumed dead (set to the request timeout). */
   leaseMs: number;
   now?: () => number;
 }
 
-type FreshClaim = Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at"> & {
-  reference: string;
-};
-
 /**
  * What a claim of a key whose record exists may take over it with: the record is expired, or its
  * holder's lease ran out. Undefined when it still stands.
  */
-function takeOver(existing: RequestRecord, fresh: FreshClaim): FreshClaim | undefined {
+function takeOver(existing: RequestRecord, fresh: FreshRecord): FreshRecord | undefined {
   const abandoned = existing.state === "in_flight" && existing.locked_until <= fresh.created_at;
   const expired = existing.expires_at <= fresh.created_at;
   if (!expired && !abandoned) return undefined;
@@ -62,22 +53,6 @@ function refusal(existing: RequestRecord, fingerprint: string): Claim {
   if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
   if (existing.state === "in_flight") return { outcome: "in_flight" };
   return { outcome: "replay", statusCode: existing.status_code ?? 500, response: existing.response ?? "" };
-}
-
-/**
- * The claim as one synchronous write (SQLite's group commit): nothing else can run between its
- * statements, so it needs no retry.
- */
-function claimNow(db: SqliteDatabase.Database, id: RecordId, fresh: FreshClaim): Claim {
-  if (recordsNow.insertIfAbsent(db, { ...id, ...fresh, state: "in_flight" })) {
-    return { outcome: "claimed", claim: id, reference: fresh.reference };
-  }
-  const existing = recordsNow.find(db, id);
-  if (!existing) throw new Error("a request record vanished inside its write");
-  const next = takeOver(existing, fresh);
-  if (!next) return refusal(existing, fresh.fingerprint);
-  recordsNow.takeOver(db, id, next);
-  return { outcome: "claimed", claim: id, reference: next.reference };
 }
 
 /**
@@ -100,33 +75,17 @@ export class RequestRecords {
     ttlMs: number,
   ): Promise<Claim> {
     const id = { business_id: businessId, kind, key };
-    const group = this.options.group;
-    if (group) {
-      const now = this.now();
-      return group.run((db) => claimNow(db, id, this.fresh(now, fingerprint, ttlMs)));
-    }
-    const pool = this.options.pool;
-    if (!pool) throw new Error("request records need a group commit (SQLite) or a pool (PostgreSQL)");
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const fresh = this.fresh(this.now(), fingerprint, ttlMs);
-      if (await recordsOnPool.insertIfAbsent(pool, id, fresh)) {
-        return { outcome: "claimed", claim: id, reference: fresh.reference };
-      }
-      const existing = await recordsOnPool.find(pool, id);
-      if (!existing) continue; // pruned between the two statements: try again
-      const next = takeOver(existing, fresh);
-      if (next) {
-        if (await recordsOnPool.takeOver(pool, existing, next)) {
-          return { outcome: "claimed", claim: id, reference: next.reference };
-        }
-        continue;
-      }
-      return refusal(existing, fingerprint);
-    }
+    const outcome = await this.options.claims.claim(
+      id,
+      () => this.fresh(this.now(), fingerprint, ttlMs),
+      takeOver,
+    );
+    if ("claimed" in outcome) return { outcome: "claimed", claim: id, reference: outcome.claimed.reference };
+    if ("standing" in outcome) return refusal(outcome.standing, fingerprint);
     return { outcome: "in_flight" };
   }
 
-  private fresh(now: number, fingerprint: string, ttlMs: number): FreshClaim {
+  private fresh(now: number, fingerprint: string, ttlMs: number): FreshRecord {
     return {
       fingerprint,
       locked_until: new Date(now + this.options.leaseMs).toISOString(),

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ErrorCode } from "../errors.js";
-import { openStorage, type Storage } from "../storage/database.js";
+import { openStorage, type SqliteStorage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
-import { virtualBankStore } from "../storage/virtual-bank-store.js";
 import type { BankIdentityType, VirtualAccountRequest } from "./account-provider.js";
 import { isValidNuban } from "./nuban.js";
+import { sqliteVirtualBankStore } from "./sqlite-virtual-bank-store.js";
 import { SANDBOX_IDENTITIES, VirtualBank } from "./virtual-bank.js";
 
 const INSTITUTION_CODE = "999240";
 
-let storage: Storage;
+let storage: SqliteStorage;
 before(async () => {
   storage = openStorage({ dialect: "sqlite", file: ":memory:" });
   await migrate(storage);
@@ -19,7 +19,7 @@ after(() => storage.close());
 
 const bank = (sandbox?: boolean) =>
   new VirtualBank({
-    store: virtualBankStore(storage.db, storage.group),
+    store: sqliteVirtualBankStore(storage),
     institutionCode: INSTITUTION_CODE,
     permutationKey: Buffer.alloc(32, 7),
     ...(sandbox === undefined ? {} : { sandbox }),

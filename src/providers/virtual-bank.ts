@@ -1,12 +1,10 @@
 import type { Clock } from "../clock.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
-import type { BankAccountRecord, VirtualBankStore } from "../storage/virtual-bank-store.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import { SerialPermutation } from "./serial-permutation.js";
 import type { TransferNotification, TransferReceiver } from "./transfer-notification.js";
-
-export { SERIAL_COUNTER } from "../storage/virtual-bank-store.js";
+import type { BankAccountRecord, VirtualBankStore } from "./virtual-bank-store.js";
 
 /** The name the Virtual Bank gives itself: the specification's `bankName`. */
 export const VIRTUAL_BANK_NAME = "Virtual Bank";

@@ -1,6 +1,10 @@
 import type { Executor } from "./executor.js";
 
-/** What a refused notification said, against the transaction its session id was first recorded as. */
+/**
+ * A conflicting transfer: what a refused notification said, against the transaction its session
+ * id was first recorded as, and when it was seen. The one representation of a conflict, from the
+ * domain's decision to the row kept and the listeners told of it.
+ */
 export interface ConflictInput {
   sessionId: string;
   transactionId: string;
@@ -8,6 +12,7 @@ export interface ConflictInput {
   accountNumber: string;
   amount: number;
   currency: string;
+  seenAt: string;
 }
 
 /** Conflicts, most recently seen first, with what the session id was first recorded as. */

@@ -27,16 +27,29 @@ export type Dialect = "sqlite" | "postgres";
 /** Where the database is: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
 export type DatabaseLocation = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
 
-/** An open database: the Kysely instance, which dialect it speaks, and how to close it. */
-export interface Storage {
+/**
+ * An open database: the Kysely instance (cold paths, migrations), the request path's reads, and
+ * how to close it; with what each dialect's stores write the hot path through (stores.ts).
+ */
+export type Storage = SqliteStorage | PostgresStorage;
+
+/** SQLite: the writer's group commit, for the request path's synchronous writes (group-commit.ts). */
+export interface SqliteStorage extends OpenDatabase {
+  readonly dialect: "sqlite";
+  readonly group: GroupCommit;
+}
+
+/** PostgreSQL: the pool, for the request path's statements (one round trip each where it can). */
+export interface PostgresStorage extends OpenDatabase {
+  readonly dialect: "postgres";
+  readonly pool: pg.Pool;
+}
+
+interface OpenDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
   /** The request path's reads, on statements prepared once (see hot-reads.ts). */
   readonly hot: HotReads;
-  /** SQLite: the writer's group commit, for the request path's synchronous writes (group-commit.ts). */
-  readonly group?: GroupCommit;
-  /** PostgreSQL: the pool, for the request path's single statements (one round trip each). */
-  readonly pool?: pg.Pool;
   /**
    * What opens a write transaction: SQLite's BEGIN IMMEDIATE (the write lock at once);
    * PostgreSQL's BEGIN with the statement timeout as SET LOCAL, which ends with the transaction,
@@ -92,13 +105,22 @@ function queryLog(observe: QueryObserver | undefined): KyselyConfig["log"] {
 }
 
 /** Opens the database named by the location. Does not migrate (see migrate.ts). */
+export function openStorage(
+  location: { dialect: "sqlite"; file: string },
+  options?: StorageOptions,
+): SqliteStorage;
+export function openStorage(
+  location: { dialect: "postgres"; url: string },
+  options?: StorageOptions,
+): PostgresStorage;
+export function openStorage(location: DatabaseLocation, options?: StorageOptions): Storage;
 export function openStorage(location: DatabaseLocation, options: StorageOptions = {}): Storage {
   return location.dialect === "sqlite"
     ? openSqlite(location.file, options)
     : openPostgres(location.url, options);
 }
 
-function openSqlite(file: string, options: StorageOptions): Storage {
+function openSqlite(file: string, options: StorageOptions): SqliteStorage {
   // The file holds names, emails and stored answers: the service's user alone may read it.
   if (file !== ":memory:") {
     createPrivateDirectory(path.dirname(file));
@@ -218,7 +240,7 @@ const typeParser = ((oid: number, format?: "text" | "binary") => {
   };
 }) as typeof pg.types.getTypeParser;
 
-function openPostgres(url: string, options: StorageOptions): Storage {
+function openPostgres(url: string, options: StorageOptions): PostgresStorage {
   const ssl = options.ssl ?? "disable";
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,7 +1,11 @@
-import { type Selectable, sql } from "kysely";
+import { CompiledQuery, type Selectable, sql } from "kysely";
 import type { Executor } from "./executor.js";
+import { named } from "./postgres/named.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
+import { LOCK_CHAINS } from "./statements.js";
 import { hasRowLocks } from "./transactions.js";
+
+const lockChainsStatement = named(LOCK_CHAINS);
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
@@ -51,10 +55,11 @@ async function lockChains(
   accountNumber: string,
 ): Promise<void> {
   if (!hasRowLocks(db) || endpointIds.length === 0) return;
-  await sql`select pg_advisory_xact_lock(k) from (
-      select hashtextextended(e || ':' || ${accountNumber}, 0) as k
-      from unnest(${[...endpointIds]}::text[]) as e order by k
-    ) as chains`.execute(db);
+  const { text, values } = lockChainsStatement.query({
+    endpoint_ids: [...endpointIds],
+    account_number: accountNumber,
+  });
+  await db.executeQuery(CompiledQuery.raw(text, values as unknown[]));
 }
 
 /**

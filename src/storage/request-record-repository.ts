@@ -1,8 +1,5 @@
-import type SqliteDatabase from "better-sqlite3";
-import type { Insertable, Selectable } from "kysely";
-import type pg from "pg";
+import type { Selectable } from "kysely";
 import type { Executor } from "./executor.js";
-import { prepared } from "./prepared.js";
 import type { RequestRecordsTable } from "./schema.js";
 
 export type RequestRecord = Selectable<RequestRecordsTable>;
@@ -62,110 +59,57 @@ export async function deleteExpiredRecords(db: Executor, now: string, batch: num
   return Number(result.numDeletedRows);
 }
 
-/**
- * The claim's statements for a synchronous write (SQLite's group commit), prepared once per
- * connection: the request path's first write, without the query builder.
- */
-export const recordsNow = {
-  /** Inserts the record unless its key exists; true when this call inserted it. */
-  insertIfAbsent(db: SqliteDatabase.Database, row: Insertable<RequestRecordsTable>): boolean {
-    return prepared(db, INSERT_IF_ABSENT).run(row).changes > 0;
-  },
-  find(db: SqliteDatabase.Database, id: RecordId): RequestRecord | undefined {
-    return prepared(db, FIND).get(id) as RequestRecord | undefined;
-  },
-  /** Takes the record over for a new claim (the caller holds the write: no one else can). */
-  takeOver(
-    db: SqliteDatabase.Database,
-    id: RecordId,
-    next: Pick<RequestRecord, "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference">,
-  ): void {
-    prepared(db, TAKE_OVER).run({ ...id, ...next });
-  },
-  /** Stores the answer of a claimed request (inside the write that made its effect). */
-  complete(db: SqliteDatabase.Database, id: RecordId, statusCode: number, response: string): void {
-    prepared(db, COMPLETE).run({ ...id, status_code: statusCode, response });
-  },
+/** What a claim writes into its record: whose request it is, until when, and its bank reference. */
+export type FreshRecord = Pick<
+  RequestRecord,
+  "fingerprint" | "locked_until" | "expires_at" | "created_at"
+> & {
+  reference: string;
 };
 
-const INSERT_IF_ABSENT = `insert into request_records
+/** A claim's outcome at the store: the record written with `claimed`, the one that stands, or lost races. */
+export type ClaimAtStore = { claimed: FreshRecord } | { standing: RequestRecord } | { contended: true };
+
+/**
+ * The request path's first write, without the query builder, one implementation per dialect
+ * (sqlite/ and postgres/request-records.ts), chosen in compose/.
+ */
+export interface RequestRecordClaims {
+  /**
+   * Inserts the record for `id` with `fresh()` unless its key has one; when it has, the domain's
+   * `takeOver` says from the standing record whether to replace it, and with what.
+   */
+  claim(
+    id: RecordId,
+    fresh: () => FreshRecord,
+    takeOver: (existing: RequestRecord, fresh: FreshRecord) => FreshRecord | undefined,
+  ): Promise<ClaimAtStore>;
+}
+
+/** A claim's new record, unless its key has one. */
+export const INSERT_RECORD = `insert into request_records
   (business_id, kind, key, fingerprint, state, locked_until, expires_at, created_at, reference)
-  values (@business_id, @kind, @key, @fingerprint, @state, @locked_until, @expires_at, @created_at, @reference)
+  values (@business_id, @kind, @key, @fingerprint, 'in_flight', @locked_until, @expires_at, @created_at, @reference)
   on conflict (business_id, kind, key) do nothing`;
-const FIND = "select * from request_records where business_id = @business_id and kind = @kind and key = @key";
-const COMPLETE = `update request_records set state = 'done', status_code = @status_code, response = @response
-  where business_id = @business_id and kind = @kind and key = @key`;
-const TAKE_OVER = `update request_records
+export const FIND_RECORD =
+  "select * from request_records where business_id = @business_id and kind = @kind and key = @key";
+/**
+ * Replaces a record that is expired or whose holder's lease ran out, provided it is still the
+ * version that was read (`seen_*`): of two processes taking over at once, one wins.
+ */
+export const TAKE_OVER_RECORD = `update request_records
   set fingerprint = @fingerprint, locked_until = @locked_until, expires_at = @expires_at,
       created_at = @created_at, reference = @reference, state = 'in_flight', status_code = null, response = null
-  where business_id = @business_id and kind = @kind and key = @key`;
+  where business_id = @business_id and kind = @kind and key = @key
+    and state = @seen_state and locked_until = @seen_locked_until and expires_at = @seen_expires_at`;
 
-type FreshRecord = Pick<
-  RequestRecord,
-  "fingerprint" | "locked_until" | "expires_at" | "created_at" | "reference"
->;
-
-/**
- * The claim's statements on PostgreSQL (unnamed, so that a transaction pooler may sit between),
- * each autocommitted: the request path's first write, without the query builder.
- */
-export const recordsOnPool = {
-  /** Inserts the record unless its key exists; true when this call inserted it. */
-  async insertIfAbsent(pool: pg.Pool, id: RecordId, fresh: FreshRecord): Promise<boolean> {
-    const result = await pool.query({
-      text: PG_INSERT_IF_ABSENT,
-      values: [
-        id.business_id,
-        id.kind,
-        id.key,
-        fresh.fingerprint,
-        fresh.locked_until,
-        fresh.expires_at,
-        fresh.created_at,
-        fresh.reference,
-      ],
-    });
-    return (result.rowCount ?? 0) > 0;
-  },
-  async find(pool: pg.Pool, id: RecordId): Promise<RequestRecord | undefined> {
-    const result = await pool.query<RequestRecord>({
-      text: PG_FIND,
-      values: [id.business_id, id.kind, id.key],
-    });
-    return result.rows[0];
-  },
-  /**
-   * Replaces a record that is expired or whose holder's lease ran out, provided it is still the
-   * version that was read (`seen`): of two processes taking over at once, one wins.
-   */
-  async takeOver(pool: pg.Pool, seen: RequestRecord, next: FreshRecord): Promise<boolean> {
-    const result = await pool.query({
-      text: PG_TAKE_OVER,
-      values: [
-        seen.business_id,
-        seen.kind,
-        seen.key,
-        next.fingerprint,
-        next.locked_until,
-        next.expires_at,
-        next.created_at,
-        next.reference,
-        seen.state,
-        seen.locked_until,
-        seen.expires_at,
-      ],
-    });
-    return (result.rowCount ?? 0) > 0;
-  },
-};
-
-const PG_INSERT_IF_ABSENT = `insert into request_records
-  (business_id, kind, key, fingerprint, state, locked_until, expires_at, created_at, reference)
-  values ($1, $2, $3, $4, 'in_flight', $5, $6, $7, $8)
-  on conflict (business_id, kind, key) do nothing`;
-const PG_FIND = "select * from request_records where business_id = $1 and kind = $2 and key = $3";
-const PG_TAKE_OVER = `update request_records
-  set fingerprint = $4, locked_until = $5, expires_at = $6, created_at = $7, reference = $8,
-      state = 'in_flight', status_code = null, response = null
-  where business_id = $1 and kind = $2 and key = $3
-    and state = $9 and locked_until = $10 and expires_at = $11`;
+/** TAKE_OVER_RECORD's parameters. */
+export const takeOverValues = (seen: RequestRecord, next: FreshRecord) => ({
+  business_id: seen.business_id,
+  kind: seen.kind,
+  key: seen.key,
+  ...next,
+  seen_state: seen.state,
+  seen_locked_until: seen.locked_until,
+  seen_expires_at: seen.expires_at,
+});

@@ -434,7 +434,7 @@ export interface AuditLogTable {
   created_at: string;
 }
 
-/** The embedded Virtual Bank's own accounts (see storage/virtual-bank-store.ts). */
+/** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */
 export interface VirtualBankAccountsTable {
   reference: string;
   account_number: string;

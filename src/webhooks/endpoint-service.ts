@@ -9,6 +9,7 @@ import { type EventType, recordEvent, SUBSCRIBABLE_TYPES } from "../events/outbo
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import {
   closePendingDeliveries,
   type EndpointRow,
@@ -110,40 +111,48 @@ export class WebhookEndpointService {
   }
 
   /** POST /webhooks `{url, events?}`: a new endpoint and its secret, shown this once. */
-  async create(business: ForBusiness, body: Record<string, unknown>): Promise<EndpointWithSecret> {
+  async create(
+    business: ForBusiness,
+    body: Record<string, unknown>,
+    unit?: UnitOfWork,
+  ): Promise<EndpointWithSecret> {
     const url = this.url(body.url);
     const events = body.events == null ? null : check(eventsSchema, body.events);
     const id = `we_${randomUUID().replaceAll("-", "")}`;
     const secret = newWebhookSecret();
     const now = isoNow(this.now);
-    return writeTransaction(this.options.storage, async (trx) => {
-      if ((await listEndpoints(trx, business.businessId)).length >= MAX_ENDPOINTS) {
-        throw new AppError(
-          ErrorCode.WEBHOOK_LIMIT_REACHED,
-          422,
-          `A business has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first`,
-        );
-      }
-      const row: EndpointRow = {
-        id,
-        business_id: business.businessId,
-        url,
-        event_types: events === null ? null : JSON.stringify(events),
-        enabled: 1,
-        disabled_reason: null,
-        secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
-        previous_secret_ciphertext: null,
-        previous_secret_until: null,
-        failing_since: null,
-        consecutive_failures: 0,
-        paused_until: null,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await insertEndpoint(trx, row);
-      return { ...endpointView(row), secret };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        if ((await listEndpoints(trx, business.businessId)).length >= MAX_ENDPOINTS) {
+          throw new AppError(
+            ErrorCode.WEBHOOK_LIMIT_REACHED,
+            422,
+            `A business has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first`,
+          );
+        }
+        const row: EndpointRow = {
+          id,
+          business_id: business.businessId,
+          url,
+          event_types: events === null ? null : JSON.stringify(events),
+          enabled: 1,
+          disabled_reason: null,
+          secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
+          previous_secret_ciphertext: null,
+          previous_secret_until: null,
+          failing_since: null,
+          consecutive_failures: 0,
+          paused_until: null,
+          deleted_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await insertEndpoint(trx, row);
+        return { ...endpointView(row), secret };
+      },
+      unit,
+    );
   }
 
   async list(business: ForBusiness): Promise<WebhookEndpoint[]> {
@@ -158,7 +167,12 @@ export class WebhookEndpointService {
    * PATCH /webhooks/:id `{url?, events?, enabled?}`. Enabling clears the reason it was disabled
    * and its run of failures; disabling ends its pending deliveries (failed).
    */
-  async update(business: ForBusiness, id: string, body: Record<string, unknown>): Promise<WebhookEndpoint> {
+  async update(
+    business: ForBusiness,
+    id: string,
+    body: Record<string, unknown>,
+    unit?: UnitOfWork,
+  ): Promise<WebhookEndpoint> {
     const url = body.url === undefined ? undefined : this.url(body.url);
     const events =
       body.events === undefined ? undefined : body.events === null ? null : check(eventsSchema, body.events);
@@ -166,85 +180,101 @@ export class WebhookEndpointService {
       throw validationFailed("enabled must be true or false");
     const enabled = body.enabled as boolean | undefined;
     const now = isoNow(this.now);
-    return writeTransaction(this.options.storage, async (trx) => {
-      const row = await this.find(trx, business, id);
-      const next: EndpointRow = {
-        ...row,
-        ...(url === undefined ? {} : { url }),
-        ...(events === undefined ? {} : { event_types: events === null ? null : JSON.stringify(events) }),
-        updated_at: now,
-      };
-      if (enabled === true && row.enabled === 0) {
-        Object.assign(next, {
-          enabled: 1,
-          disabled_reason: null,
-          failing_since: null,
-          consecutive_failures: 0,
-          paused_until: null,
-        });
-      }
-      if (enabled === false && row.enabled === 1) {
-        Object.assign(next, { enabled: 0, disabled_reason: "disabled by the business" });
-        await closePendingDeliveries(trx, id, "failed", "the endpoint was disabled");
-      }
-      const { id: _, business_id: __, ...fields } = next;
-      await updateEndpoint(trx, id, fields);
-      const view = endpointView(next);
-      if (next.enabled !== row.enabled) await recordEndpointChange(trx, row.business_id, view, now);
-      return view;
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        const row = await this.find(trx, business, id);
+        const next: EndpointRow = {
+          ...row,
+          ...(url === undefined ? {} : { url }),
+          ...(events === undefined ? {} : { event_types: events === null ? null : JSON.stringify(events) }),
+          updated_at: now,
+        };
+        if (enabled === true && row.enabled === 0) {
+          Object.assign(next, {
+            enabled: 1,
+            disabled_reason: null,
+            failing_since: null,
+            consecutive_failures: 0,
+            paused_until: null,
+          });
+        }
+        if (enabled === false && row.enabled === 1) {
+          Object.assign(next, { enabled: 0, disabled_reason: "disabled by the business" });
+          await closePendingDeliveries(trx, id, "failed", "the endpoint was disabled");
+        }
+        const { id: _, business_id: __, ...fields } = next;
+        await updateEndpoint(trx, id, fields);
+        const view = endpointView(next);
+        if (next.enabled !== row.enabled) await recordEndpointChange(trx, row.business_id, view, now);
+        return view;
+      },
+      unit,
+    );
   }
 
   /** DELETE /webhooks/:id: gone from the API; its pending deliveries are cancelled. */
-  async remove(business: ForBusiness, id: string): Promise<{ id: string; deleted: true }> {
+  async remove(business: ForBusiness, id: string, unit?: UnitOfWork): Promise<{ id: string; deleted: true }> {
     const now = isoNow(this.now);
     // The transaction's result is the answer (a unit of work stores it before COMMIT).
-    return writeTransaction(this.options.storage, async (trx) => {
-      await this.find(trx, business, id);
-      await updateEndpoint(trx, id, { deleted_at: now, enabled: 0, updated_at: now });
-      await closePendingDeliveries(trx, id, "cancelled", "the endpoint was deleted");
-      return { id, deleted: true as const };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        await this.find(trx, business, id);
+        await updateEndpoint(trx, id, { deleted_at: now, enabled: 0, updated_at: now });
+        await closePendingDeliveries(trx, id, "cancelled", "the endpoint was deleted");
+        return { id, deleted: true as const };
+      },
+      unit,
+    );
   }
 
   /**
    * POST /webhooks/:id/rotate-secret: a new secret, answered this once; for the next 24 hours
    * every delivery is signed by both, so receivers can switch without losing one.
    */
-  async rotateSecret(business: ForBusiness, id: string): Promise<EndpointWithSecret> {
+  async rotateSecret(business: ForBusiness, id: string, unit?: UnitOfWork): Promise<EndpointWithSecret> {
     const secret = newWebhookSecret();
     const now = this.now();
-    return writeTransaction(this.options.storage, async (trx) => {
-      const row = await this.find(trx, business, id);
-      const fields = {
-        secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
-        previous_secret_ciphertext: row.secret_ciphertext,
-        previous_secret_until: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
-        updated_at: new Date(now).toISOString(),
-      };
-      await updateEndpoint(trx, id, fields);
-      return { ...endpointView({ ...row, ...fields }), secret };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        const row = await this.find(trx, business, id);
+        const fields = {
+          secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
+          previous_secret_ciphertext: row.secret_ciphertext,
+          previous_secret_until: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+          updated_at: new Date(now).toISOString(),
+        };
+        await updateEndpoint(trx, id, fields);
+        return { ...endpointView({ ...row, ...fields }), secret };
+      },
+      unit,
+    );
   }
 
   /** POST /webhooks/:id/test: a webhook.test event, delivered to this endpoint only, now. */
-  async sendTest(business: ForBusiness, id: string): Promise<{ eventId: string }> {
+  async sendTest(business: ForBusiness, id: string, unit?: UnitOfWork): Promise<{ eventId: string }> {
     const now = isoNow(this.now);
-    return writeTransaction(this.options.storage, async (trx) => {
-      await this.find(trx, business, id);
-      const event = await recordEvent(
-        trx,
-        {
-          businessId: business.businessId,
-          type: "webhook.test",
-          accountNumber: null,
-          data: { test: true, endpointId: id },
-          endpointIds: [id],
-        },
-        now,
-      );
-      return { eventId: event.id };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        await this.find(trx, business, id);
+        const event = await recordEvent(
+          trx,
+          {
+            businessId: business.businessId,
+            type: "webhook.test",
+            accountNumber: null,
+            data: { test: true, endpointId: id },
+            endpointIds: [id],
+          },
+          now,
+        );
+        return { eventId: event.id };
+      },
+      unit,
+    );
   }
 
   /** The secrets that sign a delivery to this endpoint now: the current one, and the rotated one for 24 hours. */

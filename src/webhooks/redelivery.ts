@@ -9,6 +9,7 @@ import type { Storage } from "../storage/database.js";
 import { requeueDeliveries } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
 import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
 
@@ -72,34 +73,39 @@ export class RedeliveryService {
     business: ForBusiness,
     eventId: string,
     body: Record<string, unknown>,
+    unit?: UnitOfWork,
   ): Promise<{ queued: number }> {
     const endpointId = body.endpointId == null ? undefined : this.endpointId(body.endpointId);
     if (!EVENT_ID.test(eventId)) throw eventNotFound();
     const now = isoNow(this.now);
-    return writeTransaction(this.options.storage, async (trx) => {
-      const event = await findEvent(trx, business.businessId, eventId);
-      if (!event) throw eventNotFound();
-      let targets: EndpointRow[];
-      if (endpointId !== undefined) {
-        const endpoint = await findEndpoint(trx, business.businessId, endpointId);
-        if (!endpoint) throw webhookNotFound();
-        targets = [endpoint];
-      } else {
-        const had = new Set((await deliveriesOf(trx, [eventId])).map((d) => d.endpoint_id));
-        targets = (await listEndpoints(trx, business.businessId)).filter(
-          (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
-        );
-      }
-      let queued = 0;
-      for (const endpoint of targets.filter((e) => e.enabled === 1)) {
-        queued += await requeueDeliveries(
-          trx,
-          { businessId: business.businessId, endpointId: endpoint.id, eventId, types: null },
-          now,
-        );
-      }
-      return { queued };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        const event = await findEvent(trx, business.businessId, eventId);
+        if (!event) throw eventNotFound();
+        let targets: EndpointRow[];
+        if (endpointId !== undefined) {
+          const endpoint = await findEndpoint(trx, business.businessId, endpointId);
+          if (!endpoint) throw webhookNotFound();
+          targets = [endpoint];
+        } else {
+          const had = new Set((await deliveriesOf(trx, [eventId])).map((d) => d.endpoint_id));
+          targets = (await listEndpoints(trx, business.businessId)).filter(
+            (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
+          );
+        }
+        let queued = 0;
+        for (const endpoint of targets.filter((e) => e.enabled === 1)) {
+          queued += await requeueDeliveries(
+            trx,
+            { businessId: business.businessId, endpointId: endpoint.id, eventId, types: null },
+            now,
+          );
+        }
+        return { queued };
+      },
+      unit,
+    );
   }
 
   /**
@@ -111,6 +117,7 @@ export class RedeliveryService {
     business: ForBusiness,
     endpointId: string,
     body: Record<string, unknown>,
+    unit?: UnitOfWork,
   ): Promise<{ queued: number }> {
     if (body.since == null) throw validationFailed("since is required");
     const since = new Date(check(sinceSchema, body.since)).toISOString();
@@ -122,19 +129,23 @@ export class RedeliveryService {
     }
     if (!ENDPOINT_ID.test(endpointId)) throw webhookNotFound();
     const now = isoNow(this.now);
-    return writeTransaction(this.options.storage, async (trx) => {
-      const endpoint = await findEndpoint(trx, business.businessId, endpointId);
-      if (!endpoint) throw webhookNotFound();
-      if (endpoint.enabled !== 1) throw validationFailed("the endpoint is disabled: enable it first");
-      const types =
-        endpoint.event_types === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.event_types) as string[]);
-      const queued = await requeueDeliveries(
-        trx,
-        { businessId: business.businessId, endpointId, since, types },
-        now,
-      );
-      return { queued };
-    });
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        const endpoint = await findEndpoint(trx, business.businessId, endpointId);
+        if (!endpoint) throw webhookNotFound();
+        if (endpoint.enabled !== 1) throw validationFailed("the endpoint is disabled: enable it first");
+        const types =
+          endpoint.event_types === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.event_types) as string[]);
+        const queued = await requeueDeliveries(
+          trx,
+          { businessId: business.businessId, endpointId, since, types },
+          now,
+        );
+        return { queued };
+      },
+      unit,
+    );
   }
 
   private endpointId(value: unknown): string {

@@ -2,6 +2,10 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseLocation } from "../../src/config/load.js";
+import type { Storage } from "../../src/storage/database.js";
+import { postgresStores } from "../../src/storage/postgres/stores.js";
+import { sqliteStores } from "../../src/storage/sqlite/stores.js";
+import type { Stores } from "../../src/storage/stores.js";
 import { PGBOUNCER_AVAILABLE, pgbouncerPort } from "./pgbouncer.js";
 
 export type TestDialect = "sqlite" | "postgres";
@@ -88,3 +92,7 @@ export async function createTestDatabase(kind: TestDatabaseKind, dir: string): P
       admin((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
   };
 }
+
+/** The hot path's stores for an open database, as compose/ picks them (for suites below the services). */
+export const storesOf = (storage: Storage): Stores =>
+  storage.dialect === "sqlite" ? sqliteStores(storage) : postgresStores(storage);

@@ -31,5 +31,7 @@ export const contract = {
 
 /** POST /webhooks: 201 with the endpoint and its secret. */
 export function createWebhookRoute(app: FastifyInstance, webhooks: WebhookEndpointService): void {
-  writeRoute(app, "POST", contract.path, 201, (_request, body, business) => webhooks.create(business, body));
+  writeRoute(app, "POST", contract.path, 201, (_request, body, business, unit) =>
+    webhooks.create(business, body, unit),
+  );
 }

@@ -26,7 +26,7 @@ export const contract = {
 
 /** DELETE /webhooks/:id. */
 export function deleteWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
-  writeRoute(app, "DELETE", contract.path, 200, (request, _body, business) =>
-    service.remove(business, request.params.id),
+  writeRoute(app, "DELETE", contract.path, 200, (request, _body, business, unit) =>
+    service.remove(business, request.params.id, unit),
   );
 }

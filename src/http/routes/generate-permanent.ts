@@ -37,7 +37,7 @@ export function generatePermanentRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<GeneratedPermanent>(
       request,
       reply,
-      () => accounts.generatePermanent(callerOf(request), actorOf(request), body),
+      (unit) => accounts.generatePermanent(callerOf(request), actorOf(request), body, unit),
       ({ created, account }) => ({
         statusCode: created ? 201 : 200,
         body: { status: "success", data: account },

@@ -31,7 +31,7 @@ export function generateTemporaryRoute(app: FastifyInstance, accounts: AccountSe
     return answerOnce<TemporaryAccount>(
       request,
       reply,
-      () => accounts.generateTemporary(callerOf(request), actorOf(request), body),
+      (unit) => accounts.generateTemporary(callerOf(request), actorOf(request), body, unit),
       (account) => ({ statusCode: 201, body: { status: "success", data: account } }),
     );
   });

@@ -27,7 +27,8 @@ export function answerLifecycle(
     answerOnce<AccountDetail>(
       request,
       reply,
-      () => lifecycle.setActive(callerOf(request), actorOf(request), request.params.accountNumber, active),
+      (unit) =>
+        lifecycle.setActive(callerOf(request), actorOf(request), request.params.accountNumber, active, unit),
       (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
     ),
   );

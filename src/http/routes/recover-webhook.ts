@@ -27,7 +27,7 @@ export const contract = {
 
 /** POST /webhooks/:id/recover. */
 export function recoverWebhookRoute(app: FastifyInstance, service: RedeliveryService): void {
-  writeRoute(app, "POST", contract.path, 202, (request, body, business) =>
-    service.recover(business, request.params.id, body),
+  writeRoute(app, "POST", contract.path, 202, (request, body, business, unit) =>
+    service.recover(business, request.params.id, body, unit),
   );
 }

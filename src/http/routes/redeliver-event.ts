@@ -27,7 +27,7 @@ export const contract = {
 
 /** POST /events/:id/redeliver. */
 export function redeliverEventRoute(app: FastifyInstance, service: RedeliveryService): void {
-  writeRoute(app, "POST", contract.path, 202, (request, body, business) =>
-    service.redeliver(business, request.params.id, body),
+  writeRoute(app, "POST", contract.path, 202, (request, body, business, unit) =>
+    service.redeliver(business, request.params.id, body, unit),
   );
 }

@@ -30,7 +30,7 @@ export const contract = {
 
 /** POST /webhooks/:id/rotate-secret. */
 export function rotateWebhookSecretRoute(app: FastifyInstance, service: WebhookEndpointService): void {
-  writeRoute(app, "POST", contract.path, 200, (request, _body, business) =>
-    service.rotateSecret(business, request.params.id),
+  writeRoute(app, "POST", contract.path, 200, (request, _body, business, unit) =>
+    service.rotateSecret(business, request.params.id, unit),
   );
 }

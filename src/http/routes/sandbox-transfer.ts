@@ -41,7 +41,7 @@ export function sandboxTransferRoute(app: FastifyInstance, collections: Collecti
     "POST",
     contract.path,
     201,
-    (_request, body, business) => collections.sandboxTransfer(business, body),
+    (_request, body, business, unit) => collections.sandboxTransfer(business, body, unit),
     ({ transaction }) => transaction,
   );
 }

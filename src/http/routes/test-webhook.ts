@@ -26,7 +26,7 @@ export const contract = {
 
 /** POST /webhooks/:id/test. */
 export function testWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
-  writeRoute(app, "POST", contract.path, 202, (request, _body, business) =>
-    service.sendTest(business, request.params.id),
+  writeRoute(app, "POST", contract.path, 202, (request, _body, business, unit) =>
+    service.sendTest(business, request.params.id, unit),
   );
 }

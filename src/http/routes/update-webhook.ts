@@ -27,7 +27,7 @@ export const contract = {
 
 /** PATCH /webhooks/:id. */
 export function updateWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
-  writeRoute(app, "PATCH", contract.path, 200, (request, body, business) =>
-    service.update(business, request.params.id, body),
+  writeRoute(app, "PATCH", contract.path, 200, (request, body, business, unit) =>
+    service.update(business, request.params.id, body, unit),
   );
 }

@@ -1,8 +1,10 @@
 import type pg from "pg";
-import { isDuplicatePermanent } from "./account-repository.js";
-import { KeyedBatches } from "./keyed-batches.js";
-import { ACCOUNT_COLUMNS, type AccountToCreate, type NumberToRecord } from "./schema.js";
-import { type AnswerRecords, statementWrite } from "./transactions.js";
+import { isDuplicatePermanent } from "../account-repository.js";
+import { KeyedBatches } from "../keyed-batches.js";
+import { ACCOUNT_COLUMNS, type AccountToCreate, type NumberToRecord } from "../schema.js";
+import type { AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import { named } from "./named.js";
+import { statementWrite } from "./transaction.js";
 
 /** One account to create on PostgreSQL, with its first number and the answer its request stores. */
 interface AccountToInsert {
@@ -31,6 +33,7 @@ export function createOnPostgres<T>(
   account: AccountToCreate,
   number: NumberToRecord,
   answer: T,
+  unit: UnitOfWork | undefined,
 ): Promise<T | undefined> {
   let batches = batchesOf.get(pool);
   if (!batches) {
@@ -49,7 +52,7 @@ export function createOnPostgres<T>(
     batchesOf.set(pool, batches);
   }
   const queue = batches;
-  return statementWrite(answer, (stored) =>
+  return statementWrite(unit, answer, (stored) =>
     queue.submit(account.business_id, { account, number, answer: stored }),
   );
 }
@@ -83,23 +86,22 @@ async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Prom
       response: item.answer?.response,
     })),
   );
-  const result = await pool.query<{ id: string }>({
-    text: CREATE_ON_POSTGRES,
-    values: [
-      (items[0] as AccountToInsert).account.business_id,
-      ...INPUT_COLUMNS.map((c) => column(c)),
-      items.map((item) => item.number.reference),
-      items.map((item) => item.number.issued_at),
-      items.map((item) => item.number.issued_by_type ?? null),
-      items.map((item) => item.number.issued_by_id ?? null),
-      records.map((r) => r.account),
-      records.map((r) => r.kind),
-      records.map((r) => r.key),
-      records.map((r) => r.business),
-      records.map((r) => r.status),
-      records.map((r) => r.response),
-    ],
-  });
+  const result = await pool.query<{ id: string }>(
+    createStatement.query({
+      business_id: (items[0] as AccountToInsert).account.business_id,
+      ...Object.fromEntries(INPUT_COLUMNS.map((c) => [c, column(c)])),
+      references: items.map((item) => item.number.reference),
+      issued_ats: items.map((item) => item.number.issued_at),
+      issued_by_types: items.map((item) => item.number.issued_by_type ?? null),
+      issued_by_ids: items.map((item) => item.number.issued_by_id ?? null),
+      record_accounts: records.map((r) => r.account),
+      record_kinds: records.map((r) => r.kind),
+      record_keys: records.map((r) => r.key),
+      record_businesses: records.map((r) => r.business),
+      record_statuses: records.map((r) => r.status),
+      record_responses: records.map((r) => r.response),
+    }),
+  );
   const created = new Set(result.rows.map((row) => row.id));
   return items.map((item) => created.has(item.account.id));
 }
@@ -108,7 +110,7 @@ async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Prom
 export const CREATE_ON_POSTGRES_MARKER = "vas_create_account";
 
 // The account's columns that come from the request (all but what the statement sets itself), as
-// arrays $2..$16 in ACCOUNT_COLUMNS order, each with its array type.
+// arrays named for their column, each with its array type.
 const SET_BY_STATEMENT = new Set(["business_id", "ordinal", "version", "deactivated_at"]);
 const INPUT_COLUMNS = ACCOUNT_COLUMNS.filter((column) => !SET_BY_STATEMENT.has(column)) as Array<
   Exclude<(typeof ACCOUNT_COLUMNS)[number], "business_id" | "ordinal" | "version" | "deactivated_at">
@@ -117,33 +119,33 @@ const NOT_TEXT: Partial<Record<(typeof INPUT_COLUMNS)[number], string>> = {
   duration_minutes: "integer",
   expected_amount: "bigint",
 };
-const INPUT_TYPES = INPUT_COLUMNS.map((column) => NOT_TEXT[column] ?? "text");
 
-// $1 the business; $2..$16 the accounts (INPUT_COLUMNS); $17..$20 their numbers' reference,
-// issue time and issuer; $21..$26 the request records to complete, each with the account whose
-// creation answers it. `fresh` leaves out a permanent account whose email the business has; the
-// business row is updated once, by the batch's size, and the accounts take its last ordinals in
-// batch order. Nothing is created when the business is unknown.
-const CREATE_ON_POSTGRES = `/* ${CREATE_ON_POSTGRES_MARKER} */
+// The accounts (INPUT_COLUMNS), their numbers' reference, issue time and issuer, and the request
+// records to complete, each with the account whose creation answers it, all as arrays. `fresh`
+// leaves out a permanent account whose email the business has; the business row is updated once,
+// by the batch's size, and the accounts take its last ordinals in batch order. Nothing is created
+// when the business is unknown.
+const createStatement = named(`/* ${CREATE_ON_POSTGRES_MARKER} */
 with input as (
-  select * from unnest(${INPUT_TYPES.map((type, i) => `$${i + 2}::${type}[]`).join(", ")},
-                       $17::text[], $18::text[], $19::text[], $20::text[]) with ordinality
+  select * from unnest(${INPUT_COLUMNS.map((c) => `@${c}::${NOT_TEXT[c] ?? "text"}[]`).join(", ")},
+                       @references::text[], @issued_ats::text[], @issued_by_types::text[], @issued_by_ids::text[])
+    with ordinality
     as i(${INPUT_COLUMNS.join(", ")}, reference, issued_at, issued_by_type, issued_by_id, position)
 ), fresh as (
   select i.*, row_number() over (order by i.position) as rank from input i
   where i.kind <> 'permanent' or not exists (
-    select 1 from accounts a where a.business_id = $1 and a.kind = 'permanent' and a.email = i.email)
+    select 1 from accounts a where a.business_id = @business_id and a.kind = 'permanent' and a.email = i.email)
 ), size as (
   select count(*)::integer as n from fresh
 ), counted as (
   update businesses set account_count = account_count + (select n from size)
-  where id = $1 and (select n from size) > 0
+  where id = @business_id and (select n from size) > 0
   returning account_count - (select n from size) as base
 ), account as (
   insert into accounts (id, business_id, ordinal, kind, account_number, account_name, customer_name, email,
     identity_type, identity_fingerprint, identity_last4, version, duration_minutes, expires_at, expected_amount,
     amount_policy, deactivated_at, created_at, updated_at)
-  select f.id, $1, c.base + f.rank, f.kind, f.account_number, f.account_name, f.customer_name, f.email,
+  select f.id, @business_id, c.base + f.rank, f.kind, f.account_number, f.account_name, f.customer_name, f.email,
     f.identity_type, f.identity_fingerprint, f.identity_last4, 1, f.duration_minutes, f.expires_at,
     f.expected_amount, f.amount_policy, null, f.created_at, f.updated_at
   from fresh f cross join counted c
@@ -151,13 +153,14 @@ with input as (
 ), issued as (
   insert into account_numbers (account_number, account_id, business_id, version, reference, issued_at, retired_at,
     issued_by_type, issued_by_id)
-  select f.account_number, f.id, $1, 1, f.reference, f.issued_at, null, f.issued_by_type, f.issued_by_id
+  select f.account_number, f.id, @business_id, 1, f.reference, f.issued_at, null, f.issued_by_type, f.issued_by_id
   from fresh f cross join counted c
 ), answered as (
   update request_records r set state = 'done', status_code = k.status, response = k.response
-  from unnest($21::text[], $22::text[], $23::text[], $24::text[], $25::integer[], $26::text[])
+  from unnest(@record_accounts::text[], @record_kinds::text[], @record_keys::text[],
+              @record_businesses::text[], @record_statuses::integer[], @record_responses::text[])
     as k(account_id, kind, key, business_id, status, response)
   where r.business_id = k.business_id and r.kind = k.kind and r.key = k.key
     and k.account_id in (select id from account)
 )
-select id from account`;
+select id from account`);

@@ -1,8 +1,5 @@
-import type SqliteDatabase from "better-sqlite3";
-import { advanceCounter } from "./counter-repository.js";
-import type { Executor } from "./executor.js";
-import type { GroupCommit } from "./group-commit.js";
-import { prepared } from "./prepared.js";
+import { advanceCounter } from "../storage/counter-repository.js";
+import type { Executor } from "../storage/executor.js";
 
 /** One account as the Virtual Bank records it. */
 export interface BankAccountRecord {
@@ -26,7 +23,7 @@ export interface VirtualBankStore {
 
 export const SERIAL_COUNTER = "virtual_bank.serial";
 
-type Row = {
+export type BankAccountRow = {
   reference: string;
   account_number: string;
   account_name: string;
@@ -34,7 +31,7 @@ type Row = {
   created_at: string;
 };
 
-const toRecord = (row: Row): BankAccountRecord => ({
+export const toRecord = (row: BankAccountRow): BankAccountRecord => ({
   reference: row.reference,
   accountNumber: row.account_number,
   accountName: row.account_name,
@@ -43,10 +40,11 @@ const toRecord = (row: Row): BankAccountRecord => ({
 });
 
 /**
- * The Virtual Bank's store in the service's database (its own tables and counter). With a
- * group commit (SQLite), opening an account is one synchronous write in it.
+ * The Virtual Bank's store in the service's database (its own tables and counter), through the
+ * query builder: what PostgreSQL runs (sqlite-virtual-bank-store.ts opens accounts in SQLite's
+ * group commit instead).
  */
-export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBankStore {
+export function virtualBankStore(db: Executor): VirtualBankStore {
   const find = async (reference: string) => {
     const row = await db
       .selectFrom("virtual_bank_accounts")
@@ -58,7 +56,6 @@ export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBank
   return {
     reserveSerials: (count) => advanceCounter(db, SERIAL_COUNTER, count),
     async openOnce(account) {
-      if (group) return group.run((connection) => openNow(connection, account));
       // One round trip when the reference is new (the usual case); a second to read the first
       // recording when it is not.
       const inserted = await db
@@ -88,21 +85,3 @@ export function virtualBankStore(db: Executor, group?: GroupCommit): VirtualBank
     },
   };
 }
-
-function openNow(db: SqliteDatabase.Database, account: BankAccountRecord): BankAccountRecord {
-  const row = {
-    reference: account.reference,
-    account_number: account.accountNumber,
-    account_name: account.accountName,
-    status: account.status,
-    created_at: account.createdAt,
-  };
-  prepared(db, OPEN_ONCE).run(row);
-  const recorded = prepared(db, FIND_BY_REFERENCE).get(row.reference) as Row | undefined;
-  if (!recorded) throw new Error(`virtual bank account ${account.reference} vanished after insert`);
-  return toRecord(recorded);
-}
-
-const OPEN_ONCE = `insert into virtual_bank_accounts (reference, account_number, account_name, status, created_at)
-  values (@reference, @account_number, @account_name, @status, @created_at) on conflict (reference) do nothing`;
-const FIND_BY_REFERENCE = "select * from virtual_bank_accounts where reference = ?";

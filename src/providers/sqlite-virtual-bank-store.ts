@@ -1,0 +1,36 @@
+import type SqliteDatabase from "better-sqlite3";
+import type { SqliteStorage } from "../storage/database.js";
+import { prepared } from "../storage/prepared.js";
+import {
+  type BankAccountRecord,
+  type BankAccountRow,
+  toRecord,
+  type VirtualBankStore,
+  virtualBankStore,
+} from "./virtual-bank-store.js";
+
+/** The Virtual Bank's store on SQLite: opening an account is one synchronous write in the group commit. */
+export function sqliteVirtualBankStore(storage: SqliteStorage): VirtualBankStore {
+  return {
+    ...virtualBankStore(storage.db),
+    openOnce: (account) => storage.group.run((connection) => openNow(connection, account)),
+  };
+}
+
+function openNow(db: SqliteDatabase.Database, account: BankAccountRecord): BankAccountRecord {
+  const row = {
+    reference: account.reference,
+    account_number: account.accountNumber,
+    account_name: account.accountName,
+    status: account.status,
+    created_at: account.createdAt,
+  };
+  prepared(db, OPEN_ONCE).run(row);
+  const recorded = prepared(db, FIND_BY_REFERENCE).get(row.reference) as BankAccountRow | undefined;
+  if (!recorded) throw new Error(`virtual bank account ${account.reference} vanished after insert`);
+  return toRecord(recorded);
+}
+
+const OPEN_ONCE = `insert into virtual_bank_accounts (reference, account_number, account_name, status, created_at)
+  values (@reference, @account_number, @account_name, @status, @created_at) on conflict (reference) do nothing`;
+const FIND_BY_REFERENCE = "select * from virtual_bank_accounts where reference = ?";

@@ -1,0 +1,81 @@
+import { type AccountWrites, NUMBER_COLUMNS, REISSUED_COLUMNS, RETIRE_NUMBER } from "../account-writes.js";
+import type { PostgresStorage } from "../database.js";
+import type { AccountRow } from "../schema.js";
+import { createOnPostgres } from "./account-batches.js";
+import {
+  EVENT_CTES,
+  EVENT_SELECT,
+  type EventWritten,
+  eventValues,
+  writeDeliveriesOnClient,
+} from "./event-writes.js";
+import { named } from "./named.js";
+import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
+
+/**
+ * Generate on PostgreSQL: a create is one statement, shared with the business's other creates in
+ * flight (account-batches.ts); a re-issue is one transaction of two statements (the permanent
+ * account's row lock, then one statement for the rest), so concurrent re-issues of one customer
+ * take turns, each seeing the last one's number and version.
+ */
+export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
+  return {
+    async createTemporary(account, number, answer, unit) {
+      const created = await createOnPostgres(storage.pool, account, number, answer, unit);
+      // Only a permanent account is ever found existing instead.
+      if (created === undefined) throw new Error("a temporary account was not created");
+      return created;
+    },
+    async createOrReissue(account, number, created, reissue, unit) {
+      // The usual case, a new customer, in one statement; an existing one is re-issued.
+      const answer = await createOnPostgres(storage.pool, account, number, created, unit);
+      if (answer !== undefined) return answer;
+      return clientTransaction(storage, unit, async (client, answerFor) => {
+        const found = await client.query<AccountRow>(
+          PERMANENT_LOOKUP.query({ business_id: account.business_id, email: account.email }),
+        );
+        const existing = found.rows[0];
+        // Permanent accounts are never deleted, and this runs only after the create found one.
+        if (!existing) throw new Error("the permanent account to re-issue is gone");
+        const decided = reissue(existing);
+        const answered = answerFor(decided.result);
+        const written = await client.query<EventWritten>(
+          reissueStatement.query({
+            ...decided.fields,
+            id: existing.id,
+            business_id: existing.business_id,
+            retired_number: existing.account_number,
+            reference: number.reference,
+            issued_at: number.issued_at,
+            issued_by_type: number.issued_by_type ?? null,
+            issued_by_id: number.issued_by_id ?? null,
+            ...answeredValues(answered),
+            ...eventValues(decided.event),
+          }),
+        );
+        await writeDeliveriesOnClient(client, decided.event, written.rows[0] as EventWritten);
+        return decided.result;
+      });
+    },
+  };
+}
+
+/** The business's permanent account for an email, locked (concurrent re-issues take turns). */
+export const PERMANENT_LOOKUP = named(
+  "select * from accounts where business_id = @business_id and kind = 'permanent' and email = @email for update",
+);
+
+// The account updated as the domain decided, its number retired and the new one recorded, the
+// request's records completed and the event written: one statement, one round trip.
+const reissueStatement = named(`
+with account_reissued as (
+  update accounts set ${REISSUED_COLUMNS.map((c) => `${c} = @${c}${c === "version" ? "::integer" : ""}`).join(", ")}
+  where id = @id
+), number_retired as (
+  ${RETIRE_NUMBER}
+), number_issued as (
+  insert into account_numbers (${NUMBER_COLUMNS.join(", ")})
+  values (@account_number, @id, @business_id, @version::integer, @reference, @issued_at, null,
+          @issued_by_type, @issued_by_id)
+), ${ANSWERED_CTE}, ${EVENT_CTES}
+select ${EVENT_SELECT}`);

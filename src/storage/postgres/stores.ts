@@ -1,0 +1,12 @@
+import type { PostgresStorage } from "../database.js";
+import type { Stores } from "../stores.js";
+import { postgresAccountWrites } from "./account-writes.js";
+import { postgresRequestRecordClaims } from "./request-records.js";
+import { postgresTransferWrites } from "./transfer-writes.js";
+
+/** The hot path's writes on PostgreSQL: statements on the pool, one round trip where they can be. */
+export const postgresStores = (storage: PostgresStorage): Stores => ({
+  accounts: postgresAccountWrites(storage),
+  transfers: postgresTransferWrites(storage),
+  requestRecords: postgresRequestRecordClaims(storage),
+});

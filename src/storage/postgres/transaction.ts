@@ -1,0 +1,116 @@
+import type pg from "pg";
+import { CommitOutcomeUnknownError, isConnectionLost } from "../errors.js";
+import { COMPLETE_RECORD } from "../statements.js";
+import type { AnswerOptions, AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import { named } from "./named.js";
+
+/** The pool a PostgreSQL store writes on, and how a write transaction begins (see postgres-dialect.ts). */
+export interface PostgresWriter {
+  pool: pg.Pool;
+  beginWrite: string;
+}
+
+/**
+ * Runs `work` in a transaction on one pooled client, for the hot path's statements (unnamed:
+ * nothing outlives the transaction, so a transaction pooler may sit between). `work` may fold the
+ * unit of work's answer into its last statement: `answerFor(result)` gives the records to
+ * complete (undefined when there is no unit, or the result does not answer). If it does not, they
+ * are completed here, before COMMIT. A connection lost during COMMIT leaves the outcome unknown,
+ * and says so.
+ */
+export async function clientTransaction<T>(
+  writer: PostgresWriter,
+  unit: UnitOfWork | undefined,
+  work: (client: pg.PoolClient, answerFor: (result: T) => AnswerRecords | undefined) => Promise<T>,
+  options: AnswerOptions<T> = {},
+): Promise<T> {
+  unit?.assertOpen();
+  let folded = false;
+  const answerFor = (result: T) => {
+    folded = true;
+    return unit?.recordsFor(result, options);
+  };
+  const client = await writer.pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(writer.beginWrite);
+    let result: T;
+    try {
+      result = await work(client, answerFor);
+      const answer = folded ? undefined : unit?.answerFor(result, options);
+      if (answer) {
+        for (const claim of answer.claims) {
+          await client.query(
+            completeRecord.query({ ...claim, status_code: answer.statusCode, response: answer.response }),
+          );
+        }
+      }
+    } catch (error) {
+      await client.query("rollback").catch(() => {});
+      throw error;
+    }
+    await commitClient(client);
+    return result;
+  } catch (error) {
+    if (isConnectionLost(error) || error instanceof CommitOutcomeUnknownError) broken = error as Error;
+    throw error;
+  } finally {
+    // A connection that broke is destroyed, not handed to the next request.
+    client.release(broken);
+  }
+}
+
+const completeRecord = named(COMPLETE_RECORD);
+
+async function commitClient(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    if (isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+    throw error;
+  }
+}
+
+/**
+ * Runs one autocommitted statement (one round trip) as a unit of work's write: `run` gets the
+ * answer to store for `result` with the request's records, and says whether it made the effect
+ * (false: it wrote nothing, and the unit of work may write later). A connection lost before the
+ * statement's answer leaves its outcome unknown, and says so.
+ */
+export async function statementWrite<T>(
+  unit: UnitOfWork | undefined,
+  result: T,
+  run: (answer: AnswerRecords | undefined) => Promise<boolean>,
+): Promise<T | undefined> {
+  const answer = unit?.tentative(result);
+  let wrote: boolean;
+  try {
+    wrote = await run(answer);
+  } catch (error) {
+    if (isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+    throw error;
+  }
+  if (!wrote) return undefined;
+  unit?.taken();
+  return result;
+}
+
+/**
+ * PostgreSQL, a part of one write statement: completes the request's records with its answer,
+ * given as arrays (kinds, keys, business ids), so that the effect and its answer are one round trip.
+ */
+export const ANSWERED_CTE = `answered as (
+  update request_records r set state = 'done', status_code = @answer_status::integer, response = @answer_response
+  from unnest(@answer_kinds::text[], @answer_keys::text[], @answer_businesses::text[]) as k(kind, key, business_id)
+  where r.business_id = k.business_id and r.kind = k.kind and r.key = k.key
+)`;
+
+/** ANSWERED_CTE's parameters: the records to complete, none without a unit of work's answer. */
+export const answeredValues = (answer: AnswerRecords | undefined) => ({
+  answer_status: answer?.statusCode ?? null,
+  answer_response: answer?.response ?? null,
+  answer_kinds: answer?.kinds ?? [],
+  answer_keys: answer?.keys ?? [],
+  answer_businesses: answer?.businessIds ?? [],
+});

@@ -1,0 +1,152 @@
+import type pg from "pg";
+import { GENESIS_HASH } from "../../ledger/posting.js";
+import type { PostgresStorage } from "../database.js";
+import { LEDGER_ACCOUNT_KINDS } from "../ledger-repository.js";
+import {
+  FIND_ACCOUNT_BY_NUMBER,
+  LAST_TRANSACTION,
+  LEDGER_HEADS,
+  RECORD_CONFLICT,
+  TRANSACTION_BY_SESSION,
+} from "../statements.js";
+import type { TransactionRow } from "../transaction-repository.js";
+import {
+  conflictRow,
+  destination,
+  type FoundRow,
+  type HeadRow,
+  headMap,
+  type LedgerState,
+  OUTCOME_ANSWERS,
+  TRANSACTION_COLUMNS,
+  type TransferDecisions,
+  type TransferKeys,
+  type TransferOutcome,
+  type TransferWrites,
+} from "../transfer-writes.js";
+import type { UnitOfWork } from "../unit-of-work.js";
+import {
+  EVENT_CTES,
+  EVENT_SELECT,
+  type EventWritten,
+  eventValues,
+  writeDeliveriesOnClient,
+} from "./event-writes.js";
+import { type NamedStatement, named } from "./named.js";
+import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
+
+/**
+ * Ingestion on PostgreSQL: one transaction of statements, the posting itself one round trip.
+ * Ingestions of one session id take turns on an advisory lock, transfers into one account on its
+ * row, and one business's transfers on its ledger accounts' rows.
+ */
+export function postgresTransferWrites(storage: PostgresStorage): TransferWrites {
+  return { ingest: (transfer, decide, unit) => ingest(storage, transfer, decide, unit) };
+}
+
+function ingest<R>(
+  storage: PostgresStorage,
+  { sessionId, accountNumber, now }: TransferKeys,
+  decide: TransferDecisions<R>,
+  unit: UnitOfWork | undefined,
+): Promise<TransferOutcome<R>> {
+  return clientTransaction<TransferOutcome<R>>(
+    storage,
+    unit,
+    async (client, answerFor) => {
+      const run = <Row extends pg.QueryResultRow>(
+        statement: NamedStatement,
+        values: Record<string, unknown>,
+      ) => client.query<Row>(statement.query(values));
+      await run(STATEMENTS.lockSession, { key: `vas:session:${sessionId}` });
+      const existing = (await run<TransactionRow>(STATEMENTS.findBySession, { session_id: sessionId }))
+        .rows[0];
+      if (existing) {
+        const seen = decide.again(existing);
+        if ("duplicate" in seen) return { result: seen.duplicate };
+        await run(STATEMENTS.recordConflict, conflictRow(seen.conflict));
+        // Kept, and committed without an answer (OUTCOME_ANSWERS).
+        return seen;
+      }
+      const found = destination(
+        (await run<FoundRow>(STATEMENTS.findAccount, { account_number: accountNumber })).rows[0],
+      );
+      let ledger: LedgerState | undefined;
+      if (found) {
+        const business_id = found.account.business_id;
+        let heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
+        if (heads.length < LEDGER_ACCOUNT_KINDS.length) {
+          await run(STATEMENTS.createHeads, { business_id, now });
+          heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
+        }
+        const last = (await run<NonNullable<LedgerState["last"]>>(STATEMENTS.last, { business_id })).rows[0];
+        ledger = { fee: found.fee, heads: headMap(heads), last };
+      }
+      const posting = decide.post(found && ledger && { ...found, ledger });
+      const outcome = { result: posting.result };
+      const { transaction, entries } = posting;
+      const heads = [...posting.heads];
+      const answer = answerFor(outcome);
+      const written = await run<EventWritten>(STATEMENTS.post, {
+        ...Object.fromEntries(TRANSACTION_COLUMNS.map((column) => [column, transaction[column]])),
+        entry_accounts: entries.map((e) => e.ledgerAccountId),
+        entry_sequences: entries.map((e) => e.sequence),
+        entry_amounts: entries.map((e) => e.amount),
+        entry_balances: entries.map((e) => e.balanceAfter),
+        entry_previous_hashes: entries.map((e) => e.previousHash),
+        entry_hashes: entries.map((e) => e.hash),
+        head_ids: heads.map((h) => h.id),
+        head_balances: heads.map((h) => h.balance),
+        head_entry_counts: heads.map((h) => h.entryCount),
+        head_hashes: heads.map((h) => h.lastHash),
+        ...answeredValues(answer),
+        ...eventValues(posting.event),
+      });
+      await writeDeliveriesOnClient(client, posting.event, written.rows[0] as EventWritten);
+      return outcome;
+    },
+    OUTCOME_ANSWERS,
+  );
+}
+
+const STATEMENTS = {
+  lockSession: named("select pg_advisory_xact_lock(hashtextextended(@key, 0))"),
+  findBySession: named(TRANSACTION_BY_SESSION),
+  // Transfers into one account take turns on its row.
+  findAccount: named(`${FIND_ACCOUNT_BY_NUMBER} for update of a`),
+  // One business's transfers take turns on its ledger accounts, always locked in the same order.
+  heads: named(`${LEDGER_HEADS} for update`),
+  // A business's first two transfers may race to create its accounts: the loser's rows conflict
+  // on the id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.
+  createHeads:
+    named(`insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
+    select @business_id || ':' || kind, @business_id, kind, 'NGN', 0, 0, '${GENESIS_HASH}', @now
+    from unnest(array['${LEDGER_ACCOUNT_KINDS.join("','")}']) as kind
+    on conflict do nothing`),
+  // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
+  last: named(LAST_TRANSACTION),
+  recordConflict: named(RECORD_CONFLICT),
+  // The transaction, its entries, the heads after them, the account's totals, the request's
+  // records and the event: every part of one statement, so one round trip; the foreign keys are
+  // checked at its end.
+  post: named(`with transaction_written as (
+  insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
+  values (${TRANSACTION_COLUMNS.map((c) => `@${c}`).join(", ")})
+), entries_written as (
+  insert into ledger_entries
+    (ledger_account_id, sequence, transaction_id, business_id, amount, balance_after, created_at, previous_hash, hash)
+  select e.account, e.sequence, @id, @business_id, e.amount, e.balance_after, @created_at, e.previous_hash, e.hash
+  from unnest(@entry_accounts::text[], @entry_sequences::integer[], @entry_amounts::bigint[],
+              @entry_balances::bigint[], @entry_previous_hashes::text[], @entry_hashes::text[])
+    as e(account, sequence, amount, balance_after, previous_hash, hash)
+), heads_moved as (
+  update ledger_accounts l set balance = h.balance, entry_count = h.entry_count, last_hash = h.last_hash
+  from unnest(@head_ids::text[], @head_balances::bigint[], @head_entry_counts::integer[], @head_hashes::text[])
+    as h(id, balance, entry_count, last_hash)
+  where l.id = h.id
+), account_counted as (
+  update accounts set total_received = total_received + @amount::bigint, transfer_count = transfer_count + 1
+  where id = @account_id
+), ${ANSWERED_CTE}, ${EVENT_CTES}
+select ${EVENT_SELECT}`),
+};

@@ -1,0 +1,89 @@
+import type SqliteDatabase from "better-sqlite3";
+import {
+  ACCOUNT_DEFAULTS,
+  type AccountWrites,
+  NUMBER_COLUMNS,
+  REISSUED_COLUMNS,
+  RETIRE_NUMBER,
+} from "../account-writes.js";
+import type { SqliteStorage } from "../database.js";
+import { prepared } from "../prepared.js";
+import { ACCOUNT_COLUMNS, type AccountRow, type AccountToCreate, type NumberToRecord } from "../schema.js";
+import { writeEventNow } from "./event-writes.js";
+import { groupWrite } from "./group-write.js";
+
+/**
+ * Generate on SQLite: one synchronous write on statements prepared once, committed with the
+ * writes of the other requests in flight (group commit). The write runs alone, so the permanent
+ * account it reads cannot change under it.
+ */
+export function sqliteAccountWrites(storage: SqliteStorage): AccountWrites {
+  return {
+    createTemporary: (account, number, answer, unit) =>
+      groupWrite(storage.group, (db) => createNow(db, account, number, answer), unit),
+    createOrReissue: (account, number, created, reissue, unit) =>
+      groupWrite(
+        storage.group,
+        (db) => {
+          const existing = prepared(db, PERMANENT_LOOKUP).get(account.business_id, account.email) as
+            | AccountRow
+            | undefined;
+          if (!existing) return createNow(db, account, number, created);
+          const decided = reissue(existing);
+          const { fields } = decided;
+          prepared(db, REISSUE_ACCOUNT).run({ ...fields, id: existing.id });
+          prepared(db, RETIRE_NUMBER).run({
+            updated_at: fields.updated_at,
+            retired_number: existing.account_number,
+          });
+          prepared(db, INSERT_NUMBER).run({
+            ...NUMBER_DEFAULTS,
+            ...number,
+            account_id: existing.id,
+            business_id: existing.business_id,
+            version: fields.version,
+          });
+          writeEventNow(db, decided.event);
+          return decided.result;
+        },
+        unit,
+      ),
+  };
+}
+
+/** Inside a synchronous write: the account (the business's next ordinal) and its first number. */
+function createNow<T>(
+  db: SqliteDatabase.Database,
+  account: AccountToCreate,
+  number: NumberToRecord,
+  answer: T,
+): T {
+  const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as { account_count: number };
+  prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
+  prepared(db, INSERT_NUMBER).run({
+    ...NUMBER_DEFAULTS,
+    ...number,
+    account_id: account.id,
+    business_id: account.business_id,
+    version: 1,
+  });
+  return answer;
+}
+
+/**
+ * The partial index's predicate is a literal, not a parameter: SQLite may use the index
+ * (kind = 'permanent') only for a statement whose predicate implies it, and with a bound value
+ * it re-prepares the statement on every call to find out (about 54 us against 4.5 us, issue 12).
+ */
+export const PERMANENT_LOOKUP =
+  "select * from accounts where business_id = ? and kind = 'permanent' and email = ?";
+const NEXT_ORDINAL =
+  "update businesses set account_count = account_count + 1 where id = ? returning account_count";
+const NUMBER_DEFAULTS = { retired_at: null, issued_by_type: null, issued_by_id: null };
+
+const insertSql = (table: string, columns: readonly string[]) =>
+  `insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`;
+const INSERT_ACCOUNT = insertSql("accounts", ACCOUNT_COLUMNS);
+const INSERT_NUMBER = insertSql("account_numbers", NUMBER_COLUMNS);
+const REISSUE_ACCOUNT = `update accounts set ${REISSUED_COLUMNS.map((c) => `${c} = @${c}`).join(", ")}
+  where id = @id`;

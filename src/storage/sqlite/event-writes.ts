@@ -1,0 +1,50 @@
+import type SqliteDatabase from "better-sqlite3";
+import { UNSCHEDULED } from "../delivery-repository.js";
+import type { EventRow } from "../event-repository.js";
+import type { EndpointTypes, EventToWrite } from "../event-writes.js";
+import { prepared } from "../prepared.js";
+
+/**
+ * Inside a synchronous write: the event (the next sequence of its business) and one pending
+ * delivery per target endpoint, on statements prepared once. A delivery joins its account's
+ * chain (see delivery-repository.ts) when the endpoint has a pending one already. The write
+ * transaction runs alone, so nothing settles a chain meanwhile.
+ */
+export function writeEventNow(db: SqliteDatabase.Database, event: EventToWrite): EventRow {
+  const { value } = prepared(db, ADVANCE_COUNTER).get(event.counter) as { value: number };
+  const row: EventRow = { ...event.row, sequence: value };
+  prepared(db, INSERT_EVENT).run(row);
+  const enabled = prepared(db, ENABLED_ENDPOINTS).all(row.business_id) as EndpointTypes[];
+  for (const endpointId of event.targets(enabled)) {
+    const chained =
+      row.account_number !== null &&
+      prepared(db, CHAIN_PENDING).get(endpointId, row.account_number) !== undefined;
+    prepared(db, INSERT_DELIVERY).run({
+      id: event.deliveryId(),
+      event_id: row.id,
+      endpoint_id: endpointId,
+      business_id: row.business_id,
+      sequence: row.sequence,
+      account_number: row.account_number,
+      next_attempt_at: chained ? UNSCHEDULED : row.created_at,
+      created_at: row.created_at,
+    });
+  }
+  return row;
+}
+
+const ADVANCE_COUNTER = `insert into counters (name, value) values (?, 1)
+  on conflict (name) do update set value = counters.value + 1 returning value`;
+const INSERT_EVENT = `insert into events (id, business_id, sequence, type, account_number, data, created_at)
+  values (@id, @business_id, @sequence, @type, @account_number, @data, @created_at)`;
+const ENABLED_ENDPOINTS =
+  "select id, event_types from webhook_endpoints where business_id = ? and enabled = 1";
+// The partial index's predicate as a literal (webhook_deliveries_pending_chain_idx).
+const CHAIN_PENDING =
+  "select 1 from webhook_deliveries where endpoint_id = ? and account_number = ? and state = 'pending' limit 1";
+const INSERT_DELIVERY = `insert into webhook_deliveries
+  (id, event_id, endpoint_id, business_id, sequence, account_number, state, attempts, next_attempt_at,
+   lease_until, last_status, last_error, created_at, delivered_at)
+  values (@id, @event_id, @endpoint_id, @business_id, @sequence, @account_number, 'pending', 0,
+   @next_attempt_at, null, null, null, @created_at, null)
+  on conflict (event_id, endpoint_id) do nothing`;

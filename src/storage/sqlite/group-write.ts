@@ -1,0 +1,33 @@
+import type SqliteDatabase from "better-sqlite3";
+import type { GroupCommit } from "../group-commit.js";
+import { prepared } from "../prepared.js";
+import { COMPLETE_RECORD } from "../statements.js";
+import type { AnswerOptions, UnitOfWork } from "../unit-of-work.js";
+
+/**
+ * Runs a synchronous write in SQLite's next group commit (see group-commit.ts); given a request's
+ * unit of work, the answer is stored for the request's keys inside the write's own savepoint, so
+ * the effect and its answer commit, or roll back, together.
+ */
+export function groupWrite<T>(
+  group: GroupCommit,
+  write: (db: SqliteDatabase.Database) => T,
+  unit: UnitOfWork | undefined,
+  options: AnswerOptions<T> = {},
+): Promise<T> {
+  unit?.assertOpen();
+  return group.run((db) => {
+    const result = write(db);
+    const answer = unit?.answerFor(result, options);
+    if (answer) {
+      for (const claim of answer.claims) {
+        prepared(db, COMPLETE_RECORD).run({
+          ...claim,
+          status_code: answer.statusCode,
+          response: answer.response,
+        });
+      }
+    }
+    return result;
+  });
+}

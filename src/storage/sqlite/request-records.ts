@@ -1,0 +1,30 @@
+import type { SqliteStorage } from "../database.js";
+import { prepared } from "../prepared.js";
+import {
+  FIND_RECORD,
+  INSERT_RECORD,
+  type RequestRecord,
+  type RequestRecordClaims,
+  TAKE_OVER_RECORD,
+  takeOverValues,
+} from "../request-record-repository.js";
+
+/**
+ * Claims on SQLite: one synchronous write in the writer's group commit. Nothing else can run
+ * between its statements, so a claim never loses a race and needs no retry.
+ */
+export function sqliteRequestRecordClaims(storage: SqliteStorage): RequestRecordClaims {
+  return {
+    claim: (id, fresh, takeOver) =>
+      storage.group.run((db) => {
+        const record = fresh();
+        if (prepared(db, INSERT_RECORD).run({ ...id, ...record }).changes > 0) return { claimed: record };
+        const existing = prepared(db, FIND_RECORD).get(id) as RequestRecord | undefined;
+        if (!existing) throw new Error("a request record vanished inside its write");
+        const next = takeOver(existing, record);
+        if (!next) return { standing: existing };
+        prepared(db, TAKE_OVER_RECORD).run(takeOverValues(existing, next));
+        return { claimed: next };
+      }),
+  };
+}

@@ -1,0 +1,12 @@
+import type { SqliteStorage } from "../database.js";
+import type { Stores } from "../stores.js";
+import { sqliteAccountWrites } from "./account-writes.js";
+import { sqliteRequestRecordClaims } from "./request-records.js";
+import { sqliteTransferWrites } from "./transfer-writes.js";
+
+/** The hot path's writes on SQLite: synchronous writes in the group commit. */
+export const sqliteStores = (storage: SqliteStorage): Stores => ({
+  accounts: sqliteAccountWrites(storage),
+  transfers: sqliteTransferWrites(storage),
+  requestRecords: sqliteRequestRecordClaims(storage),
+});

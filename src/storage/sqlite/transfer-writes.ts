@@ -1,0 +1,106 @@
+import type SqliteDatabase from "better-sqlite3";
+import type { ChainedEntry } from "../../ledger/posting.js";
+import { GENESIS_HASH } from "../../ledger/posting.js";
+import type { SqliteStorage } from "../database.js";
+import { LEDGER_ACCOUNT_KINDS } from "../ledger-repository.js";
+import { prepared } from "../prepared.js";
+import {
+  FIND_ACCOUNT_BY_NUMBER,
+  LAST_TRANSACTION,
+  LEDGER_HEADS,
+  RECORD_CONFLICT,
+  TRANSACTION_BY_SESSION,
+} from "../statements.js";
+import type { TransactionRow } from "../transaction-repository.js";
+import {
+  conflictRow,
+  destination,
+  type FoundRow,
+  type HeadRow,
+  headMap,
+  type LedgerState,
+  newLedgerAccounts,
+  OUTCOME_ANSWERS,
+  TRANSACTION_COLUMNS,
+  type TransferDecisions,
+  type TransferKeys,
+  type TransferOutcome,
+  type TransferWrites,
+} from "../transfer-writes.js";
+import { writeEventNow } from "./event-writes.js";
+import { groupWrite } from "./group-write.js";
+
+/**
+ * Ingestion on SQLite: one synchronous write in the group commit, on statements prepared once.
+ * Writes run one at a time, so ingestions of one session id, transfers into one account and one
+ * business's transfers take turns by construction.
+ */
+export function sqliteTransferWrites(storage: SqliteStorage): TransferWrites {
+  return {
+    ingest: (transfer, decide, unit) =>
+      groupWrite(storage.group, (db) => ingestNow(db, transfer, decide), unit, OUTCOME_ANSWERS),
+  };
+}
+
+function ingestNow<R>(
+  db: SqliteDatabase.Database,
+  { sessionId, accountNumber, now }: TransferKeys,
+  decide: TransferDecisions<R>,
+): TransferOutcome<R> {
+  const existing = prepared(db, TRANSACTION_BY_SESSION).get({ session_id: sessionId }) as
+    | TransactionRow
+    | undefined;
+  if (existing) {
+    const seen = decide.again(existing);
+    if ("duplicate" in seen) return { result: seen.duplicate };
+    prepared(db, RECORD_CONFLICT).run(conflictRow(seen.conflict));
+    return seen;
+  }
+  const found = destination(
+    prepared(db, FIND_ACCOUNT_BY_NUMBER).get({ account_number: accountNumber }) as FoundRow | undefined,
+  );
+  let ledger: LedgerState | undefined;
+  if (found) {
+    const business_id = found.account.business_id;
+    let heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
+    if (heads.length < LEDGER_ACCOUNT_KINDS.length) {
+      for (const row of newLedgerAccounts(business_id, now)) prepared(db, CREATE_HEAD).run(row);
+      heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
+    }
+    const last = prepared(db, LAST_TRANSACTION).get({ business_id }) as LedgerState["last"];
+    ledger = { fee: found.fee, heads: headMap(heads), last };
+  }
+  const posting = decide.post(found && ledger && { ...found, ledger });
+  const { transaction } = posting;
+  prepared(db, INSERT_TRANSACTION).run(transaction);
+  for (const entry of posting.entries) prepared(db, INSERT_ENTRY).run(entryRow(transaction, entry));
+  for (const head of posting.heads) prepared(db, MOVE_HEAD).run(head);
+  prepared(db, COUNT_TRANSFER).run(transaction.amount, transaction.account_id);
+  writeEventNow(db, posting.event);
+  return { result: posting.result };
+}
+
+const entryRow = (transaction: TransactionRow, entry: ChainedEntry) => ({
+  ledger_account_id: entry.ledgerAccountId,
+  sequence: entry.sequence,
+  transaction_id: transaction.id,
+  business_id: transaction.business_id,
+  amount: entry.amount,
+  balance_after: entry.balanceAfter,
+  created_at: entry.createdAt,
+  previous_hash: entry.previousHash,
+  hash: entry.hash,
+});
+
+const CREATE_HEAD = `insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
+  values (@id, @business_id, @kind, @currency, 0, 0, '${GENESIS_HASH}', @created_at) on conflict do nothing`;
+const INSERT_TRANSACTION = `insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
+  values (${TRANSACTION_COLUMNS.map((c) => `@${c}`).join(", ")})`;
+const INSERT_ENTRY = `insert into ledger_entries
+  (ledger_account_id, sequence, transaction_id, business_id, amount, balance_after, created_at, previous_hash, hash)
+  values (@ledger_account_id, @sequence, @transaction_id, @business_id, @amount, @balance_after, @created_at,
+          @previous_hash, @hash)`;
+const MOVE_HEAD =
+  "update ledger_accounts set balance = @balance, entry_count = @entryCount, last_hash = @lastHash where id = @id";
+const COUNT_TRANSFER =
+  "update accounts set total_received = total_received + ?, transfer_count = transfer_count + 1 where id = ?";

@@ -1,0 +1,44 @@
+// The hot path's statements that both dialects run as they are, written once with named
+// parameters (`@name`): better-sqlite3 binds them from an object; postgres/named.ts numbers them
+// for node-postgres.
+
+/** Stores a claimed request's answer (inside the write that made its effect). */
+export const COMPLETE_RECORD = `update request_records set state = 'done', status_code = @status_code, response = @response
+  where business_id = @business_id and kind = @kind and key = @key`;
+
+/**
+ * A conflicting notification kept, or counted again: the same session id with another account,
+ * amount or currency than its first recording.
+ */
+export const RECORD_CONFLICT = `insert into transfer_conflicts
+  (id, session_id, transaction_id, business_id, account_number, amount, currency, attempts, first_seen_at, last_seen_at)
+  values (@id, @session_id, @transaction_id, @business_id, @account_number, @amount, @currency, 1, @now, @now)
+  on conflict (session_id, account_number, amount, currency)
+  do update set attempts = transfer_conflicts.attempts + 1, last_seen_at = excluded.last_seen_at`;
+
+/** The account a number was issued to, with the number's retirement and the business's fee. */
+export const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo
+  from account_numbers n
+  join accounts a on a.id = n.account_id
+  join businesses b on b.id = a.business_id
+  where n.account_number = @account_number`;
+
+/** A business's ledger accounts' heads, in id order (the order PostgreSQL locks them in). */
+export const LEDGER_HEADS =
+  "select id, kind, balance, entry_count, last_hash from ledger_accounts where business_id = @business_id order by id";
+
+/** A business's newest transaction. */
+export const LAST_TRANSACTION =
+  "select ordinal, created_at from transactions where business_id = @business_id order by ordinal desc limit 1";
+
+/** The transaction recorded for a bank session id. */
+export const TRANSACTION_BY_SESSION = "select * from transactions where session_id = @session_id";
+
+/**
+ * PostgreSQL: the advisory locks of delivery chains (endpoint and account), transaction-scoped,
+ * taken in one global order (by key) so that two transactions never wait on each other in a
+ * cycle (see delivery-repository.ts). SQLite's writes run one at a time and need none.
+ */
+export const LOCK_CHAINS = `select pg_advisory_xact_lock(k) from (
+  select hashtextextended(e || ':' || @account_number, 0) as k from unnest(@endpoint_ids::text[]) as e order by k
+) as chains`;

@@ -1,0 +1,14 @@
+import type { AccountWrites } from "./account-writes.js";
+import type { RequestRecordClaims } from "./request-record-repository.js";
+import type { TransferWrites } from "./transfer-writes.js";
+
+/**
+ * The hot path's writes, one implementation per dialect (sqlite/stores.ts, postgres/stores.ts),
+ * chosen once in compose/: no call site asks which database it runs on. Cold paths go through
+ * the query builder (storage.db), which speaks both.
+ */
+export interface Stores {
+  accounts: AccountWrites;
+  transfers: TransferWrites;
+  requestRecords: RequestRecordClaims;
+}
