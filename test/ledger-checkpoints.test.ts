@@ -3,11 +3,11 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { composeServer, LEDGER_CHECKPOINT_INTERVAL_MS } from "../src/compose/server.js";
+import type { LedgerAccountKind } from "../src/ledger/kinds.js";
+import { ledgerAccountId } from "../src/ledger/kinds.js";
 import { GENESIS_HASH } from "../src/ledger/posting.js";
 import { checkpointMac } from "../src/ledger-audit/checkpoint.js";
 import type { Executor } from "../src/storage/executor.js";
-import { ledgerAccountId } from "../src/storage/ledger-repository.js";
-import type { LedgerAccountKind } from "../src/storage/schema.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
-import { ledgerAccountId } from "../src/storage/ledger-repository.js";
+import { ledgerAccountId } from "../src/ledger/kinds.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import { sign } from "../src/auth/signature.js";
-import type { IssuedKeyPair } from "../src/businesses/business-service.js";
+import type { IssuedKeyPair } from "../src/businesses/api-keys.js";
 import { openServices } from "../src/compose/services.js";
 import { openStorage } from "../src/storage/database.js";
 import { createTestDatabase, DIALECTS, databaseUrl, type TestDatabase } from "./helpers/databases.js";

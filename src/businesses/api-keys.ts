@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
+import { AppError, ErrorCode } from "../errors.js";
+import { findApiKeyByHash, findApiKeyById, findApiKeysByPrefix } from "../storage/api-key-repository.js";
+import type { Executor } from "../storage/executor.js";
+import { API_KEY_STATUSES, type ApiKeyRow, type ApiKeyStatus } from "../storage/schema.js";
 
+/** How every API key starts; a secret key starts differently. */
 const API_KEY_PREFIX = "vak_";
 const SECRET_KEY_PREFIX = "vsk_";
 /** How much of an API key is kept in clear, to recognise it in listings. */
@@ -27,3 +32,107 @@ export function displayPrefix(apiKey: string): string {
 
 /** The additional authenticated data that binds a sealed secret key to its api_keys row. */
 export const secretContext = (keyId: string) => `api_keys:${keyId}`;
+
+export interface IssuedKeyPair {
+  keyId: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+export interface ApiKeySummary {
+  keyId: string;
+  prefix: string;
+  status: ApiKeyStatus;
+  /** The oldest signature version the key accepts (1, or 2 when version 2 is required). */
+  minSignatureVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The minute the key last authenticated a request (null: never). */
+  lastUsedAt: string | null;
+}
+
+const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
+const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
+
+/** How a key may be named: its id, the display prefix `key list` shows, or the whole API key. */
+export type KeyReference =
+  | { kind: "id"; keyId: string }
+  | { kind: "prefix"; prefix: string }
+  | { kind: "apiKey"; apiKey: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How every API key starts (see generateKeyPair); a secret key starts differently. */
+const API_KEY_START = API_KEY_PREFIX;
+/** Keys listed when a prefix is ambiguous. */
+const AMBIGUOUS_LISTED = 10;
+
+export const isUuid = (text: string) => UUID.test(text);
+
+/**
+ * Tells the three ways of naming a key apart without a database: a UUID is an id, `vak_` and 8
+ * more characters a display prefix, any other `vak_...` a whole API key. Anything else (a
+ * secret key, a typo) is a 400 that does not echo the text, which may be a secret.
+ */
+export function parseKeyReference(text: string): KeyReference {
+  if (isUuid(text)) return { kind: "id", keyId: text.toLowerCase() };
+  if (text.startsWith(API_KEY_START)) {
+    return text.length === DISPLAY_PREFIX_LENGTH
+      ? { kind: "prefix", prefix: text }
+      : { kind: "apiKey", apiKey: text };
+  }
+  throw invalid(
+    `expected a key id (UUID), a key prefix (${API_KEY_START} and ${DISPLAY_PREFIX_LENGTH - API_KEY_START.length} ` +
+      `characters, as key list shows) or a whole API key (${API_KEY_START}...)` +
+      (text.startsWith("vsk_") ? "; that is a secret key" : ""),
+  );
+}
+
+/** A key as listed: never its secret. */
+export const apiKeySummary = (row: ApiKeyRow): ApiKeySummary => ({
+  keyId: row.id,
+  prefix: row.key_prefix,
+  status: row.status,
+  minSignatureVersion: row.min_signature_version,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  lastUsedAt: row.last_used_at,
+});
+
+export function isApiKeyStatus(value: string): value is ApiKeyStatus {
+  return (API_KEY_STATUSES as readonly string[]).includes(value);
+}
+
+/**
+ * The key named by its id, its display prefix or the whole API key (see parseKeyReference); a
+ * prefix two keys share is refused (409) with their ids, never resolved to one of them.
+ */
+export async function findKey(db: Executor, text: string): Promise<ApiKeyRow> {
+  const reference = parseKeyReference(text);
+  switch (reference.kind) {
+    case "id": {
+      const row = await findApiKeyById(db, reference.keyId);
+      if (!row) throw notFound(`no API key with id ${reference.keyId}`);
+      return row;
+    }
+    case "apiKey": {
+      const row = await findApiKeyByHash(db, hashApiKey(reference.apiKey));
+      if (!row) throw notFound("no such API key");
+      return row;
+    }
+    case "prefix": {
+      const rows = await findApiKeysByPrefix(db, reference.prefix, AMBIGUOUS_LISTED);
+      const [row, ...others] = rows;
+      if (!row) throw notFound(`no API key with prefix ${reference.prefix}`);
+      if (others.length > 0) {
+        const listed = rows.map((r) => `${r.id} (business ${r.business_id})`).join(", ");
+        throw new AppError(
+          ErrorCode.CONFLICT,
+          409,
+          `the prefix ${reference.prefix} is ambiguous: ${rows.length === AMBIGUOUS_LISTED ? "at least " : ""}` +
+            `${rows.length} keys share it: ${listed}. Name the key by its id or the whole API key`,
+        );
+      }
+      return row;
+    }
+  }
+}

@@ -3,9 +3,7 @@ import type { Clock } from "../clock.js";
 import { type Actor, actorId } from "../core/actor.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
-  findApiKeyByHash,
   findApiKeyById,
-  findApiKeysByPrefix,
   insertApiKey,
   listApiKeys,
   updateApiKeyStatus,
@@ -23,8 +21,6 @@ import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import {
-  API_KEY_STATUSES,
-  type ApiKeyRow,
   type ApiKeyStatus,
   type Business,
   VERIFICATION_STATUSES,
@@ -33,10 +29,15 @@ import {
 } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
-  DISPLAY_PREFIX_LENGTH,
+  type ApiKeySummary,
+  apiKeySummary,
   displayPrefix,
+  findKey,
   generateKeyPair,
   hashApiKey,
+  type IssuedKeyPair,
+  isApiKeyStatus,
+  isUuid,
   secretContext,
 } from "./api-keys.js";
 import { parseBusinessName } from "./business-name.js";
@@ -81,76 +82,11 @@ const businessSummary = (row: Business): BusinessSummary => ({
 });
 
 /** A key pair as handed to the business: the only time the secret is ever shown. */
-export interface IssuedKeyPair {
-  keyId: string;
-  apiKey: string;
-  secretKey: string;
-}
-
-export interface ApiKeySummary {
-  keyId: string;
-  prefix: string;
-  status: ApiKeyStatus;
-  /** The oldest signature version the key accepts (1, or 2 when version 2 is required). */
-  minSignatureVersion: number;
-  createdAt: string;
-  updatedAt: string;
-  /** The minute the key last authenticated a request (null: never). */
-  lastUsedAt: string | null;
-}
-
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
 
-/** How a key may be named: its id, the display prefix `key list` shows, or the whole API key. */
-export type KeyReference =
-  | { kind: "id"; keyId: string }
-  | { kind: "prefix"; prefix: string }
-  | { kind: "apiKey"; apiKey: string };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** How every API key starts (see generateKeyPair); a secret key starts differently. */
-const API_KEY_START = "vak_";
-/** Keys listed when a prefix is ambiguous. */
-const AMBIGUOUS_LISTED = 10;
-
-export const isUuid = (text: string) => UUID.test(text);
-
-/**
- * Tells the three ways of naming a key apart without a database: a UUID is an id, `vak_` and 8
- * more characters a display prefix, any other `vak_...` a whole API key. Anything else (a
- * secret key, a typo) is a 400 that does not echo the text, which may be a secret.
- */
-export function parseKeyReference(text: string): KeyReference {
-  if (isUuid(text)) return { kind: "id", keyId: text.toLowerCase() };
-  if (text.startsWith(API_KEY_START)) {
-    return text.length === DISPLAY_PREFIX_LENGTH
-      ? { kind: "prefix", prefix: text }
-      : { kind: "apiKey", apiKey: text };
-  }
-  throw invalid(
-    `expected a key id (UUID), a key prefix (${API_KEY_START} and ${DISPLAY_PREFIX_LENGTH - API_KEY_START.length} ` +
-      `characters, as key list shows) or a whole API key (${API_KEY_START}...)` +
-      (text.startsWith("vsk_") ? "; that is a secret key" : ""),
-  );
-}
-
-const summary = (row: ApiKeyRow): ApiKeySummary => ({
-  keyId: row.id,
-  prefix: row.key_prefix,
-  status: row.status,
-  minSignatureVersion: row.min_signature_version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  lastUsedAt: row.last_used_at,
-});
-
 export function isVerificationStatus(value: string): value is VerificationStatus {
   return (VERIFICATION_STATUSES as readonly string[]).includes(value);
-}
-
-export function isApiKeyStatus(value: string): value is ApiKeyStatus {
-  return (API_KEY_STATUSES as readonly string[]).includes(value);
 }
 
 export interface BusinessServiceOptions {
@@ -306,7 +242,7 @@ export class BusinessService {
     if (!(await findBusiness(this.storage.db, businessId)))
       throw notFound(`no business with id ${businessId}`);
     const rows = await listApiKeys(this.storage.db, businessId);
-    return rows.map(summary);
+    return rows.map(apiKeySummary);
   }
 
   /**
@@ -314,8 +250,8 @@ export class BusinessService {
    * A prefix two keys share is refused (409) with their ids, never resolved to one of them.
    */
   async resolveKey(reference: string): Promise<ApiKeySummary & { businessId: string }> {
-    const row = await this.findKey(reference);
-    return { ...summary(row), businessId: row.business_id };
+    const row = await findKey(this.storage.db, reference);
+    return { ...apiKeySummary(row), businessId: row.business_id };
   }
 
   /**
@@ -324,7 +260,7 @@ export class BusinessService {
    */
   async setKeyStatus(reference: string, status: ApiKeyStatus): Promise<void> {
     if (!isApiKeyStatus(status)) throw invalid(`unknown key status: ${status}`);
-    const key = await this.findKey(reference);
+    const key = await findKey(this.storage.db, reference);
     if (key.status === "revoked" && status === "revoked") return;
     const changed =
       key.status !== "revoked" &&
@@ -343,7 +279,7 @@ export class BusinessService {
     const row = isUuid(keyId) ? await findApiKeyById(this.storage.db, keyId) : undefined;
     if (!row || row.business_id !== businessId) throw notFound("no such API key");
     await this.setKeyStatus(keyId, status);
-    return { ...summary(row), status };
+    return { ...apiKeySummary(row), status };
   }
 
   /**
@@ -356,38 +292,6 @@ export class BusinessService {
       updateMinSignatureVersion(trx, keyId, version, this.now().toISOString()),
     );
     if (!updated) throw notFound(`no API key with id ${keyId}`);
-  }
-
-  private async findKey(text: string): Promise<ApiKeyRow> {
-    const reference = parseKeyReference(text);
-    const db = this.storage.db;
-    switch (reference.kind) {
-      case "id": {
-        const row = await findApiKeyById(db, reference.keyId);
-        if (!row) throw notFound(`no API key with id ${reference.keyId}`);
-        return row;
-      }
-      case "apiKey": {
-        const row = await findApiKeyByHash(db, hashApiKey(reference.apiKey));
-        if (!row) throw notFound("no such API key");
-        return row;
-      }
-      case "prefix": {
-        const rows = await findApiKeysByPrefix(db, reference.prefix, AMBIGUOUS_LISTED);
-        const [row, ...others] = rows;
-        if (!row) throw notFound(`no API key with prefix ${reference.prefix}`);
-        if (others.length > 0) {
-          const listed = rows.map((r) => `${r.id} (business ${r.business_id})`).join(", ");
-          throw new AppError(
-            ErrorCode.CONFLICT,
-            409,
-            `the prefix ${reference.prefix} is ambiguous: ${rows.length === AMBIGUOUS_LISTED ? "at least " : ""}` +
-              `${rows.length} keys share it: ${listed}. Name the key by its id or the whole API key`,
-          );
-        }
-        return row;
-      }
-    }
   }
 
   private async insertKeyPair(trx: Executor, businessId: string, now: string): Promise<IssuedKeyPair> {

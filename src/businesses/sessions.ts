@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
-import type { UserRole } from "../storage/schema.js";
+import type { UserRole } from "../storage/schema-people.js";
 import {
   deleteEndedSessions,
   findLiveSession,
@@ -9,7 +9,7 @@ import {
   revokeSession,
   touchSession,
 } from "../storage/user-repository.js";
-import type { User } from "./user-service.js";
+import type { User } from "./users.js";
 
 export interface SessionSettings {
   /** A session unused this long ends. */

@@ -5,7 +5,7 @@ import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolation } from "../storage/errors.js";
-import type { UserRole } from "../storage/schema.js";
+import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   findUser,
@@ -23,24 +23,7 @@ import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passw
 import type { SecretBox } from "./secret-box.js";
 import { codeSubject, passwordSubject, SignInAttempts, type TrustedDevice } from "./sign-in-attempts.js";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.js";
-
-/** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
-export interface User {
-  id: string;
-  role: UserRole;
-  businessId: string | null;
-  email: string;
-  totpEnabled: boolean;
-}
-
-/** One line of the audit log as its reader sees it: when, who (a user's email, or the kind of actor), what. */
-export interface ActivityEntry {
-  at: string;
-  action: string;
-  actorType: string;
-  actorEmail: string | null;
-  detail: Record<string, unknown>;
-}
+import { type ActivityEntry, parseEmail, toUser, type User } from "./users.js";
 
 export interface UserServiceOptions {
   storage: Storage;
@@ -58,18 +41,6 @@ const wrongPassword = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
 
 const totpContext = (userId: string) => `users:${userId}:totp`;
-
-const toUser = (row: UserRow): User => ({
-  id: row.id,
-  role: row.role,
-  businessId: row.business_id,
-  email: row.email,
-  totpEnabled: row.totp_enabled_at !== null,
-});
-
-/** The actor a signed-in user acts as. */
-export const actorOf = (user: Pick<User, "id" | "role">): Actor =>
-  user.role === "operator" ? { type: "operator", operatorId: user.id } : { type: "user", userId: user.id };
 
 /**
  * The people who sign in: a business's users (sign-up creates the business) and operators.
@@ -347,10 +318,4 @@ export class UserService {
   private isoNow(): string {
     return new Date(this.now()).toISOString();
   }
-}
-
-function parseEmail(text: unknown): string {
-  const parsed = emailSchema.safeParse(text);
-  if (!parsed.success) throw validationFailed(parsed.error.issues[0]?.message ?? "email is not valid");
-  return parsed.data;
 }

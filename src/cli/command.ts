@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { isUuid } from "../businesses/business-service.js";
+import { isUuid } from "../businesses/api-keys.js";
 import type { Services } from "../compose/services.js";
 import type { ClientEnvironment, Config } from "../config/load.js";
 import { isAppError } from "../errors.js";

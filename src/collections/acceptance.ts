@@ -1,6 +1,7 @@
 import { accountStatus } from "../accounts/account-status.js";
 import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.js";
 import { type AppError, transferRefused } from "../errors.js";
+import type { LedgerAccountKind } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import {
   type AccountHead,
@@ -10,7 +11,7 @@ import {
   staysWithinBalanceLimit,
 } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import type { AccountRow, LedgerAccountKind } from "../storage/schema.js";
+import type { AccountRow } from "../storage/schema.js";
 
 /** The one currency accepted. */
 export const CURRENCY = "NGN";

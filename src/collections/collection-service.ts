@@ -11,6 +11,7 @@ import {
 } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
+import { ledgerAccountsOf } from "../ledger/kinds.js";
 import { headOf, postLegs, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sendSandboxTransfer } from "../providers/virtual-bank.js";
@@ -140,6 +141,7 @@ export class CollectionService {
           };
           return { conflict };
         },
+        ledgerAccounts: ledgerAccountsOf,
         post: (found) => this.post(transfer, found),
       },
       unit,
@@ -192,6 +194,7 @@ export class CollectionService {
       created_at: createdAt,
     };
     const expected = account.expected_amount === null ? null : Number(account.expected_amount);
+    // What counts as received: the transfer's whole amount, before the fee.
     const paid = Number(account.total_received) + transfer.amount;
     const payment =
       expected === null ? null : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
@@ -210,6 +213,7 @@ export class CollectionService {
       entries,
       heads: heads.values(),
       event,
+      accountTotals: { total_received: paid, transfer_count: Number(account.transfer_count) + 1 },
       result: { transaction, duplicate: false, payment },
     };
   }

@@ -1,4 +1,4 @@
-import type { ActivityEntry } from "../businesses/user-service.js";
+import type { ActivityEntry } from "../businesses/users.js";
 
 // The audit log as the Security page shows it: who did what, and when, in words.
 

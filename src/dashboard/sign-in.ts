@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Session } from "../businesses/sessions.js";
-import { actorOf, type User } from "../businesses/user-service.js";
+import { actorOf, type User } from "../businesses/users.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
 import { rememberDevice, trustedDevice } from "./device-cookie.js";
 import { type DashboardDependencies, type Form, page, SESSION_COOKIE, setSessionCookie } from "./kit.js";

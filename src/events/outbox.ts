@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { advanceCounter } from "../storage/counter-repository.js";
+import { UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
   type EventRow,
   enabledEndpoints,
@@ -65,6 +66,9 @@ export function eventToWrite(event: NewEvent, now: string): EventToWrite {
         : enabled
             .filter((endpoint) => subscribes(endpoint.event_types, event.type))
             .map((endpoint) => endpoint.id),
+    // One account's events reach an endpoint in order: behind a pending delivery of the same
+    // account, a delivery waits unscheduled until the one before it settles.
+    firstAttempt: (behindPending) => (behindPending ? UNSCHEDULED : now),
     deliveryId: () => newId("dlv"),
   };
 }
@@ -78,7 +82,7 @@ export async function recordEvent(trx: Executor, event: NewEvent, now: string): 
   const row: EventRow = { ...toWrite.row, sequence };
   await insertEvent(trx, row);
   const targets = toWrite.targets(event.endpointIds ? [] : await enabledEndpoints(trx, event.businessId));
-  await insertDeliveries(trx, row, targets, toWrite.deliveryId, now);
+  await insertDeliveries(trx, row, targets, toWrite.deliveryId, now, toWrite.firstAttempt);
   return row;
 }
 

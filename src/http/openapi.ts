@@ -1,58 +1,14 @@
 import { createRequire } from "node:module";
 import { components, type RouteContract } from "./openapi-components.js";
-import { contract as createWebhook } from "./routes/create-webhook.js";
-import { contract as deactivateAccount } from "./routes/deactivate-account.js";
-import { contract as deleteWebhook } from "./routes/delete-webhook.js";
-import { contract as generatePermanent } from "./routes/generate-permanent.js";
-import { contract as generateTemporary } from "./routes/generate-temporary.js";
-import { contract as getAccount } from "./routes/get-account.js";
-import { contract as getBalance } from "./routes/get-balance.js";
-import { contract as getEvent } from "./routes/get-event.js";
-import { contract as getTransaction } from "./routes/get-transaction.js";
-import { contract as getWebhook } from "./routes/get-webhook.js";
-import { contract as listAccounts } from "./routes/list-accounts.js";
-import { contract as listEventAttempts } from "./routes/list-event-attempts.js";
-import { contract as listEvents } from "./routes/list-events.js";
-import { contract as listTransactions } from "./routes/list-transactions.js";
-import { contract as listWebhooks } from "./routes/list-webhooks.js";
-import { contract as reactivateAccount } from "./routes/reactivate-account.js";
-import { contract as recoverWebhook } from "./routes/recover-webhook.js";
-import { contract as redeliverEvent } from "./routes/redeliver-event.js";
-import { contract as rotateWebhookSecret } from "./routes/rotate-webhook-secret.js";
-import { contract as sandboxTransfer } from "./routes/sandbox-transfer.js";
-import { contract as testWebhook } from "./routes/test-webhook.js";
-import { contract as updateWebhook } from "./routes/update-webhook.js";
+import { API_ROUTES } from "./routes/index.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
 export type OpenApiDocument = { openapi: string } & Record<string, unknown>;
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
-/** Each route's own contract, in the order the document lists them. */
-export const ROUTE_CONTRACTS: readonly RouteContract[] = [
-  generatePermanent,
-  generateTemporary,
-  listAccounts,
-  getAccount,
-  deactivateAccount,
-  reactivateAccount,
-  listTransactions,
-  getTransaction,
-  getBalance,
-  sandboxTransfer,
-  listEvents,
-  getEvent,
-  listEventAttempts,
-  redeliverEvent,
-  createWebhook,
-  listWebhooks,
-  getWebhook,
-  updateWebhook,
-  deleteWebhook,
-  rotateWebhookSecret,
-  testWebhook,
-  recoverWebhook,
-];
+/** Each route's own contract, in the order the document lists them (the one route list's). */
+export const ROUTE_CONTRACTS: readonly RouteContract[] = API_ROUTES.map((route) => route.contract);
 
 /** A Fastify path (`/account/:accountNumber(^\\d{10}$)`) as an OpenAPI path (`/account/{accountNumber}`). */
 export const documentPath = (path: string) => path.replace(/:(\w+)(\([^)]*\))?/g, "{$1}");

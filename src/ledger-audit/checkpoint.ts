@@ -4,7 +4,7 @@ import { loadServiceKey, ServiceKey, settingContext } from "../businesses/servic
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import { headsToCheckpoint, insertCheckpoints } from "../storage/ledger-checkpoints.js";
-import type { LedgerCheckpointsTable } from "../storage/schema.js";
+import type { LedgerCheckpointsTable } from "../storage/schema-ledger.js";
 import { getSetting } from "../storage/settings-repository.js";
 
 // Ledger checkpoints: each ledger account's entry count and head hash at a moment, under a MAC.

@@ -4,3 +4,27 @@
  * tables both speak these.
  */
 export type LedgerAccountKind = "settlement" | "available" | "revenue";
+
+/** The kinds every business has one ledger account of, in the order they are locked (by id). */
+export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+
+/** A business's ledger account id: deterministic, so it is found without a lookup. */
+export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
+
+/** The currency of every ledger account: the service collects naira. */
+export const LEDGER_CURRENCY = "NGN";
+
+/** A ledger account to open: its id, kind and currency. */
+export interface LedgerAccountToOpen {
+  id: string;
+  kind: LedgerAccountKind;
+  currency: string;
+}
+
+/** The ledger accounts a business has, opened with its first transfer: one of each kind, in naira. */
+export const ledgerAccountsOf = (businessId: string): LedgerAccountToOpen[] =>
+  LEDGER_ACCOUNT_KINDS.map((kind) => ({
+    id: ledgerAccountId(businessId, kind),
+    kind,
+    currency: LEDGER_CURRENCY,
+  }));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import type { LedgerAccountKind } from "../storage/schema.js";
+import type { LedgerAccountKind } from "./kinds.js";
 import {
   type AccountHead,
   appendEntry,

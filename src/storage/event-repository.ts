@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import { type DeliveryRow, endpointsWithChain, UNSCHEDULED } from "./delivery-repository.js";
+import { type DeliveryRow, endpointsWithChain } from "./delivery-repository.js";
 import type { Executor } from "./executor.js";
 import type { EventsTable } from "./schema.js";
 
@@ -30,6 +30,7 @@ export async function insertDeliveries(
   endpointIds: readonly string[],
   newId: () => string,
   now: string,
+  firstAttempt: (behindPending: boolean) => string,
 ): Promise<void> {
   if (endpointIds.length === 0) return;
   const chained =
@@ -48,7 +49,7 @@ export async function insertDeliveries(
         account_number: event.account_number,
         state: "pending" as const,
         attempts: 0,
-        next_attempt_at: chained.has(endpointId) ? UNSCHEDULED : now,
+        next_attempt_at: firstAttempt(chained.has(endpointId)),
         lease_until: null,
         last_status: null,
         last_error: null,

@@ -17,5 +17,10 @@ export interface EventToWrite {
   counter: string;
   /** Which of the business's enabled endpoints get a delivery. */
   targets(enabled: readonly EndpointTypes[]): string[];
+  /**
+   * When a delivery's first attempt is due: `behindPending` when the endpoint has a pending
+   * delivery of the same account (the chain this one joins; see delivery-repository.ts).
+   */
+  firstAttempt(behindPending: boolean): string;
   deliveryId(): string;
 }

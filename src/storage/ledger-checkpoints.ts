@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Storage } from "./database.js";
 import type { Executor } from "./executor.js";
-import type { LedgerCheckpointsTable } from "./schema.js";
+import type { LedgerCheckpointsTable } from "./schema-ledger.js";
 import { writeTransaction } from "./transactions.js";
 
 // What a checkpoint run reads and writes (src/ledger/checkpoint.ts decides and signs; verify's

@@ -1,11 +1,6 @@
+import type { LedgerAccountKind } from "../ledger/kinds.js";
+import { LEDGER_ACCOUNT_KINDS, ledgerAccountId } from "../ledger/kinds.js";
 import type { Executor } from "./executor.js";
-import type { LedgerAccountKind } from "./schema.js";
-
-/** The kinds every business has one ledger account of, in the order they are locked (by id). */
-export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
-
-/** A business's ledger account id: deterministic, so it is found without a lookup. */
-export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
 
 /** The business's balances by kind (0 for an account not yet created). */
 export async function ledgerBalances(

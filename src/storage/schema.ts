@@ -1,5 +1,18 @@
 import type { Generated, Insertable, Selectable } from "kysely";
-import type { LedgerAccountKind } from "../ledger/kinds.js";
+import type {
+  LedgerAccountsTable,
+  LedgerCheckpointsTable,
+  LedgerEntriesTable,
+  TransactionsTable,
+  TransferConflictsTable,
+} from "./schema-ledger.js";
+import type {
+  AuditLogTable,
+  BusinessProfilesTable,
+  DashboardSessionsTable,
+  SignInAttemptsTable,
+  UsersTable,
+} from "./schema-people.js";
 
 export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
@@ -175,103 +188,6 @@ export interface HealthProbeTable {
   checked_at: string;
 }
 
-export type { LedgerAccountKind } from "../ledger/kinds.js";
-
-/** One ledger account: its balance and chain head, kept in the transaction of every entry. */
-export interface LedgerAccountsTable {
-  id: string;
-  business_id: string;
-  kind: LedgerAccountKind;
-  currency: string;
-  /** Kobo: the sum of the account's entries (credits positive, debits negative). */
-  balance: number;
-  /** Entries so far; the sequence of the newest. */
-  entry_count: number;
-  /** The hash of the newest entry (64 zeros before the first). */
-  last_hash: string;
-  created_at: string;
-}
-
-/** An accepted inbound transfer. Append-only (triggers refuse UPDATE and DELETE). */
-export interface TransactionsTable {
-  id: string;
-  business_id: string;
-  account_id: string;
-  /** The number the payer paid into (the account's number at that time). */
-  account_number: string;
-  /** 1, 2, 3... per business in recording order. */
-  ordinal: number;
-  /** 1, 2, 3... per account in recording order. */
-  account_ordinal: number;
-  /** The bank's unique id for the transfer: what makes ingestion idempotent. */
-  session_id: string;
-  amount: number;
-  fee: number;
-  net_amount: number;
-  currency: string;
-  /** The business's available balance right after this transaction. */
-  balance_after: number;
-  payer_name: string;
-  payer_account_number: string;
-  payer_bank_name: string;
-  narration: string;
-  status: "successful";
-  /** When the bank says the payer was debited (the notification's time). */
-  value_at: string;
-  /** When the service recorded it: never earlier than the business's previous transaction. */
-  created_at: string;
-}
-
-/** One leg of a transaction on one ledger account. Append-only, hash-chained per account. */
-export interface LedgerEntriesTable {
-  ledger_account_id: string;
-  /** 1, 2, 3... per ledger account. */
-  sequence: number;
-  transaction_id: string;
-  business_id: string;
-  /** Kobo, signed: credits positive, debits negative; a transaction's entries sum to zero. */
-  amount: number;
-  balance_after: number;
-  created_at: string;
-  previous_hash: string;
-  hash: string;
-}
-
-/**
- * One ledger account's head as a checkpoint run found it: the chain must keep an entry at
- * `entry_count` with `head_hash`. Append-only; `mac` is keyed by a key the database only holds
- * sealed (see ledger/checkpoint.ts).
- */
-export interface LedgerCheckpointsTable {
-  ledger_account_id: string;
-  entry_count: number;
-  head_hash: string;
-  business_id: string;
-  run_id: string;
-  created_at: string;
-  /** HMAC-SHA256, hex, of the other fields. */
-  mac: string;
-}
-
-/**
- * A bank session id seen again with other content than its first recording: one row per
- * distinct content, with how often it came. The first recording stands.
- */
-export interface TransferConflictsTable {
-  id: string;
-  session_id: string;
-  /** The transaction the session id was first recorded as. */
-  transaction_id: string;
-  business_id: string;
-  /** What the refused notification said. */
-  account_number: string;
-  amount: number;
-  currency: string;
-  attempts: number;
-  first_seen_at: string;
-  last_seen_at: string;
-}
-
 /** Something that happened to a business's money or accounts, written with the change itself. */
 export interface EventsTable {
   id: string;
@@ -341,6 +257,7 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** Every table, as the query builder knows them. */
 export interface Database {
   businesses: BusinessesTable;
   api_keys: ApiKeysTable;
@@ -366,72 +283,6 @@ export interface Database {
   business_profiles: BusinessProfilesTable;
   audit_log: AuditLogTable;
   sign_in_attempts: SignInAttemptsTable;
-}
-
-export type UserRole = "business" | "operator";
-
-/** Attempts at one sign-in subject in its current window (counted before anything is checked). */
-export interface SignInAttemptsTable {
-  /** SHA-256 (hex) of the subject: an email from untrusted clients, a device, a user's code. */
-  subject: string;
-  attempts: number;
-  /** When the count starts again; while attempts are at the limit, sign-in is paused until then. */
-  window_ends_at: string;
-}
-
-/** Someone who signs in to the dashboard (a business's user) or the console (an operator). */
-export interface UsersTable {
-  id: string;
-  role: UserRole;
-  /** The business a business user belongs to (null for an operator). */
-  business_id: string | null;
-  /** Trimmed and lower-cased. */
-  email: string;
-  /** argon2id, PHC string. */
-  password_hash: string;
-  /** The TOTP secret sealed by the master key (null: none); enabled from totp_enabled_at. */
-  totp_secret_ciphertext: string | null;
-  totp_enabled_at: string | null;
-  /** The last TOTP time step accepted: each code is good once. */
-  totp_last_step: number | null;
-  password_changed_at: string;
-  created_at: string;
-}
-
-/** A server-side session; the cookie holds a token whose SHA-256 is the id. */
-export interface DashboardSessionsTable {
-  id: string;
-  user_id: string;
-  /** 1 when every factor was passed; 0 between the password and the TOTP code. */
-  verified: number;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
-/** What a business submitted for verification (the latest submission). */
-export interface BusinessProfilesTable {
-  business_id: string;
-  registered_name: string;
-  rc_number: string;
-  address: string;
-  contact_name: string;
-  contact_email: string;
-  contact_phone: string;
-  submitted_at: string;
-}
-
-/** Sign-ins, sign-outs, password and key changes: who, what, when. */
-export interface AuditLogTable {
-  id: string;
-  business_id: string | null;
-  actor_type: string;
-  actor_id: string | null;
-  action: string;
-  /** JSON. */
-  detail: string | null;
-  created_at: string;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

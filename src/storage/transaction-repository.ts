@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "./executor.js";
-import type { TransactionsTable } from "./schema.js";
+import type { TransactionsTable } from "./schema-ledger.js";
 
 export type TransactionRow = Selectable<TransactionsTable>;
 

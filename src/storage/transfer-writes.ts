@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { LedgerAccountKind, LedgerAccountToOpen } from "../ledger/kinds.js";
 import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
 import type { AccountByNumber } from "./account-repository.js";
 import type { ConflictInput } from "./conflict-repository.js";
 import type { EventToWrite } from "./event-writes.js";
-import { LEDGER_ACCOUNT_KINDS, ledgerAccountId } from "./ledger-repository.js";
-import type { AccountRow, LedgerAccountKind } from "./schema.js";
+import type { AccountRow } from "./schema.js";
 import type { TransactionRow } from "./transaction-repository.js";
 import type { AnswerOptions, UnitOfWork } from "./unit-of-work.js";
 
@@ -23,6 +23,8 @@ export interface TransferPosting<R> {
   /** The ledger accounts' heads after the entries. */
   heads: Iterable<AccountHead>;
   event: EventToWrite;
+  /** The account's totals after this transfer (its row is held: nothing else moves them). */
+  accountTotals: Pick<AccountRow, "total_received" | "transfer_count">;
   result: R;
 }
 
@@ -37,6 +39,8 @@ export type SeenBefore<R> = { duplicate: R } | { conflict: ConflictInput };
 export interface TransferDecisions<R> {
   /** The session id was recorded before, as `existing`. */
   again(existing: TransactionRow): SeenBefore<R>;
+  /** The ledger accounts a business has: opened, if it has none yet, before `post` reads them. */
+  ledgerAccounts(businessId: string): readonly LedgerAccountToOpen[];
   /** A new session id: accept into the account `found` by its number (if any) and post it onto its ledger. */
   post(found: (AccountByNumber & { ledger: LedgerState }) | undefined): TransferPosting<R>;
 }
@@ -92,16 +96,6 @@ export const headMap = (rows: readonly HeadRow[]) =>
       },
     ]),
   );
-
-/** The ledger accounts a business gets with its first transfer. */
-export const newLedgerAccounts = (businessId: string, now: string) =>
-  LEDGER_ACCOUNT_KINDS.map((kind) => ({
-    id: ledgerAccountId(businessId, kind),
-    business_id: businessId,
-    kind,
-    currency: "NGN",
-    created_at: now,
-  }));
 
 /** The account found by number (FIND_ACCOUNT_BY_NUMBER), with its number's retirement and its business's fee. */
 export type FoundRow = AccountRow & {

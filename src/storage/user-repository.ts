@@ -6,7 +6,7 @@ import type {
   DashboardSessionsTable,
   UserRole,
   UsersTable,
-} from "./schema.js";
+} from "./schema-people.js";
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<DashboardSessionsTable>;

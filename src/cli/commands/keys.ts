@@ -1,4 +1,4 @@
-import { parseKeyReference } from "../../businesses/business-service.js";
+import { parseKeyReference } from "../../businesses/api-keys.js";
 import type { ApiKeyStatus } from "../../storage/schema.js";
 import { argument, businessId, type Command, json, parse, positionals } from "../command.js";
 import { formatTable } from "../table.js";

@@ -1,5 +1,4 @@
 import type pg from "pg";
-import { UNSCHEDULED } from "../delivery-repository.js";
 import type { EndpointTypes, EventToWrite } from "../event-writes.js";
 import { LOCK_CHAINS } from "../statements.js";
 import { named } from "./named.js";
@@ -67,7 +66,8 @@ export async function writeDeliveriesOnClient(
       sequence: written.event_sequence,
       account_number: row.account_number,
       now: row.created_at,
-      unscheduled: UNSCHEDULED,
+      due: event.firstAttempt(false),
+      behind_pending: event.firstAttempt(true),
     }),
   );
 }
@@ -80,7 +80,7 @@ select t.id, @event_id, t.endpoint_id, @business_id, @sequence, @account_number,
   case when @account_number::text is not null and exists (
     select 1 from webhook_deliveries d
     where d.endpoint_id = t.endpoint_id and d.account_number = @account_number and d.state = 'pending'
-  ) then @unscheduled else @now end,
+  ) then @behind_pending::text else @due::text end,
   null, null, null, @now, null
 from unnest(@ids::text[], @endpoint_ids::text[]) as t(id, endpoint_id)
 on conflict (event_id, endpoint_id) do nothing`);

@@ -1,7 +1,6 @@
 import type pg from "pg";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { PostgresStorage } from "../database.js";
-import { LEDGER_ACCOUNT_KINDS } from "../ledger-repository.js";
 import {
   FIND_ACCOUNT_BY_NUMBER,
   LAST_TRANSACTION,
@@ -75,8 +74,15 @@ function ingest<R>(
       if (found) {
         const business_id = found.account.business_id;
         let heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
-        if (heads.length < LEDGER_ACCOUNT_KINDS.length) {
-          await run(STATEMENTS.createHeads, { business_id, now });
+        const accounts = decide.ledgerAccounts(business_id);
+        if (heads.length < accounts.length) {
+          await run(STATEMENTS.createHeads, {
+            business_id,
+            now,
+            ids: accounts.map((a) => a.id),
+            kinds: accounts.map((a) => a.kind),
+            currencies: accounts.map((a) => a.currency),
+          });
           heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
         }
         const last = (await run<NonNullable<LedgerState["last"]>>(STATEMENTS.last, { business_id })).rows[0];
@@ -100,6 +106,8 @@ function ingest<R>(
         head_entry_counts: heads.map((h) => h.entryCount),
         head_hashes: heads.map((h) => h.lastHash),
         ...answeredValues(answer),
+        total_received: posting.accountTotals.total_received,
+        transfer_count: posting.accountTotals.transfer_count,
         ...eventValues(posting.event),
       });
       await writeDeliveriesOnClient(client, posting.event, written.rows[0] as EventWritten);
@@ -120,8 +128,8 @@ const STATEMENTS = {
   // on the id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.
   createHeads:
     named(`insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
-    select @business_id || ':' || kind, @business_id, kind, 'NGN', 0, 0, '${GENESIS_HASH}', @now
-    from unnest(array['${LEDGER_ACCOUNT_KINDS.join("','")}']) as kind
+    select a.id, @business_id, a.kind, a.currency, 0, 0, '${GENESIS_HASH}', @now
+    from unnest(@ids::text[], @kinds::text[], @currencies::text[]) as a(id, kind, currency)
     on conflict do nothing`),
   // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
   last: named(LAST_TRANSACTION),
@@ -145,7 +153,7 @@ const STATEMENTS = {
     as h(id, balance, entry_count, last_hash)
   where l.id = h.id
 ), account_counted as (
-  update accounts set total_received = total_received + @amount::bigint, transfer_count = transfer_count + 1
+  update accounts set total_received = @total_received::bigint, transfer_count = @transfer_count::integer
   where id = @account_id
 ), ${ANSWERED_CTE}, ${EVENT_CTES}
 select ${EVENT_SELECT}`),

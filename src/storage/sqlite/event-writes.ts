@@ -1,5 +1,4 @@
 import type SqliteDatabase from "better-sqlite3";
-import { UNSCHEDULED } from "../delivery-repository.js";
 import type { EventRow } from "../event-repository.js";
 import type { EndpointTypes, EventToWrite } from "../event-writes.js";
 import { prepared } from "../prepared.js";
@@ -26,7 +25,7 @@ export function writeEventNow(db: SqliteDatabase.Database, event: EventToWrite):
       business_id: row.business_id,
       sequence: row.sequence,
       account_number: row.account_number,
-      next_attempt_at: chained ? UNSCHEDULED : row.created_at,
+      next_attempt_at: event.firstAttempt(chained),
       created_at: row.created_at,
     });
   }

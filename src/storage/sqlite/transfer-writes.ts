@@ -2,7 +2,6 @@ import type SqliteDatabase from "better-sqlite3";
 import type { ChainedEntry } from "../../ledger/posting.js";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { SqliteStorage } from "../database.js";
-import { LEDGER_ACCOUNT_KINDS } from "../ledger-repository.js";
 import { prepared } from "../prepared.js";
 import {
   FIND_ACCOUNT_BY_NUMBER,
@@ -19,7 +18,6 @@ import {
   type HeadRow,
   headMap,
   type LedgerState,
-  newLedgerAccounts,
   OUTCOME_ANSWERS,
   TRANSACTION_COLUMNS,
   type TransferDecisions,
@@ -63,8 +61,10 @@ function ingestNow<R>(
   if (found) {
     const business_id = found.account.business_id;
     let heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
-    if (heads.length < LEDGER_ACCOUNT_KINDS.length) {
-      for (const row of newLedgerAccounts(business_id, now)) prepared(db, CREATE_HEAD).run(row);
+    const accounts = decide.ledgerAccounts(business_id);
+    if (heads.length < accounts.length) {
+      for (const account of accounts)
+        prepared(db, CREATE_HEAD).run({ ...account, business_id, created_at: now });
       heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
     }
     const last = prepared(db, LAST_TRANSACTION).get({ business_id }) as LedgerState["last"];
@@ -75,7 +75,7 @@ function ingestNow<R>(
   prepared(db, INSERT_TRANSACTION).run(transaction);
   for (const entry of posting.entries) prepared(db, INSERT_ENTRY).run(entryRow(transaction, entry));
   for (const head of posting.heads) prepared(db, MOVE_HEAD).run(head);
-  prepared(db, COUNT_TRANSFER).run(transaction.amount, transaction.account_id);
+  prepared(db, SET_ACCOUNT_TOTALS).run({ ...posting.accountTotals, account_id: transaction.account_id });
   writeEventNow(db, posting.event);
   return { result: posting.result };
 }
@@ -102,5 +102,5 @@ const INSERT_ENTRY = `insert into ledger_entries
           @previous_hash, @hash)`;
 const MOVE_HEAD =
   "update ledger_accounts set balance = @balance, entry_count = @entryCount, last_hash = @lastHash where id = @id";
-const COUNT_TRANSFER =
-  "update accounts set total_received = total_received + ?, transfer_count = transfer_count + 1 where id = ?";
+const SET_ACCOUNT_TOTALS =
+  "update accounts set total_received = @total_received, transfer_count = @transfer_count where id = @account_id";

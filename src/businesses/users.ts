@@ -1,0 +1,43 @@
+import type { Actor } from "../core/actor.js";
+import { emailSchema } from "../core/validation.js";
+import { validationFailed } from "../errors.js";
+import type { UserRole } from "../storage/schema-people.js";
+import type { UserRow } from "../storage/user-repository.js";
+
+/** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
+export interface User {
+  id: string;
+  role: UserRole;
+  businessId: string | null;
+  email: string;
+  totpEnabled: boolean;
+}
+
+/** One line of the audit log as its reader sees it: when, who (a user's email, or the kind of actor), what. */
+export interface ActivityEntry {
+  at: string;
+  action: string;
+  actorType: string;
+  actorEmail: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** A user row as the fronts see it. */
+export const toUser = (row: UserRow): User => ({
+  id: row.id,
+  role: row.role,
+  businessId: row.business_id,
+  email: row.email,
+  totpEnabled: row.totp_enabled_at !== null,
+});
+
+/** The actor a signed-in user acts as. */
+export const actorOf = (user: Pick<User, "id" | "role">): Actor =>
+  user.role === "operator" ? { type: "operator", operatorId: user.id } : { type: "user", userId: user.id };
+
+/** An email as typed into a form: the one email rule, or a 400 naming what is wrong. */
+export function parseEmail(text: unknown): string {
+  const parsed = emailSchema.safeParse(text);
+  if (!parsed.success) throw validationFailed(parsed.error.issues[0]?.message ?? "email is not valid");
+  return parsed.data;
+}

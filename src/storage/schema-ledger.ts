@@ -1,0 +1,99 @@
+import type { LedgerAccountKind } from "../ledger/kinds.js";
+
+// The money: ledger accounts and their hash-chained entries, the transactions they post,
+// checkpoints of the chains, and conflicting notifications kept. Timestamps as in schema.ts.
+
+/** One ledger account: its balance and chain head, kept in the transaction of every entry. */
+export interface LedgerAccountsTable {
+  id: string;
+  business_id: string;
+  kind: LedgerAccountKind;
+  currency: string;
+  /** Kobo: the sum of the account's entries (credits positive, debits negative). */
+  balance: number;
+  /** Entries so far; the sequence of the newest. */
+  entry_count: number;
+  /** The hash of the newest entry (64 zeros before the first). */
+  last_hash: string;
+  created_at: string;
+}
+
+/** An accepted inbound transfer. Append-only (triggers refuse UPDATE and DELETE). */
+export interface TransactionsTable {
+  id: string;
+  business_id: string;
+  account_id: string;
+  /** The number the payer paid into (the account's number at that time). */
+  account_number: string;
+  /** 1, 2, 3... per business in recording order. */
+  ordinal: number;
+  /** 1, 2, 3... per account in recording order. */
+  account_ordinal: number;
+  /** The bank's unique id for the transfer: what makes ingestion idempotent. */
+  session_id: string;
+  amount: number;
+  fee: number;
+  net_amount: number;
+  currency: string;
+  /** The business's available balance right after this transaction. */
+  balance_after: number;
+  payer_name: string;
+  payer_account_number: string;
+  payer_bank_name: string;
+  narration: string;
+  status: "successful";
+  /** When the bank says the payer was debited (the notification's time). */
+  value_at: string;
+  /** When the service recorded it: never earlier than the business's previous transaction. */
+  created_at: string;
+}
+
+/** One leg of a transaction on one ledger account. Append-only, hash-chained per account. */
+export interface LedgerEntriesTable {
+  ledger_account_id: string;
+  /** 1, 2, 3... per ledger account. */
+  sequence: number;
+  transaction_id: string;
+  business_id: string;
+  /** Kobo, signed: credits positive, debits negative; a transaction's entries sum to zero. */
+  amount: number;
+  balance_after: number;
+  created_at: string;
+  previous_hash: string;
+  hash: string;
+}
+
+/**
+ * One ledger account's head as a checkpoint run found it: the chain must keep an entry at
+ * `entry_count` with `head_hash`. Append-only; `mac` is keyed by a key the database only holds
+ * sealed (see ledger/checkpoint.ts).
+ */
+export interface LedgerCheckpointsTable {
+  ledger_account_id: string;
+  entry_count: number;
+  head_hash: string;
+  business_id: string;
+  run_id: string;
+  created_at: string;
+  /** HMAC-SHA256, hex, of the other fields. */
+  mac: string;
+}
+
+/**
+ * A bank session id seen again with other content than its first recording: one row per
+ * distinct content, with how often it came. The first recording stands.
+ */
+export interface TransferConflictsTable {
+  id: string;
+  session_id: string;
+  /** The transaction the session id was first recorded as. */
+  transaction_id: string;
+  business_id: string;
+  /** What the refused notification said. */
+  account_number: string;
+  amount: number;
+  currency: string;
+  attempts: number;
+  first_seen_at: string;
+  last_seen_at: string;
+}

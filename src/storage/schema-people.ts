@@ -1,0 +1,69 @@
+// The people who sign in to the dashboard and the console, and what is kept of them: users,
+// their sessions, sign-in attempts, what a business submitted for verification, the audit log.
+// Timestamps as in schema.ts: ISO-8601 UTC text.
+
+export type UserRole = "business" | "operator";
+
+/** Attempts at one sign-in subject in its current window (counted before anything is checked). */
+export interface SignInAttemptsTable {
+  /** SHA-256 (hex) of the subject: an email from untrusted clients, a device, a user's code. */
+  subject: string;
+  attempts: number;
+  /** When the count starts again; while attempts are at the limit, sign-in is paused until then. */
+  window_ends_at: string;
+}
+
+/** Someone who signs in to the dashboard (a business's user) or the console (an operator). */
+export interface UsersTable {
+  id: string;
+  role: UserRole;
+  /** The business a business user belongs to (null for an operator). */
+  business_id: string | null;
+  /** Trimmed and lower-cased. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  /** The TOTP secret sealed by the master key (null: none); enabled from totp_enabled_at. */
+  totp_secret_ciphertext: string | null;
+  totp_enabled_at: string | null;
+  /** The last TOTP time step accepted: each code is good once. */
+  totp_last_step: number | null;
+  password_changed_at: string;
+  created_at: string;
+}
+
+/** A server-side session; the cookie holds a token whose SHA-256 is the id. */
+export interface DashboardSessionsTable {
+  id: string;
+  user_id: string;
+  /** 1 when every factor was passed; 0 between the password and the TOTP code. */
+  verified: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** What a business submitted for verification (the latest submission). */
+export interface BusinessProfilesTable {
+  business_id: string;
+  registered_name: string;
+  rc_number: string;
+  address: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  submitted_at: string;
+}
+
+/** Sign-ins, sign-outs, password and key changes: who, what, when. */
+export interface AuditLogTable {
+  id: string;
+  business_id: string | null;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  /** JSON. */
+  detail: string | null;
+  created_at: string;
+}
