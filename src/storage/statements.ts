@@ -16,13 +16,6 @@ export const RECORD_CONFLICT = `insert into transfer_conflicts
   on conflict (session_id, account_number, amount, currency)
   do update set attempts = transfer_conflicts.attempts + 1, last_seen_at = excluded.last_seen_at`;
 
-/** The account a number was issued to, with the number's retirement and the business's fee. */
-export const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo
-  from account_numbers n
-  join accounts a on a.id = n.account_id
-  join businesses b on b.id = a.business_id
-  where n.account_number = @account_number`;
-
 /** A business's ledger accounts' heads, in id order (the order PostgreSQL locks them in). */
 export const LEDGER_HEADS =
   "select id, kind, balance, entry_count, last_hash from ledger_accounts where business_id = @business_id order by id";
@@ -30,9 +23,6 @@ export const LEDGER_HEADS =
 /** A business's newest transaction. */
 export const LAST_TRANSACTION =
   "select ordinal, created_at from transactions where business_id = @business_id order by ordinal desc limit 1";
-
-/** The transaction recorded for a bank session id. */
-export const TRANSACTION_BY_SESSION = "select * from transactions where session_id = @session_id";
 
 /**
  * PostgreSQL: the advisory locks of delivery chains (endpoint and account), transaction-scoped,

@@ -1,13 +1,7 @@
 import type pg from "pg";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { PostgresStorage } from "../database.js";
-import {
-  FIND_ACCOUNT_BY_NUMBER,
-  LAST_TRANSACTION,
-  LEDGER_HEADS,
-  RECORD_CONFLICT,
-  TRANSACTION_BY_SESSION,
-} from "../statements.js";
+import { LAST_TRANSACTION, LEDGER_HEADS, RECORD_CONFLICT } from "../statements.js";
 import type { TransactionRow } from "../transaction-repository.js";
 import {
   conflictRow,
@@ -57,23 +51,27 @@ function ingest<R>(
         statement: NamedStatement,
         values: Record<string, unknown>,
       ) => client.query<Row>(statement.query(values));
-      await run(STATEMENTS.lockSession, { key: `vas:session:${sessionId}` });
-      const existing = (await run<TransactionRow>(STATEMENTS.findBySession, { session_id: sessionId }))
-        .rows[0];
-      if (existing) {
-        const seen = decide.again(existing);
+      const lookup = parseLookup(
+        (
+          await run<{ lookup: string }>(STATEMENTS.lookup, {
+            session_id: sessionId,
+            account_number: accountNumber,
+          })
+        ).rows[0]?.lookup,
+      );
+      if (lookup.existing) {
+        const seen = decide.again(lookup.existing);
         if ("duplicate" in seen) return { result: seen.duplicate };
         await run(STATEMENTS.recordConflict, conflictRow(seen.conflict));
         // Kept, and committed without an answer (OUTCOME_ANSWERS).
         return seen;
       }
-      const found = destination(
-        (await run<FoundRow>(STATEMENTS.findAccount, { account_number: accountNumber })).rows[0],
-      );
+      const found = destination(lookup.found);
       let ledger: LedgerState | undefined;
       if (found) {
         const business_id = found.account.business_id;
-        let heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
+        let heads = lookup.heads ?? [];
+        let last = lookup.last ?? undefined;
         const accounts = decide.ledgerAccounts(business_id);
         if (heads.length < accounts.length) {
           await run(STATEMENTS.createHeads, {
@@ -84,8 +82,8 @@ function ingest<R>(
             currencies: accounts.map((a) => a.currency),
           });
           heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
+          last = (await run<NonNullable<LedgerState["last"]>>(STATEMENTS.last, { business_id })).rows[0];
         }
-        const last = (await run<NonNullable<LedgerState["last"]>>(STATEMENTS.last, { business_id })).rows[0];
         ledger = { fee: found.fee, heads: headMap(heads), last };
       }
       const posting = decide.post(found && ledger && { ...found, ledger });
@@ -117,12 +115,33 @@ function ingest<R>(
   );
 }
 
+/** What vas_transfer_lookup answers (migration 0017): the rows the separate statements would. */
+interface Lookup {
+  existing?: TransactionRow;
+  found?: FoundRow;
+  heads?: HeadRow[];
+  last?: LedgerState["last"] | null;
+}
+
+/**
+ * The lookup's JSON, refusing an integer beyond 2^53 as the int8 parser does (database.ts): JSON
+ * rounds one to a double of at least 2^53, which is never a safe integer, so none passes unseen.
+ */
+export function parseLookup(text: string | undefined): Lookup {
+  if (text === undefined) throw new Error("vas_transfer_lookup answered no row");
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      throw new RangeError(`integer ${value} is beyond 2^53: refusing to round it`);
+    }
+    return value;
+  }) as Lookup;
+}
+
 const STATEMENTS = {
-  lockSession: named("select pg_advisory_xact_lock(hashtextextended(@key, 0))"),
-  findBySession: named(TRANSACTION_BY_SESSION),
-  // Transfers into one account take turns on its row.
-  findAccount: named(`${FIND_ACCOUNT_BY_NUMBER} for update of a`),
-  // One business's transfers take turns on its ledger accounts, always locked in the same order.
+  // The session's lock and recording, the account (locked), the business's heads (locked) and
+  // newest transaction: one call, its plans kept per server connection (migration 0017).
+  lookup: named("select vas_transfer_lookup(@session_id, @account_number) as lookup"),
+  // A business's first transfer creates its ledger accounts, then reads them as the lookup does.
   heads: named(`${LEDGER_HEADS} for update`),
   // A business's first two transfers may race to create its accounts: the loser's rows conflict
   // on the id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.

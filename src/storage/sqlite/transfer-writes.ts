@@ -3,13 +3,7 @@ import type { ChainedEntry } from "../../ledger/posting.js";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
-import {
-  FIND_ACCOUNT_BY_NUMBER,
-  LAST_TRANSACTION,
-  LEDGER_HEADS,
-  RECORD_CONFLICT,
-  TRANSACTION_BY_SESSION,
-} from "../statements.js";
+import { LAST_TRANSACTION, LEDGER_HEADS, RECORD_CONFLICT } from "../statements.js";
 import type { TransactionRow } from "../transaction-repository.js";
 import {
   conflictRow,
@@ -104,3 +98,14 @@ const MOVE_HEAD =
   "update ledger_accounts set balance = @balance, entry_count = @entryCount, last_hash = @lastHash where id = @id";
 const SET_ACCOUNT_TOTALS =
   "update accounts set total_received = @total_received, transfer_count = @transfer_count where id = @account_id";
+
+// PostgreSQL reads the same in one call (migration 0017-transfer-lookup).
+/** The account a number was issued to, with the number's retirement and the business's fee. */
+const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo
+  from account_numbers n
+  join accounts a on a.id = n.account_id
+  join businesses b on b.id = a.business_id
+  where n.account_number = @account_number`;
+
+/** The transaction recorded for a bank session id. */
+const TRANSACTION_BY_SESSION = "select * from transactions where session_id = @session_id";
