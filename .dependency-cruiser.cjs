@@ -8,9 +8,10 @@
 //             dashboard never import each other
 //   root      main, compose/, app, config/; and the CLI's own composition (cli/main.ts reads the
 //             process, cli/run.ts opens the services, cli/command.ts is what a command is given)
-// The SDK (src/client) imports nothing of the server but the signing function; a front may use it.
+// The SDK (src/client) imports nothing of the server at run time but the signing function, and
+// its types only from core/api-types.ts (which imports nothing); a front may use it.
 // Cycles between rooms (a folder under src/, or a file directly in it) are checked by
-// scripts/room-cycles.mjs over this tool's own graph.
+// scripts/floors.mjs over this tool's own graph.
 
 const CORE =
   "^src/(errors|clock|display-name)\\.ts$|^src/ledger/(posting|fees|kobo|kinds)\\.ts$|^src/(core|shared)/";
@@ -74,6 +75,13 @@ module.exports = {
         pathNot: "^src/client/|^src/auth/signature\\.ts$",
         dependencyTypesNot: ["type-only"],
       },
+    },
+    {
+      name: "sdk-types-only-from-the-api-types",
+      severity: "error",
+      comment: "The SDK's types come from core/api-types.ts alone, so its declarations need no package.",
+      from: { path: "^src/client/" },
+      to: { path: "^src/", pathNot: "^src/client/|^src/auth/signature\\.ts$|^src/core/api-types\\.ts$" },
     },
   ],
   options: {

@@ -1,5 +1,6 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
+import type { AccountDetail } from "../core/api-types.js";
 import { check } from "../core/validation.js";
 import { accountNotFound, accountNotPermanent, isAppError, providerUnavailable } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
@@ -12,18 +13,10 @@ import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountSummary } from "./account-service.js";
-import type { AccountSummary } from "./account-views.js";
-import { type AmountPolicy, type PaymentProgress, paymentProgress } from "./amount-policy.js";
+import { paymentProgress } from "./amount-policy.js";
 import { accountNumberSchema } from "./validation.js";
 
-/** GET /account/:accountNumber: the list item's fields and what the account has received. */
-export interface AccountDetail extends AccountSummary, PaymentProgress {
-  /** Kobo: what a temporary account expects, applied as amountPolicy says; null when it takes any. */
-  expectedAmount: number | null;
-  amountPolicy: AmountPolicy | null;
-  /** Kobo received so far, gross of fees. */
-  totalReceived: number;
-}
+export type { AccountDetail };
 
 export interface AccountLifecycleOptions {
   storage: Storage;

@@ -1,7 +1,4 @@
-/** An account's state at an instant, computed when read (no background job flips it). */
-export type AccountStatus = "active" | "expired" | "deactivated";
-
-export const ACCOUNT_STATUSES: readonly AccountStatus[] = ["active", "expired", "deactivated"];
+import type { AccountStatus } from "../core/api-types.js";
 
 /** The stored facts status is computed from. */
 export interface StatusFacts {

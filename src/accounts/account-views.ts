@@ -1,49 +1,12 @@
-import type { AccountStatus } from "./account-status.js";
-import type { AmountPolicy } from "./amount-policy.js";
+import type { PermanentAccount } from "../core/api-types.js";
 
-// What the account operations answer: the domain's views of an account, which the routes send
-// as they are (the SDK keeps its own copy of these shapes; test/client-package.test.ts keeps
-// the two identical).
+// What the account operations answer: the API's shapes (core/answers.ts, which the SDK shares),
+// and what generating a permanent account did.
 
-/** `data` of a generate-permanent response. */
-export interface PermanentAccount {
-  bankName: string;
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-}
+export type { AccountSummary, PermanentAccount, TemporaryAccount } from "../core/api-types.js";
 
 /** What generating a permanent account did: created it, or re-issued the existing one. */
 export interface GeneratedPermanent {
   created: boolean;
   account: PermanentAccount;
-}
-
-/** `data` of a generate-temporary response. */
-export interface TemporaryAccount {
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-  email: string;
-  bankName: string;
-  isTemporary: true;
-  createdAt: string;
-  expiresAt: string;
-  expiresInMinutes: number;
-  /** Kobo: what the account expects, applied as amountPolicy says (null: any transfers until it expires). */
-  expectedAmount: number | null;
-  amountPolicy: AmountPolicy | null;
-}
-
-/** One item of the list. */
-export interface AccountSummary {
-  bankName: string;
-  accountNumber: string;
-  email: string;
-  accountName: string;
-  createdAt: string;
-  isTemporary: boolean;
-  expiresAt: string | null;
-  /** Computed when read: exact at any instant. */
-  status: AccountStatus;
 }

@@ -1,25 +1,12 @@
-import type { AmountPolicy } from "../storage/schema.js";
+import type { AmountPolicy, PaymentProgress, PaymentStatus } from "../core/api-types.js";
 
 // What an expected amount means for the transfers a temporary account takes, and how far along
 // its payment is. Pure: the acceptance rules and the account's detail both read it.
 
-export type { AmountPolicy };
+export type { AmountPolicy, PaymentProgress };
 
 /** The policy an account with an expected amount gets when none is sent. */
 export const DEFAULT_AMOUNT_POLICY: AmountPolicy = "exact";
-
-export const PAYMENT_STATUSES = ["pending", "partially_paid", "paid", "overpaid"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/** How much of the expected amount has been paid. Amounts are kobo. */
-export interface PaymentProgress {
-  /** Everything received, gross of fees (the account's totalReceived). */
-  amountPaid: number;
-  /** What is still to pay (0 once paid or overpaid); null without an expected amount. */
-  amountOutstanding: number | null;
-  /** null without an expected amount. */
-  paymentStatus: PaymentStatus | null;
-}
 
 export function paymentProgress(expected: number | null, paid: number): PaymentProgress {
   if (expected === null) return { amountPaid: paid, amountOutstanding: null, paymentStatus: null };

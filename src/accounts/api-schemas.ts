@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACCOUNT_STATUSES, AMOUNT_POLICIES, PAYMENT_STATUSES } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import {
   DEFAULT_LIMIT,
@@ -11,11 +12,8 @@ import {
 import { BIDI_CONTROL_CHARACTERS } from "../display-name.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
-import { AMOUNT_POLICIES } from "../storage/schema.js";
 import type { AccountDetail } from "./account-lifecycle.js";
-import { ACCOUNT_STATUSES } from "./account-status.js";
 import type { AccountSummary, PermanentAccount, TemporaryAccount } from "./account-views.js";
-import { PAYMENT_STATUSES } from "./amount-policy.js";
 import {
   BVN_FIELDS,
   DEFAULT_DURATION_MINUTES,

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
 import { type Body, check, emailSchema, isSent, required } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
-import { AMOUNT_POLICIES, type AmountPolicy, type IdentityType } from "../storage/schema.js";
+import type { IdentityType } from "../storage/schema.js";
 
 // Field rules as zod schemas, so that a machine-readable contract can be generated from the very
 // rules the server applies; the order in which fields are checked, the aliases and the

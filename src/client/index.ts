@@ -1,102 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { EMPTY_BODY, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
+import type {
+  AccountDetail,
+  AccountSummary,
+  AmountPolicy,
+  Balance,
+  Event,
+  EventType,
+  Pagination,
+  PermanentAccount,
+  SandboxTransferInput,
+  TemporaryAccount,
+  Transaction,
+} from "../core/api-types.js";
 import { errorFromResponse, networkError, VasApiError } from "./errors.js";
 
 export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
+// The answers' shapes are the server's own declaration (core/api-types.ts), imported as types
+// only: that file imports nothing, so an integrator who unpacks the package without the
+// service's dependencies still type-checks (test/client-package.test.ts does exactly that).
+export type * from "../core/api-types.js";
 export { VasApiError };
-
-// The answers' shapes are declared here rather than imported from the domain, so that the
-// client's types (like its code) need nothing but Node: an integrator who unpacks the package
-// without the service's dependencies type-checks without kysely & co. test/client-package.test.ts
-// checks they stay the same as the domain's.
-
-/** `data` of a generate answer. */
-export interface PermanentAccount {
-  bankName: string;
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-}
-
-/** `data` of a generate-temporary answer. */
-export interface TemporaryAccount {
-  accountNumber: string;
-  accountName: string;
-  userName: string;
-  email: string;
-  bankName: string;
-  isTemporary: true;
-  createdAt: string;
-  expiresAt: string;
-  expiresInMinutes: number;
-  /** Integer kobo the account expects, applied as amountPolicy says (null: any transfers). */
-  expectedAmount: number | null;
-  amountPolicy: AmountPolicy | null;
-}
-
-/** How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it. */
-export type AmountPolicy = "exact" | "atLeast" | "accumulate";
-
-/** One item of the list. */
-export interface AccountSummary {
-  bankName: string;
-  accountNumber: string;
-  email: string;
-  accountName: string;
-  createdAt: string;
-  isTemporary: boolean;
-  expiresAt: string | null;
-  /** Computed when read: only an active account accepts transfers. */
-  status: "active" | "expired" | "deactivated";
-}
-
-/** GET /account/:accountNumber. Amounts are integer kobo. */
-export interface AccountDetail extends AccountSummary {
-  expectedAmount: number | null;
-  amountPolicy: AmountPolicy | null;
-  totalReceived: number;
-  /** The same as totalReceived. */
-  amountPaid: number;
-  /** 0 once paid; null without an expected amount. */
-  amountOutstanding: number | null;
-  /** null without an expected amount. */
-  paymentStatus: "pending" | "partially_paid" | "paid" | "overpaid" | null;
-}
-
-/** A credited inbound transfer. Amounts are integer kobo (NGN 1 = 100 kobo). */
-export interface Transaction {
-  id: string;
-  accountNumber: string;
-  amount: number;
-  fee: number;
-  netAmount: number;
-  currency: string;
-  payer: { name: string; accountNumber: string; bankName: string };
-  narration: string;
-  sessionId: string;
-  status: "successful";
-  paidAt: string;
-  createdAt: string;
-  balanceAfter: number;
-}
-
-/** GET /balance, in integer kobo. */
-export interface Balance {
-  available: number;
-  totalReceived: number;
-  totalFees: number;
-  currency: string;
-}
-
-/** A sandbox transfer: integer kobo; the payer fields default to the sandbox payer. */
-export interface SandboxTransferInput {
-  accountNumber: string;
-  amount: number;
-  payerName?: string;
-  payerAccountNumber?: string;
-  payerBankName?: string;
-  narration?: string;
-}
 
 /** Filters of GET /transactions: `from` and `to` are instants (Date or ISO 8601 with a zone). */
 export interface TransactionQuery {
@@ -116,50 +40,9 @@ export interface TransactionPage {
   pagination: Pagination;
 }
 
-export type EventType =
-  | "payment.received"
-  | "account.expired"
-  | "account.reissued"
-  | "account.deactivated"
-  | "account.reactivated"
-  | "endpoint.disabled"
-  | "endpoint.enabled"
-  | "webhook.test";
-
-/** An event's delivery to one endpoint. */
-export interface Delivery {
-  endpointId: string;
-  state: "pending" | "delivered" | "failed" | "cancelled";
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-}
-
-/** Something that happened to the business's accounts or money (what webhooks deliver). */
-export interface Event {
-  id: string;
-  type: EventType;
-  /** 1, 2, 3... per business, without gaps. */
-  sequence: number;
-  accountNumber: string | null;
-  createdAt: string;
-  data: unknown;
-  deliveries: Delivery[];
-}
-
 export interface EventPage {
   data: Event[];
   pagination: Pagination;
-}
-
-/** The list's `pagination`. */
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
 }
 
 export interface ClientOptions {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { Balance, Transaction } from "../core/api-types.js";
 import {
   AppError,
   accountNotFound,
@@ -24,12 +25,7 @@ import { writeTransaction } from "../storage/transactions.js";
 import type { TransferDecisions, TransferPosting, TransferWrites } from "../storage/transfer-writes.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
-import {
-  listTransactions,
-  type Transaction,
-  type TransactionPage,
-  transactionView,
-} from "./transaction-listing.js";
+import { listTransactions, type TransactionPage, transactionView } from "./transaction-listing.js";
 import {
   parseBalanceQuery,
   parseNotification,
@@ -38,7 +34,7 @@ import {
   TRANSACTION_ID,
 } from "./validation.js";
 
-export type { Transaction, TransactionPage };
+export type { Balance, Transaction, TransactionPage };
 
 /** What ingesting a notification did: recorded it now, or found it recorded already. */
 export interface ReceivedTransfer {
@@ -56,14 +52,6 @@ export interface PaymentVariance {
   expectedAmount: number;
   amountPaid: number;
   variance: number;
-}
-
-/** GET /balance: kobo. */
-export interface Balance {
-  available: number;
-  totalReceived: number;
-  totalFees: number;
-  currency: string;
 }
 
 export interface CollectionServiceOptions {

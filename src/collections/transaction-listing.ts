@@ -1,4 +1,4 @@
-import type { Pagination } from "../core/validation.js";
+import type { Pagination, Transaction } from "../core/api-types.js";
 import { accountNotFound } from "../errors.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
@@ -16,26 +16,6 @@ import {
 import type { TransactionQuery } from "./validation.js";
 
 // GET /transactions: which of a business's transactions a query selects, and in what order.
-
-/** A transaction as the API answers it: every amount in integer kobo. */
-export interface Transaction {
-  id: string;
-  accountNumber: string;
-  amount: number;
-  fee: number;
-  netAmount: number;
-  currency: string;
-  payer: { name: string; accountNumber: string; bankName: string };
-  narration: string;
-  sessionId: string;
-  status: "successful";
-  /** When the bank debited the payer (the value time). */
-  paidAt: string;
-  /** When the service recorded it. */
-  createdAt: string;
-  /** The business's available balance right after it. */
-  balanceAfter: number;
-}
 
 export const transactionView = (row: TransactionRow): Transaction => ({
   id: row.id,

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { accountNumberSchema } from "../accounts/validation.js";
+import type { SandboxTransferInput } from "../core/api-types.js";
 import { check, isSent, parseListQuery, required, singleParam } from "../core/validation.js";
 import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";
 import { NOTIFICATION_LIMITS } from "../providers/bank-protocol.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import type { SandboxPayment } from "../providers/virtual-bank.js";
 
 // The inputs of the collections side: a sandbox transfer's body, a bank's notification, the
 // transactions query. Bad input is a 400 naming the field, never a 500.
@@ -44,8 +44,8 @@ const sandboxFields = {
   narration: sandboxNarrationSchema,
 };
 
-/** The body of POST /sandbox/transfers, checked in field order: the bank's payment, less what the bank adds. */
-export type SandboxTransferInput = Omit<SandboxPayment, "sessionId" | "paidAt">;
+/** The body of POST /sandbox/transfers (core/api-types.ts), checked in field order. */
+export type { SandboxTransferInput };
 
 /**
  * Validates a sandbox transfer: accountNumber, amount (whole kobo, 1 or more; the limit is an

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { validationFailed } from "../errors.js";
+import type { Pagination } from "./api-types.js";
 
 // The validation helpers every domain shares: a zod schema's first message as a 400, required
 // and optional fields, query parameters given once, list paging, and the email rule.
@@ -55,12 +56,7 @@ export function required<T>(body: Body, field: string, schema: z.ZodType<T, unkn
 }
 
 /** Where a list page is in the whole list. */
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
-}
+export type { Pagination };
 
 export interface ListQuery {
   page: number;

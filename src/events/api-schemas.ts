@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { EVENT_TYPES } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import type { Event } from "./event-service.js";
-import { EVENT_TYPES } from "./outbox.js";
 
 // The public contract of the events endpoints as zod schemas, for the OpenAPI document.
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import { type Delivery, EVENT_TYPES, type Event, type EventType } from "../core/api-types.js";
 import { type Pagination, parseListQuery, singleParam } from "../core/validation.js";
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
@@ -15,33 +16,10 @@ import {
   findEvent,
 } from "../storage/event-repository.js";
 import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-repository.js";
-import type { DeliveryState } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { EVENT_TYPES, type EventType, eventSequenceCounter } from "./outbox.js";
+import { eventSequenceCounter } from "./outbox.js";
 
-/** An event's delivery to one endpoint, as the API shows it. */
-export interface Delivery {
-  endpointId: string;
-  state: DeliveryState;
-  attempts: number;
-  /** When the next attempt is due (pending deliveries only). */
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-}
-
-/** An event as the API answers it. */
-export interface Event {
-  id: string;
-  type: EventType;
-  /** 1, 2, 3... per business: a receiver restores order with it. */
-  sequence: number;
-  accountNumber: string | null;
-  createdAt: string;
-  data: unknown;
-  deliveries: Delivery[];
-}
+export type { Delivery, Event };
 
 export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const typeSchema = z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { EVENT_TYPES, type EventType } from "../core/api-types.js";
 import { advanceCounter } from "../storage/counter-repository.js";
 import { UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
@@ -15,18 +16,6 @@ import type { Executor } from "../storage/executor.js";
 // without its change; delivering happens later, in the worker, never in the request.
 
 /** Every event type a business can receive. */
-export const EVENT_TYPES = [
-  "payment.received",
-  "account.expired",
-  "account.reissued",
-  "account.deactivated",
-  "account.reactivated",
-  "endpoint.disabled",
-  "endpoint.enabled",
-  "webhook.test",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
 /** The types an endpoint subscribes to by default (and may list): webhook.test is sent on request only. */
 export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => type !== "webhook.test");
 

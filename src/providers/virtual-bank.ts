@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import type { SandboxTransferInput } from "../core/api-types.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
@@ -122,13 +123,7 @@ export function checkIdentity(request: VirtualAccountRequest, sandbox: boolean):
 }
 
 /** A payment the sandbox makes into one of the bank's accounts (missing payer details get defaults). */
-export interface SandboxPayment {
-  accountNumber: string;
-  amount: number;
-  payerName?: string;
-  payerAccountNumber?: string;
-  payerBankName?: string;
-  narration?: string;
+export interface SandboxPayment extends SandboxTransferInput {
   /** The bank's session id; a retried request passes the same one, so it is recorded once. */
   sessionId: string;
   /** The value time (the bank's clock). */

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { AmountPolicy, DeliveryState } from "../core/api-types.js";
 import type {
   LedgerAccountsTable,
   LedgerCheckpointsTable,
@@ -22,9 +23,6 @@ export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
 export type AccountKind = "permanent" | "temporary";
 
-/** How a temporary account's expected amount is applied (see accounts/amount-policy.ts). */
-export const AMOUNT_POLICIES = ["exact", "atLeast", "accumulate"] as const;
-export type AmountPolicy = (typeof AMOUNT_POLICIES)[number];
 export type IdentityType = "bvn" | "nin";
 
 // Timestamps are ISO-8601 UTC text with milliseconds (`Date#toISOString`) on both dialects:
@@ -222,8 +220,6 @@ export interface WebhookEndpointsTable {
   created_at: string;
   updated_at: string;
 }
-
-export type DeliveryState = "pending" | "delivered" | "failed" | "cancelled";
 
 export interface WebhookDeliveriesTable {
   id: string;

@@ -1,0 +1,159 @@
+// The API's shapes, declared once: what it answers (and a sandbox transfer's body). The domain
+// builds its answers as these types, each response schema (the `api-schemas.ts` of accounts, collections and events, which the OpenAPI
+// document is made from) is checked against them at compile time (core/contracts.ts), and the
+// SDK (src/client) imports them as types only. This file imports nothing, so the SDK's
+// declarations need nothing but it and Node.
+
+/** An account's state at an instant, computed when read (no background job flips it). */
+export const ACCOUNT_STATUSES = ["active", "expired", "deactivated"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it. */
+export const AMOUNT_POLICIES = ["exact", "atLeast", "accumulate"] as const;
+export type AmountPolicy = (typeof AMOUNT_POLICIES)[number];
+
+/** How far an account that expects an amount has been paid. */
+export const PAYMENT_STATUSES = ["pending", "partially_paid", "paid", "overpaid"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** What the service tells a business about (what webhooks deliver). */
+export const EVENT_TYPES = [
+  "payment.received",
+  "account.expired",
+  "account.reissued",
+  "account.deactivated",
+  "account.reactivated",
+  "endpoint.disabled",
+  "endpoint.enabled",
+  "webhook.test",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Where an event's delivery to one endpoint stands. */
+export type DeliveryState = "pending" | "delivered" | "failed" | "cancelled";
+
+/** `data` of a generate-permanent answer. */
+export interface PermanentAccount {
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+}
+
+/** `data` of a generate-temporary answer. */
+export interface TemporaryAccount {
+  accountNumber: string;
+  accountName: string;
+  userName: string;
+  email: string;
+  bankName: string;
+  isTemporary: true;
+  createdAt: string;
+  expiresAt: string;
+  expiresInMinutes: number;
+  /** Kobo: what the account expects, applied as amountPolicy says (null: any transfers until it expires). */
+  expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
+}
+
+/** One item of the account list. */
+export interface AccountSummary {
+  bankName: string;
+  accountNumber: string;
+  email: string;
+  accountName: string;
+  createdAt: string;
+  isTemporary: boolean;
+  expiresAt: string | null;
+  /** Computed when read: only an active account accepts transfers. */
+  status: AccountStatus;
+}
+
+/** What an account has been paid, against what it expects. */
+export interface PaymentProgress {
+  /** Everything received, gross of fees (the account's totalReceived). */
+  amountPaid: number;
+  /** What is still to pay (0 once paid or overpaid); null without an expected amount. */
+  amountOutstanding: number | null;
+  /** null without an expected amount. */
+  paymentStatus: PaymentStatus | null;
+}
+
+/** GET /account/:accountNumber: the list item's fields and what the account has received. */
+export interface AccountDetail extends AccountSummary, PaymentProgress {
+  /** Kobo: what a temporary account expects, applied as amountPolicy says; null when it takes any. */
+  expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
+  /** Kobo received so far, gross of fees. */
+  totalReceived: number;
+}
+
+/** A list's `pagination`. */
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+/** A credited inbound transfer: every amount in integer kobo (NGN 1 = 100 kobo). */
+export interface Transaction {
+  id: string;
+  accountNumber: string;
+  amount: number;
+  fee: number;
+  netAmount: number;
+  currency: string;
+  payer: { name: string; accountNumber: string; bankName: string };
+  narration: string;
+  sessionId: string;
+  status: "successful";
+  /** When the bank debited the payer (the value time). */
+  paidAt: string;
+  /** When the service recorded it. */
+  createdAt: string;
+  /** The business's available balance right after it. */
+  balanceAfter: number;
+}
+
+/** GET /balance: kobo. */
+export interface Balance {
+  available: number;
+  totalReceived: number;
+  totalFees: number;
+  currency: string;
+}
+
+/** An event's delivery to one endpoint. */
+export interface Delivery {
+  endpointId: string;
+  state: DeliveryState;
+  attempts: number;
+  /** When the next attempt is due (pending deliveries only). */
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+/** Something that happened to the business's accounts or money (what webhooks deliver). */
+export interface Event {
+  id: string;
+  type: EventType;
+  /** 1, 2, 3... per business, without gaps: a receiver restores order with it. */
+  sequence: number;
+  accountNumber: string | null;
+  createdAt: string;
+  data: unknown;
+  deliveries: Delivery[];
+}
+
+/** A sandbox transfer's body: integer kobo; the payer fields default to the sandbox payer. */
+export interface SandboxTransferInput {
+  accountNumber: string;
+  amount: number;
+  payerName?: string;
+  payerAccountNumber?: string;
+  payerBankName?: string;
+  narration?: string;
+}
