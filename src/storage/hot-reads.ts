@@ -3,9 +3,9 @@ import type pg from "pg";
 import type { AccountListRow } from "./account-repository.js";
 import type { KeyCredential } from "./api-key-repository.js";
 
-// The reads on the request path, as statements prepared once per dialect, beside the query
-// builder rather than through it (issue 12): Kysely builds and compiles a query on every call,
-// which cost more than the read itself.
+// The reads on the request path, beside the query builder rather than through it (issue 12):
+// Kysely builds and compiles a query on every call, which cost more than the read itself. On
+// SQLite they are statements prepared once; on PostgreSQL, functions whose plans the server keeps.
 
 /** One page of a business's accounts and the count it was cut from, read together. */
 export interface AccountPage {
@@ -35,37 +35,23 @@ const CREDENTIAL = `select k.id as "keyId", k.status as "keyStatus", k.secret_ci
   from api_keys k join businesses b on b.id = k.business_id
   where k.key_hash = $1`;
 const COUNTER = "select value from counters where name = $1";
-const counterValue = (row: { value: number } | undefined) => Number(row?.value ?? 0);
+const counterValue = (row: { value: number | null } | undefined) => Number(row?.value ?? 0);
 
 const ISSUED_TO = "select 1 as issued from account_numbers where account_number = $1 and business_id = $2";
 
 // Ordinals are dense (1..account_count), so the page is the ordinal range
 // (count - skip - limit, count - skip]: an index range on (business_id, ordinal) at any depth.
-// The outer join keeps the count when the page is past the end. PostgreSQL gets the range as a
-// lateral subquery with its LIMIT, so it plans a 10-row backward index scan rather than a
-// bitmap scan and a sort; SQLite, which has no LATERAL, searches the same index range.
+// The outer join keeps the count when the page is past the end. (PostgreSQL's is the function
+// vas_account_page, migration 0018: the range as a lateral subquery with its LIMIT.)
 const PAGE_COLUMNS = `a.account_number, a.account_name, a.email, a.kind, a.expires_at, a.created_at,
        a.ordinal, a.deactivated_at`;
-export const ACCOUNT_PAGE = {
-  sqlite: `
+export const SQLITE_ACCOUNT_PAGE = `
 select b.account_count as total, ${PAGE_COLUMNS}
 from businesses b
 left join accounts a
   on a.business_id = b.id and a.ordinal > b.account_count - $2 - $3 and a.ordinal <= b.account_count - $2
 where b.id = $1
-order by a.ordinal desc`,
-  postgres: `
-select b.account_count as total, ${PAGE_COLUMNS}
-from businesses b
-left join lateral (
-  select * from accounts
-  where business_id = $1 and ordinal > b.account_count - $2::bigint - $3::bigint
-    and ordinal <= b.account_count - $2::bigint
-  order by ordinal desc
-  limit $3::bigint
-) a on true
-where b.id = $1`,
-};
+order by a.ordinal desc`;
 
 type PageRow = { total: number } & { [K in keyof AccountListRow]: AccountListRow[K] | null };
 
@@ -110,7 +96,7 @@ export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn =
   return {
     accountPage(businessId, skip, limit) {
       return turn(() => {
-        page ??= reader.prepare(forSqlite(ACCOUNT_PAGE.sqlite));
+        page ??= reader.prepare(forSqlite(SQLITE_ACCOUNT_PAGE));
         return toPage(page.all({ p1: businessId, p2: skip, p3: limit }));
       });
     },
@@ -136,35 +122,36 @@ export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn =
 }
 
 /**
- * PostgreSQL: plain parameterised statements. Not named: a named statement lives on its server
+ * PostgreSQL: each read is a call of a PL/pgSQL function (migration 0018-hot-read-functions),
+ * whose plan the server keeps per connection. Not a named statement: that lives on its server
  * connection, and behind a transaction pooler (PgBouncer) the next transaction may get another.
  */
 export function postgresHotReads(pool: pg.Pool): HotReads {
   return {
     async accountPage(businessId, skip, limit) {
       const result = await pool.query<PageRow>({
-        text: ACCOUNT_PAGE.postgres,
+        text: "select * from vas_account_page($1, $2, $3)",
         values: [businessId, skip, limit],
       });
       return toPage(result.rows);
     },
     async issuedTo(businessId, accountNumber) {
-      const result = await pool.query({
-        text: ISSUED_TO,
-        values: [accountNumber, businessId],
+      const result = await pool.query<{ issued: boolean }>({
+        text: "select vas_issued_to($1, $2) as issued",
+        values: [businessId, accountNumber],
       });
-      return result.rows.length > 0;
+      return result.rows[0]?.issued === true;
     },
     async credential(keyHash) {
       const result = await pool.query<KeyCredential>({
-        text: CREDENTIAL,
+        text: "select * from vas_credential($1)",
         values: [keyHash],
       });
       return result.rows[0];
     },
     async counter(name) {
-      const result = await pool.query<{ value: number }>({
-        text: COUNTER,
+      const result = await pool.query<{ value: number | null }>({
+        text: "select vas_counter($1) as value",
         values: [name],
       });
       return counterValue(result.rows[0]);

@@ -18,6 +18,7 @@ import * as auditByActor from "./migrations/0014-audit-by-actor.js";
 import * as signInAttempts from "./migrations/0015-sign-in-attempts.js";
 import * as ledgerCheckpoints from "./migrations/0016-ledger-checkpoints.js";
 import * as transferLookup from "./migrations/0017-transfer-lookup.js";
+import * as hotReadFunctions from "./migrations/0018-hot-read-functions.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -38,6 +39,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0015-sign-in-attempts": signInAttempts,
   "0016-ledger-checkpoints": ledgerCheckpoints,
   "0017-transfer-lookup": transferLookup,
+  "0018-hot-read-functions": hotReadFunctions,
 };
 
 /** Every migration, in the order they apply. */
