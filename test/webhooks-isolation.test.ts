@@ -190,6 +190,7 @@ for (const dialect of DIALECTS) {
       const { webhooks } = h.services.config;
       const polling = new DeliveryWorker({
         storage: h.services.storage,
+        deliveries: h.services.stores.deliveries,
         endpoints: h.services.webhooks,
         timeoutMs: webhooks.timeoutMs,
         pollIntervalMs: 600_000,

@@ -7,6 +7,7 @@ import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { findAccountById, findCurrentAccount, updateAccount } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
+import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
 import type { AccountRow } from "../storage/schema.js";
@@ -20,6 +21,8 @@ export type { AccountDetail };
 
 export interface AccountLifecycleOptions {
   storage: Storage;
+  /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
+  deliveries: DeliveryDialect;
   provider: AccountProvider;
   now?: Clock;
 }
@@ -79,6 +82,7 @@ export class AccountLifecycle {
         const detail = this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
         await recordEvent(
           trx,
+          this.options.deliveries,
           {
             businessId: business.businessId,
             type: active ? "account.reactivated" : "account.deactivated",
@@ -121,6 +125,7 @@ export class AccountLifecycle {
         if (!account) return false;
         await recordEvent(
           trx,
+          this.options.deliveries,
           {
             businessId: account.business_id,
             type: "account.expired",

@@ -199,6 +199,7 @@ export function createDeliveryWorker(services: Services, log: DeliveryLog, now?:
   const { webhooks } = services.config;
   return new DeliveryWorker({
     storage: services.storage,
+    deliveries: services.stores.deliveries,
     endpoints: services.webhooks,
     timeoutMs: webhooks.timeoutMs,
     pollIntervalMs: webhooks.pollIntervalMs,

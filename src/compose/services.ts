@@ -211,7 +211,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         maxTransferKobo: config.maxTransferKobo,
         now,
       }),
-      lifecycle: new AccountLifecycle({ storage: opened, provider, now }),
+      lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
       httpBank: http,
       bankNotifications:
@@ -226,11 +226,17 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       webhooks: new WebhookEndpointService({
         storage: opened,
+        deliveries: stores.deliveries,
         box,
         policy: { requireHttps: config.webhooks.requireHttps, allowPrivate: config.webhooks.allowPrivate },
         now,
       }),
-      redelivery: new RedeliveryService({ storage: opened, retentionDays: config.eventRetentionDays, now }),
+      redelivery: new RedeliveryService({
+        storage: opened,
+        deliveries: stores.deliveries,
+        retentionDays: config.eventRetentionDays,
+        now,
+      }),
       authenticator,
       requestRecords: new RequestRecords({
         db: opened.db,

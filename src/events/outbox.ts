@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "../core/api-types.js";
 import { advanceCounter } from "../storage/counter-repository.js";
-import { UNSCHEDULED } from "../storage/delivery-repository.js";
+import { type DeliveryDialect, UNSCHEDULED } from "../storage/delivery-repository.js";
 import {
   type EventRow,
   enabledEndpoints,
@@ -63,7 +63,12 @@ export function eventToWrite(event: NewEvent, now: string): EventToWrite {
 }
 
 /** Writes the event and its deliveries in the caller's transaction. */
-export async function recordEvent(trx: Executor, event: NewEvent, now: string): Promise<EventRow> {
+export async function recordEvent(
+  trx: Executor,
+  deliveries: DeliveryDialect,
+  event: NewEvent,
+  now: string,
+): Promise<EventRow> {
   const toWrite = eventToWrite(event, now);
   // The counter's row stays locked to the end of the transaction (PostgreSQL) or the whole
   // transaction runs alone (SQLite): a business's sequences are dense and in commit order.
@@ -71,7 +76,7 @@ export async function recordEvent(trx: Executor, event: NewEvent, now: string): 
   const row: EventRow = { ...toWrite.row, sequence };
   await insertEvent(trx, row);
   const targets = toWrite.targets(event.endpointIds ? [] : await enabledEndpoints(trx, event.businessId));
-  await insertDeliveries(trx, row, targets, toWrite.deliveryId, now, toWrite.firstAttempt);
+  await insertDeliveries(trx, deliveries, row, targets, toWrite.deliveryId, now, toWrite.firstAttempt);
   return row;
 }
 

@@ -1,13 +1,24 @@
-import { CompiledQuery, type Selectable, sql } from "kysely";
+import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
 import type { Executor } from "./executor.js";
-import { named } from "./postgres/named.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
-import { LOCK_CHAINS } from "./statements.js";
-import { hasRowLocks } from "./transactions.js";
-
-const lockChainsStatement = named(LOCK_CHAINS);
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/**
+ * What delivering events in chains needs of the dialect: one implementation each
+ * (sqlite/deliveries.ts, postgres/deliveries.ts), chosen once in compose/ with the stores.
+ */
+export interface DeliveryDialect {
+  /**
+   * Takes the chains' locks before a chain is read or handed on. Both sides of a hand-off take
+   * them: the event that joins the chain and the settling delivery that schedules the next one.
+   */
+  lockChains(db: Executor, endpointIds: readonly string[], accountNumber: string): Promise<void>;
+  /** The claim's read, made to take the deliveries it reads, so concurrent claimers take different ones. */
+  claiming<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q;
+  /** A new delivery's id (`dlv_` and 32 random hex digits), for each row a statement inserts. */
+  readonly newDeliveryId: RawBuilder<string>;
+}
 
 /**
  * One account's deliveries to one endpoint form a chain, attempted in sequence order. Only the
@@ -22,15 +33,16 @@ export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
 
 /**
  * Of these endpoints, those with a pending delivery for the account: a new event of the account
- * joins their chain. On PostgreSQL the chains are locked first (lockChains), so a delivery
+ * joins their chain. The chains are locked first (DeliveryDialect.lockChains), so a delivery
  * settling at this moment has either scheduled its successor already or will see this event.
  */
 export async function endpointsWithChain(
   db: Executor,
+  dialect: DeliveryDialect,
   endpointIds: readonly string[],
   accountNumber: string,
 ): Promise<Set<string>> {
-  await lockChains(db, endpointIds, accountNumber);
+  await dialect.lockChains(db, endpointIds, accountNumber);
   const rows = await db
     .selectFrom("webhook_deliveries")
     .select("endpoint_id")
@@ -42,38 +54,18 @@ export async function endpointsWithChain(
 }
 
 /**
- * PostgreSQL: takes the chains' transaction-scoped advisory locks, in one global order (by key)
- * so that two transactions never wait on each other in a cycle. Both sides of a chain's hand-off
- * take it: the event that joins the chain and the settling delivery that schedules the next one.
- * (Row locks on the deliveries themselves deadlocked: the settling delivery holds its own row
- * and wants its successor's, the new event held the successor's and wanted the settling one's.)
- * SQLite's write transactions run one at a time and need none.
- */
-async function lockChains(
-  db: Executor,
-  endpointIds: readonly string[],
-  accountNumber: string,
-): Promise<void> {
-  if (!hasRowLocks(db) || endpointIds.length === 0) return;
-  const { text, values } = lockChainsStatement.query({
-    endpoint_ids: [...endpointIds],
-    account_number: accountNumber,
-  });
-  await db.executeQuery(CompiledQuery.raw(text, values as unknown[]));
-}
-
-/**
  * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the
  * transaction that settled the delivery before it. Should two of a chain be scheduled and due at
  * once, the claim still takes them in sequence order. True when there was one to schedule.
  */
 export async function scheduleNextInChain(
   db: Executor,
+  dialect: DeliveryDialect,
   endpointId: string,
   accountNumber: string,
   now: string,
 ): Promise<boolean> {
-  await lockChains(db, [endpointId], accountNumber);
+  await dialect.lockChains(db, [endpointId], accountNumber);
   const next = await db
     .selectFrom("webhook_deliveries")
     .select("id")
@@ -104,14 +96,18 @@ export interface DueDelivery {
 }
 
 /**
- * Due deliveries nobody holds, oldest due first, for this process to lease: on PostgreSQL
- * `FOR UPDATE SKIP LOCKED`, so concurrent claimers take different rows; on SQLite the write
- * transaction that claims runs alone. Call inside a write transaction, then leaseDeliveries.
+ * Due deliveries nobody holds, oldest due first, for this process to lease: concurrent claimers
+ * take different rows (DeliveryDialect.claiming). Call inside a write transaction, then leaseDeliveries.
  * Left out: deliveries to a paused endpoint, and any delivery while an earlier event of the same
  * account is due (or in flight) for the same endpoint, so one account's events go in order.
  */
-export async function dueDeliveries(db: Executor, now: string, limit: number): Promise<DueDelivery[]> {
-  let query = db
+export async function dueDeliveries(
+  db: Executor,
+  dialect: DeliveryDialect,
+  now: string,
+  limit: number,
+): Promise<DueDelivery[]> {
+  const query = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
     .select(["d.id", "d.endpoint_id", "w.consecutive_failures"])
@@ -135,8 +131,7 @@ export async function dueDeliveries(db: Executor, now: string, limit: number): P
     .orderBy("d.next_attempt_at")
     .orderBy("d.sequence")
     .limit(limit);
-  if (hasRowLocks(db)) query = query.forUpdate(["d"]).skipLocked();
-  const rows = await query.execute();
+  const rows = await dialect.claiming(query).execute();
   if (rows.length === 0) return [];
   // What each endpoint has in flight: one read of the few leased rows, not one per candidate.
   const leased = await db
@@ -213,6 +208,7 @@ export async function releaseLeases(db: Executor, ids: readonly string[], lease:
  */
 export async function requeueDeliveries(
   db: Executor,
+  dialect: DeliveryDialect,
   target: {
     businessId: string;
     endpointId: string;
@@ -225,9 +221,7 @@ export async function requeueDeliveries(
   let events = db
     .selectFrom("events")
     .select((eb) => [
-      sql<string>`'dlv_' || ${sql.raw(hasRowLocks(db) ? "md5(random()::text || clock_timestamp()::text || events.id)" : "lower(hex(randomblob(16)))")}`.as(
-        "id",
-      ),
+      dialect.newDeliveryId.as("id"),
       "events.id as event_id",
       eb.val(target.endpointId).as("endpoint_id"),
       "events.business_id",

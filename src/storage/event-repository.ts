@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import { type DeliveryRow, endpointsWithChain } from "./delivery-repository.js";
+import { type DeliveryDialect, type DeliveryRow, endpointsWithChain } from "./delivery-repository.js";
 import type { Executor } from "./executor.js";
 import type { EventsTable } from "./schema.js";
 
@@ -26,6 +26,7 @@ export function enabledEndpoints(db: Executor, businessId: string) {
  */
 export async function insertDeliveries(
   db: Executor,
+  dialect: DeliveryDialect,
   event: Pick<EventRow, "id" | "business_id" | "sequence" | "account_number">,
   endpointIds: readonly string[],
   newId: () => string,
@@ -36,7 +37,7 @@ export async function insertDeliveries(
   const chained =
     event.account_number === null
       ? new Set<string>()
-      : await endpointsWithChain(db, endpointIds, event.account_number);
+      : await endpointsWithChain(db, dialect, endpointIds, event.account_number);
   await db
     .insertInto("webhook_deliveries")
     .values(

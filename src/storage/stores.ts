@@ -1,14 +1,17 @@
 import type { AccountWrites } from "./account-writes.js";
+import type { DeliveryDialect } from "./delivery-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
 import type { TransferWrites } from "./transfer-writes.js";
 
 /**
  * The hot path's writes, one implementation per dialect (sqlite/stores.ts, postgres/stores.ts),
  * chosen once in compose/: no call site asks which database it runs on. Cold paths go through
- * the query builder (storage.db), which speaks both.
+ * the query builder (storage.db), which speaks both, given what differs (`deliveries`).
  */
 export interface Stores {
   accounts: AccountWrites;
   transfers: TransferWrites;
   requestRecords: RequestRecordClaims;
+  /** What chaining and claiming webhook deliveries needs of the dialect. */
+  deliveries: DeliveryDialect;
 }

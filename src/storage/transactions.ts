@@ -1,14 +1,9 @@
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { completeRecord } from "./request-record-repository.js";
 import type { AnswerOptions, UnitOfWork } from "./unit-of-work.js";
-
-/** True when the executor speaks a dialect with row locks (`SELECT ... FOR UPDATE`): PostgreSQL. */
-export function hasRowLocks(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /**
  * Runs `work` in a transaction meant to read and then write. On SQLite it starts with

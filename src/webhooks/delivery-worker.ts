@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
 import {
+  type DeliveryDialect,
   type DueDelivery,
   deferEndpointDeliveries,
   deliveryContext,
@@ -63,6 +64,8 @@ export interface DeliveryLog {
 
 export interface DeliveryWorkerOptions {
   storage: Storage;
+  /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
+  deliveries: DeliveryDialect;
   endpoints: WebhookEndpointService;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -120,7 +123,7 @@ export class DeliveryWorker {
     const lease = new Date(now + leaseMs(this.options.timeoutMs)).toISOString();
     const claimed = await writeTransaction(this.options.storage, async (trx) => {
       // More candidates than slots: some are skipped for their endpoint's cap.
-      const due = await dueDeliveries(trx, new Date(now).toISOString(), free * 4);
+      const due = await dueDeliveries(trx, this.options.deliveries, new Date(now).toISOString(), free * 4);
       const ids = withinEndpointCaps(due, this.options.maxInFlightPerEndpoint).slice(0, free);
       // More was due than taken (slots or an endpoint's cap): claim again when an attempt ends.
       this.backlog = due.length > ids.length;
@@ -239,7 +242,15 @@ export class DeliveryWorker {
       // for this endpoint is due now, and this process claims again when the attempt ends.
       const scheduleNext = async () => {
         if (context.account_number === null) return;
-        if (await scheduleNextInChain(trx, endpoint.id, context.account_number, settledIso))
+        if (
+          await scheduleNextInChain(
+            trx,
+            this.options.deliveries,
+            endpoint.id,
+            context.account_number,
+            settledIso,
+          )
+        )
           this.backlog = true;
       };
       if (delivered) {
@@ -273,6 +284,7 @@ export class DeliveryWorker {
         await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
         await recordEndpointChange(
           trx,
+          this.options.deliveries,
           endpoint.business_id,
           endpointView({ ...endpoint, ...disabled }),
           settledIso,

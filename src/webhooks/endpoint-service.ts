@@ -8,6 +8,7 @@ import { check } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { recordEvent, SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
+import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
@@ -80,12 +81,14 @@ export function endpointView(row: EndpointRow): WebhookEndpoint {
  */
 export async function recordEndpointChange(
   trx: Executor,
+  deliveries: DeliveryDialect,
   businessId: string,
   endpoint: WebhookEndpoint,
   now: string,
 ): Promise<void> {
   await recordEvent(
     trx,
+    deliveries,
     {
       businessId,
       type: endpoint.enabled ? "endpoint.enabled" : "endpoint.disabled",
@@ -98,6 +101,8 @@ export async function recordEndpointChange(
 
 export interface WebhookEndpointServiceOptions {
   storage: Storage;
+  /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
+  deliveries: DeliveryDialect;
   box: SecretBox;
   policy: UrlPolicy;
   now?: Clock;
@@ -207,7 +212,8 @@ export class WebhookEndpointService {
         const { id: _, business_id: __, ...fields } = next;
         await updateEndpoint(trx, id, fields);
         const view = endpointView(next);
-        if (next.enabled !== row.enabled) await recordEndpointChange(trx, row.business_id, view, now);
+        if (next.enabled !== row.enabled)
+          await recordEndpointChange(trx, this.options.deliveries, row.business_id, view, now);
         return view;
       },
       unit,
@@ -263,6 +269,7 @@ export class WebhookEndpointService {
         await this.find(trx, business, id);
         const event = await recordEvent(
           trx,
+          this.options.deliveries,
           {
             businessId: business.businessId,
             type: "webhook.test",

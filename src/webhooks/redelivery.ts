@@ -6,7 +6,7 @@ import { eventNotFound, validationFailed } from "../errors.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import { requeueDeliveries } from "../storage/delivery-repository.js";
+import { type DeliveryDialect, requeueDeliveries } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
@@ -37,6 +37,8 @@ const sinceSchema = z.iso.datetime({
 
 export interface RedeliveryServiceOptions {
   storage: Storage;
+  /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
+  deliveries: DeliveryDialect;
   /** Events are kept this many days: recovery cannot start earlier (EVENT_RETENTION_DAYS). */
   retentionDays: number;
   now?: Clock;
@@ -98,6 +100,7 @@ export class RedeliveryService {
         for (const endpoint of targets.filter((e) => e.enabled === 1)) {
           queued += await requeueDeliveries(
             trx,
+            this.options.deliveries,
             { businessId: business.businessId, endpointId: endpoint.id, eventId, types: null },
             now,
           );
@@ -139,6 +142,7 @@ export class RedeliveryService {
           endpoint.event_types === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.event_types) as string[]);
         const queued = await requeueDeliveries(
           trx,
+          this.options.deliveries,
           { businessId: business.businessId, endpointId, since, types },
           now,
         );

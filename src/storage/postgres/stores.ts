@@ -1,6 +1,7 @@
 import type { PostgresStorage } from "../database.js";
 import type { Stores } from "../stores.js";
 import { postgresAccountWrites } from "./account-writes.js";
+import { postgresDeliveries } from "./deliveries.js";
 import { postgresRequestRecordClaims } from "./request-records.js";
 import { postgresTransferWrites } from "./transfer-writes.js";
 
@@ -9,4 +10,5 @@ export const postgresStores = (storage: PostgresStorage): Stores => ({
   accounts: postgresAccountWrites(storage),
   transfers: postgresTransferWrites(storage),
   requestRecords: postgresRequestRecordClaims(storage),
+  deliveries: postgresDeliveries,
 });

@@ -1,6 +1,7 @@
 import type { SqliteStorage } from "../database.js";
 import type { Stores } from "../stores.js";
 import { sqliteAccountWrites } from "./account-writes.js";
+import { sqliteDeliveries } from "./deliveries.js";
 import { sqliteRequestRecordClaims } from "./request-records.js";
 import { sqliteTransferWrites } from "./transfer-writes.js";
 
@@ -9,4 +10,5 @@ export const sqliteStores = (storage: SqliteStorage): Stores => ({
   accounts: sqliteAccountWrites(storage),
   transfers: sqliteTransferWrites(storage),
   requestRecords: sqliteRequestRecordClaims(storage),
+  deliveries: sqliteDeliveries,
 });

@@ -1,0 +1,27 @@
+import { CompiledQuery, sql } from "kysely";
+import type { DeliveryDialect } from "../delivery-repository.js";
+import { LOCK_CHAINS } from "../statements.js";
+import { named } from "./named.js";
+
+const lockChainsStatement = named(LOCK_CHAINS);
+
+/**
+ * PostgreSQL: the chains' transaction-scoped advisory locks, taken in one global order (by key)
+ * so that two transactions never wait on each other in a cycle (row locks on the deliveries
+ * themselves deadlocked: the settling delivery held its own row and wanted its successor's, the
+ * new event held the successor's and wanted the settling one's); a claim takes the rows it reads
+ * with `FOR UPDATE SKIP LOCKED`, so concurrent claimers take different ones.
+ */
+export const postgresDeliveries: DeliveryDialect = {
+  async lockChains(db, endpointIds, accountNumber) {
+    if (endpointIds.length === 0) return;
+    const { text, values } = lockChainsStatement.query({
+      endpoint_ids: [...endpointIds],
+      account_number: accountNumber,
+    });
+    await db.executeQuery(CompiledQuery.raw(text, values as unknown[]));
+  },
+  // The deliveries only ("of d"), not their endpoints' rows, which the claim reads too.
+  claiming: (query) => query.modifyEnd(sql`for update of d skip locked`),
+  newDeliveryId: sql<string>`'dlv_' || replace(gen_random_uuid()::text, '-', '')`,
+};
