@@ -14,3 +14,6 @@ export interface DomainServices {
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;
 }
+
+/** What the API's routes are given: the domain services, and whether sandbox transfers are served. */
+export type ApiServices = DomainServices & { sandbox: boolean };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
 
@@ -30,7 +30,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /webhooks: 201 with the endpoint and its secret. */
-export function createWebhookRoute(app: FastifyInstance, webhooks: WebhookEndpointService): void {
+export function register(app: FastifyInstance, { webhooks }: ApiServices): void {
   writeRoute(app, "POST", contract.path, 201, (_request, body, business, unit) =>
     webhooks.create(business, body, unit),
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -25,7 +25,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** DELETE /webhooks/:id. */
-export function deleteWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
   writeRoute(app, "DELETE", contract.path, 200, (request, _body, business, unit) =>
     service.remove(business, request.params.id, unit),
   );

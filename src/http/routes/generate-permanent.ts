@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AccountService } from "../../accounts/account-service.js";
 import type { GeneratedPermanent } from "../../accounts/account-views.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { receivedBody } from "../../web/request-body.js";
 import { actorOf, callerOf } from "../authenticate.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
@@ -31,7 +31,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /account/generate: 201 when the account was created, 200 when an existing one was re-issued. */
-export function generatePermanentRoute(app: FastifyInstance, accounts: AccountService): void {
+export function register(app: FastifyInstance, { accounts }: ApiServices): void {
   app.post(contract.path, async (request, reply) => {
     const body = receivedBody(request)?.object() ?? {};
     return answerOnce<GeneratedPermanent>(

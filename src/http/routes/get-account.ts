@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AccountLifecycle } from "../../accounts/account-lifecycle.js";
 import { ErrorCode } from "../../errors.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import {
   ACCOUNT_NUMBER_PARAMETER,
@@ -40,7 +40,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /account/:accountNumber: one of the caller's accounts. */
-export function getAccountRoute(app: FastifyInstance, lifecycle: AccountLifecycle): void {
+export function register(app: FastifyInstance, { lifecycle }: ApiServices): void {
   app.get<{ Params: { accountNumber: string } }>(contract.path, async (request) => ({
     status: "success",
     data: await lifecycle.get(callerOf(request), request.params.accountNumber),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { CollectionService } from "../../collections/collection-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
@@ -34,7 +34,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /balance. */
-export function getBalanceRoute(app: FastifyInstance, collections: CollectionService): void {
+export function register(app: FastifyInstance, { collections }: ApiServices): void {
   app.get(contract.path, async (request) => ({
     status: "success",
     data: await collections.balance(callerOf(request), request.query as Record<string, unknown>),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { EventService } from "../../events/event-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import {
   ok,
@@ -43,7 +43,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /events/:id. */
-export function getEventRoute(app: FastifyInstance, events: EventService): void {
+export function register(app: FastifyInstance, { events }: ApiServices): void {
   app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
     status: "success",
     data: await events.get(callerOf(request), request.params.id),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { CollectionService } from "../../collections/collection-service.js";
 import { ErrorCode } from "../../errors.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import {
   ok,
@@ -43,7 +43,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /transactions/:id. */
-export function getTransactionRoute(app: FastifyInstance, collections: CollectionService): void {
+export function register(app: FastifyInstance, { collections }: ApiServices): void {
   app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
     status: "success",
     data: await collections.getTransaction(callerOf(request), request.params.id),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER } from "../write-operations.js";
@@ -31,7 +31,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /webhooks/:id. */
-export function getWebhookRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
   app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
     status: "success",
     data: await service.get(callerOf(request), request.params.id),

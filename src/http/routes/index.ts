@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { DomainServices } from "../../web/domain-services.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import * as createWebhook from "./create-webhook.js";
 import * as deactivateAccount from "./deactivate-account.js";
@@ -24,9 +24,6 @@ import * as sandboxTransfer from "./sandbox-transfer.js";
 import * as testWebhook from "./test-webhook.js";
 import * as updateWebhook from "./update-webhook.js";
 
-/** What the API's routes are given: the domain services, and whether sandbox transfers are served. */
-export type ApiServices = DomainServices & { sandbox: boolean };
-
 /** One signed operation of the API: its contract (the OpenAPI operation) and how the app serves it. */
 export interface ApiRoute {
   contract: RouteContract;
@@ -35,74 +32,29 @@ export interface ApiRoute {
 
 /**
  * The API's signed operations, once: the app registers them (app.ts) and the OpenAPI document
- * lists them (openapi.ts), in this order.
+ * lists them (openapi.ts), in this order. Each route file exports its `contract` and `register`.
  */
 export const API_ROUTES: readonly ApiRoute[] = [
-  {
-    contract: generatePermanent.contract,
-    register: (api, s) => generatePermanent.generatePermanentRoute(api, s.accounts),
-  },
-  {
-    contract: generateTemporary.contract,
-    register: (api, s) => generateTemporary.generateTemporaryRoute(api, s.accounts),
-  },
-  { contract: listAccounts.contract, register: (api, s) => listAccounts.listAccountsRoute(api, s.accounts) },
-  { contract: getAccount.contract, register: (api, s) => getAccount.getAccountRoute(api, s.lifecycle) },
-  {
-    contract: deactivateAccount.contract,
-    register: (api, s) => deactivateAccount.deactivateAccountRoute(api, s.lifecycle),
-  },
-  {
-    contract: reactivateAccount.contract,
-    register: (api, s) => reactivateAccount.reactivateAccountRoute(api, s.lifecycle),
-  },
-  {
-    contract: listTransactions.contract,
-    register: (api, s) => listTransactions.listTransactionsRoute(api, s.collections),
-  },
-  {
-    contract: getTransaction.contract,
-    register: (api, s) => getTransaction.getTransactionRoute(api, s.collections),
-  },
-  { contract: getBalance.contract, register: (api, s) => getBalance.getBalanceRoute(api, s.collections) },
-  {
-    contract: sandboxTransfer.contract,
-    // Documented always (the document says when it is off); served in the sandbox only.
-    register: (api, s) => {
-      if (s.sandbox) sandboxTransfer.sandboxTransferRoute(api, s.collections);
-    },
-  },
-  { contract: listEvents.contract, register: (api, s) => listEvents.listEventsRoute(api, s.events) },
-  { contract: getEvent.contract, register: (api, s) => getEvent.getEventRoute(api, s.events) },
-  {
-    contract: listEventAttempts.contract,
-    register: (api, s) => listEventAttempts.listEventAttemptsRoute(api, s.redelivery),
-  },
-  {
-    contract: redeliverEvent.contract,
-    register: (api, s) => redeliverEvent.redeliverEventRoute(api, s.redelivery),
-  },
-  {
-    contract: createWebhook.contract,
-    register: (api, s) => createWebhook.createWebhookRoute(api, s.webhooks),
-  },
-  { contract: listWebhooks.contract, register: (api, s) => listWebhooks.listWebhooksRoute(api, s.webhooks) },
-  { contract: getWebhook.contract, register: (api, s) => getWebhook.getWebhookRoute(api, s.webhooks) },
-  {
-    contract: updateWebhook.contract,
-    register: (api, s) => updateWebhook.updateWebhookRoute(api, s.webhooks),
-  },
-  {
-    contract: deleteWebhook.contract,
-    register: (api, s) => deleteWebhook.deleteWebhookRoute(api, s.webhooks),
-  },
-  {
-    contract: rotateWebhookSecret.contract,
-    register: (api, s) => rotateWebhookSecret.rotateWebhookSecretRoute(api, s.webhooks),
-  },
-  { contract: testWebhook.contract, register: (api, s) => testWebhook.testWebhookRoute(api, s.webhooks) },
-  {
-    contract: recoverWebhook.contract,
-    register: (api, s) => recoverWebhook.recoverWebhookRoute(api, s.redelivery),
-  },
+  generatePermanent,
+  generateTemporary,
+  listAccounts,
+  getAccount,
+  deactivateAccount,
+  reactivateAccount,
+  listTransactions,
+  getTransaction,
+  getBalance,
+  sandboxTransfer,
+  listEvents,
+  getEvent,
+  listEventAttempts,
+  redeliverEvent,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  testWebhook,
+  recoverWebhook,
 ];

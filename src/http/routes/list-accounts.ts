@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AccountService } from "../../accounts/account-service.js";
 import { ErrorCode } from "../../errors.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { EVERYWHERE, failure, headers, ok, type RouteContract, ref, SIGNED } from "../openapi-components.js";
 
@@ -48,7 +48,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /account/list?page&limit: the caller's accounts, newest first. */
-export function listAccountsRoute(app: FastifyInstance, accounts: AccountService): void {
+export function register(app: FastifyInstance, { accounts }: ApiServices): void {
   app.get(contract.path, async (request) => {
     const { items, pagination } = await accounts.list(
       callerOf(request),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { RedeliveryService } from "../../webhooks/redelivery.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
 import { EVENT_ID_PARAMETER } from "../write-operations.js";
@@ -32,7 +32,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /events/:id/attempts. */
-export function listEventAttemptsRoute(app: FastifyInstance, service: RedeliveryService): void {
+export function register(app: FastifyInstance, { redelivery: service }: ApiServices): void {
   app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
     status: "success",
     data: await service.attempts(callerOf(request), request.params.id),

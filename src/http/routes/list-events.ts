@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { EventService } from "../../events/event-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
@@ -38,7 +38,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /events?page&limit&type. */
-export function listEventsRoute(app: FastifyInstance, events: EventService): void {
+export function register(app: FastifyInstance, { events }: ApiServices): void {
   app.get(contract.path, async (request) => {
     const { items, pagination } = await events.list(
       callerOf(request),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { CollectionService } from "../../collections/collection-service.js";
 import { ErrorCode } from "../../errors.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
@@ -45,7 +45,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /transactions?page&limit&accountNumber&sessionId&from&to&timeField: the caller's transactions. */
-export function listTransactionsRoute(app: FastifyInstance, collections: CollectionService): void {
+export function register(app: FastifyInstance, { collections }: ApiServices): void {
   app.get(contract.path, async (request) => {
     const { items, pagination } = await collections.listTransactions(
       callerOf(request),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
 
@@ -26,7 +26,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /webhooks. */
-export function listWebhooksRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
   app.get(contract.path, async (request) => ({
     status: "success",
     data: await service.list(callerOf(request)),

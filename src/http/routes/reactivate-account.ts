@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AccountDetail, AccountLifecycle } from "../../accounts/account-lifecycle.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import { actorOf, callerOf } from "../authenticate.js";
 import { lifecycleOperation, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
@@ -35,6 +36,6 @@ export function answerLifecycle(
 }
 
 /** POST /account/:accountNumber/reactivate: 200 with the account, active. */
-export function reactivateAccountRoute(app: FastifyInstance, lifecycle: AccountLifecycle): void {
+export function register(app: FastifyInstance, { lifecycle }: ApiServices): void {
   answerLifecycle(app, contract.path, lifecycle, true);
 }

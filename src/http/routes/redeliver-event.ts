@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { RedeliveryService } from "../../webhooks/redelivery.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -26,7 +26,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /events/:id/redeliver. */
-export function redeliverEventRoute(app: FastifyInstance, service: RedeliveryService): void {
+export function register(app: FastifyInstance, { redelivery: service }: ApiServices): void {
   writeRoute(app, "POST", contract.path, 202, (request, body, business, unit) =>
     service.redeliver(business, request.params.id, body, unit),
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
-import type { WebhookEndpointService } from "../../webhooks/endpoint-service.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -29,7 +29,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /webhooks/:id/rotate-secret. */
-export function rotateWebhookSecretRoute(app: FastifyInstance, service: WebhookEndpointService): void {
+export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
   writeRoute(app, "POST", contract.path, 200, (request, _body, business, unit) =>
     service.rotateSecret(business, request.params.id, unit),
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { CollectionService, ReceivedTransfer } from "../../collections/collection-service.js";
+import type { ReceivedTransfer } from "../../collections/collection-service.js";
 import { ErrorCode, TRANSFER_REFUSALS } from "../../errors.js";
+import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
 
@@ -35,7 +36,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /sandbox/transfers: 201 with the transaction, or 422 with the refusal. */
-export function sandboxTransferRoute(app: FastifyInstance, collections: CollectionService): void {
+export function register(app: FastifyInstance, { collections, sandbox }: ApiServices): void {
+  // Documented always (the document says when it is off); served in the sandbox only.
+  if (!sandbox) return;
   writeRoute<ReceivedTransfer>(
     app,
     "POST",
