@@ -29,6 +29,7 @@ export interface HotReads {
   counter(name: string): Promise<number>;
 }
 
+// SQLite's statements (PostgreSQL's are the functions of migration 0018).
 const CREDENTIAL = `select k.id as "keyId", k.status as "keyStatus", k.secret_ciphertext as "secretCiphertext",
   k.min_signature_version as "minSignatureVersion", b.id as "businessId", b.name as "businessName",
   b.verification_status as "verificationStatus"
@@ -76,7 +77,7 @@ function toPage(rows: PageRow[]): AccountPage {
   return { total, rows: accounts };
 }
 
-/** PostgreSQL's $1, $2... as SQLite named parameters @p1, @p2... (better-sqlite3 takes no ?NNN). */
+/** Numbered parameters ($1, $2...) as SQLite named ones (@p1, @p2...): better-sqlite3 takes no ?NNN. */
 export const forSqlite = (text: string) => text.replace(/\$(\d+)/g, "@p$1");
 
 /** Runs a read where it may run: at once on a reader's own connection, or in turn on a shared one. */
