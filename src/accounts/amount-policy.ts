@@ -3,8 +3,6 @@ import type { AmountPolicy, PaymentProgress, PaymentStatus } from "../core/api-t
 // What an expected amount means for the transfers a temporary account takes, and how far along
 // its payment is. Pure: the acceptance rules and the account's detail both read it.
 
-export type { AmountPolicy, PaymentProgress };
-
 /** The policy an account with an expected amount gets when none is sent. */
 export const DEFAULT_AMOUNT_POLICY: AmountPolicy = "exact";
 

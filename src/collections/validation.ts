@@ -44,9 +44,6 @@ const sandboxFields = {
   narration: sandboxNarrationSchema,
 };
 
-/** The body of POST /sandbox/transfers (core/api-types.ts), checked in field order. */
-export type { SandboxTransferInput };
-
 /**
  * Validates a sandbox transfer: accountNumber, amount (whole kobo, 1 or more; the limit is an
  * acceptance rule, answered 422 like any refused transfer), then the optional payer fields.

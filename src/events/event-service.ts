@@ -19,7 +19,7 @@ import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-rep
 import { writeTransaction } from "../storage/transactions.js";
 import { eventSequenceCounter } from "./outbox.js";
 
-export type { Delivery, Event };
+export type { Event };
 
 export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const typeSchema = z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` });
