@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { sign } from "../src/auth/signature.js";
 import { documentPath, ROUTE_CONTRACTS } from "../src/http/openapi.js";
-import { SIGNING_EXAMPLE } from "../src/http/openapi-components.js";
+import { SIGNING_EXAMPLE } from "../src/http/openapi-document-components.js";
 import { contract as generatePermanentContract } from "../src/http/routes/generate-permanent.js";
 import { contract as generateTemporaryContract } from "../src/http/routes/generate-temporary.js";
 import { contract as listAccountsContract } from "../src/http/routes/list-accounts.js";

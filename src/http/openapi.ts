@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { components, type RouteContract } from "./openapi-components.js";
+import type { RouteContract } from "./openapi-components.js";
+import { components } from "./openapi-document-components.js";
 import { API_ROUTES } from "./routes/index.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
