@@ -9,8 +9,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { permanentInput } from "../src/accounts/validation.js";
 import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
+import { check } from "../src/core/validation.js";
 import {
   type BenchRequest,
   buildService,
@@ -93,7 +95,11 @@ async function main() {
         const { account } = await services.accounts.generatePermanent(
           { businessId: created.business.id, businessName: name },
           { type: "cli" },
-          { name: `Payee ${i}`, email: `payee${b}.${i}@example.com`, bvn: "22345678901" },
+          check(permanentInput, {
+            name: `Payee ${i}`,
+            email: `payee${b}.${i}@example.com`,
+            bvn: "22345678901",
+          }),
         );
         accounts.push(account.accountNumber);
       }

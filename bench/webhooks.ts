@@ -1,7 +1,9 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { permanentInput } from "../src/accounts/validation.js";
 import type { Services } from "../src/compose/services.js";
+import { check } from "../src/core/validation.js";
 
 // The benchmark's webhook receiver: records when each delivery arrives and when its event was
 // recorded (the body's `timestamp`), answers 204 at once, and reports deliveries per second and
@@ -105,17 +107,17 @@ export async function webhookPayee(
   const created = await services.businesses.createBusiness(name, "completed");
   const owner = { businessId: created.business.id, businessName: name };
   for (const receiver of [...receivers, ...others])
-    await services.webhooks.create(owner, { url: receiver.url });
+    await services.webhooks.create(owner, check(services.webhooks.inputs.create, { url: receiver.url }));
   const accounts: string[] = [];
   for (let i = 0; i < 10; i++) {
     const { account } = await services.accounts.generatePermanent(
       owner,
       { type: "cli" },
-      {
+      check(permanentInput, {
         name: `${name} customer ${i}`,
         email: `customer${i}@${name.toLowerCase().replaceAll(" ", "-")}.example.com`,
         bvn: "22345678901",
-      },
+      }),
     );
     accounts.push(account.accountNumber);
   }

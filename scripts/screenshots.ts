@@ -9,10 +9,12 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { permanentInput } from "../src/accounts/validation.js";
 import { buildServerApp } from "../src/compose/server.js";
 import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
 import { CLI } from "../src/core/actor.js";
+import { check } from "../src/core/validation.js";
 import { launchBrowser } from "../test/helpers/browser.js";
 
 const OUT = path.resolve("docs/images");
@@ -94,11 +96,15 @@ try {
   const customers = ["Chinedu Okafor", "Amina Bello", "Tunde Bakare", "Ngozi Eze"];
   const numbers: string[] = [];
   for (const [i, name] of customers.entries()) {
-    const generated = await services.accounts.generatePermanent(kola, CLI, {
-      name,
-      email: `${name.split(" ")[0]?.toLowerCase()}@customer.example`,
-      bvn: `2234567890${i}`,
-    });
+    const generated = await services.accounts.generatePermanent(
+      kola,
+      CLI,
+      check(permanentInput, {
+        name,
+        email: `${name.split(" ")[0]?.toLowerCase()}@customer.example`,
+        bvn: `2234567890${i}`,
+      }),
+    );
     numbers.push(generated.account.accountNumber);
   }
   for (const [i, accountNumber] of numbers.entries()) {

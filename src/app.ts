@@ -7,6 +7,7 @@ import type { DashboardDependencies } from "./dashboard/kit.js";
 import { registerDashboard } from "./dashboard/plugin.js";
 import { validationFailed } from "./errors.js";
 import { registerAuthentication } from "./http/authenticate.js";
+import { withContracts } from "./http/contract-validation.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
 import { REQUEST_ID } from "./http/header-rules.js";
 import type { HealthMonitor } from "./http/health.js";
@@ -135,11 +136,13 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
 
   app.register(
     async (api) => {
-      // Hook order is registration order: IP limit, authentication, key limit, replay guard.
-      applyRateLimits(api, deps.rateLimits);
+      // The IP limit runs when the request arrives; then, in registration order before the
+      // contract's validation: authentication, the key limit, the replay guard's claim.
       registerAuthentication(api, deps.authenticator);
+      applyRateLimits(api, deps.rateLimits);
       registerRequestGuard(api, deps.requestRecords);
-      for (const route of API_ROUTES) route.register(api, deps);
+      const routes = withContracts(api);
+      for (const route of API_ROUTES) route.register(routes, deps);
     },
     { prefix: API_PREFIX },
   );

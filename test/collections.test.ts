@@ -358,7 +358,7 @@ describe("with SANDBOX=false", () => {
     await assert.rejects(
       h.services.collections.sandboxTransfer(
         { businessId: business.businessId, businessName: business.name },
-        {},
+        { accountNumber: "0123456789", amount: 100 },
       ),
       { code: "NOT_FOUND" },
     );

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { permanentInput } from "../src/accounts/validation.js";
 import { sign } from "../src/auth/signature.js";
 import { totpCode } from "../src/businesses/totp.js";
+import { check } from "../src/core/validation.js";
 import { launchBrowser, listenOnLoopback, skipWithoutBrowser as skip } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
@@ -378,11 +380,11 @@ for (const dialect of DIALECTS) {
       const account = await h.services.accounts.generatePermanent(
         theirs,
         { type: "cli" },
-        {
+        check(permanentInput, {
           name: "Their Customer",
           email: "their.customer@example.com",
           bvn: "22345678901",
-        },
+        }),
       );
       const accountPage = await page.goto(`${origin}/dashboard/accounts/${account.account.accountNumber}`);
       assert.equal(accountPage?.status(), 404);

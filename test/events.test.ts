@@ -10,7 +10,9 @@ import {
   API,
   createHarness,
   customer,
+  endpointAt,
   type Harness,
+  permanentInputOf,
   type TestBusiness,
   testConfig,
 } from "./helpers/harness.js";
@@ -168,8 +170,12 @@ for (const dialect of DIALECTS) {
     test("events older than EVENT_RETENTION_DAYS go, with their deliveries and attempts", async () => {
       const keeper = await h.createBusiness({ name: "Keeper Ltd" });
       const owner = { businessId: keeper.businessId, businessName: keeper.name };
-      const endpoint = await h.services.webhooks.create(owner, { url: "http://127.0.0.1:9/closed" });
-      const { account } = await h.services.accounts.generatePermanent(owner, { type: "cli" }, customer());
+      const endpoint = await h.services.webhooks.create(owner, endpointAt("http://127.0.0.1:9/closed"));
+      const { account } = await h.services.accounts.generatePermanent(
+        owner,
+        { type: "cli" },
+        permanentInputOf(),
+      );
       const pay = (amount: number) =>
         h.services.collections.receive(
           notification(account.accountNumber, amount, new Date(clock).toISOString()),
@@ -206,12 +212,15 @@ for (const dialect of DIALECTS) {
         .where("event_id", "=", oldest?.id ?? "")
         .execute();
       assert.deepEqual(attempts, []);
-      const tooOld = await h.services.redelivery
-        .recover(owner, endpoint.id, { since: new Date(clock - 91 * 24 * 60 * MINUTE).toISOString() })
-        .catch((error: unknown) => error);
-      assert.ok(tooOld instanceof Error);
+      // The retention window is the recovery body's rule: the route's contract refuses it.
+      const tooOld = await h.request({
+        url: `${API}/webhooks/${endpoint.id}/recover`,
+        body: { since: new Date(clock - 91 * 24 * 60 * MINUTE).toISOString() },
+        as: keeper,
+      });
+      assertFailCode(tooOld, 400, "VALIDATION_FAILED");
       assert.equal(
-        tooOld.message,
+        tooOld.json().message,
         "since must be within the last 90 days: older events are not kept (EVENT_RETENTION_DAYS)",
       );
     });

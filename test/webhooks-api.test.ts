@@ -192,6 +192,17 @@ for (const dialect of DIALECTS) {
         "since must be an ISO 8601 date-time with a zone",
       );
       assertFailCode(await call("POST", "/events/evt_nope/redeliver"), 404, "EVENT_NOT_FOUND");
+      // The body's own rule answers 404 for an endpoint id that cannot exist, before the event is
+      // looked up: the route's contract passes the rule's answer through as it is.
+      assertFailCode(
+        await call("POST", "/events/evt_nope/redeliver", { endpointId: "not-an-endpoint" }),
+        404,
+        "WEBHOOK_NOT_FOUND",
+      );
+      assertValidation(
+        await call("PATCH", `/webhooks/${endpoint.id}`, { enabled: "yes" }),
+        "enabled must be true or false",
+      );
     });
   });
 }

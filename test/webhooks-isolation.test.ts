@@ -4,7 +4,7 @@ import { createDeliveryWorker } from "../src/compose/server.js";
 import { CLI, type ForBusiness } from "../src/core/actor.js";
 import { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, customer, type Harness } from "./helpers/harness.js";
+import { createHarness, endpointAt, type Harness, permanentInputOf } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
 import { type Receiver, startReceiver } from "./helpers/receiver.js";
 
@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
     const setup = async (name: string) => {
       const created = await h.createBusiness({ name });
       const owner: ForBusiness = { businessId: created.businessId, businessName: created.name };
-      const { account } = await h.services.accounts.generatePermanent(owner, CLI, customer());
+      const { account } = await h.services.accounts.generatePermanent(owner, CLI, permanentInputOf());
       const pay = (amount: number, number = account.accountNumber) =>
         h.services.collections.receive(notification(number, amount, new Date(clock).toISOString()));
       return { owner, pay };
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       await refusing.close(); // nothing listens there now: connections are refused
       receivers.splice(receivers.indexOf(refusing), 1);
       for (const url of [hanging.url, refusingUrl, healthy.url])
-        await h.services.webhooks.create(owner, { url });
+        await h.services.webhooks.create(owner, endpointAt(url));
       for (let i = 1; i <= 20; i++) await pay(i);
       const running = worker();
       running.start();
@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
       const { owner, pay } = await setup("Failing Run Ltd");
       const failing = await receiver();
       failing.answer = () => ({ status: 500 });
-      const endpoint = await h.services.webhooks.create(owner, { url: failing.url });
+      const endpoint = await h.services.webhooks.create(owner, endpointAt(failing.url));
       for (let i = 1; i <= 8; i++) await pay(i);
       const driven = worker();
       const drive = async () => {
@@ -132,7 +132,7 @@ for (const dialect of DIALECTS) {
       clock += 2_000;
       await drive();
       await drive();
-      const delivered = (await h.services.events.list(owner, {})).items.filter(
+      const delivered = (await h.services.events.list(owner, { page: 1, limit: 10 })).items.filter(
         (e) => e.deliveries[0]?.state === "delivered",
       );
       assert.equal(delivered.length, 8, "once the probe succeeds, everything follows");
@@ -142,10 +142,10 @@ for (const dialect of DIALECTS) {
       const { owner, pay } = await setup("Chained Ltd");
       const chained = await receiver();
       chained.answer = (request) => (request === 1 ? { status: 500 } : { status: 200 });
-      await h.services.webhooks.create(owner, { url: chained.url, events: ["payment.received"] });
+      await h.services.webhooks.create(owner, { ...endpointAt(chained.url), events: ["payment.received"] });
       for (let i = 1; i <= 3; i++) await pay(i * 100);
       const deliveries = async () =>
-        (await h.services.events.list(owner, {})).items
+        (await h.services.events.list(owner, { page: 1, limit: 10 })).items
           .sort((a, b) => a.sequence - b.sequence)
           .map((e) => e.deliveries[0]);
       const queued = await deliveries();
@@ -185,7 +185,7 @@ for (const dialect of DIALECTS) {
     test("a chain's next delivery is claimed as soon as the one before it settles, not at the next poll", async () => {
       const { owner, pay } = await setup("Prompt Ltd");
       const prompt = await receiver();
-      await h.services.webhooks.create(owner, { url: prompt.url, events: ["payment.received"] });
+      await h.services.webhooks.create(owner, { ...endpointAt(prompt.url), events: ["payment.received"] });
       for (let i = 1; i <= 6; i++) await pay(i * 100);
       const { webhooks } = h.services.config;
       const polling = new DeliveryWorker({
@@ -209,9 +209,9 @@ for (const dialect of DIALECTS) {
 
     test("one account's events due together reach an endpoint in sequence order", async () => {
       const { owner, pay } = await setup("Ordered Ltd");
-      const { account: other } = await h.services.accounts.generatePermanent(owner, CLI, customer());
+      const { account: other } = await h.services.accounts.generatePermanent(owner, CLI, permanentInputOf());
       const ordered = await receiver();
-      await h.services.webhooks.create(owner, { url: ordered.url, events: ["payment.received"] });
+      await h.services.webhooks.create(owner, { ...endpointAt(ordered.url), events: ["payment.received"] });
       for (let i = 1; i <= 4; i++) await pay(i * 100);
       await pay(999, other.accountNumber);
       const driven = worker();

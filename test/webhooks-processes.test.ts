@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { after, afterEach, before, describe, test } from "node:test";
 import { cliEnv } from "./helpers/cli.js";
 import { DATABASE_KINDS } from "./helpers/databases.js";
-import { createHarness, customer, type Harness } from "./helpers/harness.js";
+import { createHarness, endpointAt, type Harness, permanentInputOf } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
 import { type Receiver, startReceiver } from "./helpers/receiver.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
@@ -47,8 +47,12 @@ for (const dialect of DATABASE_KINDS) {
       receiver = await startReceiver();
       const created = await h.createBusiness({ name });
       const owner = { businessId: created.businessId, businessName: created.name };
-      await h.services.webhooks.create(owner, { url: receiver.url });
-      const { account } = await h.services.accounts.generatePermanent(owner, { type: "cli" }, customer());
+      await h.services.webhooks.create(owner, endpointAt(receiver.url));
+      const { account } = await h.services.accounts.generatePermanent(
+        owner,
+        { type: "cli" },
+        permanentInputOf(),
+      );
       const pay = (amount: number) =>
         h.services.collections.receive(notification(account.accountNumber, amount, new Date().toISOString()));
       return { owner, pay };
@@ -64,7 +68,7 @@ for (const dialect of DATABASE_KINDS) {
       const ids = receiver.received.map((r) => r.headers["webhook-id"]);
       assert.equal(ids.length, 200, "no event delivered twice");
       assert.equal(new Set(ids).size, 200);
-      const events = await h.services.events.list(owner, { limit: "100" });
+      const events = await h.services.events.list(owner, { page: 1, limit: 100 });
       assert.equal(events.pagination.total, 200);
       for (const event of events.items)
         assert.deepEqual(
@@ -86,7 +90,7 @@ for (const dialect of DATABASE_KINDS) {
       const [a, b] = receiver.received.map((r) => r.headers["webhook-id"]);
       assert.equal(a, b, "the same webhook-id");
       await until(async () => {
-        const [event] = (await h.services.events.list(owner, {})).items;
+        const [event] = (await h.services.events.list(owner, { page: 1, limit: 10 })).items;
         return event?.deliveries[0]?.state === "delivered";
       }, "the delivery recorded");
     });

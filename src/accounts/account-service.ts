@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
-import { emailSchema, type Pagination, parseListQuery } from "../core/validation.js";
+import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
 import { isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
@@ -18,12 +18,7 @@ import type {
   PermanentAccount,
   TemporaryAccount,
 } from "./account-views.js";
-import {
-  type Identity,
-  type PermanentInput,
-  parsePermanentInput,
-  parseTemporaryInput,
-} from "./validation.js";
+import { type Identity, type PermanentInput, type TemporaryInput, temporaryInput } from "./validation.js";
 
 export interface AccountServiceOptions {
   storage: Storage;
@@ -57,9 +52,12 @@ export function accountSummary(row: AccountListRow, bankName: string, now: numbe
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
   private readonly now: Clock;
+  /** The rule of a temporary account's body, with this server's MAX_TRANSFER_KOBO. */
+  readonly temporaryInput: ReturnType<typeof temporaryInput>;
 
   constructor(private readonly options: AccountServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.temporaryInput = temporaryInput(options.maxTransferKobo);
   }
 
   /**
@@ -71,11 +69,10 @@ export class AccountService {
   async generatePermanent(
     forBusiness: ForBusiness,
     actor: Actor,
-    body: Record<string, unknown>,
+    input: PermanentInput,
     unit?: UnitOfWork,
   ): Promise<GeneratedPermanent> {
     const business = { ...forBusiness, actor };
-    const input = parsePermanentInput(body);
     const reference = unit?.reference ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const account: PermanentAccount = {
@@ -127,11 +124,10 @@ export class AccountService {
   async generateTemporary(
     forBusiness: ForBusiness,
     actor: Actor,
-    body: Record<string, unknown>,
+    input: TemporaryInput,
     unit?: UnitOfWork,
   ): Promise<TemporaryAccount> {
     const business = { ...forBusiness, actor };
-    const input = parseTemporaryInput(body, this.options.maxTransferKobo);
     const reference = unit?.reference ?? randomUUID();
     const issued = await this.issue(business, input, reference);
     const now = this.now();
@@ -172,9 +168,8 @@ export class AccountService {
    */
   async list(
     business: ForBusiness,
-    query: Record<string, unknown>,
+    { page, limit }: ListQuery,
   ): Promise<{ items: AccountSummary[]; pagination: Pagination }> {
-    const { page, limit } = parseListQuery(query);
     // Any skip at or past the total reads no rows: a page number too large to multiply exactly
     // skips as many as can be counted.
     const skip = Math.min((page - 1) * limit, Number.MAX_SAFE_INTEGER);

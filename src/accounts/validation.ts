@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
-import { type Body, check, emailSchema, isSent, required } from "../core/validation.js";
+import { type Body, check, emailSchema, isSent, parsedBy, required } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -104,3 +104,10 @@ export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TR
   }
   return { ...input, durationMinutes, expectedAmount, amountPolicy };
 }
+
+/** The body of POST /account/generate, as its route's contract hands it to Fastify. */
+export const permanentInput = parsedBy(parsePermanentInput);
+
+/** The body of POST /account/generate/temporary, with the server's MAX_TRANSFER_KOBO. */
+export const temporaryInput = (maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO) =>
+  parsedBy((body) => parseTemporaryInput(body, maxTransferKobo));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { Balance, Transaction } from "../core/api-types.js";
+import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
 import {
   AppError,
   accountNotFound,
@@ -26,13 +26,7 @@ import type { TransferDecisions, TransferPosting, TransferWrites } from "../stor
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import { listTransactions, type TransactionPage, transactionView } from "./transaction-listing.js";
-import {
-  parseBalanceQuery,
-  parseNotification,
-  parseSandboxTransfer,
-  parseTransactionQuery,
-  TRANSACTION_ID,
-} from "./validation.js";
+import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
 export type { Balance, Transaction, TransactionPage };
 
@@ -70,6 +64,14 @@ const sameTransfer = (row: TransactionRow, notification: TransferNotification) =
   row.account_number === notification.accountNumber &&
   Number(row.amount) === notification.amount &&
   row.currency === notification.currency;
+
+/** A sandbox transfer asked of a server without the embedded bank's sandbox (the CLI's, the dashboard's). */
+const sandboxOff = () =>
+  new AppError(
+    ErrorCode.NOT_FOUND,
+    404,
+    "Sandbox transfers are off (SANDBOX=false, or PROVIDER=http: pay at the bank's sandbox)",
+  );
 
 /** Inbound transfers: the one ingestion path, the ledger postings, and what a business reads of them. */
 export class CollectionService {
@@ -213,16 +215,10 @@ export class CollectionService {
    */
   async sandboxTransfer(
     business: ForBusiness,
-    body: Record<string, unknown>,
+    input: SandboxTransferInput,
     unit?: UnitOfWork,
   ): Promise<ReceivedTransfer> {
-    if (!this.options.sandbox)
-      throw new AppError(
-        ErrorCode.NOT_FOUND,
-        404,
-        "Sandbox transfers are off (SANDBOX=false, or PROVIDER=http: pay at the bank's sandbox)",
-      );
-    const input = parseSandboxTransfer(body);
+    if (!this.options.sandbox) throw sandboxOff();
     const storage = this.options.storage;
     if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();
     const reference = unit?.reference ?? randomUUID();
@@ -234,8 +230,8 @@ export class CollectionService {
   }
 
   /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */
-  listTransactions(business: ForBusiness, query: Record<string, unknown>): Promise<TransactionPage> {
-    return listTransactions(this.options.storage.db, business.businessId, parseTransactionQuery(query));
+  listTransactions(business: ForBusiness, query: TransactionQuery): Promise<TransactionPage> {
+    return listTransactions(this.options.storage.db, business.businessId, query);
   }
 
   /** One of the business's transactions; anything else (another business's included) is 404. */
@@ -247,8 +243,7 @@ export class CollectionService {
   }
 
   /** The business's balances, read from its ledger accounts: now, or as they stood `at` an instant. */
-  async balance(business: ForBusiness, query: Record<string, unknown> = {}): Promise<Balance> {
-    const { at } = parseBalanceQuery(query);
+  async balance(business: ForBusiness, { at }: BalanceQuery = {}): Promise<Balance> {
     const db = this.options.storage.db;
     const balances =
       at === undefined

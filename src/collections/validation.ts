@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { accountNumberSchema } from "../accounts/validation.js";
 import type { SandboxTransferInput } from "../core/api-types.js";
-import { check, isSent, parseListQuery, required, singleParam } from "../core/validation.js";
+import { check, isSent, parsedBy, parseListQuery, required, singleParam } from "../core/validation.js";
 import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";
@@ -146,11 +146,21 @@ export function parseTransactionQuery(query: Record<string, unknown>): Transacti
   return parsed;
 }
 
+/** What GET /balance asks: the balance at `at` (absent: now). */
+export interface BalanceQuery {
+  at?: string;
+}
+
 /** GET /balance: `at`, an instant (absent: now). */
-export function parseBalanceQuery(query: Record<string, unknown>): { at?: string } {
+export function parseBalanceQuery(query: Record<string, unknown>): BalanceQuery {
   const at = instant(query, "at");
   return at === undefined ? {} : { at };
 }
 
 /** A transaction id as the API gives it (`txn_` and 32 hex digits); anything else cannot exist. */
 export const TRANSACTION_ID = /^txn_[0-9a-f]{32}$/;
+
+/** The inputs as the route contracts hand them to Fastify (and the dashboard and CLI check theirs). */
+export const sandboxTransferInput = parsedBy(parseSandboxTransfer);
+export const transactionQuery = parsedBy(parseTransactionQuery);
+export const balanceQuery = parsedBy(parseBalanceQuery);

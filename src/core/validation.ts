@@ -27,6 +27,20 @@ export const emailSchema = z
 /** A request body, as parsed JSON. */
 export type Body = Record<string, unknown>;
 
+const isObject = (value: unknown): value is Body =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * One input's rule as a zod schema: an object (a JSON body, a query) read by `parse`, which
+ * checks its fields in order and throws the first problem as an AppError (a 400 naming the
+ * field, or a 404 for an id that cannot exist). The route contracts hand these to Fastify
+ * (http/contract-validation.ts), and the dashboard and the CLI read their input with the
+ * same schema (`check`): one rule, whoever asks.
+ */
+export function parsedBy<T>(parse: (input: Body) => T): z.ZodType<T, Body> {
+  return z.custom<Body>(isObject, { error: "expected an object" }).transform((input) => parse(input));
+}
+
 /** A query parameter given at most once, checked by the schema. */
 export function singleParam<T>(
   query: Record<string, unknown>,
@@ -108,3 +122,6 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
     }),
   };
 }
+
+/** GET lists' `page` and `limit`, as the contracts hand them to Fastify. */
+export const listQuery = parsedBy(parseListQuery);

@@ -76,7 +76,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       deps.businesses.verificationHistory(id),
       deps.businesses.listKeys(id),
       deps.collections.balance(forBusiness),
-      deps.accounts.list(forBusiness, { limit: "10" }),
+      deps.accounts.list(forBusiness, { page: 1, limit: 10 }),
     ]);
     const activeKeys = keys.filter((key) => key.status === "active").length;
     return {

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import { sandboxTransferInput, transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
+import { check, listQuery } from "../core/validation.js";
 import { isAppError, validationFailed } from "../errors.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
 
-const PAGE_SIZE = "20";
+const PAGE_SIZE = 20;
 const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
 /**
@@ -31,7 +33,10 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         const items = await deps.accounts.search(forBusiness, search);
         return page(reply, "accounts", { ...view, items, pagination: undefined });
       }
-      const listed = await deps.accounts.list(forBusiness, { page: query.page ?? "1", limit: PAGE_SIZE });
+      const listed = await deps.accounts.list(
+        forBusiness,
+        check(listQuery, { page: query.page ?? "1", limit: `${PAGE_SIZE}` }),
+      );
       return page(reply, "accounts", { ...view, ...listed });
     } catch (error) {
       return refusal(reply, error, "accounts", { ...view, items: [], pagination: undefined });
@@ -51,12 +56,15 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
     const form = request.body as Form;
     try {
       const amount = nairaToKobo(form.amount ?? "");
-      await deps.collections.sandboxTransfer(forBusiness, {
-        accountNumber: number,
-        amount,
-        ...(form.payerName ? { payerName: form.payerName } : {}),
-        ...(form.narration ? { narration: form.narration } : {}),
-      });
+      await deps.collections.sandboxTransfer(
+        forBusiness,
+        check(sandboxTransferInput, {
+          accountNumber: number,
+          amount,
+          ...(form.payerName ? { payerName: form.payerName } : {}),
+          ...(form.narration ? { narration: form.narration } : {}),
+        }),
+      );
     } catch (error) {
       return refusal(reply, error, "account", { ...(await accountData(forBusiness, number, "1")), form });
     }
@@ -65,11 +73,14 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
 
   async function accountData(forBusiness: ForBusiness, number: string, pageNumber: string) {
     const account = await deps.lifecycle.get(forBusiness, number);
-    const payments = await deps.collections.listTransactions(forBusiness, {
-      accountNumber: account.accountNumber,
-      page: pageNumber,
-      limit: PAGE_SIZE,
-    });
+    const payments = await deps.collections.listTransactions(
+      forBusiness,
+      check(transactionQuery, {
+        accountNumber: account.accountNumber,
+        page: pageNumber,
+        limit: `${PAGE_SIZE}`,
+      }),
+    );
     return { title: `Account ${account.accountNumber}`, account, payments, sandbox: deps.sandbox, form: {} };
   }
 
@@ -91,7 +102,10 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
     const balance = await deps.collections.balance(forBusiness);
     const view = { title: "Transactions", filters, balance };
     try {
-      const listed = await deps.collections.listTransactions(forBusiness, { ...filters, limit: PAGE_SIZE });
+      const listed = await deps.collections.listTransactions(
+        forBusiness,
+        check(transactionQuery, { ...filters, limit: `${PAGE_SIZE}` }),
+      );
       return page(reply, "transactions", { ...view, ...listed });
     } catch (error) {
       // A filter on a number that is not one of the business's accounts matches nothing.

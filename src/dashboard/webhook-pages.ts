@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify";
+import { check } from "../core/validation.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
 
-const RECENT_EVENTS = "20";
+const RECENT_EVENTS = 20;
 
 /**
  * A business's webhooks: its endpoints (add, enable, disable, remove, rotate the secret, send a
@@ -23,7 +24,7 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
   const overview = async (business: { businessId: string; businessName: string }) => {
     const [endpoints, events] = await Promise.all([
       deps.webhooks.list(business),
-      deps.events.list(business, { limit: RECENT_EVENTS }),
+      deps.events.list(business, { page: 1, limit: RECENT_EVENTS }),
     ]);
     return { title: "Webhooks", endpoints, events: events.items, types: SUBSCRIBABLE_TYPES, form: {} };
   };
@@ -40,11 +41,14 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     const form = request.body as Form & Record<string, string | string[]>;
     const chosen = SUBSCRIBABLE_TYPES.filter((type) => form[`event:${type}`] === "on");
     try {
-      const created = await deps.webhooks.create(business, {
-        url: form.url ?? "",
-        // None ticked: every type, as the API's default.
-        ...(chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? { events: chosen } : {}),
-      });
+      const created = await deps.webhooks.create(
+        business,
+        check(deps.webhooks.inputs.create, {
+          url: form.url ?? "",
+          // None ticked: every type, as the API's default.
+          ...(chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? { events: chosen } : {}),
+        }),
+      );
       await deps.users.record(session.actor, business.businessId, "webhook.created", {
         endpointId: created.id,
       });

@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import { type Delivery, EVENT_TYPES, type Event, type EventType } from "../core/api-types.js";
-import { type Pagination, parseListQuery, singleParam } from "../core/validation.js";
+import {
+  type ListQuery,
+  type Pagination,
+  parsedBy,
+  parseListQuery,
+  singleParam,
+} from "../core/validation.js";
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -23,6 +29,18 @@ export type { Event };
 
 export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const typeSchema = z.enum(EVENT_TYPES, { error: `type must be one of ${EVENT_TYPES.join(", ")}` });
+
+/** What GET /events asks: a page, and optionally one type of event. */
+export interface EventQuery extends ListQuery {
+  type?: EventType;
+}
+
+/** GET /events' query: page and limit as every list takes them, then `type`. */
+export const eventQuery = parsedBy((query): EventQuery => {
+  const list = parseListQuery(query);
+  const type = singleParam(query, "type", typeSchema);
+  return type === undefined ? list : { ...list, type };
+});
 
 const deliveryView = (row: DeliveryRow): Delivery => ({
   endpointId: row.endpoint_id,
@@ -67,10 +85,8 @@ export class EventService {
   /** GET /events: newest first, optionally of one type, with each event's deliveries. */
   async list(
     business: ForBusiness,
-    query: Record<string, unknown>,
+    { page, limit, type }: EventQuery,
   ): Promise<{ items: Event[]; pagination: Pagination }> {
-    const { page, limit } = parseListQuery(query);
-    const type = singleParam(query, "type", typeSchema);
     const db = this.options.storage.db;
     const { businessId } = business;
     let rows: EventRow[];

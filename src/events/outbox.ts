@@ -17,7 +17,11 @@ import type { Executor } from "../storage/executor.js";
 
 /** Every event type a business can receive. */
 /** The types an endpoint subscribes to by default (and may list): webhook.test is sent on request only. */
-export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((type) => type !== "webhook.test");
+/** The event types an endpoint can subscribe to: every type but the test event, which goes to the one endpoint asked. */
+export type SubscribableType = Exclude<EventType, "webhook.test">;
+export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter(
+  (type): type is SubscribableType => type !== "webhook.test",
+);
 
 export interface NewEvent {
   businessId: string;

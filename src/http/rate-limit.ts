@@ -2,6 +2,7 @@ import fastifyRateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
 import { rateLimited } from "../errors.js";
+import { callerOf } from "./authenticate.js";
 
 /** Requests per minute; 0 turns a limit off. */
 export interface RateLimitSettings {
@@ -59,9 +60,10 @@ export function applyRateLimits(scope: FastifyInstance, settings: RateLimitSetti
     );
   }
   if (settings.perKeyPerMinute > 0) {
+    // Registered after authentication (app.ts): preValidation hooks run in registration order.
     scope.addHook(
-      "preHandler",
-      limiter(scope, settings.perKeyPerMinute, (request) => `key:${request.caller?.keyId}`),
+      "preValidation",
+      limiter(scope, settings.perKeyPerMinute, (request) => `key:${callerOf(request).keyId}`),
     );
   }
 }

@@ -69,7 +69,9 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
   app.decorateRequest("answerStored", false);
   app.decorate("requestRecords", records);
 
-  app.addHook("preHandler", async (request, reply) => {
+  // Before the route's contract is checked (preValidation, after authentication and the key
+  // limit): a request its contract refuses is remembered and replayed like any other answer.
+  app.addHook("preValidation", async (request, reply) => {
     if (!GUARDED_METHODS.has(request.method)) return;
     const header = request.headers["idempotency-key"];
     if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import type { Caller } from "../auth/authenticator.js";
+import { type Body, parsedBy } from "../core/validation.js";
 import { ErrorCode } from "../errors.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
-import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
+import { type ContractScope, ID_PARAMS } from "./contract-validation.js";
 import {
   EVERYWHERE,
   failure,
@@ -106,32 +108,35 @@ export function writeOperation(o: WriteOperation) {
   };
 }
 
+/** The body of a write that takes no fields: a JSON object (or nothing), whatever it holds. */
+export const NO_FIELDS = parsedBy((): Record<string, never> => ({}));
+
 /**
- * Registers a write route: its work runs as one unit of work and its answer is stored for
- * replays. The answer's `data` is the work's result, or what `data` picks from it.
+ * Registers a write route: Fastify checks its body against `body` (its contract), its work runs
+ * as one unit of work with what the contract returned, and its answer is stored for replays.
+ * The answer's `data` is the work's result, or what `data` picks from it.
  */
-export function writeRoute<T>(
-  app: FastifyInstance,
+export function writeRoute<B extends z.ZodType<unknown, Body>, T>(
+  app: ContractScope,
   method: "POST" | "PATCH" | "DELETE",
   path: string,
   status: number,
-  work: (
-    request: FastifyRequest<{ Params: { id: string } }>,
-    body: Record<string, unknown>,
-    business: ReturnType<typeof callerOf>,
-    unit: UnitOfWork,
-  ) => Promise<T>,
+  body: B,
+  work: (id: string, input: z.output<B>, business: Caller, unit: UnitOfWork) => Promise<T>,
   data: (result: T) => unknown = (result) => result,
 ): void {
-  app.route<{ Params: { id: string } }>({
+  app.route({
     method,
     url: path,
+    schema: { body, ...(path.includes(":id") ? { params: ID_PARAMS } : {}) },
     handler: async (request, reply) => {
-      const body = receivedBody(request)?.object() ?? {};
+      // What the contract returned; the type provider cannot name a generic schema's output.
+      const input = request.body as z.output<B>;
+      const { id = "" } = request.params as { id?: string };
       return answerOnce<T>(
         request,
         reply,
-        (unit) => work(request, body, callerOf(request), unit),
+        (unit) => work(id, input, callerOf(request), unit),
         (result) => ({ statusCode: status, body: { status: "success", data: data(result) } }),
       );
     },

@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { EventType } from "../core/api-types.js";
-import { check } from "../core/validation.js";
-import { AppError, ErrorCode, validationFailed } from "../errors.js";
-import { recordEvent, SUBSCRIBABLE_TYPES } from "../events/outbox.js";
+import { AppError, ErrorCode } from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
@@ -20,7 +18,8 @@ import {
   listEndpoints,
   updateEndpoint,
 } from "../storage/webhook-repository.js";
-import { type UrlPolicy, urlProblem } from "./address-policy.js";
+import type { UrlPolicy } from "./address-policy.js";
+import { type EndpointChange, endpointInputs, type NewEndpoint } from "./endpoint-inputs.js";
 import { newWebhookSecret } from "./signing.js";
 
 /** At most this many endpoints per business. */
@@ -48,17 +47,6 @@ export interface EndpointWithSecret extends WebhookEndpoint {
 
 export const ENDPOINT_ID = /^we_[0-9a-f]{32}$/;
 const secretContext = (id: string) => `webhook-endpoint:${id}`;
-
-const eventsSchema = z
-  .array(
-    z.enum(SUBSCRIBABLE_TYPES, { error: `events must list types among ${SUBSCRIBABLE_TYPES.join(", ")}` }),
-    {
-      error: "events must be an array of event types",
-    },
-  )
-  .min(1, { error: "events must list at least one type (leave it out for every type)" })
-  .max(SUBSCRIBABLE_TYPES.length, { error: "events must not repeat a type" })
-  .refine((types) => new Set(types).size === types.length, { error: "events must not repeat a type" });
 
 export const webhookNotFound = () =>
   new AppError(ErrorCode.WEBHOOK_NOT_FOUND, 404, "Webhook endpoint not found");
@@ -111,19 +99,20 @@ export interface WebhookEndpointServiceOptions {
 /** A business's webhook endpoints: where its events are delivered, and the secrets that sign them. */
 export class WebhookEndpointService {
   private readonly now: Clock;
+  /** The rules of a new endpoint's body and of a change, with this server's address policy. */
+  readonly inputs: ReturnType<typeof endpointInputs>;
 
   constructor(private readonly options: WebhookEndpointServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.inputs = endpointInputs(options.policy);
   }
 
   /** POST /webhooks `{url, events?}`: a new endpoint and its secret, shown this once. */
   async create(
     business: ForBusiness,
-    body: Record<string, unknown>,
+    { url, events }: NewEndpoint,
     unit?: UnitOfWork,
   ): Promise<EndpointWithSecret> {
-    const url = this.url(body.url);
-    const events = body.events == null ? null : check(eventsSchema, body.events);
     const id = `we_${randomUUID().replaceAll("-", "")}`;
     const secret = newWebhookSecret();
     const now = isoNow(this.now);
@@ -176,15 +165,9 @@ export class WebhookEndpointService {
   async update(
     business: ForBusiness,
     id: string,
-    body: Record<string, unknown>,
+    { url, events, enabled }: EndpointChange,
     unit?: UnitOfWork,
   ): Promise<WebhookEndpoint> {
-    const url = body.url === undefined ? undefined : this.url(body.url);
-    const events =
-      body.events === undefined ? undefined : body.events === null ? null : check(eventsSchema, body.events);
-    if (body.enabled !== undefined && typeof body.enabled !== "boolean")
-      throw validationFailed("enabled must be true or false");
-    const enabled = body.enabled as boolean | undefined;
     const now = isoNow(this.now);
     return writeTransaction(
       this.options.storage,
@@ -296,12 +279,6 @@ export class WebhookEndpointService {
       secrets.push(this.options.box.open(row.previous_secret_ciphertext, secretContext(row.id)));
     }
     return secrets;
-  }
-
-  private url(value: unknown): string {
-    const problem = urlProblem(value, this.options.policy);
-    if (problem) throw validationFailed(problem);
-    return new URL(value as string).toString();
   }
 
   private async find(db: Parameters<typeof findEndpoint>[0], business: ForBusiness, id: string) {

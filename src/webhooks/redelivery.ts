@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import { check } from "../core/validation.js";
+import { check, parsedBy } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
@@ -35,6 +35,23 @@ const sinceSchema = z.iso.datetime({
   error: "since must be an ISO 8601 date-time with a zone",
 });
 
+/** POST /events/:id/redeliver `{endpointId?}`: one endpoint, or every one that had or takes the event. */
+export interface Redelivery {
+  endpointId?: string;
+}
+
+/** Its body: an endpointId that cannot exist is 404 `WEBHOOK_NOT_FOUND`, as an unknown one is. */
+export const redeliveryInput = parsedBy((body): Redelivery => {
+  if (body.endpointId == null) return {};
+  if (typeof body.endpointId !== "string" || !ENDPOINT_ID.test(body.endpointId)) throw webhookNotFound();
+  return { endpointId: body.endpointId };
+});
+
+/** POST /webhooks/:id/recover `{since}`: re-send every event since this instant (ISO 8601, UTC). */
+export interface Recovery {
+  since: string;
+}
+
 export interface RedeliveryServiceOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
@@ -50,6 +67,19 @@ export class RedeliveryService {
   constructor(private readonly options: RedeliveryServiceOptions) {
     this.now = options.now ?? Date.now;
   }
+
+  /** A recovery's body: `since`, an instant with a zone, no older than the events kept. */
+  readonly recoveryInput = parsedBy((body): Recovery => {
+    if (body.since == null) throw validationFailed("since is required");
+    const since = new Date(check(sinceSchema, body.since)).toISOString();
+    const { retentionDays } = this.options;
+    if (since < new Date(this.now() - retentionDays * 86_400_000).toISOString()) {
+      throw validationFailed(
+        `since must be within the last ${retentionDays} days: older events are not kept (EVENT_RETENTION_DAYS)`,
+      );
+    }
+    return { since };
+  });
 
   /** GET /events/:id/attempts: every attempt to deliver the event, oldest first. */
   async attempts(business: ForBusiness, eventId: string): Promise<DeliveryAttempt[]> {
@@ -74,10 +104,9 @@ export class RedeliveryService {
   async redeliver(
     business: ForBusiness,
     eventId: string,
-    body: Record<string, unknown>,
+    { endpointId }: Redelivery,
     unit?: UnitOfWork,
   ): Promise<{ queued: number }> {
-    const endpointId = body.endpointId == null ? undefined : this.endpointId(body.endpointId);
     if (!EVENT_ID.test(eventId)) throw eventNotFound();
     const now = isoNow(this.now);
     return writeTransaction(
@@ -119,17 +148,9 @@ export class RedeliveryService {
   async recover(
     business: ForBusiness,
     endpointId: string,
-    body: Record<string, unknown>,
+    { since }: Recovery,
     unit?: UnitOfWork,
   ): Promise<{ queued: number }> {
-    if (body.since == null) throw validationFailed("since is required");
-    const since = new Date(check(sinceSchema, body.since)).toISOString();
-    const { retentionDays } = this.options;
-    if (since < new Date(this.now() - retentionDays * 86_400_000).toISOString()) {
-      throw validationFailed(
-        `since must be within the last ${retentionDays} days: older events are not kept (EVENT_RETENTION_DAYS)`,
-      );
-    }
     if (!ENDPOINT_ID.test(endpointId)) throw webhookNotFound();
     const now = isoNow(this.now);
     return writeTransaction(
@@ -150,10 +171,5 @@ export class RedeliveryService {
       },
       unit,
     );
-  }
-
-  private endpointId(value: unknown): string {
-    if (typeof value !== "string" || !ENDPOINT_ID.test(value)) throw webhookNotFound();
-    return value;
   }
 }

@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import type { DestinationStream } from "pino";
+import { permanentInput, temporaryInput } from "../../src/accounts/validation.js";
 import { sign } from "../../src/auth/signature.js";
 import { buildServerApp } from "../../src/compose/server.js";
 import { type Clock, type Overrides, openServices, type Services } from "../../src/compose/services.js";
 import { type Config, type DatabaseLocation, loadConfig } from "../../src/config/load.js";
+import { check } from "../../src/core/validation.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
+import type { NewEndpoint } from "../../src/webhooks/endpoint-inputs.js";
 import { createTestDatabase, databaseUrl, type TestDatabaseKind, type TestDialect } from "./databases.js";
 
 export const API = "/api/v1/external";
@@ -181,3 +184,14 @@ export function customer(overrides: Record<string, unknown> = {}): Record<string
   for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   return body;
 }
+
+/** A generate body read as the contract reads it: what the domain takes. */
+export const permanentInputOf = (overrides: Record<string, unknown> = {}) =>
+  check(permanentInput, customer(overrides));
+
+/** A temporary account's body read as the contract reads it (the default MAX_TRANSFER_KOBO). */
+export const temporaryInputOf = (overrides: Record<string, unknown> = {}) =>
+  check(temporaryInput(), customer(overrides));
+
+/** A new endpoint at `url` for every event type, as the contract reads `{url}` (test receivers are loopback: no address policy here). */
+export const endpointAt = (url: string): NewEndpoint => ({ url: new URL(url).toString(), events: null });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { permanentInput } from "../../src/accounts/validation.js";
+import { transactionQuery } from "../../src/collections/validation.js";
 import { CLI } from "../../src/core/actor.js";
+import { check } from "../../src/core/validation.js";
 import {
   MAX_TRANSFER_KOBO,
   type Model,
@@ -39,11 +42,11 @@ class GeneratePermanent extends Step {
   }
   async step(model: Model, real: Real) {
     const email = `sim.${real.run}.${this.business}.${this.slot}@example.com`;
-    const generated = await real.services.accounts.generatePermanent(forBusiness(model, this.business), CLI, {
-      name: "Sim Customer",
-      email,
-      bvn: "22345678901",
-    });
+    const generated = await real.services.accounts.generatePermanent(
+      forBusiness(model, this.business),
+      CLI,
+      check(permanentInput, { name: "Sim Customer", email, bvn: "22345678901" }),
+    );
     const existing = model.accounts.find((a) => a.email === email && a.kind === "permanent");
     assert.equal(generated.created, existing === undefined, "a second generate re-issues");
     if (existing) {
@@ -91,7 +94,7 @@ class GenerateTemporary extends Step {
     const account = await real.services.accounts.generateTemporary(
       forBusiness(model, this.business),
       CLI,
-      body,
+      check(real.services.accounts.temporaryInput, body),
     );
     assert.equal(Date.parse(account.expiresAt), model.now + this.minutes * 60_000);
     model.accounts.push({
@@ -281,10 +284,10 @@ class Concurrent extends Step {
     const credited = batch.filter((_, i) => expected[i] === "credited");
     const order = new Map<string, number>();
     for (const index of new Set(credited.map((n) => model.owner(n.accountNumber)?.businessIndex ?? 0))) {
-      const page = await real.services.collections.listTransactions(forBusiness(model, index), {
-        limit: String(credited.length),
-        timeField: "createdAt",
-      });
+      const page = await real.services.collections.listTransactions(
+        forBusiness(model, index),
+        check(transactionQuery, { limit: String(credited.length), timeField: "createdAt" }),
+      );
       // Newest first: the oldest gets the lowest key.
       for (const [position, t] of page.items.entries()) order.set(t.sessionId, -position);
     }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { transactionQuery } from "../../src/collections/validation.js";
 import type { Services } from "../../src/compose/services.js";
+import { check } from "../../src/core/validation.js";
 import { AppError } from "../../src/errors.js";
 import type { Model, ModelAccount, Outcome, SentNotification } from "./model.js";
 
@@ -81,7 +83,10 @@ export async function compare(model: Model, real: Real): Promise<void> {
       totalFees: business.fees,
       currency: "NGN",
     });
-    const page = await collections.listTransactions(who, { limit: "100", timeField: "createdAt" });
+    const page = await collections.listTransactions(
+      who,
+      check(transactionQuery, { limit: "100", timeField: "createdAt" }),
+    );
     assert.equal(page.pagination.total, business.transactions.length, `${business.name}: transactions`);
     assert.deepEqual(
       page.items

@@ -1,4 +1,5 @@
 import type { ForBusiness } from "../../core/actor.js";
+import { check } from "../../core/validation.js";
 import { isAppError } from "../../errors.js";
 import { findBusiness } from "../../storage/business-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
@@ -52,7 +53,10 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
       const events = values.events?.split(",").map((type) => type.trim());
       const { storage, webhooks } = await services();
       const created = await asUsage(async () =>
-        webhooks.create(await forBusiness(storage.db, business), { url, ...(events ? { events } : {}) }),
+        webhooks.create(
+          await forBusiness(storage.db, business),
+          check(webhooks.inputs.create, { url, ...(events ? { events } : {}) }),
+        ),
       );
       if (values.json) return json(io, created);
       io.stdout(

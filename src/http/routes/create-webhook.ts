@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
 
@@ -30,8 +30,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /webhooks: 201 with the endpoint and its secret. */
-export function register(app: FastifyInstance, { webhooks }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 201, (_request, body, business, unit) =>
-    webhooks.create(business, body, unit),
+export function register(app: ContractScope, { webhooks }: ApiServices): void {
+  writeRoute(app, "POST", contract.path, 201, webhooks.inputs.create, (_id, input, business, unit) =>
+    webhooks.create(business, input, unit),
   );
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import { lifecycleOperation, type RouteContract } from "../openapi-components.js";
 import { answerLifecycle } from "./reactivate-account.js";
 
@@ -18,6 +18,6 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /account/:accountNumber/deactivate: 200 with the account, deactivated. */
-export function register(app: FastifyInstance, { lifecycle }: ApiServices): void {
+export function register(app: ContractScope, { lifecycle }: ApiServices): void {
   answerLifecycle(app, contract.path, lifecycle, false);
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from "fastify";
 import type { GeneratedPermanent } from "../../accounts/account-views.js";
+import { permanentInput } from "../../accounts/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { receivedBody } from "../../web/request-body.js";
 import { actorOf, callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
 
@@ -31,17 +31,16 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /account/generate: 201 when the account was created, 200 when an existing one was re-issued. */
-export function register(app: FastifyInstance, { accounts }: ApiServices): void {
-  app.post(contract.path, async (request, reply) => {
-    const body = receivedBody(request)?.object() ?? {};
-    return answerOnce<GeneratedPermanent>(
+export function register(app: ContractScope, { accounts }: ApiServices): void {
+  app.post(contract.path, { schema: { body: permanentInput } }, async (request, reply) =>
+    answerOnce<GeneratedPermanent>(
       request,
       reply,
-      (unit) => accounts.generatePermanent(callerOf(request), actorOf(request), body, unit),
+      (unit) => accounts.generatePermanent(callerOf(request), actorOf(request), request.body, unit),
       ({ created, account }) => ({
         statusCode: created ? 201 : 200,
         body: { status: "success", data: account },
       }),
-    );
-  });
+    ),
+  );
 }

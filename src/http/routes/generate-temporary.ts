@@ -1,8 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import type { TemporaryAccount } from "../../accounts/account-views.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { receivedBody } from "../../web/request-body.js";
 import { actorOf, callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { GENERATE_FAILURES, generateOperation, ok, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
 
@@ -25,14 +24,13 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /account/generate/temporary: always creates a new account (201). */
-export function register(app: FastifyInstance, { accounts }: ApiServices): void {
-  app.post(contract.path, async (request, reply) => {
-    const body = receivedBody(request)?.object() ?? {};
-    return answerOnce<TemporaryAccount>(
+export function register(app: ContractScope, { accounts }: ApiServices): void {
+  app.post(contract.path, { schema: { body: accounts.temporaryInput } }, async (request, reply) =>
+    answerOnce<TemporaryAccount>(
       request,
       reply,
-      (unit) => accounts.generateTemporary(callerOf(request), actorOf(request), body, unit),
+      (unit) => accounts.generateTemporary(callerOf(request), actorOf(request), request.body, unit),
       (account) => ({ statusCode: 201, body: { status: "success", data: account } }),
-    );
-  });
+    ),
+  );
 }

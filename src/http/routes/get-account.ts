@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import { ACCOUNT_NUMBER_PARAMS, type ContractScope } from "../contract-validation.js";
 import {
   ACCOUNT_NUMBER_PARAMETER,
   ok,
@@ -40,8 +40,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /account/:accountNumber: one of the caller's accounts. */
-export function register(app: FastifyInstance, { lifecycle }: ApiServices): void {
-  app.get<{ Params: { accountNumber: string } }>(contract.path, async (request) => ({
+export function register(app: ContractScope, { lifecycle }: ApiServices): void {
+  app.get(contract.path, { schema: { params: ACCOUNT_NUMBER_PARAMS } }, async (request) => ({
     status: "success",
     data: await lifecycle.get(callerOf(request), request.params.accountNumber),
   }));

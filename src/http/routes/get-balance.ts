@@ -1,6 +1,7 @@
-import type { FastifyInstance } from "fastify";
+import { balanceQuery } from "../../collections/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -34,9 +35,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /balance. */
-export function register(app: FastifyInstance, { collections }: ApiServices): void {
-  app.get(contract.path, async (request) => ({
+export function register(app: ContractScope, { collections }: ApiServices): void {
+  app.get(contract.path, { schema: { querystring: balanceQuery } }, async (request) => ({
     status: "success",
-    data: await collections.balance(callerOf(request), request.query as Record<string, unknown>),
+    data: await collections.balance(callerOf(request), request.query),
   }));
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
 import {
   ok,
   pathParameter,
@@ -43,8 +43,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /transactions/:id. */
-export function register(app: FastifyInstance, { collections }: ApiServices): void {
-  app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
+export function register(app: ContractScope, { collections }: ApiServices): void {
+  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
     status: "success",
     data: await collections.getTransaction(callerOf(request), request.params.id),
   }));

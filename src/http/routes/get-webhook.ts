@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER } from "../write-operations.js";
 
@@ -31,8 +31,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /webhooks/:id. */
-export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
-  app.get<{ Params: { id: string } }>(contract.path, async (request) => ({
+export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
+  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
     status: "success",
     data: await service.get(callerOf(request), request.params.id),
   }));

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from "fastify";
+import { listQuery } from "../../core/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { EVERYWHERE, failure, headers, ok, type RouteContract, ref, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document (openapi.ts derives the HEAD beside it). */
@@ -48,12 +49,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /account/list?page&limit: the caller's accounts, newest first. */
-export function register(app: FastifyInstance, { accounts }: ApiServices): void {
-  app.get(contract.path, async (request) => {
-    const { items, pagination } = await accounts.list(
-      callerOf(request),
-      request.query as Record<string, unknown>,
-    );
+export function register(app: ContractScope, { accounts }: ApiServices): void {
+  app.get(contract.path, { schema: { querystring: listQuery } }, async (request) => {
+    const { items, pagination } = await accounts.list(callerOf(request), request.query);
     return { status: "success", data: items, pagination };
   });
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from "fastify";
+import { eventQuery } from "../../events/event-service.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -38,12 +39,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /events?page&limit&type. */
-export function register(app: FastifyInstance, { events }: ApiServices): void {
-  app.get(contract.path, async (request) => {
-    const { items, pagination } = await events.list(
-      callerOf(request),
-      request.query as Record<string, unknown>,
-    );
+export function register(app: ContractScope, { events }: ApiServices): void {
+  app.get(contract.path, { schema: { querystring: eventQuery } }, async (request) => {
+    const { items, pagination } = await events.list(callerOf(request), request.query);
     return { status: "success", data: items, pagination };
   });
 }

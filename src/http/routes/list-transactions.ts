@@ -1,7 +1,8 @@
-import type { FastifyInstance } from "fastify";
+import { transactionQuery } from "../../collections/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -45,12 +46,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /transactions?page&limit&accountNumber&sessionId&from&to&timeField: the caller's transactions. */
-export function register(app: FastifyInstance, { collections }: ApiServices): void {
-  app.get(contract.path, async (request) => {
-    const { items, pagination } = await collections.listTransactions(
-      callerOf(request),
-      request.query as Record<string, unknown>,
-    );
+export function register(app: ContractScope, { collections }: ApiServices): void {
+  app.get(contract.path, { schema: { querystring: transactionQuery } }, async (request) => {
+    const { items, pagination } = await collections.listTransactions(callerOf(request), request.query);
     return { status: "success", data: items, pagination };
   });
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
 import { callerOf } from "../authenticate.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -26,7 +26,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /webhooks. */
-export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
+export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
   app.get(contract.path, async (request) => ({
     status: "success",
     data: await service.list(callerOf(request)),

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import type { AccountDetail, AccountLifecycle } from "../../accounts/account-lifecycle.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { actorOf, callerOf } from "../authenticate.js";
+import { ACCOUNT_NUMBER_PARAMS, type ContractScope } from "../contract-validation.js";
 import { lifecycleOperation, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
 
@@ -19,12 +19,12 @@ export const contract = {
 
 /** Registers a deactivate or reactivate route: a POST without a body, answered once per request. */
 export function answerLifecycle(
-  app: FastifyInstance,
+  app: ContractScope,
   path: string,
   lifecycle: AccountLifecycle,
   active: boolean,
 ): void {
-  app.post<{ Params: { accountNumber: string } }>(path, async (request, reply) =>
+  app.post(path, { schema: { params: ACCOUNT_NUMBER_PARAMS } }, async (request, reply) =>
     answerOnce<AccountDetail>(
       request,
       reply,
@@ -36,6 +36,6 @@ export function answerLifecycle(
 }
 
 /** POST /account/:accountNumber/reactivate: 200 with the account, active. */
-export function register(app: FastifyInstance, { lifecycle }: ApiServices): void {
+export function register(app: ContractScope, { lifecycle }: ApiServices): void {
   answerLifecycle(app, contract.path, lifecycle, true);
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -26,8 +26,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /webhooks/:id/recover. */
-export function register(app: FastifyInstance, { redelivery: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 202, (request, body, business, unit) =>
-    service.recover(business, request.params.id, body, unit),
+export function register(app: ContractScope, { redelivery: service }: ApiServices): void {
+  writeRoute(app, "POST", contract.path, 202, service.recoveryInput, (id, recovery, business, unit) =>
+    service.recover(business, id, recovery, unit),
   );
 }

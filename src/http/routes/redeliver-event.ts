@@ -1,6 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { redeliveryInput } from "../../webhooks/redelivery.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -26,8 +27,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /events/:id/redeliver. */
-export function register(app: FastifyInstance, { redelivery: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 202, (request, body, business, unit) =>
-    service.redeliver(business, request.params.id, body, unit),
+export function register(app: ContractScope, { redelivery: service }: ApiServices): void {
+  writeRoute(app, "POST", contract.path, 202, redeliveryInput, (id, redelivery, business, unit) =>
+    service.redeliver(business, id, redelivery, unit),
   );
 }

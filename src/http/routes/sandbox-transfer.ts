@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
-import type { ReceivedTransfer } from "../../collections/collection-service.js";
+import { sandboxTransferInput } from "../../collections/validation.js";
 import { ErrorCode, TRANSFER_REFUSALS } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
 
@@ -36,15 +36,16 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /sandbox/transfers: 201 with the transaction, or 422 with the refusal. */
-export function register(app: FastifyInstance, { collections, sandbox }: ApiServices): void {
+export function register(app: ContractScope, { collections, sandbox }: ApiServices): void {
   // Documented always (the document says when it is off); served in the sandbox only.
   if (!sandbox) return;
-  writeRoute<ReceivedTransfer>(
+  writeRoute(
     app,
     "POST",
     contract.path,
     201,
-    (_request, body, business, unit) => collections.sandboxTransfer(business, body, unit),
+    sandboxTransferInput,
+    (_id, input, business, unit) => collections.sandboxTransfer(business, input, unit),
     ({ transaction }) => transaction,
   );
 }

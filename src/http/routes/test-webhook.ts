@@ -1,8 +1,8 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
-import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
+import { ENDPOINT_ID_PARAMETER, NO_FIELDS, writeOperation, writeRoute } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -25,8 +25,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /webhooks/:id/test. */
-export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 202, (request, _body, business, unit) =>
-    service.sendTest(business, request.params.id, unit),
+export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
+  writeRoute(app, "POST", contract.path, 202, NO_FIELDS, (id, _input, business, unit) =>
+    service.sendTest(business, id, unit),
   );
 }

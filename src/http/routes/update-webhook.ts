@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
 
@@ -26,8 +26,8 @@ export const contract = {
 } satisfies RouteContract;
 
 /** PATCH /webhooks/:id. */
-export function register(app: FastifyInstance, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "PATCH", contract.path, 200, (request, body, business, unit) =>
-    service.update(business, request.params.id, body, unit),
+export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
+  writeRoute(app, "PATCH", contract.path, 200, service.inputs.update, (id, change, business, unit) =>
+    service.update(business, id, change, unit),
   );
 }
