@@ -15,7 +15,7 @@ import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
 import { ledgerAccountsOf } from "../ledger/kinds.js";
 import { headOf, postLegs, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import { sendSandboxTransfer } from "../providers/virtual-bank.js";
+import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
 import type { ConflictInput } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -90,7 +90,12 @@ export class CollectionService {
    * conflict: it is kept (transfer_conflicts), then the listeners hear of it, then it throws.
    */
   async receive(notification: unknown, unit?: UnitOfWork): Promise<ReceivedTransfer> {
-    const outcome = await this.record(parseNotification(notification), unit);
+    return this.ingest(parseNotification(notification), unit);
+  }
+
+  /** As `receive`, for a transfer already read (the sandbox's, built from a checked input). */
+  private async ingest(transfer: TransferNotification, unit?: UnitOfWork): Promise<ReceivedTransfer> {
+    const outcome = await this.record(transfer, unit);
     if ("result" in outcome) return outcome.result;
     for (const listener of this.conflictListeners) {
       try {
@@ -222,11 +227,14 @@ export class CollectionService {
     const storage = this.options.storage;
     if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();
     const reference = unit?.reference ?? randomUUID();
-    return sendSandboxTransfer((notification) => this.receive(notification, unit), {
+    // Built from the route's checked input, with a UUID session id: a notification the bank
+    // protocol accepts as it is (collections/validation.test.ts), so it is not read again.
+    const transfer = sandboxNotification({
       ...input,
       sessionId: `sandbox-${reference}`,
       paidAt: isoNow(this.now),
     });
+    return this.ingest(transfer, unit);
   }
 
   /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */

@@ -16,10 +16,3 @@ export interface TransferNotification {
   /** When the payer was debited, by the bank's clock (ISO 8601): the value time. */
   paidAt: string;
 }
-
-/**
- * Where a bank delivers its notifications. It resolves when the transfer was accepted (with
- * what the receiver recorded) and rejects when it was refused: the bank then fails the
- * transfer, so nothing is credited and nothing is held.
- */
-export type TransferReceiver<T = unknown> = (notification: TransferNotification) => Promise<T>;

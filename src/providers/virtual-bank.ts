@@ -4,7 +4,7 @@ import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import { SerialPermutation } from "./serial-permutation.js";
-import type { TransferNotification, TransferReceiver } from "./transfer-notification.js";
+import type { TransferNotification } from "./transfer-notification.js";
 import type { BankAccountRecord, VirtualBankStore } from "./virtual-bank-store.js";
 
 /** The name the Virtual Bank gives itself: the specification's `bankName`. */
@@ -134,11 +134,12 @@ export interface SandboxPayment extends SandboxTransferInput {
 export const SANDBOX_PAYER = { name: "Sandbox Payer", accountNumber: "0123456789", bankName: "Sandbox Bank" };
 
 /**
- * The sandbox's side of an inbound transfer: the Virtual Bank notifies the receiver exactly as
- * a real bank would, in NGN, and the transfer succeeds or fails with what the receiver answers.
+ * The notification the Virtual Bank sends for a sandbox payment, exactly as a real bank's would
+ * read (in NGN, the sandbox's payer where the caller names none). The caller records it through
+ * the one ingestion path, as it records a bank's.
  */
-export function sendSandboxTransfer<T>(receiver: TransferReceiver<T>, payment: SandboxPayment): Promise<T> {
-  const notification: TransferNotification = {
+export function sandboxNotification(payment: SandboxPayment): TransferNotification {
+  return {
     sessionId: payment.sessionId,
     accountNumber: payment.accountNumber,
     amount: payment.amount,
@@ -151,7 +152,6 @@ export function sendSandboxTransfer<T>(receiver: TransferReceiver<T>, payment: S
     narration: payment.narration ?? "Sandbox transfer",
     paidAt: payment.paidAt,
   };
-  return receiver(notification);
 }
 
 const issued = (record: BankAccountRecord): IssuedVirtualAccount => ({
