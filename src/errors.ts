@@ -65,6 +65,8 @@ export const ErrorCode = {
   AMOUNT_ABOVE_LIMIT: "AMOUNT_ABOVE_LIMIT",
   CURRENCY_NOT_SUPPORTED: "CURRENCY_NOT_SUPPORTED",
   TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
+  // Money out: banks and name enquiry.
+  ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
   // The bank's notifications (PROVIDER=http), not the signed API.
   BANK_SIGNATURE_INVALID: "BANK_SIGNATURE_INVALID",
   BANK_MESSAGE_STALE: "BANK_MESSAGE_STALE",
@@ -200,6 +202,12 @@ export const rateLimited = (retryAfterSeconds: number) =>
 export const accountNotFound = () => new AppError(ErrorCode.ACCOUNT_NOT_FOUND, 404, "Account not found");
 export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, "Event not found");
 
+export const accountNotResolved = (bankName: string) =>
+  new AppError(
+    ErrorCode.ACCOUNT_NOT_RESOLVED,
+    422,
+    `${bankName} has no account with this number: check the bank and the account number`,
+  );
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
 export const accountNotPermanent = () =>

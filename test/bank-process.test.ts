@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { SANDBOX_BANKS, SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { isValidNuban } from "../src/providers/nuban.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { type BankProcess, freePort, startBankProcess } from "./helpers/bank-process.js";
@@ -329,6 +330,28 @@ for (const dialect of DIALECTS) {
         assert.equal((await post(later)).status, 200);
         assert.equal(await credited(), before + 2);
       });
+    });
+
+    test("the bank list and name enquiry are asked of the bank, over its protocol", async () => {
+      const before = await bank.calls();
+      const listed = await h.request({ url: `${API}/banks`, as: business });
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.deepEqual(listed.json().data, SANDBOX_BANKS);
+      const known = SANDBOX_PAYEES.find((p) => p.outcome === "successful");
+      const unknown = SANDBOX_PAYEES.find((p) => p.outcome === "unresolvable");
+      assert.ok(known && unknown);
+      const ask = (p: typeof known) =>
+        h.request({
+          url: `${API}/banks/resolve?bankCode=${p.bankCode}&accountNumber=${p.accountNumber}`,
+          as: business,
+        });
+      const resolved = await ask(known);
+      assert.equal(resolved.statusCode, 200, resolved.body);
+      assert.equal(resolved.json().data.accountName, known.accountName);
+      assertFailCode(await ask(unknown), 422, "ACCOUNT_NOT_RESOLVED");
+      const after = await bank.calls();
+      assert.equal(after.banks - before.banks, 1, "the list is kept: asked once for three requests");
+      assert.equal(after.nameEnquiry - before.nameEnquiry, 2);
     });
   });
 }

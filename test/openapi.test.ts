@@ -85,6 +85,10 @@ describe("the OpenAPI document", () => {
         "post /webhooks/{id}/rotate-secret",
         "post /webhooks/{id}/test",
         "post /webhooks/{id}/recover",
+        "get /banks",
+        "head /banks",
+        "get /banks/resolve",
+        "head /banks/resolve",
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -142,6 +146,11 @@ describe("the OpenAPI document", () => {
       "post /webhooks/{id}/rotate-secret": ["200", ...webhookWrite],
       "post /webhooks/{id}/test": ["202", ...webhookWrite],
       "post /webhooks/{id}/recover": ["202", ...webhookWrite],
+      // Reads asked of the partner bank: 502 when it cannot answer; name enquiry's 422.
+      "get /banks": ["200", "400", "401", "404", "429", "431", "500", "502", "503"],
+      "head /banks": ["200", "400", "401", "404", "429", "431", "500", "502", "503"],
+      "get /banks/resolve": ["200", "400", "401", "404", "422", "429", "431", "500", "502", "503"],
+      "head /banks/resolve": ["200", "400", "401", "404", "422", "429", "431", "500", "502", "503"],
     });
   });
 

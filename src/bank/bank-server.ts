@@ -15,6 +15,7 @@ import {
   bankNotificationSchema,
   createAccountSchema,
   deleteAccountSchema,
+  nameEnquirySchema,
   queryAccountSchema,
   RESP_CODE,
   updateAccountSchema,
@@ -226,6 +227,21 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       return answerOf(RESP_CODE.accountNotFound, `no account ${virtualAccountNo}`);
     }
     return answerOf(RESP_CODE.success, "success");
+  });
+  route(BANK_PATHS.banks, z.looseObject({}), async () => {
+    const banks = await bank.listBanks();
+    return answerOf(
+      RESP_CODE.success,
+      "success",
+      banks.map(({ code, name }) => ({ bankCode: code, bankName: name })),
+    );
+  });
+  route(BANK_PATHS.nameEnquiry, nameEnquirySchema.passthrough(), async ({ bankCode, accountNo }) => {
+    const accountName = await bank.resolveAccount(bankCode, accountNo);
+    if (accountName === undefined) {
+      return answerOf(RESP_CODE.accountNotFound, `no account ${accountNo} at bank ${bankCode}`);
+    }
+    return answerOf(RESP_CODE.success, "success", { bankCode, accountNo, accountName });
   });
 
   // The sandbox: pay into an account, follow a transfer, list accounts, set faults.

@@ -3,10 +3,12 @@ import type {
   AccountSummary,
   AmountPolicy,
   Balance,
+  Bank,
   Event,
   EventType,
   Pagination,
   PermanentAccount,
+  ResolvedBankAccount,
   SandboxTransferInput,
   TemporaryAccount,
   Transaction,
@@ -98,6 +100,16 @@ export interface VasClient {
   ): Promise<EventPage>;
   /** GET /events/:id, with its deliveries. */
   getEvent(id: string, options?: RequestOptions): Promise<Event>;
+  /** The banks money can be sent to. */
+  banks: {
+    /** GET /banks: every bank, by CBN code. */
+    list(options?: RequestOptions): Promise<Bank[]>;
+    /** GET /banks/resolve: the name the bank gives an account (throws ACCOUNT_NOT_RESOLVED when none). */
+    resolve(
+      query: { bankCode: string; accountNumber: string },
+      options?: RequestOptions,
+    ): Promise<ResolvedBankAccount>;
+  };
   /** The sandbox (servers with SANDBOX=true). */
   sandbox: {
     /** POST /sandbox/transfers: the Virtual Bank pays into one of your accounts. */
@@ -211,6 +223,16 @@ export function createClient(options: ClientOptions): VasClient {
       const at = query.at instanceof Date ? query.at.toISOString() : query.at;
       const search = at === undefined ? "" : `?${new URLSearchParams({ at })}`;
       return (await call<{ data: Balance }>("GET", `/balance${search}`, undefined, requestOptions)).data;
+    },
+    banks: {
+      async list(requestOptions) {
+        return (await call<{ data: Bank[] }>("GET", "/banks", undefined, requestOptions)).data;
+      },
+      async resolve({ bankCode, accountNumber }, requestOptions) {
+        const search = new URLSearchParams({ bankCode, accountNumber });
+        const path = `/banks/resolve?${search}`;
+        return (await call<{ data: ResolvedBankAccount }>("GET", path, undefined, requestOptions)).data;
+      },
     },
     sandbox: {
       async transfer(input, requestOptions) {

@@ -24,8 +24,8 @@ export function buildServerApp(
 ): FastifyInstance {
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
-  const { accounts, lifecycle, collections, events, webhooks, redelivery } = services;
-  const domain = { accounts, lifecycle, collections, events, webhooks, redelivery };
+  const { accounts, lifecycle, collections, banks, events, webhooks, redelivery } = services;
+  const domain = { accounts, lifecycle, collections, banks, events, webhooks, redelivery };
   const app = buildApp({
     authenticator: services.authenticator,
     ...domain,

@@ -16,6 +16,7 @@ import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
+import { BankService } from "../payouts/banks.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
@@ -57,6 +58,8 @@ export interface Services {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** The banks a payout can go to, and name enquiry. */
+  banks: BankService;
   /** The bank's notifications, when PROVIDER=http. */
   bankNotifications: BankNotifications | undefined;
   /** The bank over HTTP (PROVIDER=http), for its breaker's state. */
@@ -213,6 +216,8 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
+      // The partner bank answers name enquiries: the HTTP bank, else the embedded one.
+      banks: new BankService({ directory: http ?? embedded, now }),
       httpBank: http,
       bankNotifications:
         bank.kind === "http"

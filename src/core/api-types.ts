@@ -124,6 +124,20 @@ export interface Balance {
   currency: string;
 }
 
+/** GET /banks: a bank a payout can go to, by its CBN code. */
+export interface Bank {
+  code: string;
+  name: string;
+}
+
+/** GET /banks/resolve: the name the bank gives an account (name enquiry). */
+export interface ResolvedBankAccount {
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+}
+
 /** An event's delivery to one endpoint. */
 export interface Delivery {
   endpointId: string;

@@ -14,6 +14,7 @@ import {
 } from "../collections/api-schemas.js";
 import { ErrorCode } from "../errors.js";
 import { eventSchema } from "../events/api-schemas.js";
+import { bankSchema, resolvedBankAccountSchema } from "../payouts/api-schemas.js";
 import {
   attemptSchema,
   createEndpointRequestSchema,
@@ -102,6 +103,10 @@ export function componentSchemas(): Record<string, unknown> {
     z.strictObject({ status: z.literal("success"), data: z.array(attemptSchema) }),
     "DeliveryAttemptListResponse",
   );
+  add(bankSchema, "Bank");
+  add(z.strictObject({ status: z.literal("success"), data: z.array(bankSchema) }), "BankListResponse");
+  add(resolvedBankAccountSchema, "ResolvedBankAccount");
+  add(success(resolvedBankAccountSchema), "ResolvedBankAccountResponse");
   add(eventSchema, "Event");
   add(success(eventSchema), "EventResponse");
   add(page(eventSchema), "EventListResponse");

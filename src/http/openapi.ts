@@ -101,6 +101,10 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
       { name: "Sandbox", description: "Simulated transfers, when the server runs with SANDBOX=true." },
       { name: "Events", description: "What happened to the accounts and the money, as webhooks deliver it." },
       { name: "Webhooks", description: "Where events are delivered: endpoints, their secrets, recovery." },
+      {
+        name: "Banks",
+        description: "The banks money can be sent to, and whose an account is (name enquiry).",
+      },
     ],
     paths: paths(parts.responses),
     components: parts,

@@ -13,6 +13,8 @@ export const BANK_PATHS = {
   query: "/api/v2/virtual/account/label/queryOne",
   update: "/api/v2/virtual/account/label/update",
   delete: "/api/v2/virtual/account/label/delete",
+  banks: "/api/v2/payout/bank/list",
+  nameEnquiry: "/api/v2/payout/account/query",
 } as const;
 
 export const PROTOCOL_VERSION = "V2.0";
@@ -66,6 +68,23 @@ export const updateAccountSchema = z.object({
   status: z.enum(["Enabled", "Disabled"]),
 });
 export const deleteAccountSchema = z.object({ virtualAccountNo: z.string().regex(/^\d{10}$/) });
+
+/** A bank's CBN code: 3 digits (a deposit money bank) to 6 (another institution). */
+export const BANK_CODE = /^\d{3,6}$/;
+
+/** The bank list's answer: every bank a payout can go to. */
+export const bankListSchema = z
+  .array(z.object({ bankCode: z.string().regex(BANK_CODE), bankName: z.string().min(1).max(100) }))
+  .max(1_000);
+
+/** Name enquiry: the account to name. */
+export const nameEnquirySchema = z.object({
+  bankCode: z.string().regex(BANK_CODE),
+  accountNo: z.string().regex(/^\d{10}$/),
+});
+
+/** Name enquiry's answer: the name on that account (AC100003 when the bank knows none). */
+export const nameEnquiryAnswerSchema = nameEnquirySchema.extend({ accountName: z.string().min(1).max(200) });
 
 /**
  * The limits of a notification's fields: the service's own for every inbound transfer, whatever

@@ -12,6 +12,7 @@ import {
   TimeoutStrategy,
   timeout,
 } from "cockatiel";
+import type { Bank } from "../core/api-types.js";
 import {
   AppError,
   providerOutcomeUnknown,
@@ -20,13 +21,16 @@ import {
   providerUnavailable,
 } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import type { BankDirectory } from "./bank-directory.js";
 import {
   BANK_PATHS,
   type BankAccountData,
   type BankAnswer,
   bankAccountSchema,
   bankAnswerSchema,
+  bankListSchema,
   envelope,
+  nameEnquiryAnswerSchema,
   RESP_CODE,
 } from "./bank-protocol.js";
 import { signParams } from "./bank-signing.js";
@@ -79,7 +83,7 @@ export type BreakerState = "closed" | "open" | "half-open";
 const stateName = (state: CircuitState): BreakerState =>
   state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
 
-export class HttpBank implements AccountProvider {
+export class HttpBank implements AccountProvider, BankDirectory {
   readonly bankName: string;
   private readonly breaker: CircuitBreakerPolicy;
   private readonly limit: TimeoutPolicy;
@@ -162,18 +166,55 @@ export class HttpBank implements AccountProvider {
   }
 
   async setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void> {
-    const params = { virtualAccountNo: accountNumber, status: enabled ? "Enabled" : "Disabled" };
+    // Setting a status twice is harmless: asked again when an answer is lost on the way.
+    await this.ask(BANK_PATHS.update, {
+      virtualAccountNo: accountNumber,
+      status: enabled ? "Enabled" : "Disabled",
+    });
+  }
+
+  /** The bank's list of banks a payout can go to. */
+  async listBanks(): Promise<Bank[]> {
+    const data = await this.ask(BANK_PATHS.banks, {});
+    const parsed = bankListSchema.safeParse(data);
+    if (!parsed.success)
+      throw providerUnavailable(new Error("the bank answered a bank list outside the protocol"));
+    return parsed.data.map(({ bankCode, bankName }) => ({ code: bankCode, name: bankName }));
+  }
+
+  /** Name enquiry: the name on the account, or undefined when the bank knows no such account. */
+  async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
+    const data = await this.ask(BANK_PATHS.nameEnquiry, { bankCode, accountNo: accountNumber }, true);
+    if (data === undefined) return undefined;
+    const parsed = nameEnquiryAnswerSchema.safeParse(data);
+    if (!parsed.success || parsed.data.bankCode !== bankCode || parsed.data.accountNo !== accountNumber) {
+      throw providerUnavailable(new Error("the bank answered a name enquiry outside the protocol"));
+    }
+    return parsed.data.accountName;
+  }
+
+  /**
+   * A call that is harmless to repeat (a question, or setting a status), so one lost answer is
+   * asked again: its data, or undefined for "no such account" when `notFoundIsAnswer`.
+   */
+  private async ask(
+    path: string,
+    params: Record<string, unknown>,
+    notFoundIsAnswer = false,
+  ): Promise<unknown> {
+    let answer: BankAnswer;
     try {
-      refusedUnlessSuccess(await this.call(BANK_PATHS.update, params));
+      answer = await this.call(path, params);
     } catch (error) {
-      // Setting a status twice is harmless: one retry covers an answer lost on the way.
       if (!isUnreachable(error)) throw this.translate(error);
       try {
-        refusedUnlessSuccess(await this.call(BANK_PATHS.update, params));
+        answer = await this.call(path, params);
       } catch (again) {
         throw this.translate(again);
       }
     }
+    if (notFoundIsAnswer && answer.respCode === RESP_CODE.accountNotFound) return undefined;
+    return refusedUnlessSuccess(answer);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { Clock } from "../clock.js";
-import type { SandboxTransferInput } from "../core/api-types.js";
+import type { Bank, SandboxTransferInput } from "../core/api-types.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import { SerialPermutation } from "./serial-permutation.js";
 import type { TransferNotification } from "./transfer-notification.js";
@@ -42,7 +43,7 @@ export interface VirtualBankOptions {
  * database counter (unique across processes by construction, never reissued) passed through a
  * keyed permutation (consecutive issues look unrelated).
  */
-export class VirtualBank implements AccountProvider {
+export class VirtualBank implements AccountProvider, BankDirectory {
   readonly bankName = VIRTUAL_BANK_NAME;
   private readonly permutation: SerialPermutation;
   private readonly blockSize: number;
@@ -80,6 +81,17 @@ export class VirtualBank implements AccountProvider {
     if (!(await this.options.store.setStatus(accountNumber, enabled ? "enabled" : "disabled"))) {
       throw providerRejected(`Virtual Bank has no account ${accountNumber}`);
     }
+  }
+
+  /** The sandbox's banks (Nigeria's deposit money banks). */
+  async listBanks(): Promise<Bank[]> {
+    return SANDBOX_BANKS.map((bank) => ({ ...bank }));
+  }
+
+  /** Only the sandbox's destination accounts have a name here (bank-directory.ts). */
+  async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
+    const payee = SANDBOX_PAYEES.find((p) => p.bankCode === bankCode && p.accountNumber === accountNumber);
+    return payee?.accountName ?? undefined;
   }
 
   private async nextSerial(): Promise<number> {

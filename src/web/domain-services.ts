@@ -2,6 +2,7 @@ import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
 import type { AccountService } from "../accounts/account-service.js";
 import type { CollectionService } from "../collections/collection-service.js";
 import type { EventService } from "../events/event-service.js";
+import type { BankService } from "../payouts/banks.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import type { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -10,6 +11,7 @@ export interface DomainServices {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  banks: BankService;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;

@@ -1,7 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import type { Faults } from "../../src/bank/faults.js";
+import type { BANK_PATHS } from "../../src/providers/bank-protocol.js";
 import { startRepositoryProcess } from "./server-process.js";
+
+/** The bank's API calls received per route name (GET /sandbox/calls). */
+type BankCalls = Record<keyof typeof BANK_PATHS, number>;
 
 /** The Virtual Bank server (`vas bank serve`) as a process of its own, and its sandbox routes. */
 export interface BankProcess {
@@ -13,7 +17,7 @@ export interface BankProcess {
   setFaults(faults: Partial<Faults>): Promise<Faults>;
   faults(): Promise<Faults>;
   /** API calls received so far, per route (create, query, update, delete). */
-  calls(): Promise<Record<"create" | "query" | "update" | "delete", number>>;
+  calls(): Promise<BankCalls>;
   /** Pays into one of its accounts; answers the bank's transfer (orderNo, status). */
   pay(body: Record<string, unknown>): Promise<{ status: number; body: BankAnswer<BankTransferView> }>;
   transfer(orderNo: string): Promise<BankTransferView | undefined>;
@@ -102,9 +106,7 @@ export async function startBankProcess(options: {
     output: started.output,
     setFaults: async (faults) => (await call<Faults>("PUT", "/sandbox/faults", faults)).body.data as Faults,
     faults: async () => (await call<Faults>("GET", "/sandbox/faults")).body.data as Faults,
-    calls: async () =>
-      (await call<Record<"create" | "query" | "update" | "delete", number>>("GET", "/sandbox/calls")).body
-        .data as Record<"create" | "query" | "update" | "delete", number>,
+    calls: async () => (await call<BankCalls>("GET", "/sandbox/calls")).body.data as BankCalls,
     pay: (body) => call<BankTransferView>("POST", "/sandbox/pay", body),
     transfer: async (orderNo) =>
       (await call<BankTransferView>("GET", `/sandbox/transfers/${orderNo}`)).body.data,

@@ -12,6 +12,7 @@ import * as getEvent from "./get-event.js";
 import * as getTransaction from "./get-transaction.js";
 import * as getWebhook from "./get-webhook.js";
 import * as listAccounts from "./list-accounts.js";
+import * as listBanks from "./list-banks.js";
 import * as listEventAttempts from "./list-event-attempts.js";
 import * as listEvents from "./list-events.js";
 import * as listTransactions from "./list-transactions.js";
@@ -19,6 +20,7 @@ import * as listWebhooks from "./list-webhooks.js";
 import * as reactivateAccount from "./reactivate-account.js";
 import * as recoverWebhook from "./recover-webhook.js";
 import * as redeliverEvent from "./redeliver-event.js";
+import * as resolveBankAccount from "./resolve-bank-account.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxTransfer from "./sandbox-transfer.js";
 import * as testWebhook from "./test-webhook.js";
@@ -57,4 +59,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rotateWebhookSecret,
   testWebhook,
   recoverWebhook,
+  listBanks,
+  resolveBankAccount,
 ];
