@@ -1,5 +1,7 @@
 // Driver errors, recognised here so that nothing above storage knows the drivers' codes.
 
+import { NEGATIVE_BALANCE_REFUSAL } from "./migrations/0019-balances-not-negative.js";
+
 interface DriverError {
   code?: unknown;
   errno?: unknown;
@@ -25,6 +27,20 @@ export function isUniqueViolationOf(error: unknown, constraint: { index: string;
   const named = (error as { constraint?: unknown }).constraint;
   if (named === constraint.index) return true;
   return error instanceof Error && error.message.endsWith(constraint.columns);
+}
+
+/**
+ * The database refused a write that would take a ledger balance of the kinds `available` or
+ * `pending` below zero (migration 0019): PostgreSQL's CHECK, SQLite's trigger.
+ */
+export function isNegativeBalanceRefusal(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code === "23514") return (error as { constraint?: unknown }).constraint === NEGATIVE_BALANCE_REFUSAL;
+  return (
+    code === "SQLITE_CONSTRAINT_TRIGGER" &&
+    error instanceof Error &&
+    error.message.startsWith(`${NEGATIVE_BALANCE_REFUSAL}:`)
+  );
 }
 
 /** SQLite's write lock stayed taken past the busy timeout. */

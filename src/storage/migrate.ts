@@ -19,6 +19,7 @@ import * as signInAttempts from "./migrations/0015-sign-in-attempts.js";
 import * as ledgerCheckpoints from "./migrations/0016-ledger-checkpoints.js";
 import * as transferLookup from "./migrations/0017-transfer-lookup.js";
 import * as hotReadFunctions from "./migrations/0018-hot-read-functions.js";
+import * as balancesNotNegative from "./migrations/0019-balances-not-negative.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -40,6 +41,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0016-ledger-checkpoints": ledgerCheckpoints,
   "0017-transfer-lookup": transferLookup,
   "0018-hot-read-functions": hotReadFunctions,
+  "0019-balances-not-negative": balancesNotNegative,
 };
 
 /** Every migration, in the order they apply. */
