@@ -170,6 +170,7 @@ export class BusinessService {
       account_count: 0,
       fee_basis_points: 0,
       fee_cap_kobo: null,
+      payout_fee_tiers: null,
       created_at: now,
       updated_at: now,
     };

@@ -10,6 +10,7 @@ import { COLLECTION_COMMANDS } from "./commands/collections.js";
 import { KEY_COMMANDS } from "./commands/keys.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
 import { OPERATOR_COMMANDS } from "./commands/operators.js";
+import { PAYOUT_COMMANDS } from "./commands/payouts.js";
 import { REQUEST_COMMANDS } from "./commands/request.js";
 import { SECRET_COMMANDS } from "./commands/secrets.js";
 import { WEBHOOK_COMMANDS } from "./commands/webhooks.js";
@@ -23,6 +24,7 @@ const COMMANDS: readonly Command[] = [
   ...SECRET_COMMANDS,
   ...REQUEST_COMMANDS,
   ...COLLECTION_COMMANDS,
+  ...PAYOUT_COMMANDS,
   ...LEDGER_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,

@@ -17,6 +17,7 @@ import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import { BankService } from "../payouts/banks.js";
+import { PayoutSettings } from "../payouts/payout-settings.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
@@ -60,6 +61,8 @@ export interface Services {
   collections: CollectionService;
   /** The banks a payout can go to, and name enquiry. */
   banks: BankService;
+  /** The operator's payout settings of each business (its payout fee). */
+  payoutSettings: PayoutSettings;
   /** The bank's notifications, when PROVIDER=http. */
   bankNotifications: BankNotifications | undefined;
   /** The bank over HTTP (PROVIDER=http), for its breaker's state. */
@@ -218,6 +221,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       collections,
       // The partner bank answers name enquiries: the HTTP bank, else the embedded one.
       banks: new BankService({ directory: http ?? embedded, now }),
+      payoutSettings: new PayoutSettings({ storage: opened, now }),
       httpBank: http,
       bankNotifications:
         bank.kind === "http"

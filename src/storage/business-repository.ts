@@ -1,4 +1,4 @@
-import type { Insertable } from "kysely";
+import type { Insertable, Updateable } from "kysely";
 import type { Executor } from "./executor.js";
 import type { Business, BusinessesTable, VerificationEventsTable, VerificationStatus } from "./schema.js";
 
@@ -49,16 +49,47 @@ export function listVerificationEvents(db: Executor, businessId: string): Promis
     .execute();
 }
 
+/** Sets the business's payout fee tiers (JSON; null: the default); false when there is no such business. */
+export const updatePayoutFeeTiers = (db: Executor, businessId: string, tiers: string | null, now: string) =>
+  updateBusiness(db, businessId, { payout_fee_tiers: tiers }, now);
+
+/** The business's payout fee tiers as stored (JSON, or null for the default); undefined: no such business. */
+export async function readPayoutFeeTiers(
+  db: Executor,
+  businessId: string,
+): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom("businesses")
+    .select("payout_fee_tiers")
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return row?.payout_fee_tiers;
+}
+
 /** Sets the business's fee; false when there is no such business. */
-export async function updateFeeSchedule(
+export const updateFeeSchedule = (
   db: Executor,
   businessId: string,
   schedule: { basisPoints: number; capKobo: number | null },
   now: string,
+) =>
+  updateBusiness(
+    db,
+    businessId,
+    { fee_basis_points: schedule.basisPoints, fee_cap_kobo: schedule.capKobo },
+    now,
+  );
+
+/** Sets an operator's setting of the business; false when there is no such business. */
+async function updateBusiness(
+  db: Executor,
+  businessId: string,
+  fields: Pick<Updateable<BusinessesTable>, "fee_basis_points" | "fee_cap_kobo" | "payout_fee_tiers">,
+  now: string,
 ): Promise<boolean> {
   const result = await db
     .updateTable("businesses")
-    .set({ fee_basis_points: schedule.basisPoints, fee_cap_kobo: schedule.capKobo, updated_at: now })
+    .set({ ...fields, updated_at: now })
     .where("id", "=", businessId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

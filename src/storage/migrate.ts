@@ -20,6 +20,7 @@ import * as ledgerCheckpoints from "./migrations/0016-ledger-checkpoints.js";
 import * as transferLookup from "./migrations/0017-transfer-lookup.js";
 import * as hotReadFunctions from "./migrations/0018-hot-read-functions.js";
 import * as balancesNotNegative from "./migrations/0019-balances-not-negative.js";
+import * as payoutFeeTiers from "./migrations/0020-payout-fee-tiers.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -42,6 +43,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0017-transfer-lookup": transferLookup,
   "0018-hot-read-functions": hotReadFunctions,
   "0019-balances-not-negative": balancesNotNegative,
+  "0020-payout-fee-tiers": payoutFeeTiers,
 };
 
 /** Every migration, in the order they apply. */

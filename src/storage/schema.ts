@@ -38,6 +38,8 @@ export interface BusinessesTable {
   fee_basis_points: Generated<number>;
   /** The most a fee may be, in kobo (null: no cap). */
   fee_cap_kobo: number | null;
+  /** The payout fee's tiers as JSON `[{upTo, fee}]` in kobo (null: the default, ledger/payout-fees.ts). */
+  payout_fee_tiers: string | null;
   created_at: string;
   updated_at: string;
 }

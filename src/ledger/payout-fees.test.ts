@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import {
+  DEFAULT_PAYOUT_FEE_TIERS,
+  formatPayoutFeeTiers,
+  type PayoutFeeTier,
+  PayoutFeeTiersError,
+  parsePayoutFeeTiers,
+  payoutFee,
+} from "./payout-fees.js";
+
+const refused = (text: string, message: RegExp) =>
+  assert.throws(
+    () => parsePayoutFeeTiers(text),
+    (error: unknown) => {
+      assert.ok(error instanceof PayoutFeeTiersError);
+      assert.match(error.message, message);
+      return true;
+    },
+  );
+
+describe("payout fee tiers", () => {
+  test("the default is Paystack's: NGN 10 up to NGN 5,000, NGN 25 up to NGN 50,000, NGN 50 above", () => {
+    assert.deepEqual(parsePayoutFeeTiers("500000:1000,5000000:2500,*:5000"), DEFAULT_PAYOUT_FEE_TIERS);
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, 1), 1_000);
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, 500_000), 1_000, "a limit is inclusive");
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, 500_001), 2_500);
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, 5_000_000), 2_500);
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, 5_000_001), 5_000);
+    assert.equal(payoutFee(DEFAULT_PAYOUT_FEE_TIERS, Number.MAX_SAFE_INTEGER), 5_000);
+  });
+
+  test("a schedule is read with spaces, free payouts and one tier for everything", () => {
+    assert.deepEqual(parsePayoutFeeTiers(" 100 : 0 , * : 50 "), [
+      { upTo: 100, fee: 0 },
+      { upTo: null, fee: 50 },
+    ]);
+    assert.deepEqual(parsePayoutFeeTiers("*:0"), [{ upTo: null, fee: 0 }]);
+  });
+
+  test("what is refused says what to fix", () => {
+    refused("", /tier 1 must be upTo:fee/);
+    refused("500000:1000", /the last tier must be \*:fee/);
+    refused("*:10,500:5", /only the last tier may be \*/);
+    refused("500:10,500:20,*:30", /each larger than the one before/);
+    refused("900:10,500:20,*:30", /each larger than the one before/);
+    refused("0:10,*:30", /rise from 1 kobo/);
+    refused("1.5:10,*:30", /tier 1's limit must be a whole number of kobo, got "1.5"/);
+    refused("100:-1,*:30", /tier 1's fee must be a whole number of kobo/);
+    refused("100:10,*:1e3", /tier 2's fee must be a whole number of kobo/);
+    refused("100:010,*:5", /tier 1's fee must be a whole number of kobo, got "010"/);
+    refused("9999999999999999:1,*:5", /too large/);
+    refused("99999999999999999:1,*:5", /must be a whole number of kobo/);
+    refused(Array.from({ length: 11 }, (_, i) => `${i + 1}:1`).join(","), /at most 10 tiers/);
+  });
+
+  const schedule = fc
+    .uniqueArray(fc.integer({ min: 1, max: 10_000_000_000 }), { maxLength: 9 })
+    .chain((limits) =>
+      fc.tuple(
+        fc.constant([...limits].sort((a, b) => a - b)),
+        fc.array(fc.integer({ min: 0, max: 100_000 }), {
+          minLength: limits.length + 1,
+          maxLength: limits.length + 1,
+        }),
+      ),
+    )
+    .map(([limits, fees]): PayoutFeeTier[] => [
+      ...limits.map((upTo, i) => ({ upTo, fee: fees[i] ?? 0 })),
+      { upTo: null, fee: fees[limits.length] ?? 0 },
+    ]);
+
+  test("every schedule reads back as it was written, and charges the first tier that holds the amount", () => {
+    fc.assert(
+      fc.property(schedule, fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (tiers, amount) => {
+        assert.deepEqual(parsePayoutFeeTiers(formatPayoutFeeTiers(tiers)), tiers);
+        const tier = tiers.find((t) => t.upTo === null || amount <= t.upTo);
+        assert.equal(payoutFee(tiers, amount), tier?.fee);
+        // The tier is the one whose range holds the amount: above the previous limit.
+        const index = tiers.indexOf(tier as PayoutFeeTier);
+        const previous = tiers[index - 1]?.upTo;
+        if (previous != null) assert.ok(amount > previous);
+      }),
+    );
+  });
+});

@@ -1,0 +1,87 @@
+// A payout's fee: a flat amount by the payout's size, in tiers set per business by the operator
+// (`vas business set-payout-fee <businessId> --tiers "500000:1000,5000000:2500,*:5000"`). All in
+// integer kobo. Pure: the core of the ledger, read by the domain and the CLI alike.
+
+/** One tier: payouts up to `upTo` kobo (inclusive; null: any larger one) cost `fee` kobo. */
+export interface PayoutFeeTier {
+  upTo: number | null;
+  fee: number;
+}
+
+/**
+ * The default, Paystack's: up to NGN 5,000 costs NGN 10, up to NGN 50,000 costs NGN 25, more
+ * costs NGN 50.
+ */
+export const DEFAULT_PAYOUT_FEE_TIERS: readonly PayoutFeeTier[] = [
+  { upTo: 500_000, fee: 1_000 },
+  { upTo: 5_000_000, fee: 2_500 },
+  { upTo: null, fee: 5_000 },
+];
+
+/** At most this many tiers: a schedule is read on every payout and shown in the dashboard. */
+export const MAX_PAYOUT_FEE_TIERS = 10;
+
+const KOBO = /^(0|[1-9]\d{0,15})$/;
+
+/** A refused schedule: the message says what to fix. */
+export class PayoutFeeTiersError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PayoutFeeTiersError";
+  }
+}
+
+function kobo(text: string, what: string): number {
+  if (!KOBO.test(text))
+    throw new PayoutFeeTiersError(`${what} must be a whole number of kobo, got "${text}"`);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new PayoutFeeTiersError(`${what} is too large: ${text}`);
+  return value;
+}
+
+/**
+ * Reads `upTo:fee,upTo:fee,...,*:fee` (kobo): limits strictly rising, each fee a whole number of
+ * kobo, and a last tier `*` for every larger payout. Throws PayoutFeeTiersError saying what to fix.
+ */
+export function parsePayoutFeeTiers(text: string): PayoutFeeTier[] {
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.length > MAX_PAYOUT_FEE_TIERS)
+    throw new PayoutFeeTiersError(`at most ${MAX_PAYOUT_FEE_TIERS} tiers, got ${parts.length}`);
+  const tiers = parts.map((part, i): PayoutFeeTier => {
+    const match = /^([^:]+):([^:]+)$/.exec(part);
+    if (!match)
+      throw new PayoutFeeTiersError(`tier ${i + 1} must be upTo:fee in kobo (or *:fee), got "${part}"`);
+    const [, limit = "", fee = ""] = match;
+    const upTo = limit.trim() === "*" ? null : kobo(limit.trim(), `tier ${i + 1}'s limit`);
+    return { upTo, fee: kobo(fee.trim(), `tier ${i + 1}'s fee`) };
+  });
+  checkPayoutFeeTiers(tiers);
+  return tiers;
+}
+
+/** Throws PayoutFeeTiersError unless the tiers are a schedule `payoutFee` can read. */
+export function checkPayoutFeeTiers(tiers: readonly PayoutFeeTier[]): void {
+  if (tiers.length === 0) throw new PayoutFeeTiersError("at least one tier is needed: *:fee");
+  tiers.forEach((tier, i) => {
+    const last = i === tiers.length - 1;
+    if (last !== (tier.upTo === null))
+      throw new PayoutFeeTiersError(
+        last ? "the last tier must be *:fee, for every larger payout" : "only the last tier may be *",
+      );
+    const previous = tiers[i - 1]?.upTo;
+    if (tier.upTo !== null && (tier.upTo < 1 || (previous != null && tier.upTo <= previous)))
+      throw new PayoutFeeTiersError("tier limits must rise from 1 kobo: each larger than the one before");
+    if (!Number.isSafeInteger(tier.fee) || tier.fee < 0)
+      throw new PayoutFeeTiersError("a fee is a whole number of kobo, 0 or more");
+  });
+}
+
+/** The fee on a payout of `amount` kobo: the first tier whose limit it does not exceed. */
+export function payoutFee(tiers: readonly PayoutFeeTier[], amount: number): number {
+  for (const tier of tiers) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
+  throw new PayoutFeeTiersError("the schedule has no tier for every larger payout");
+}
+
+/** The schedule as the CLI takes it: `500000:1000,5000000:2500,*:5000`. */
+export const formatPayoutFeeTiers = (tiers: readonly PayoutFeeTier[]) =>
+  tiers.map(({ upTo, fee }) => `${upTo ?? "*"}:${fee}`).join(",");
