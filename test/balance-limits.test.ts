@@ -79,6 +79,7 @@ for (const dialect of DIALECTS) {
       assert.equal(credited.json().data.balanceAfter, MAX);
       assert.deepEqual(await balanceOf(h, business), {
         available: MAX,
+        pending: 0,
         totalReceived: MAX,
         totalFees: 0,
         currency: "NGN",

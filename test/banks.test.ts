@@ -141,6 +141,23 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test("GET /sandbox/payout-accounts lists the destinations with their outcomes; off the sandbox it does not exist", async () => {
+      const listed = await get("/sandbox/payout-accounts");
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.deepEqual(listed.json(), { status: "success", data: SANDBOX_PAYEES });
+      new Contract(await fetchDocument(h)).check("get", "/sandbox/payout-accounts", listed);
+      const off = await createHarness({ dialect, env: { SANDBOX: "false" } });
+      try {
+        const asked = await off.request({
+          url: `${API}/sandbox/payout-accounts`,
+          as: await off.createBusiness(),
+        });
+        assertFailCode(asked, 404, "NOT_FOUND");
+      } finally {
+        await off.close();
+      }
+    });
+
     test("authentication comes before the question", async () => {
       const unsigned = await h.app.inject({ url: `${API}/banks/resolve?bankCode=x` });
       assertFailCode(unsigned, 401, "MISSING_HEADER");

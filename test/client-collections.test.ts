@@ -51,12 +51,13 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(all, [second.id, paid.id]);
       assert.deepEqual(await client.getBalance(), {
         available: 150_001,
+        pending: 0,
         totalReceived: 150_001,
         totalFees: 0,
         currency: "NGN",
       });
       const before = await client.getBalance({ at: new Date(Date.parse(paid.createdAt) - 1) });
-      assert.deepEqual(before, { available: 0, totalReceived: 0, totalFees: 0, currency: "NGN" });
+      assert.deepEqual(before, { available: 0, pending: 0, totalReceived: 0, totalFees: 0, currency: "NGN" });
       assert.equal((await client.getBalance({ at: paid.createdAt })).available, 150_000);
       const requery = await client.listTransactions({ sessionId: paid.sessionId, timeField: "createdAt" });
       assert.deepEqual(requery.data, [paid]);

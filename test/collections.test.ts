@@ -97,6 +97,7 @@ for (const dialect of DATABASE_KINDS) {
       const balance = (await get("/balance")).json().data;
       assert.deepEqual(balance, {
         available: 150_000,
+        pending: 0,
         totalReceived: 150_000,
         totalFees: 0,
         currency: "NGN",
@@ -232,6 +233,7 @@ for (const dialect of DATABASE_KINDS) {
       assert.deepEqual([large.fee, large.netAmount, large.balanceAfter], [20_000, 3_980_000, 3_981_018]);
       assert.deepEqual((await get("/balance", feePayer)).json().data, {
         available: 3_981_018,
+        pending: 0,
         totalReceived: 4_001_033,
         totalFees: 20_015,
         currency: "NGN",

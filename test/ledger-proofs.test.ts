@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
         await receive(notification(number, amount));
       }
       const at = async (instant: number) => (await get(`/balance?at=${iso(instant)}`, payee)).data;
-      const zero = { available: 0, totalReceived: 0, totalFees: 0, currency: "NGN" };
+      const zero = { available: 0, pending: 0, totalReceived: 0, totalFees: 0, currency: "NGN" };
       assert.deepEqual(await at((times[0] as number) - 1), zero);
       assert.deepEqual(await at(times[0] as number), {
         ...zero,

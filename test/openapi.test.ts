@@ -89,6 +89,8 @@ describe("the OpenAPI document", () => {
         "head /banks",
         "get /banks/resolve",
         "head /banks/resolve",
+        "get /sandbox/payout-accounts",
+        "head /sandbox/payout-accounts",
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -151,6 +153,8 @@ describe("the OpenAPI document", () => {
       "head /banks": ["200", "400", "401", "404", "429", "431", "500", "502", "503"],
       "get /banks/resolve": ["200", "400", "401", "404", "422", "429", "431", "500", "502", "503"],
       "head /banks/resolve": ["200", "400", "401", "404", "422", "429", "431", "500", "502", "503"],
+      "get /sandbox/payout-accounts": listed,
+      "head /sandbox/payout-accounts": listed,
     });
   });
 

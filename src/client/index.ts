@@ -9,6 +9,7 @@ import type {
   Pagination,
   PermanentAccount,
   ResolvedBankAccount,
+  SandboxPayoutAccount,
   SandboxTransferInput,
   TemporaryAccount,
   Transaction,
@@ -114,6 +115,8 @@ export interface VasClient {
   sandbox: {
     /** POST /sandbox/transfers: the Virtual Bank pays into one of your accounts. */
     transfer(input: SandboxTransferInput, options?: RequestOptions): Promise<Transaction>;
+    /** GET /sandbox/payout-accounts: where the sandbox pays out to, and what each payout does. */
+    payoutAccounts(options?: RequestOptions): Promise<SandboxPayoutAccount[]>;
   };
   /** A signed call to any path under the API prefix; does not throw on 4xx/5xx. */
   request(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<RawResponse>;
@@ -237,6 +240,10 @@ export function createClient(options: ClientOptions): VasClient {
     sandbox: {
       async transfer(input, requestOptions) {
         return (await call<{ data: Transaction }>("POST", "/sandbox/transfers", input, requestOptions)).data;
+      },
+      async payoutAccounts(requestOptions) {
+        const path = "/sandbox/payout-accounts";
+        return (await call<{ data: SandboxPayoutAccount[] }>("GET", path, undefined, requestOptions)).data;
       },
     },
   };

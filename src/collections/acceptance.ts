@@ -96,6 +96,7 @@ function refusalOf(
 const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
   settlement: "total received",
   available: "available balance",
+  pending: "pending payouts",
   revenue: "total fees",
 };
 

@@ -65,7 +65,8 @@ export const transactionSchema = z
 /** `data` of GET /balance. */
 export const balanceSchema = z
   .strictObject({
-    available: kobo("Received minus fees: what the business is owed."),
+    available: kobo("Received minus fees: what the business is owed.").min(0),
+    pending: kobo("Held for payouts the bank has not finished; 0 until the business pays out.").min(0),
     totalReceived: kobo("Everything received, gross of fees.").min(0),
     totalFees: kobo("Every fee taken.").min(0),
     currency: z.literal("NGN"),

@@ -259,6 +259,7 @@ export class CollectionService {
         : await ledgerBalancesAt(db, business.businessId, at);
     return {
       available: balances.available,
+      pending: balances.pending,
       totalReceived: 0 - balances.settlement, // never -0
       totalFees: balances.revenue,
       currency: CURRENCY,

@@ -119,6 +119,8 @@ export interface Transaction {
 /** GET /balance: kobo. */
 export interface Balance {
   available: number;
+  /** Held for payouts the bank has not finished (two-phase: posted or voided when it has). */
+  pending: number;
   totalReceived: number;
   totalFees: number;
   currency: string;
@@ -136,6 +138,19 @@ export interface ResolvedBankAccount {
   bankName: string;
   accountNumber: string;
   accountName: string;
+}
+
+/** What a payout to a sandbox destination account always does. */
+export type SandboxOutcome = "successful" | "failed" | "reversed" | "unresolvable";
+
+/** GET /sandbox/payout-accounts: an account the sandbox pays out to, with its fixed outcome. */
+export interface SandboxPayoutAccount {
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  /** The name its name enquiry answers; null for the one that does not resolve. */
+  accountName: string | null;
+  outcome: SandboxOutcome;
 }
 
 /** An event's delivery to one endpoint. */

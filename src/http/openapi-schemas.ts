@@ -14,7 +14,7 @@ import {
 } from "../collections/api-schemas.js";
 import { ErrorCode } from "../errors.js";
 import { eventSchema } from "../events/api-schemas.js";
-import { bankSchema, resolvedBankAccountSchema } from "../payouts/api-schemas.js";
+import { bankSchema, resolvedBankAccountSchema, sandboxPayoutAccountSchema } from "../payouts/api-schemas.js";
 import {
   attemptSchema,
   createEndpointRequestSchema,
@@ -107,6 +107,11 @@ export function componentSchemas(): Record<string, unknown> {
   add(z.strictObject({ status: z.literal("success"), data: z.array(bankSchema) }), "BankListResponse");
   add(resolvedBankAccountSchema, "ResolvedBankAccount");
   add(success(resolvedBankAccountSchema), "ResolvedBankAccountResponse");
+  add(sandboxPayoutAccountSchema, "SandboxPayoutAccount");
+  add(
+    z.strictObject({ status: z.literal("success"), data: z.array(sandboxPayoutAccountSchema) }),
+    "SandboxPayoutAccountListResponse",
+  );
   add(eventSchema, "Event");
   add(success(eventSchema), "EventResponse");
   add(page(eventSchema), "EventListResponse");

@@ -1,12 +1,23 @@
 /**
  * A business's ledger accounts: what the bank holds for it (settlement, a debit balance), what
- * it may use (available), and the service's fees (revenue). The ledger's arithmetic and the
- * tables both speak these.
+ * it may use (available), what is held for payouts the bank has not finished (pending), and the
+ * service's fees (revenue). The ledger's arithmetic and the tables both speak these.
  */
-export type LedgerAccountKind = "settlement" | "available" | "revenue";
+export type LedgerAccountKind = "settlement" | "available" | "pending" | "revenue";
 
-/** The kinds every business has one ledger account of, in the order they are locked (by id). */
+/**
+ * The kinds every business has one ledger account of from its first transfer, in the order they
+ * are locked (by id). `pending` is opened by the business's first payout (ledger/holds.ts).
+ */
 export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+
+/** Every kind a business's ledger account can be, opened or not. */
+export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
+  "available",
+  "pending",
+  "revenue",
+  "settlement",
+];
 
 /** A business's ledger account id: deterministic, so it is found without a lookup. */
 export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;

@@ -1,8 +1,8 @@
 import type { Clock } from "../clock.js";
-import type { Bank, ResolvedBankAccount } from "../core/api-types.js";
+import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
 import { parsedBy } from "../core/validation.js";
 import { accountNotResolved, validationFailed } from "../errors.js";
-import { type BankDirectory, nubanApplies } from "../providers/bank-directory.js";
+import { type BankDirectory, nubanApplies, SANDBOX_PAYEES } from "../providers/bank-directory.js";
 import { isValidNuban } from "../providers/nuban.js";
 
 /** How long the bank list is kept before the bank is asked again. */
@@ -63,6 +63,11 @@ export class BankService {
         this.loading = undefined;
       });
     return this.loading;
+  }
+
+  /** GET /sandbox/payout-accounts: the sandbox's destinations, each with its fixed outcome. */
+  sandboxPayoutAccounts(): SandboxPayoutAccount[] {
+    return SANDBOX_PAYEES.map((payee) => ({ ...payee }));
   }
 
   /**

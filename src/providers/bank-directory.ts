@@ -1,4 +1,4 @@
-import type { Bank } from "../core/api-types.js";
+import type { Bank, SandboxOutcome, SandboxPayoutAccount } from "../core/api-types.js";
 import { nubanFromSerial } from "./nuban.js";
 
 /**
@@ -44,18 +44,8 @@ export const SANDBOX_BANKS: readonly Bank[] = [
   { code: "057", name: "Zenith Bank" },
 ];
 
-/** What a payout to a sandbox destination does: the sandbox's fixed outcomes. */
-export type SandboxOutcome = "successful" | "failed" | "reversed" | "unresolvable";
-
 /** An account the sandbox can pay out to, with the outcome it always has. */
-export interface SandboxPayee {
-  bankCode: string;
-  bankName: string;
-  accountNumber: string;
-  /** The name its name enquiry answers; null for the one that does not resolve. */
-  accountName: string | null;
-  outcome: SandboxOutcome;
-}
+export type SandboxPayee = SandboxPayoutAccount;
 
 const payee = (
   bankCode: string,

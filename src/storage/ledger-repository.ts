@@ -1,6 +1,10 @@
 import type { LedgerAccountKind } from "../ledger/kinds.js";
-import { LEDGER_ACCOUNT_KINDS, ledgerAccountId } from "../ledger/kinds.js";
+import { EVERY_LEDGER_ACCOUNT_KIND, ledgerAccountId } from "../ledger/kinds.js";
 import type { Executor } from "./executor.js";
+
+/** Every kind at 0: the balance of an account not yet opened. */
+const zeroBalances = (): Record<LedgerAccountKind, number> =>
+  Object.fromEntries(EVERY_LEDGER_ACCOUNT_KIND.map((kind) => [kind, 0])) as Record<LedgerAccountKind, number>;
 
 /** The business's balances by kind (0 for an account not yet created). */
 export async function ledgerBalances(
@@ -12,7 +16,7 @@ export async function ledgerBalances(
     .select(["kind", "balance"])
     .where("business_id", "=", businessId)
     .execute();
-  const balances: Record<LedgerAccountKind, number> = { available: 0, revenue: 0, settlement: 0 };
+  const balances = zeroBalances();
   for (const row of rows) balances[row.kind] = Number(row.balance);
   return balances;
 }
@@ -28,8 +32,8 @@ export async function ledgerBalancesAt(
   businessId: string,
   at: string,
 ): Promise<Record<LedgerAccountKind, number>> {
-  const balances: Record<LedgerAccountKind, number> = { available: 0, revenue: 0, settlement: 0 };
-  for (const kind of LEDGER_ACCOUNT_KINDS) {
+  const balances = zeroBalances();
+  for (const kind of EVERY_LEDGER_ACCOUNT_KIND) {
     const row = await balanceAtQuery(db, ledgerAccountId(businessId, kind), at).executeTakeFirst();
     if (row) balances[kind] = Number(row.balance_after);
   }

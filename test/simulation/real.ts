@@ -79,6 +79,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
     const who = forBusiness(model, index);
     assert.deepEqual(await collections.balance(who), {
       available: business.available,
+      pending: 0,
       totalReceived: business.received,
       totalFees: business.fees,
       currency: "NGN",

@@ -22,6 +22,7 @@ import * as recoverWebhook from "./recover-webhook.js";
 import * as redeliverEvent from "./redeliver-event.js";
 import * as resolveBankAccount from "./resolve-bank-account.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
+import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
 import * as sandboxTransfer from "./sandbox-transfer.js";
 import * as testWebhook from "./test-webhook.js";
 import * as updateWebhook from "./update-webhook.js";
@@ -61,4 +62,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   recoverWebhook,
   listBanks,
   resolveBankAccount,
+  sandboxPayoutAccounts,
 ];

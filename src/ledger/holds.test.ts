@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { holdLegs, postHoldLegs, reversalLegs, voidHoldLegs } from "./holds.js";
+import type { LedgerAccountKind } from "./kinds.js";
+import { type Leg, transferLegs } from "./posting.js";
+
+/** A business's balances, moved by postings as the database moves the heads. */
+class Books {
+  readonly balance = new Map<LedgerAccountKind, number>();
+  post(legs: Leg[]): void {
+    assert.equal(
+      legs.reduce((sum, leg) => sum + leg.amount, 0),
+      0,
+      "every posting sums to zero",
+    );
+    for (const leg of legs) this.balance.set(leg.kind, this.of(leg.kind) + leg.amount);
+  }
+  of(kind: LedgerAccountKind): number {
+    return this.balance.get(kind) ?? 0;
+  }
+}
+
+type Step =
+  | { op: "receive"; amount: number; fee: number }
+  | { op: "payout"; amount: number; fee: number }
+  | { op: "settle"; which: number; paid: boolean }
+  | { op: "reverse"; which: number };
+
+const kobo = fc.integer({ min: 1, max: 5_000_000 });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  kobo.chain((amount) =>
+    fc.record({
+      op: fc.constant("receive" as const),
+      amount: fc.constant(amount),
+      fee: fc.integer({ min: 0, max: amount }),
+    }),
+  ),
+  fc.record({ op: fc.constant("payout" as const), amount: kobo, fee: fc.integer({ min: 0, max: 5_000 }) }),
+  fc.record({ op: fc.constant("settle" as const), which: fc.nat(), paid: fc.boolean() }),
+  fc.record({ op: fc.constant("reverse" as const), which: fc.nat() }),
+);
+
+describe("two-phase payouts on the ledger", () => {
+  test("the four postings move exactly the amount and the fee", () => {
+    assert.deepEqual(holdLegs(10_000, 1_000), [
+      { kind: "available", amount: -11_000 },
+      { kind: "pending", amount: 11_000 },
+    ]);
+    assert.deepEqual(postHoldLegs(10_000, 1_000), [
+      { kind: "pending", amount: -11_000 },
+      { kind: "settlement", amount: 10_000 },
+      { kind: "revenue", amount: 1_000 },
+    ]);
+    assert.deepEqual(postHoldLegs(10_000, 0), [
+      { kind: "pending", amount: -10_000 },
+      { kind: "settlement", amount: 10_000 },
+    ]);
+    assert.deepEqual(voidHoldLegs(10_000, 1_000), [
+      { kind: "pending", amount: -11_000 },
+      { kind: "available", amount: 11_000 },
+    ]);
+    assert.deepEqual(reversalLegs(10_000), [
+      { kind: "settlement", amount: -10_000 },
+      { kind: "available", amount: 10_000 },
+    ]);
+    for (const bad of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1])
+      assert.throws(() => holdLegs(bad, 0), RangeError);
+    assert.throws(() => holdLegs(100, -1), RangeError);
+    assert.throws(() => postHoldLegs(Number.MAX_SAFE_INTEGER, 1), RangeError);
+  });
+
+  test("whatever happens, money is conserved, nothing goes below zero, and each hold ends once", () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const books = new Books();
+        const open: Array<{ amount: number; fee: number }> = [];
+        const paid: number[] = [];
+        let received = 0;
+        let paidOut = 0;
+        let ended = 0;
+        let holds = 0;
+        for (const s of steps) {
+          if (s.op === "receive") {
+            books.post(transferLegs(s.amount, s.fee));
+            received += s.amount;
+          } else if (s.op === "payout") {
+            // Refused, with nothing held, when available does not cover amount and fee.
+            if (books.of("available") < s.amount + s.fee) continue;
+            books.post(holdLegs(s.amount, s.fee));
+            open.push({ amount: s.amount, fee: s.fee });
+            holds++;
+          } else if (s.op === "settle") {
+            if (open.length === 0) continue;
+            const [hold] = open.splice(s.which % open.length, 1);
+            assert.ok(hold);
+            books.post(s.paid ? postHoldLegs(hold.amount, hold.fee) : voidHoldLegs(hold.amount, hold.fee));
+            if (s.paid) {
+              paid.push(hold.amount);
+              paidOut += hold.amount;
+            }
+            ended++;
+          } else {
+            if (paid.length === 0) continue;
+            const [amount] = paid.splice(s.which % paid.length, 1);
+            assert.ok(amount !== undefined);
+            books.post(reversalLegs(amount));
+            paidOut -= amount;
+          }
+          assert.ok(books.of("available") >= 0, "available never negative");
+          assert.equal(
+            books.of("pending"),
+            open.reduce((sum, hold) => sum + hold.amount + hold.fee, 0),
+            "pending is exactly the open holds",
+          );
+          assert.equal(
+            books.of("available") + books.of("pending") + paidOut + books.of("revenue"),
+            received,
+            "what came in = available + pending + paid out + fees",
+          );
+          assert.equal(
+            [...books.balance.values()].reduce((sum, balance) => sum + balance, 0),
+            0,
+            "the books balance",
+          );
+        }
+        assert.equal(ended + open.length, holds, "every hold is open or ended, once");
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import { assertBalanced, type Leg } from "./posting.js";
+
+// Money out in two phases, as TigerBeetle's pending transfers: a hold moves a payout's amount
+// and fee from the business's `available` balance to its `pending` one; the bank's success
+// posts the hold (the amount leaves for the bank, the fee goes to revenue), its failure voids
+// it (everything back to `available`, the fee included). Each hold ends exactly once, either
+// way. A payout the receiving bank sends back after success is a reversal: the amount returns
+// to `available`, the fee stays earned. Pure: the legs, each posting summing to zero.
+
+function checkKobo(amount: number, fee: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError(`amount ${amount} is not positive kobo`);
+  if (!Number.isSafeInteger(fee) || fee < 0) throw new RangeError(`fee ${fee} is not kobo, 0 or more`);
+  if (!Number.isSafeInteger(amount + fee))
+    throw new RangeError("amount and fee together leave safe integers");
+}
+
+function balanced(legs: Leg[]): Leg[] {
+  assertBalanced(legs);
+  return legs;
+}
+
+/** The hold: amount and fee from available to pending. The database refuses it past available. */
+export function holdLegs(amount: number, fee: number): Leg[] {
+  checkKobo(amount, fee);
+  return balanced([
+    { kind: "available", amount: -(amount + fee) },
+    { kind: "pending", amount: amount + fee },
+  ]);
+}
+
+/** The bank paid: the hold leaves pending, the amount to the bank's side, the fee to revenue. */
+export function postHoldLegs(amount: number, fee: number): Leg[] {
+  checkKobo(amount, fee);
+  const legs: Leg[] = [
+    { kind: "pending", amount: -(amount + fee) },
+    { kind: "settlement", amount },
+  ];
+  if (fee > 0) legs.push({ kind: "revenue", amount: fee });
+  return balanced(legs);
+}
+
+/** The bank did not pay: the whole hold, fee included, back to available. */
+export function voidHoldLegs(amount: number, fee: number): Leg[] {
+  checkKobo(amount, fee);
+  return balanced([
+    { kind: "pending", amount: -(amount + fee) },
+    { kind: "available", amount: amount + fee },
+  ]);
+}
+
+/** A paid payout sent back by the receiving bank: the amount back to available; the fee stays earned. */
+export function reversalLegs(amount: number): Leg[] {
+  checkKobo(amount, 0);
+  return balanced([
+    { kind: "settlement", amount: -amount },
+    { kind: "available", amount },
+  ]);
+}
