@@ -70,5 +70,36 @@ for (const dialect of DIALECTS) {
       assert.equal(scoped.code, 0, "another business's ledger is untouched");
       assert.match(scoped.stdout, /No drift\./);
     });
+
+    test("an available balance taken below zero behind the database's back is reported", async () => {
+      const spent = await h.createBusiness({ name: "Overspent" });
+      const number = (await h.request({ url: `${API}/account/generate`, body: customer(), as: spent })).json()
+        .data.accountNumber;
+      const paid = await h.request({
+        url: `${API}/sandbox/transfers`,
+        body: { accountNumber: number, amount: 1_000 },
+        as: spent,
+      });
+      assert.equal(paid.statusCode, 201, paid.body);
+      const db = h.storage.db;
+      // An entry rewritten to take 5,000 kobo out of an account that holds 1,000: the append-only
+      // guard and the balance's floor both dropped, as only someone with the database's keys can.
+      if (dialect === "postgres") {
+        await sql`drop trigger if exists ledger_entries_append_only on ledger_entries`.execute(db);
+      } else {
+        await sql`drop trigger if exists ledger_entries_no_update`.execute(db);
+      }
+      const available = ledgerAccountId(spent.businessId, "available");
+      await sql`update ledger_entries set amount = -4000, balance_after = -4000
+        where ledger_account_id = ${available}`.execute(db);
+      const caught = await runVas(["ledger", "verify", "--business", spent.businessId], env);
+      assert.equal(caught.code, 1, caught.stdout);
+      assert.match(
+        caught.stdout,
+        new RegExp(
+          `DRIFT ledger account ${available}: its entries take the available balance below zero \\(to -4000 kobo\\)`,
+        ),
+      );
+    });
   });
 }

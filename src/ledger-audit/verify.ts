@@ -1,3 +1,4 @@
+import { NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
 import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
 import {
@@ -87,6 +88,9 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       found.add(where, `entry count is ${account.entry_count}, it has ${walked.entries} entries`);
     if (account.last_hash !== walked.lastHash)
       found.add(where, `last hash is ${account.last_hash}, its newest entry's is ${walked.lastHash}`);
+    // The database refuses it (migration 0019): below zero, its guard was bypassed.
+    if (NON_NEGATIVE_KINDS.includes(account.kind) && walked.lowest < 0)
+      found.add(where, `its entries take the ${account.kind} balance below zero (to ${walked.lowest} kobo)`);
   }
   for (const orphan of await checkpointsWithoutLedgerAccount(db, businessId)) {
     checkpoints++;
@@ -158,6 +162,7 @@ async function walkChain(db: Executor, ledgerAccountId: string, found: Findings,
   let hash = GENESIS_HASH;
   let balance = 0;
   let sum = 0;
+  let lowest = 0;
   let entries = 0;
   for (;;) {
     const page = await entriesAfter(db, ledgerAccountId, sequence, PAGE);
@@ -183,8 +188,10 @@ async function walkChain(db: Executor, ledgerAccountId: string, found: Findings,
       hash = entry.hash;
       balance = balanceAfter;
       sum += amount;
+      lowest = Math.min(lowest, sum);
       entries++;
     }
-    if (page.length < PAGE) return { entries, sum, lastHash: hash, lastSequence: sequence, marked: hashes };
+    if (page.length < PAGE)
+      return { entries, sum, lowest, lastHash: hash, lastSequence: sequence, marked: hashes };
   }
 }

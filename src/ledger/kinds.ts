@@ -19,6 +19,9 @@ export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
   "settlement",
 ];
 
+/** The kinds whose balance never goes below zero (the database refuses it too: migration 0019). */
+export const NON_NEGATIVE_KINDS: readonly LedgerAccountKind[] = ["available", "pending"];
+
 /** A business's ledger account id: deterministic, so it is found without a lookup. */
 export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;
 
