@@ -69,6 +69,13 @@ export const STORAGE_UNAVAILABLE = failure(
   headers("Retry-After"),
 );
 
+/** What a read asked of the partner bank (its bank list, name enquiry) answers when it cannot. */
+export const BANK_UNAVAILABLE = failure(
+  502,
+  "The partner bank could not be reached or answered outside its protocol (`PROVIDER_UNAVAILABLE`): retry later.",
+  [ErrorCode.PROVIDER_UNAVAILABLE],
+);
+
 /** A parameter in the path, `{name}` in the document (`:name` where Fastify registers it). */
 export function pathParameter(name: string, description: string, schema: Record<string, unknown>) {
   return { name, in: "path", required: true, description, schema };

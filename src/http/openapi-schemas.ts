@@ -88,10 +88,7 @@ export function componentSchemas(): Record<string, unknown> {
   add(endpointSchema, "WebhookEndpoint");
   add(success(endpointSchema), "WebhookEndpointResponse");
   add(success(endpointWithSecretSchema), "WebhookEndpointWithSecretResponse");
-  add(
-    z.strictObject({ status: z.literal("success"), data: z.array(endpointSchema).max(10) }),
-    "WebhookEndpointListResponse",
-  );
+  add(success(z.array(endpointSchema).max(10)), "WebhookEndpointListResponse");
   add(createEndpointRequestSchema, "CreateWebhookEndpointRequest");
   add(updateEndpointRequestSchema, "UpdateWebhookEndpointRequest");
   add(redeliverRequestSchema, "RedeliverRequest");
@@ -99,19 +96,13 @@ export function componentSchemas(): Record<string, unknown> {
   add(success(queuedSchema), "QueuedResponse");
   add(success(testEventSchema), "TestEventResponse");
   add(success(z.strictObject({ id: z.string(), deleted: z.literal(true) })), "DeletedResponse");
-  add(
-    z.strictObject({ status: z.literal("success"), data: z.array(attemptSchema) }),
-    "DeliveryAttemptListResponse",
-  );
+  add(success(z.array(attemptSchema)), "DeliveryAttemptListResponse");
   add(bankSchema, "Bank");
-  add(z.strictObject({ status: z.literal("success"), data: z.array(bankSchema) }), "BankListResponse");
+  add(success(z.array(bankSchema)), "BankListResponse");
   add(resolvedBankAccountSchema, "ResolvedBankAccount");
   add(success(resolvedBankAccountSchema), "ResolvedBankAccountResponse");
   add(sandboxPayoutAccountSchema, "SandboxPayoutAccount");
-  add(
-    z.strictObject({ status: z.literal("success"), data: z.array(sandboxPayoutAccountSchema) }),
-    "SandboxPayoutAccountListResponse",
-  );
+  add(success(z.array(sandboxPayoutAccountSchema)), "SandboxPayoutAccountListResponse");
   add(eventSchema, "Event");
   add(success(eventSchema), "EventResponse");
   add(page(eventSchema), "EventListResponse");

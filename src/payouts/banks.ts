@@ -1,6 +1,7 @@
+import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
-import { parsedBy } from "../core/validation.js";
+import { parsedBy, singleParam } from "../core/validation.js";
 import { accountNotResolved, validationFailed } from "../errors.js";
 import { type BankDirectory, nubanApplies, SANDBOX_PAYEES } from "../providers/bank-directory.js";
 import { isValidNuban } from "../providers/nuban.js";
@@ -17,12 +18,13 @@ export interface AccountAtBank {
 const BANK_CODE_MESSAGE = "bankCode must be a bank's code from GET /banks (3 to 6 digits)";
 const ACCOUNT_NUMBER_MESSAGE = "accountNumber must be a string of exactly 10 digits";
 
-/** A query parameter given once, as text. */
+/** A query parameter that must be given (once, not empty) and match `pattern`. */
 function single(query: Record<string, unknown>, field: string, message: string, pattern: RegExp): string {
-  const value = query[field];
-  if (value === undefined || value === "") throw validationFailed(`${field} is required`);
-  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
-  if (typeof value !== "string" || !pattern.test(value)) throw validationFailed(message);
+  const value =
+    query[field] === ""
+      ? undefined
+      : singleParam(query, field, z.string().regex(pattern, { error: message }));
+  if (value === undefined) throw validationFailed(`${field} is required`);
   return value;
 }
 

@@ -1,21 +1,13 @@
-import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { ContractScope } from "../contract-validation.js";
 import {
-  failure,
+  BANK_UNAVAILABLE,
   ok,
   type RouteContract,
   readFailures,
   readParameters,
   SIGNED,
 } from "../openapi-components.js";
-
-/** What the two bank reads answer when the partner bank cannot. */
-export const BANK_UNAVAILABLE = failure(
-  502,
-  "The partner bank could not be reached or answered outside its protocol (`PROVIDER_UNAVAILABLE`): retry later.",
-  [ErrorCode.PROVIDER_UNAVAILABLE],
-);
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {

@@ -3,6 +3,7 @@ import { accountAtBankQuery } from "../../payouts/banks.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { ContractScope } from "../contract-validation.js";
 import {
+  BANK_UNAVAILABLE,
   EVERYWHERE,
   failure,
   ok,
@@ -11,7 +12,6 @@ import {
   SIGNED,
   STORAGE_UNAVAILABLE,
 } from "../openapi-components.js";
-import { BANK_UNAVAILABLE } from "./list-banks.js";
 
 const query = (name: string, description: string, pattern: string, example: string) => ({
   name,
