@@ -21,6 +21,7 @@ import { healthRoutes } from "./http/routes/health.js";
 import { API_ROUTES } from "./http/routes/index.js";
 import { openApiRoute } from "./http/routes/openapi.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
+import type { PayoutNotifications } from "./payouts/payout-notifications.js";
 import type { DomainServices } from "./web/domain-services.js";
 import { registerBodyCapture } from "./web/request-body.js";
 
@@ -29,8 +30,11 @@ export const API_PREFIX = "/api/v1/external";
 /** Everything the HTTP app needs, built by the caller (main.ts or a test). */
 export interface AppDependencies extends DomainServices {
   authenticator: Authenticator;
-  /** The bank's payment notifications (PROVIDER=http): POST /api/v1/bank/notifications. */
-  bankNotifications?: BankNotifications;
+  /**
+   * The bank's notifications (PROVIDER=http): payments at POST /api/v1/bank/notifications,
+   * transfers out's statuses at POST /api/v1/bank/payout-notifications.
+   */
+  bankNotifications?: { payments: BankNotifications; payouts: PayoutNotifications };
   /** Serve POST /sandbox/transfers (SANDBOX). */
   sandbox: boolean;
   requestRecords: RequestRecords;
@@ -131,7 +135,8 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
   docsRoute(app, openApiDocument);
   // The bank authenticates with its own signature, not an API key: outside the API's scope.
   if (deps.bankNotifications) {
-    bankNotificationsRoute(app, deps.bankNotifications, deps.rateLimits.badBankSignaturesPerMinute);
+    const { payments, payouts } = deps.bankNotifications;
+    bankNotificationsRoute(app, payments, payouts, deps.rateLimits.badBankSignaturesPerMinute);
   }
 
   app.register(

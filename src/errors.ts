@@ -67,6 +67,13 @@ export const ErrorCode = {
   TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
   // Money out: banks and name enquiry.
   ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
+  // Money out: payouts.
+  IDEMPOTENCY_KEY_REQUIRED: "IDEMPOTENCY_KEY_REQUIRED",
+  PAYOUTS_DISABLED: "PAYOUTS_DISABLED",
+  PAYOUT_LIMIT_EXCEEDED: "PAYOUT_LIMIT_EXCEEDED",
+  INSUFFICIENT_BALANCE: "INSUFFICIENT_BALANCE",
+  DUPLICATE_REFERENCE: "DUPLICATE_REFERENCE",
+  PAYOUT_NOT_FOUND: "PAYOUT_NOT_FOUND",
   // The bank's notifications (PROVIDER=http), not the signed API.
   BANK_SIGNATURE_INVALID: "BANK_SIGNATURE_INVALID",
   BANK_MESSAGE_STALE: "BANK_MESSAGE_STALE",
@@ -120,6 +127,14 @@ export const providerUnavailable = (cause?: unknown) =>
     ErrorCode.PROVIDER_UNAVAILABLE,
     502,
     "The account provider is unavailable; no account was created. Retry later.",
+    { cause },
+  );
+/** The bank could not answer a question about money out (its bank list, a name enquiry): nothing was done. */
+export const bankUnavailable = (cause?: unknown) =>
+  new AppError(
+    ErrorCode.PROVIDER_UNAVAILABLE,
+    502,
+    "The bank could not be reached; nothing was sent or held. Retry later.",
     { cause },
   );
 /** A bank notification whose signature does not verify with the bank's public key, or for another app id. */
@@ -208,6 +223,29 @@ export const accountNotResolved = (bankName: string) =>
     422,
     `${bankName} has no account with this number: check the bank and the account number`,
   );
+export const idempotencyKeyRequired = () =>
+  new AppError(
+    ErrorCode.IDEMPOTENCY_KEY_REQUIRED,
+    400,
+    "This request moves money: send an Idempotency-Key header (a UUID you keep for its retries)",
+  );
+export const payoutsDisabled = () =>
+  new AppError(
+    ErrorCode.PAYOUTS_DISABLED,
+    403,
+    "Payouts through the API are off for this business: its owner turns them on in the dashboard",
+  );
+export const payoutLimitExceeded = (message: string) =>
+  new AppError(ErrorCode.PAYOUT_LIMIT_EXCEEDED, 422, message);
+export const insufficientBalance = (message: string) =>
+  new AppError(ErrorCode.INSUFFICIENT_BALANCE, 422, message);
+export const duplicateReference = (reference: string) =>
+  new AppError(
+    ErrorCode.DUPLICATE_REFERENCE,
+    409,
+    `reference ${reference} was used by another payout of this business with other details`,
+  );
+export const payoutNotFound = () => new AppError(ErrorCode.PAYOUT_NOT_FOUND, 404, "Payout not found");
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
 export const accountNotPermanent = () =>

@@ -81,6 +81,7 @@ for (const dialect of DIALECTS) {
         available: MAX,
         pending: 0,
         totalReceived: MAX,
+        totalPaidOut: 0,
         totalFees: 0,
         currency: "NGN",
       });

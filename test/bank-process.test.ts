@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SANDBOX_BANKS, SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { isValidNuban } from "../src/providers/nuban.js";
 import { assertFailCode } from "./helpers/assertions.js";
-import { type BankProcess, freePort, startBankProcess } from "./helpers/bank-process.js";
+import { type BankProcess, clientKeyFiles, freePort, startBankProcess } from "./helpers/bank-process.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { signedBankNotification } from "./helpers/notifications.js";
@@ -32,11 +32,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), "vas-bank-"));
-      const client = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      const clientPrivate = path.join(dir, "client.pem");
-      const clientPublic = path.join(dir, "client.pub");
-      writeFileSync(clientPrivate, client.privateKey.export({ type: "pkcs8", format: "pem" }));
-      writeFileSync(clientPublic, client.publicKey.export({ type: "spki", format: "pem" }));
+      const { privateKeyFile: clientPrivate, publicKeyFile: clientPublic } = clientKeyFiles(dir);
       const port = await freePort();
       notifyUrl = `http://127.0.0.1:${port}/api/v1/bank/notifications`;
       bank = await startBankProcess({

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { createClient, VasApiError, type VasClient } from "../src/client/index.js";
+import { VasApiError, type VasClient } from "../src/client/index.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
+import { listeningClient } from "./helpers/sdk.js";
 
 // The SDK's collections methods against a real server on a real port (signature version 2).
 
@@ -14,13 +14,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect });
       const business = await h.createBusiness();
-      await h.app.listen({ port: 0, host: "127.0.0.1" });
-      client = createClient({
-        baseUrl: `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`,
-        apiKey: business.apiKey,
-        secretKey: business.secretKey,
-        maxRetries: 0,
-      });
+      client = await listeningClient(h, business);
     });
     after(() => h.close());
 
@@ -53,11 +47,19 @@ for (const dialect of DIALECTS) {
         available: 150_001,
         pending: 0,
         totalReceived: 150_001,
+        totalPaidOut: 0,
         totalFees: 0,
         currency: "NGN",
       });
       const before = await client.getBalance({ at: new Date(Date.parse(paid.createdAt) - 1) });
-      assert.deepEqual(before, { available: 0, pending: 0, totalReceived: 0, totalFees: 0, currency: "NGN" });
+      assert.deepEqual(before, {
+        available: 0,
+        pending: 0,
+        totalReceived: 0,
+        totalPaidOut: 0,
+        totalFees: 0,
+        currency: "NGN",
+      });
       assert.equal((await client.getBalance({ at: paid.createdAt })).available, 150_000);
       const requery = await client.listTransactions({ sessionId: paid.sessionId, timeField: "createdAt" });
       assert.deepEqual(requery.data, [paid]);

@@ -99,6 +99,7 @@ for (const dialect of DATABASE_KINDS) {
         available: 150_000,
         pending: 0,
         totalReceived: 150_000,
+        totalPaidOut: 0,
         totalFees: 0,
         currency: "NGN",
       });
@@ -235,6 +236,7 @@ for (const dialect of DATABASE_KINDS) {
         available: 3_981_018,
         pending: 0,
         totalReceived: 4_001_033,
+        totalPaidOut: 0,
         totalFees: 20_015,
         currency: "NGN",
       });

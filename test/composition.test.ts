@@ -29,6 +29,8 @@ test("the harness builds the very app production builds: same routes, same setti
       "prune-sessions",
       "emit-account-expired",
       "ledger-checkpoint",
+      "check-payouts",
+      "virtual-bank-payout-notices",
     ]);
   } finally {
     await server.close();

@@ -176,18 +176,27 @@ for (const dialect of DIALECTS) {
         await receive(notification(number, amount));
       }
       const at = async (instant: number) => (await get(`/balance?at=${iso(instant)}`, payee)).data;
-      const zero = { available: 0, pending: 0, totalReceived: 0, totalFees: 0, currency: "NGN" };
+      const zero = {
+        available: 0,
+        pending: 0,
+        totalReceived: 0,
+        totalPaidOut: 0,
+        totalFees: 0,
+        currency: "NGN",
+      };
       assert.deepEqual(await at((times[0] as number) - 1), zero);
       assert.deepEqual(await at(times[0] as number), {
         ...zero,
         available: 9_900,
         totalReceived: 10_000,
+        totalPaidOut: 0,
         totalFees: 100,
       });
       assert.deepEqual(await at((times[1] as number) + MINUTE), {
         ...zero,
         available: 29_700,
         totalReceived: 30_000,
+        totalPaidOut: 0,
         totalFees: 300,
       });
       const current = (await get("/balance", payee)).data;

@@ -91,6 +91,11 @@ describe("the OpenAPI document", () => {
         "head /banks/resolve",
         "get /sandbox/payout-accounts",
         "head /sandbox/payout-accounts",
+        "post /payouts",
+        "get /payouts",
+        "head /payouts",
+        "get /payouts/{id}",
+        "head /payouts/{id}",
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -155,6 +160,27 @@ describe("the OpenAPI document", () => {
       "head /banks/resolve": ["200", "400", "401", "404", "422", "429", "431", "500", "502", "503"],
       "get /sandbox/payout-accounts": listed,
       "head /sandbox/payout-accounts": listed,
+      // Money out: 403 while API payouts are off; 422 for the name, the limits and the balance.
+      "post /payouts": [
+        "202",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "413",
+        "415",
+        "422",
+        "429",
+        "431",
+        "500",
+        "502",
+        "503",
+      ],
+      "get /payouts": listed,
+      "head /payouts": listed,
+      "get /payouts/{id}": listed,
+      "head /payouts/{id}": listed,
     });
   });
 

@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import SqliteDatabase from "better-sqlite3";
-import type { BankAccountRecord, VirtualBankStore } from "../providers/virtual-bank-store.js";
+import {
+  type BankAccountRecord,
+  payoutRow,
+  toPayoutRecord,
+  type VirtualBankStore,
+} from "../providers/virtual-bank-store.js";
+import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
 
 // The Virtual Bank server's own SQLite file (issue 14): the accounts it opened, its serial
 // counter, its numbering key, and the transfers it owes notifications for. Nothing of the
@@ -25,6 +31,13 @@ export interface BankTransfer {
   nextAttemptAt: number;
   lastError: string | null;
 }
+
+/** A transfer out as the bank server keeps it: the provider's record and its notifications' progress. */
+export type TransferOutRow = VirtualBankPayoutsTable & {
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+};
 
 /** An account as the bank server reports it: the provider's record and whether it was deleted. */
 export interface BankAccount extends BankAccountRecord {
@@ -57,6 +70,21 @@ const SCHEMA = `
     last_error text
   );
   create index if not exists transfers_due on transfers (next_attempt_at) where status = 'pending';
+  create table if not exists transfers_out (
+    reference text primary key,
+    bank_code text not null,
+    account_number text not null,
+    account_name text not null,
+    amount integer not null check (amount > 0),
+    outcome text not null,
+    accepted_at text not null,
+    settles_at text not null,
+    reverses_at text,
+    notified text not null default 'pending',
+    attempts integer not null default 0,
+    next_attempt_at integer not null default 0,
+    last_error text
+  );
 `;
 
 type AccountRow = {
@@ -136,7 +164,67 @@ export class BankDatabase {
       },
       findByReference: async (reference) => this.account(reference),
       setStatus: async (accountNumber, status) => this.setStatus(accountNumber, status),
+      recordPayoutOnce: async (payout) => {
+        this.db
+          .prepare(
+            `insert into transfers_out (reference, bank_code, account_number, account_name, amount, outcome,
+               accepted_at, settles_at, reverses_at, notified)
+             values (@reference, @bank_code, @account_number, @account_name, @amount, @outcome, @accepted_at,
+               @settles_at, @reverses_at, @notified) on conflict (reference) do nothing`,
+          )
+          .run(payoutRow(payout));
+        const recorded = this.payout(payout.reference);
+        if (!recorded) throw new Error(`transfer out ${payout.reference} vanished after insert`);
+        return toPayoutRecord(recorded);
+      },
+      findPayout: async (reference) => {
+        const row = this.payout(reference);
+        return row && toPayoutRecord(row);
+      },
+      payoutsToNotify: async (now, limit) =>
+        this.payoutsToNotify(now, Date.parse(now), limit).map(toPayoutRecord),
+      markNotified: async (reference, from, status) =>
+        this.db
+          .prepare(
+            "update transfers_out set notified = ?, attempts = 0, last_error = null where reference = ? and notified = ?",
+          )
+          .run(status, reference, from).changes > 0,
     };
+  }
+
+  /** A transfer out by the service's reference. */
+  payout(reference: string): VirtualBankPayoutsTable | undefined {
+    return this.db.prepare("select * from transfers_out where reference = ?").get(reference) as
+      | VirtualBankPayoutsTable
+      | undefined;
+  }
+
+  /** Every transfer out, oldest first (the sandbox's view of what it paid). */
+  payouts(): VirtualBankPayoutsTable[] {
+    return this.db
+      .prepare("select * from transfers_out order by accepted_at, reference")
+      .all() as VirtualBankPayoutsTable[];
+  }
+
+  /** Transfers out whose status changed since the service was told, with their next attempt due by `nowMs`. */
+  payoutsToNotify(now: string, nowMs: number, limit: number): TransferOutRow[] {
+    return this.db
+      .prepare(
+        `select * from transfers_out
+         where ((notified = 'pending' and settles_at <= @now) or (notified = 'successful' and reverses_at <= @now))
+           and next_attempt_at <= @nowMs
+         order by settles_at limit @limit`,
+      )
+      .all({ now, nowMs, limit }) as TransferOutRow[];
+  }
+
+  /** A status notification of a transfer out that was not acknowledged: when to try again. */
+  payoutNotificationFailed(reference: string, nextAttemptAt: number, error: string): void {
+    this.db
+      .prepare(
+        "update transfers_out set attempts = attempts + 1, next_attempt_at = ?, last_error = ? where reference = ?",
+      )
+      .run(nextAttemptAt, error, reference);
   }
 
   account(reference: string): BankAccount | undefined {

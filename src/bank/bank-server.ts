@@ -18,6 +18,8 @@ import {
   nameEnquirySchema,
   queryAccountSchema,
   RESP_CODE,
+  transferOutSchema,
+  transferQuerySchema,
   updateAccountSchema,
 } from "../providers/bank-protocol.js";
 import {
@@ -27,10 +29,10 @@ import {
   rsaPublicKey,
   verifyParams,
 } from "../providers/bank-signing.js";
-import { SANDBOX_PAYER, VirtualBank } from "../providers/virtual-bank.js";
+import { DEFAULT_PAYOUT_DELAYS, SANDBOX_PAYER, VirtualBank } from "../providers/virtual-bank.js";
 import { type BankAccount, BankDatabase } from "./bank-database.js";
 import { FaultPlan, faultsSchema } from "./faults.js";
-import { Notifier } from "./notifier.js";
+import { Notifier, transferData } from "./notifier.js";
 
 // The Virtual Bank as a server of its own (issue 14): the bank protocol over HTTP, its own
 // SQLite file and key pair, signed payment notifications with retries, a sandbox route to pay
@@ -46,6 +48,11 @@ export interface BankServerOptions {
   clientPublicKeyPem: string;
   /** The service's notification URL (POST /api/v1/bank/notifications). */
   notifyUrl: string;
+  /** Where transfers out's status notifications go (default: notifyUrl's origin + /api/v1/bank/payout-notifications). */
+  payoutNotifyUrl?: string;
+  /** How long a transfer out stays pending, and how long until a reversing destination sends it back. */
+  payoutSettleMs?: number;
+  payoutReverseMs?: number;
   /** The 6-digit code NUBANs are computed for. */
   institutionCode: string;
   /** First retry delay for notifications (doubling). */
@@ -119,6 +126,10 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
     permutationKey: db.numberingKey(),
     blockSize: 1,
     sandbox: true,
+    payoutDelays: {
+      settleMs: options.payoutSettleMs ?? DEFAULT_PAYOUT_DELAYS.settleMs,
+      reverseMs: options.payoutReverseMs ?? DEFAULT_PAYOUT_DELAYS.reverseMs,
+    },
   });
   const faults = new FaultPlan();
   const app = Fastify({
@@ -128,7 +139,10 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
   });
   const notifier = new Notifier({
     db,
+    bank,
     notifyUrl: options.notifyUrl,
+    payoutNotifyUrl:
+      options.payoutNotifyUrl ?? new URL("/api/v1/bank/payout-notifications", options.notifyUrl).href,
     appId: options.appId,
     privateKey,
     faults,
@@ -244,6 +258,34 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
     return answerOf(RESP_CODE.success, "success", { bankCode, accountNo, accountName });
   });
 
+  route(BANK_PATHS.transferOut, transferOutSchema.passthrough(), async (params) => {
+    if (faults.take("refuseTransfers")) {
+      return answerOf(RESP_CODE.transferRefused, "transfer refused by the bank (fault injected)");
+    }
+    try {
+      const state = await bank.transferOut({
+        reference: params.orderId,
+        amount: params.amount,
+        bankCode: params.bankCode,
+        accountNumber: params.accountNo,
+        accountName: params.accountName,
+        narration: params.remark,
+      });
+      notifier.kick();
+      return answerOf(RESP_CODE.success, "success", transferData(state));
+    } catch (error) {
+      if (isAppError(error) && error.code === ErrorCode.PROVIDER_REJECTED) {
+        return answerOf(RESP_CODE.transferRefused, error.message);
+      }
+      throw error;
+    }
+  });
+  route(BANK_PATHS.transferQuery, transferQuerySchema.passthrough(), async ({ orderId }) => {
+    const state = await bank.queryTransfer(orderId);
+    if (!state) return answerOf(RESP_CODE.accountNotFound, `no transfer with orderId ${orderId}`);
+    return answerOf(RESP_CODE.success, "success", transferData(state));
+  });
+
   // The sandbox: pay into an account, follow a transfer, list accounts, set faults.
   app.post("/sandbox/pay", async (request, reply) => {
     const parsed = payRequestSchema.safeParse(request.body);
@@ -277,6 +319,9 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       return reply.code(404).send({ respCode: RESP_CODE.accountNotFound, respMsg: "no such transfer" });
     return answer(reply, RESP_CODE.success, "success", transfer);
   });
+  app.get("/sandbox/transfers-out", async (_request, reply) =>
+    answer(reply, RESP_CODE.success, "success", db.payouts()),
+  );
   app.get("/sandbox/accounts", async (_request, reply) =>
     answer(reply, RESP_CODE.success, "success", db.accounts().map(accountData)),
   );

@@ -11,6 +11,8 @@ export const faultsSchema = z
     failNext: z.number().int().min(0).max(1_000_000),
     /** The next N API calls are acted on, then never answered (the caller times out). */
     hangNext: z.number().int().min(0).max(1_000_000),
+    /** The next N transfers out are refused (AC100004) without being acted on. */
+    refuseTransfers: z.number().int().min(0).max(1_000_000),
     /** The next N notification attempts are lost on the way: never sent, retried later. */
     dropNotifications: z.number().int().min(0).max(1_000_000),
     /** Every notification attempt is sent this many extra times, all at once. */
@@ -24,6 +26,7 @@ export const NO_FAULTS: Faults = {
   latencyMs: 0,
   failNext: 0,
   hangNext: 0,
+  refuseTransfers: 0,
   dropNotifications: 0,
   duplicateNotifications: 0,
 };
@@ -43,7 +46,7 @@ export class FaultPlan {
   }
 
   /** Whether this call (or attempt) takes one of the counted fault's remaining uses. */
-  take(fault: "failNext" | "hangNext" | "dropNotifications"): boolean {
+  take(fault: "failNext" | "hangNext" | "refuseTransfers" | "dropNotifications"): boolean {
     if (this.current[fault] <= 0) return false;
     this.current[fault]--;
     return true;

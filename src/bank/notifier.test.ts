@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { type Receiver, startReceiver } from "../../test/helpers/receiver.js";
 import { bankNotificationSchema } from "../providers/bank-protocol.js";
 import { verifyParams } from "../providers/bank-signing.js";
+import { VirtualBank } from "../providers/virtual-bank.js";
 import { BankDatabase } from "./bank-database.js";
 import { FaultPlan } from "./faults.js";
 import { classifyAnswer, MAX_RETRY_DELAY_MS, Notifier, retryDelay } from "./notifier.js";
@@ -60,7 +61,13 @@ describe("Notifier against a real receiver", () => {
   async function notify(orderNo: string, faults = new FaultPlan()) {
     const notifier = new Notifier({
       db,
+      bank: new VirtualBank({
+        store: db.store(),
+        institutionCode: "999240",
+        permutationKey: Buffer.alloc(32, 1),
+      }),
       notifyUrl: receiver.url,
+      payoutNotifyUrl: receiver.url,
       appId: "app-1",
       privateKey: keys.privateKey,
       faults,

@@ -1,11 +1,29 @@
 import type { KeyObject } from "node:crypto";
-import { type BankNotification, envelope, NOTIFICATION_ACK } from "../providers/bank-protocol.js";
+import {
+  type BankNotification,
+  envelope,
+  NOTIFICATION_ACK,
+  orderStatusOf,
+  type PayoutNotification,
+} from "../providers/bank-protocol.js";
 import { signParams } from "../providers/bank-signing.js";
-import type { BankDatabase, BankTransfer } from "./bank-database.js";
+import type { BankPayoutState } from "../providers/payout-rail.js";
+import type { VirtualBank } from "../providers/virtual-bank.js";
+import { toPayoutRecord } from "../providers/virtual-bank-store.js";
+import type { BankDatabase, BankTransfer, TransferOutRow } from "./bank-database.js";
 import type { FaultPlan } from "./faults.js";
 
-// The Virtual Bank's payment notifications: each transfer is sent, signed, to the service's
-// notification URL until the service acknowledges it, refuses it, or the attempts run out.
+// The Virtual Bank's notifications: each payment into an account is sent, signed, to the
+// service's notification URL until the service acknowledges it, refuses it, or the attempts run
+// out; each change of a transfer out (settled, sent back) to its payout notification URL until
+// the service acknowledges or refuses it (never abandoned: a payout must end).
+
+/** A transfer out in the protocol's words. */
+export const transferData = (state: BankPayoutState) => ({
+  orderId: state.reference,
+  orderStatus: orderStatusOf(state.status),
+  failReason: state.reason,
+});
 
 /** The longest pause between two attempts. */
 export const MAX_RETRY_DELAY_MS = 10 * 60_000;
@@ -39,7 +57,10 @@ export function classifyAnswer(status: number, body: string): "acknowledged" | "
 
 export interface NotifierOptions {
   db: BankDatabase;
+  /** Where a transfer out stands (its outcome is fixed by its destination, its time by the clock). */
+  bank: VirtualBank;
   notifyUrl: string;
+  payoutNotifyUrl: string;
   appId: string;
   /** The bank's private key: signs every notification. */
   privateKey: KeyObject;
@@ -80,6 +101,17 @@ export class Notifier {
           .finally(() => this.inFlight.delete(transfer.orderNo));
         this.inFlight.set(transfer.orderNo, attempt);
       }
+      const now = this.now();
+      for (const payout of this.options.db.payoutsToNotify(new Date(now).toISOString(), now, 32)) {
+        const key = `out:${payout.reference}`;
+        if (this.inFlight.has(key)) continue;
+        const attempt = this.notifyPayout(payout)
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: error, orderId: payout.reference }, "payout notification failed"),
+          )
+          .finally(() => this.inFlight.delete(key));
+        this.inFlight.set(key, attempt);
+      }
     } catch (error) {
       // The file busy or closing: the next poll tries again.
       this.options.log.warn({ err: error }, "cannot read the transfers due");
@@ -104,7 +136,9 @@ export class Notifier {
     } else {
       const body = JSON.stringify(this.notification(transfer));
       const copies = 1 + faults.get().duplicateNotifications;
-      const answers = await Promise.all(Array.from({ length: copies }, () => this.send(body)));
+      const answers = await Promise.all(
+        Array.from({ length: copies }, () => this.send(body, this.options.notifyUrl)),
+      );
       outcome = answers.some((a) => a.outcome === "acknowledged")
         ? "acknowledged"
         : answers.some((a) => a.outcome === "refused")
@@ -132,6 +166,40 @@ export class Notifier {
     }
   }
 
+  /** Tells the service where a transfer out now stands; retried (doubling) until it answers. */
+  private async notifyPayout(row: TransferOutRow): Promise<void> {
+    const { faults, db, bank } = this.options;
+    const record = toPayoutRecord(row);
+    const state = bank.stateOf(record);
+    let outcome: ReturnType<typeof classifyAnswer> = "retry";
+    let error = "lost on the way (fault injected)";
+    if (!faults.take("dropNotifications")) {
+      const unsigned = { appId: this.options.appId, ...transferData(state), ...envelope(this.now()) };
+      const notification: PayoutNotification = {
+        ...unsigned,
+        sign: signParams(unsigned, this.options.privateKey),
+      };
+      const answer = await this.send(JSON.stringify(notification), this.options.payoutNotifyUrl);
+      outcome = answer.outcome;
+      error = answer.error ?? "";
+    }
+    if (outcome === "retry") {
+      const attempts = row.attempts + 1;
+      db.payoutNotificationFailed(
+        record.reference,
+        this.now() + retryDelay(attempts, this.options.retryBaseMs),
+        error,
+      );
+      return;
+    }
+    if (outcome === "refused")
+      this.options.log.warn(
+        { orderId: record.reference, error },
+        "payout notification refused by the service",
+      );
+    await db.store().markNotified(record.reference, record.notified, state.status);
+  }
+
   private notification(transfer: BankTransfer): BankNotification {
     const unsigned = {
       appId: this.options.appId,
@@ -149,9 +217,12 @@ export class Notifier {
     return { ...unsigned, sign: signParams(unsigned, this.options.privateKey) };
   }
 
-  private async send(body: string): Promise<{ outcome: ReturnType<typeof classifyAnswer>; error?: string }> {
+  private async send(
+    body: string,
+    url: string,
+  ): Promise<{ outcome: ReturnType<typeof classifyAnswer>; error?: string }> {
     try {
-      const response = await fetch(this.options.notifyUrl, {
+      const response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body,

@@ -171,6 +171,9 @@ export class BusinessService {
       fee_basis_points: 0,
       fee_cap_kobo: null,
       payout_fee_tiers: null,
+      payouts_enabled: 0,
+      payout_limit_kobo: null,
+      payout_daily_limit_kobo: null,
       created_at: now,
       updated_at: now,
     };

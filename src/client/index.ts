@@ -7,6 +7,9 @@ import type {
   Event,
   EventType,
   Pagination,
+  Payout,
+  PayoutInput,
+  PayoutStatus,
   PermanentAccount,
   ResolvedBankAccount,
   SandboxPayoutAccount,
@@ -62,6 +65,20 @@ export interface CustomerInput {
   nin?: string;
 }
 
+/** Filters of GET /payouts: `from` and `to` bound `createdAt` (Date or ISO 8601 with a zone). */
+export interface PayoutQuery {
+  page?: number;
+  limit?: number;
+  status?: PayoutStatus;
+  from?: Date | string;
+  to?: Date | string;
+}
+
+export interface PayoutPage {
+  data: Payout[];
+  pagination: Pagination;
+}
+
 export interface AccountPage {
   data: AccountSummary[];
   pagination: Pagination;
@@ -110,6 +127,20 @@ export interface VasClient {
       query: { bankCode: string; accountNumber: string },
       options?: RequestOptions,
     ): Promise<ResolvedBankAccount>;
+  };
+  /** Money sent from the available balance to accounts at banks. */
+  payouts: {
+    /**
+     * POST /payouts: held at once and answered `pending`; the bank's outcome follows. Pass your
+     * own `idempotencyKey` (and `reference`) to retry it safely from another process.
+     */
+    create(input: PayoutInput, options?: RequestOptions): Promise<Payout>;
+    /** GET /payouts: one page, newest first. */
+    list(query?: PayoutQuery, options?: RequestOptions): Promise<PayoutPage>;
+    /** Every payout matching the filters, newest first, fetched page by page. */
+    all(query?: Omit<PayoutQuery, "page">): AsyncIterableIterator<Payout>;
+    /** GET /payouts/:id: where it stands now. */
+    get(id: string, options?: RequestOptions): Promise<Payout>;
   };
   /** The sandbox (servers with SANDBOX=true). */
   sandbox: {
@@ -175,15 +206,9 @@ export function createClient(options: ClientOptions): VasClient {
       return (await call<{ data: AccountDetail }>("POST", path, undefined, requestOptions)).data;
     },
     async listTransactions(query = {}, requestOptions) {
-      const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) {
-        if (value === undefined) continue;
-        params.set(name, value instanceof Date ? value.toISOString() : String(value));
-      }
-      const search = params.size > 0 ? `?${params}` : "";
       const { data, pagination } = await call<TransactionPage>(
         "GET",
-        `/transactions${search}`,
+        `/transactions${searchOf(query)}`,
         undefined,
         requestOptions,
       );
@@ -237,6 +262,37 @@ export function createClient(options: ClientOptions): VasClient {
         return (await call<{ data: ResolvedBankAccount }>("GET", path, undefined, requestOptions)).data;
       },
     },
+    payouts: {
+      async create(input, requestOptions) {
+        return (await call<{ data: Payout }>("POST", "/payouts", input, requestOptions)).data;
+      },
+      async list(query = {}, requestOptions) {
+        const { data, pagination } = await call<PayoutPage>(
+          "GET",
+          `/payouts${searchOf(query)}`,
+          undefined,
+          requestOptions,
+        );
+        return { data, pagination };
+      },
+      async *all(query = {}) {
+        // A payout made meanwhile shifts later pages by one: ids already seen are skipped.
+        const seen = new Set<string>();
+        for (let page = 1; ; page++) {
+          const { data, pagination } = await this.list({ ...query, page, limit: query.limit ?? 100 });
+          for (const payout of data) {
+            if (seen.has(payout.id)) continue;
+            seen.add(payout.id);
+            yield payout;
+          }
+          if (page >= pagination.pages) return;
+        }
+      },
+      async get(id, requestOptions) {
+        const path = `/payouts/${encodeURIComponent(id)}`;
+        return (await call<{ data: Payout }>("GET", path, undefined, requestOptions)).data;
+      },
+    },
     sandbox: {
       async transfer(input, requestOptions) {
         return (await call<{ data: Transaction }>("POST", "/sandbox/transfers", input, requestOptions)).data;
@@ -247,6 +303,16 @@ export function createClient(options: ClientOptions): VasClient {
       },
     },
   };
+}
+
+/** A query string of the filters given (`?...`, or nothing), instants as ISO 8601. */
+function searchOf(query: object): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    params.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  return params.size > 0 ? `?${params}` : "";
 }
 
 const accountPath = (accountNumber: string) => `/account/${encodeURIComponent(accountNumber)}`;

@@ -97,6 +97,7 @@ const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
   settlement: "total received",
   available: "available balance",
   pending: "pending payouts",
+  paid_out: "total paid out",
   revenue: "total fees",
 };
 

@@ -65,10 +65,11 @@ export const transactionSchema = z
 /** `data` of GET /balance. */
 export const balanceSchema = z
   .strictObject({
-    available: kobo("Received minus fees: what the business is owed.").min(0),
-    pending: kobo("Held for payouts the bank has not finished; 0 until the business pays out.").min(0),
+    available: kobo("What the business can pay out now: received, less fees, held and paid out.").min(0),
+    pending: kobo("Held for payouts the bank has not finished (amount and fee); 0 when none is.").min(0),
     totalReceived: kobo("Everything received, gross of fees.").min(0),
-    totalFees: kobo("Every fee taken.").min(0),
+    totalPaidOut: kobo("Every payout the bank made and kept (a reversed one comes back out).").min(0),
+    totalFees: kobo("Every fee taken, on transfers and payouts.").min(0),
     currency: z.literal("NGN"),
   })
   .meta({ description: "The business's balances, from its ledger accounts." });

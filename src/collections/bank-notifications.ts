@@ -1,8 +1,11 @@
 import type { KeyObject } from "node:crypto";
 import type { Clock } from "../clock.js";
-import { bankMessageStale, bankSignatureInvalid, validationFailed } from "../errors.js";
 import { type BankNotification, bankNotificationSchema } from "../providers/bank-protocol.js";
-import { isFreshMessage, type ProtocolValue, verifyParams } from "../providers/bank-signing.js";
+import {
+  authenticateBankMessage,
+  checkedNotification,
+  type SignedMessage,
+} from "../providers/bank-signing.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { CollectionService, ReceivedTransfer } from "./collection-service.js";
 
@@ -12,9 +15,8 @@ import type { CollectionService, ReceivedTransfer } from "./collection-service.j
 // two steps are apart so that the HTTP side can tell a sender without the key (limited, logged
 // in aggregate) from the bank itself.
 
-declare const verified: unique symbol;
 /** A notification's parameters whose `sign` verified with the bank's key; nothing else checked yet. */
-export type SignedNotification = Readonly<Record<string, ProtocolValue>> & { readonly [verified]: true };
+export type SignedNotification = SignedMessage;
 
 export interface BankNotificationsOptions {
   collections: CollectionService;
@@ -45,26 +47,12 @@ export class BankNotifications {
    * (VALIDATION_FAILED), or a `sign` that does not verify with its key (BANK_SIGNATURE_INVALID).
    */
   authenticate(body: unknown): SignedNotification {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw validationFailed("The notification must be a JSON object");
-    }
-    const params = body as Record<string, ProtocolValue>;
-    if (!verifyParams(params, params.sign, this.options.bankPublicKey)) throw bankSignatureInvalid();
-    return params as SignedNotification;
+    return authenticateBankMessage(body, this.options.bankPublicKey);
   }
 
   /** Checks a signed notification's freshness, shape and app id, and records its transfer. Throws the refusal. */
   async record(params: SignedNotification): Promise<ReceivedTransfer> {
-    if (!isFreshMessage(params.requestTime, this.now())) throw bankMessageStale();
-    const parsed = bankNotificationSchema.safeParse(params);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw validationFailed(`Invalid notification: ${issue?.path.join(".") || "body"}: ${issue?.message}`);
-    }
-    const notification = parsed.data;
-    if (notification.appId !== this.options.appId) {
-      throw bankSignatureInvalid("The notification is for another app id");
-    }
+    const notification = checkedNotification(params, bankNotificationSchema, this.options.appId, this.now());
     return this.options.collections.receive(toTransferNotification(notification));
   }
 }

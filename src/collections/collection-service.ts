@@ -261,6 +261,7 @@ export class CollectionService {
       available: balances.available,
       pending: balances.pending,
       totalReceived: 0 - balances.settlement, // never -0
+      totalPaidOut: balances.paid_out,
       totalFees: balances.revenue,
       currency: CURRENCY,
     };

@@ -1,9 +1,17 @@
 import { z } from "zod";
 import { accountNumberSchema } from "../accounts/validation.js";
 import type { SandboxTransferInput } from "../core/api-types.js";
-import { check, isSent, parsedBy, parseListQuery, required, singleParam } from "../core/validation.js";
+import {
+  check,
+  isSent,
+  parsedBy,
+  parseListQuery,
+  queryInstant,
+  queryRange,
+  required,
+  singleParam,
+} from "../core/validation.js";
 import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
-import { validationFailed } from "../errors.js";
 import { koboSchema } from "../ledger/kobo.js";
 import { NOTIFICATION_LIMITS } from "../providers/bank-protocol.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
@@ -109,18 +117,6 @@ export interface TransactionQuery {
   timeField: TimeField;
 }
 
-/** An instant in a query: ISO 8601 with a zone, normalised to the stored form (UTC, milliseconds). */
-function instant(query: Record<string, unknown>, field: "from" | "to" | "at"): string | undefined {
-  const value = query[field];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
-  const parsed = z.iso.datetime({ offset: true }).safeParse(value);
-  if (!parsed.success) {
-    throw validationFailed(`${field} must be an ISO 8601 date-time with a zone, like 2026-01-31T23:00:00Z`);
-  }
-  return new Date(parsed.data).toISOString();
-}
-
 /**
  * GET /transactions: page and limit as the account list takes them, an account, a bank session
  * id, a time range and which time it bounds.
@@ -137,13 +133,7 @@ export function parseTransactionQuery(query: Record<string, unknown>): Transacti
     z.enum(TIME_FIELDS, { error: `timeField must be ${TIME_FIELDS.join(" or ")}` }),
   );
   if (timeField !== undefined) parsed.timeField = timeField;
-  const from = instant(query, "from");
-  const to = instant(query, "to");
-  if (from !== undefined) parsed.from = from;
-  if (to !== undefined) parsed.to = to;
-  if (from !== undefined && to !== undefined && from > to)
-    throw validationFailed("from must not be after to");
-  return parsed;
+  return { ...parsed, ...queryRange(query) };
 }
 
 /** What GET /balance asks: the balance at `at` (absent: now). */
@@ -153,7 +143,7 @@ export interface BalanceQuery {
 
 /** GET /balance: `at`, an instant (absent: now). */
 export function parseBalanceQuery(query: Record<string, unknown>): BalanceQuery {
-  const at = instant(query, "at");
+  const at = queryInstant(query, "at");
   return at === undefined ? {} : { at };
 }
 

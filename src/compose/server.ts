@@ -24,8 +24,8 @@ export function buildServerApp(
 ): FastifyInstance {
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
-  const { accounts, lifecycle, collections, banks, events, webhooks, redelivery } = services;
-  const domain = { accounts, lifecycle, collections, banks, events, webhooks, redelivery };
+  const { accounts, lifecycle, collections, banks, payouts, events, webhooks, redelivery } = services;
+  const domain = { accounts, lifecycle, collections, banks, payouts, events, webhooks, redelivery };
   const app = buildApp({
     authenticator: services.authenticator,
     ...domain,
@@ -163,6 +163,18 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     intervalMs: LEDGER_CHECKPOINT_INTERVAL_MS,
     run: () => recordCheckpoint(services.storage, services.box, overrides.now),
   });
+  jobs.add({
+    name: "check-payouts",
+    intervalMs: config.payouts.checkIntervalMs,
+    run: () => services.payoutTracker.run(),
+  });
+  const notices = services.bankPayoutNotices;
+  if (notices) {
+    jobs.add({ name: "virtual-bank-payout-notices", intervalMs: notices.intervalMs, run: notices.run });
+  }
+  services.payoutTracker.useLog(log);
+  // A payout just held is sent to the bank at once, not at the tracker's next pass.
+  services.payouts.onHeld(() => services.payoutTracker.kick());
   const deliveries = createDeliveryWorker(services, log, overrides.now);
   let closed = false;
   return {
@@ -186,6 +198,7 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
       await app.close();
       await metricsApp?.close();
       await jobs.stop();
+      await services.payoutTracker.idle();
       await deliveries.stop();
       await services.close();
       // An unreachable Redis cannot say goodbye: drop the connection instead.

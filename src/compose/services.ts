@@ -17,7 +17,10 @@ import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import { BankService } from "../payouts/banks.js";
+import { PayoutNotifications } from "../payouts/payout-notifications.js";
+import { PayoutService } from "../payouts/payout-service.js";
 import { PayoutSettings } from "../payouts/payout-settings.js";
+import { PayoutTracker } from "../payouts/payout-tracker.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
@@ -63,8 +66,17 @@ export interface Services {
   banks: BankService;
   /** The operator's payout settings of each business (its payout fee). */
   payoutSettings: PayoutSettings;
-  /** The bank's notifications, when PROVIDER=http. */
-  bankNotifications: BankNotifications | undefined;
+  /** Payouts: made, listed, and moved by what the bank says. */
+  payouts: PayoutService;
+  /** Asks the bank about every pending payout until it is final (the check-payouts job). */
+  payoutTracker: PayoutTracker;
+  /**
+   * The embedded Virtual Bank's payout notifications (its outcomes and reversals, told to the
+   * service as a bank's would be): a job, with the embedded bank only.
+   */
+  bankPayoutNotices: { intervalMs: number; run: () => Promise<unknown> } | undefined;
+  /** The bank's notifications (payments, and transfers out's statuses), when PROVIDER=http. */
+  bankNotifications: { payments: BankNotifications; payouts: PayoutNotifications } | undefined;
   /** The bank over HTTP (PROVIDER=http), for its breaker's state. */
   httpBank: HttpBank | undefined;
   events: EventService;
@@ -155,6 +167,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       permutationKey,
       sandbox: config.sandbox,
       now,
+      payoutDelays: { settleMs: config.payouts.sandboxSettleMs, reverseMs: config.payouts.sandboxReverseMs },
     });
     const bank = config.provider;
     const http =
@@ -188,6 +201,24 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       now,
     });
     collections.onConflict(() => metrics.transferConflicts.inc());
+    // The partner bank answers name enquiries and makes payouts: the HTTP bank, else the embedded one.
+    const banks = new BankService({ directory: http ?? embedded, now });
+    const payouts = new PayoutService({
+      storage: opened,
+      locks: stores.rowLocks,
+      deliveries: stores.deliveries,
+      banks,
+      now,
+    });
+    const payoutTracker = new PayoutTracker({
+      storage: opened,
+      rail: http ?? embedded,
+      payouts,
+      checkIntervalMs: config.payouts.checkIntervalMs,
+      stuckAfterMs: config.payouts.stuckAfterMs,
+      onStuck: (count) => metrics.payoutsStuck.set(count),
+      now,
+    });
     const businesses = new BusinessService({
       storage: opened,
       box,
@@ -219,13 +250,33 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
-      // The partner bank answers name enquiries: the HTTP bank, else the embedded one.
-      banks: new BankService({ directory: http ?? embedded, now }),
+      banks,
       payoutSettings: new PayoutSettings({ storage: opened, now }),
+      payouts,
+      payoutTracker,
+      bankPayoutNotices: http
+        ? undefined
+        : {
+            intervalMs: Math.min(1_000, Math.max(config.payouts.sandboxSettleMs, 50)),
+            run: () => embedded.notifyPayouts((state) => payouts.applyBankState(state)),
+          },
       httpBank: http,
       bankNotifications:
         bank.kind === "http"
-          ? new BankNotifications({ collections, appId: bank.appId, bankPublicKey: bank.bankPublicKey, now })
+          ? {
+              payments: new BankNotifications({
+                collections,
+                appId: bank.appId,
+                bankPublicKey: bank.bankPublicKey,
+                now,
+              }),
+              payouts: new PayoutNotifications({
+                payouts,
+                appId: bank.appId,
+                bankPublicKey: bank.bankPublicKey,
+                now,
+              }),
+            }
           : undefined,
       events: new EventService({
         storage: opened,

@@ -184,6 +184,10 @@ export const envSchema = z.object({
   BANK_CREATE_BUDGET_MS: integerString("BANK_CREATE_BUDGET_MS", 100, 600_000).default(25_000),
   BANK_BREAKER_THRESHOLD: integerString("BANK_BREAKER_THRESHOLD", 1, 1000).default(5),
   BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
+  PAYOUT_STUCK_MINUTES: integerString("PAYOUT_STUCK_MINUTES", 1, 10_080).default(30),
+  PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
+  SANDBOX_PAYOUT_SETTLE_MS: integerString("SANDBOX_PAYOUT_SETTLE_MS", 0, 10_000).default(2_000),
+  SANDBOX_PAYOUT_REVERSE_MS: integerString("SANDBOX_PAYOUT_REVERSE_MS", 0, 20_000).default(10_000),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.
   MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
     DEFAULT_MAX_TRANSFER_KOBO,

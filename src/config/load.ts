@@ -54,6 +54,15 @@ export type Config = Readonly<{
   provider: ProviderConfig;
   /** The bank's name as account holders see it (the spec's bankName). */
   bankName: string;
+  payouts: {
+    /** A payout pending longer than this is reported stuck (it is still asked about). */
+    stuckAfterMs: number;
+    /** The first wait between two questions to the bank about a pending payout (doubling, up to 5 minutes). */
+    checkIntervalMs: number;
+    /** The embedded bank's sandbox: how long a payout stays pending, and how long until a reversal. */
+    sandboxSettleMs: number;
+    sandboxReverseMs: number;
+  };
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
@@ -161,6 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provider,
     bankName: e.BANK_NAME,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    payouts: {
+      stuckAfterMs: e.PAYOUT_STUCK_MINUTES * 60_000,
+      checkIntervalMs: e.PAYOUT_CHECK_INTERVAL_MS,
+      sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
+      sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
+    },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV === "development",
       requireHttps: e.NODE_ENV === "production",

@@ -25,6 +25,9 @@ export const EVENT_TYPES = [
   "account.reactivated",
   "endpoint.disabled",
   "endpoint.enabled",
+  "payout.successful",
+  "payout.failed",
+  "payout.reversed",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -122,6 +125,8 @@ export interface Balance {
   /** Held for payouts the bank has not finished (two-phase: posted or voided when it has). */
   pending: number;
   totalReceived: number;
+  /** Paid out through the bank and kept by it (reversed payouts come back out of it). */
+  totalPaidOut: number;
   totalFees: number;
   currency: string;
 }
@@ -151,6 +156,42 @@ export interface SandboxPayoutAccount {
   /** The name its name enquiry answers; null for the one that does not resolve. */
   accountName: string | null;
   outcome: SandboxOutcome;
+}
+
+/** Where a payout stands: pending until the bank says; a successful one may come back (reversed). */
+export type PayoutStatus = "pending" | "successful" | "failed" | "reversed";
+
+/** POST /payouts' body. */
+export interface PayoutInput {
+  /** Kobo. */
+  amount: number;
+  bankCode: string;
+  accountNumber: string;
+  narration?: string;
+  /** The business's own reference, unique within it (the payout's id when none is given). */
+  reference?: string;
+}
+
+/** A payout: money sent from the business's available balance to an account at a bank. */
+export interface Payout {
+  id: string;
+  /** Kobo, as asked. */
+  amount: number;
+  /** Kobo, taken from the available balance with the amount; given back if the payout fails. */
+  fee: number;
+  currency: string;
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  /** The name the bank's name enquiry gave when the payout was made. */
+  accountName: string;
+  narration: string;
+  reference: string;
+  status: PayoutStatus;
+  /** Why it failed or came back; null otherwise. */
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** An event's delivery to one endpoint. */

@@ -125,3 +125,24 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
 
 /** GET lists' `page` and `limit`, as the contracts hand them to Fastify. */
 export const listQuery = parsedBy(parseListQuery);
+
+/** An instant in a query: ISO 8601 with a zone, normalised to the stored form (UTC, milliseconds). */
+export function queryInstant(query: Record<string, unknown>, field: string): string | undefined {
+  const value = query[field];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw validationFailed(`${field} must be given once`);
+  const parsed = z.iso.datetime({ offset: true }).safeParse(value);
+  if (!parsed.success) {
+    throw validationFailed(`${field} must be an ISO 8601 date-time with a zone, like 2026-01-31T23:00:00Z`);
+  }
+  return new Date(parsed.data).toISOString();
+}
+
+/** `from` and `to`, instants in a query, the first not after the second. */
+export function queryRange(query: Record<string, unknown>): { from?: string; to?: string } {
+  const from = queryInstant(query, "from");
+  const to = queryInstant(query, "to");
+  if (from !== undefined && to !== undefined && from > to)
+    throw validationFailed("from must not be after to");
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}

@@ -50,6 +50,11 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  readonly payoutsStuck = new Gauge({
+    name: "vas_payouts_stuck",
+    help: "Payouts pending longer than PAYOUT_STUCK_MINUTES: the bank has not said where they stand (still asked).",
+    registers: [this.registry],
+  });
   readonly bankBreakerState = new Gauge({
     name: "vas_bank_breaker_state",
     help: "The bank's circuit breaker (PROVIDER=http): 0 closed, 1 half-open (probing), 2 open (calls paused).",

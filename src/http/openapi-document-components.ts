@@ -5,6 +5,7 @@ import { balanceQuerySchema, transactionQuerySchema } from "../collections/api-s
 import { ErrorCode } from "../errors.js";
 import { eventQuerySchema } from "../events/api-schemas.js";
 import { IDEMPOTENCY_TTL_MS } from "../idempotency/request-records.js";
+import { payoutQuerySchema } from "../payouts/api-schemas.js";
 import { IDEMPOTENCY_KEY, REQUEST_ID } from "./header-rules.js";
 
 import { failEnvelope, failure, headers, json, ref } from "./openapi-components.js";
@@ -62,6 +63,20 @@ function queryParameters(shape: Record<string, z.ZodType>, names: Record<string,
 }
 
 /** The `components` of the document: schemas, security schemes, parameters, headers, shared responses. */
+/** The Idempotency-Key header: optional on every POST, required where money moves. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a POST safe to retry: the first answer below 500 is stored for " +
+    `${minutes(IDEMPOTENCY_TTL_MS) / 60} hours and sent again (with \`Idempotent-Replayed: true\`) for ` +
+    "the same request with the same key. 409 while the first request still runs; 422 if the key " +
+    "comes with another endpoint or body. A replayed signature is answered the same way.",
+  // The very expression the replay guard enforces (400 INVALID_IDEMPOTENCY_KEY otherwise).
+  schema: { type: "string", pattern: IDEMPOTENCY_KEY.source, examples: ["order-7f3a9c"] },
+};
+
 export function components() {
   return {
     schemas: componentSchemas(),
@@ -98,17 +113,11 @@ export function components() {
           "(401 `SIGNATURE_VERSION_REQUIRED` otherwise).",
         schema: { type: "string", enum: ["1", "2"] },
       },
-      IdempotencyKey: {
-        name: "Idempotency-Key",
-        in: "header",
-        required: false,
-        description:
-          "Makes a POST safe to retry: the first answer below 500 is stored for " +
-          `${minutes(IDEMPOTENCY_TTL_MS) / 60} hours and sent again (with \`Idempotent-Replayed: true\`) for ` +
-          "the same request with the same key. 409 while the first request still runs; 422 if the key " +
-          "comes with another endpoint or body. A replayed signature is answered the same way.",
-        // The very expression the replay guard enforces (400 INVALID_IDEMPOTENCY_KEY otherwise).
-        schema: { type: "string", pattern: IDEMPOTENCY_KEY.source, examples: ["order-7f3a9c"] },
+      IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER,
+      IdempotencyKeyRequired: {
+        ...IDEMPOTENCY_KEY_PARAMETER,
+        required: true,
+        description: `Required on the routes that move money (400 \`IDEMPOTENCY_KEY_REQUIRED\` without it). ${IDEMPOTENCY_KEY_PARAMETER.description}`,
       },
       RequestId: {
         name: "x-request-id",
@@ -127,6 +136,11 @@ export function components() {
       }),
       ...queryParameters(balanceQuerySchema.shape, { at: "BalanceAt" }),
       ...queryParameters(eventQuerySchema.shape, { type: "EventType" }),
+      ...queryParameters(payoutQuerySchema.shape, {
+        status: "PayoutStatus",
+        from: "PayoutFrom",
+        to: "PayoutTo",
+      }),
     },
     headers: {
       "x-request-id": {

@@ -14,7 +14,13 @@ import {
 } from "../collections/api-schemas.js";
 import { ErrorCode } from "../errors.js";
 import { eventSchema } from "../events/api-schemas.js";
-import { bankSchema, resolvedBankAccountSchema, sandboxPayoutAccountSchema } from "../payouts/api-schemas.js";
+import {
+  bankSchema,
+  payoutRequestSchema,
+  payoutSchema,
+  resolvedBankAccountSchema,
+  sandboxPayoutAccountSchema,
+} from "../payouts/api-schemas.js";
 import {
   attemptSchema,
   createEndpointRequestSchema,
@@ -103,6 +109,10 @@ export function componentSchemas(): Record<string, unknown> {
   add(success(resolvedBankAccountSchema), "ResolvedBankAccountResponse");
   add(sandboxPayoutAccountSchema, "SandboxPayoutAccount");
   add(success(z.array(sandboxPayoutAccountSchema)), "SandboxPayoutAccountListResponse");
+  add(payoutRequestSchema, "PayoutRequest");
+  add(payoutSchema, "Payout");
+  add(success(payoutSchema), "PayoutResponse");
+  add(page(payoutSchema), "PayoutListResponse");
   add(eventSchema, "Event");
   add(success(eventSchema), "EventResponse");
   add(page(eventSchema), "EventListResponse");

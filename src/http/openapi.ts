@@ -105,6 +105,11 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
         name: "Banks",
         description: "The banks money can be sent to, and whose an account is (name enquiry).",
       },
+      {
+        name: "Payouts",
+        description:
+          "Money sent from the available balance to an account at a bank: held at once, then posted or voided once the bank says.",
+      },
     ],
     paths: paths(parts.responses),
     components: parts,

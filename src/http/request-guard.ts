@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
-import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
+import {
+  idempotencyKeyRequired,
+  idempotencyKeyReused,
+  invalidIdempotencyKey,
+  requestInProgress,
+} from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";
@@ -11,6 +16,10 @@ import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /** "required": the route moves money and refuses a request without an Idempotency-Key (400). */
+    idempotencyKey?: "required";
+  }
   interface FastifyInstance {
     requestRecords: RequestRecords;
   }
@@ -76,6 +85,9 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     const header = request.headers["idempotency-key"];
     if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {
       throw invalidIdempotencyKey();
+    }
+    if (header === undefined && request.routeOptions.config.idempotencyKey === "required") {
+      throw idempotencyKeyRequired();
     }
     const claims: RecordId[] = [];
     request.claims = claims;

@@ -1,3 +1,4 @@
+import type { FastifyContextConfig, preValidationAsyncHookHandler } from "fastify";
 import type { z } from "zod";
 import type { Caller } from "../auth/authenticator.js";
 import { type Body, parsedBy } from "../core/validation.js";
@@ -114,7 +115,8 @@ export const NO_FIELDS = parsedBy((): Record<string, never> => ({}));
 /**
  * Registers a write route: Fastify checks its body against `body` (its contract), its work runs
  * as one unit of work with what the contract returned, and its answer is stored for replays.
- * The answer's `data` is the work's result, or what `data` picks from it.
+ * The answer's `data` is the work's result, or what `data` picks from it; `options` adds the
+ * route's own config (a required Idempotency-Key) and a check before its body is read.
  */
 export function writeRoute<B extends z.ZodType<unknown, Body>, T>(
   app: ContractScope,
@@ -124,10 +126,12 @@ export function writeRoute<B extends z.ZodType<unknown, Body>, T>(
   body: B,
   work: (id: string, input: z.output<B>, business: Caller, unit: UnitOfWork) => Promise<T>,
   data: (result: T) => unknown = (result) => result,
+  options: { config?: FastifyContextConfig; preValidation?: preValidationAsyncHookHandler } = {},
 ): void {
   app.route({
     method,
     url: path,
+    ...options,
     schema: { body, ...(path.includes(":id") ? { params: ID_PARAMS } : {}) },
     handler: async (request, reply) => {
       // What the contract returned; the type provider cannot name a generic schema's output.

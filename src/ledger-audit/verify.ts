@@ -12,6 +12,12 @@ import {
   transactionTotals,
   unbalancedTransactions,
 } from "../storage/ledger-audit.js";
+import {
+  entriesWithoutPosting,
+  payoutPostingsToVerify,
+  payoutTotals,
+  unbalancedPayoutPostings,
+} from "../storage/payout-audit.js";
 import { CHECKPOINT_KEY_SETTING, checkpointProblem } from "./checkpoint.js";
 
 // `vas ledger verify`: recompute the ledger from its entries and say where anything stored
@@ -118,21 +124,36 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     );
   }
   let transactions = 0;
-  for (const row of await transactionTotals(db, businessId)) {
-    transactions += Number(row.count);
-    const id = row.business_id;
+  const payouts = new Map((await payoutTotals(db, businessId)).map((row) => [row.business_id, row]));
+  const inflows = new Map((await transactionTotals(db, businessId)).map((row) => [row.business_id, row]));
+  for (const id of new Set([...inflows.keys(), ...payouts.keys()])) {
+    const row = inflows.get(id);
+    const out = payouts.get(id);
+    transactions += Number(row?.count ?? 0);
     const where = `business ${id}`;
     const balance = (kind: string) => balances.get(`${id}:${kind}`) ?? 0;
     const expect = (kind: string, value: number, what: string) => {
       if (balance(kind) !== value)
         found.add(where, `${kind} entries sum to ${balance(kind)}, ${what} is ${value}`);
     };
-    expect("settlement", -Number(row.amount), "minus the transactions' amounts");
-    expect("revenue", Number(row.fee), "the transactions' fees");
-    expect("available", Number(row.net), "the transactions' net amounts");
-    if (Number(row.max_ordinal) !== Number(row.count))
+    const [held, paidOut, payoutFees] = [out?.held, out?.paid_out, out?.fees].map((v) => Number(v ?? 0)) as [
+      number,
+      number,
+      number,
+    ];
+    expect("settlement", -Number(row?.amount ?? 0), "minus the transactions' amounts");
+    expect("revenue", Number(row?.fee ?? 0) + payoutFees, "the transactions' and the kept payouts' fees");
+    expect("pending", held, "the pending payouts' amounts and fees");
+    expect("paid_out", paidOut, "the successful payouts' amounts");
+    expect(
+      "available",
+      Number(row?.net ?? 0) - held - paidOut - payoutFees,
+      "the transactions' net amounts less the payouts held, paid out and their fees",
+    );
+    if (row && Number(row.max_ordinal) !== Number(row.count))
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);
   }
+  await verifyPayoutPostings(db, found, businessId);
   for (const row of await accountsWithWrongTotals(db, businessId)) {
     found.add(
       `account ${row.id}`,
@@ -148,6 +169,42 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     drifts: found.drifts,
     moreDrifts: found.more,
   };
+}
+
+/** What a payout's postings must be, in step order, for each status: each hold ends once. */
+const POSTINGS_OF: Record<string, string> = {
+  pending: "hold",
+  successful: "hold,post",
+  failed: "hold,void",
+  reversed: "hold,post,reversal",
+};
+
+/** Every payout's postings match its status; every posting balances; every entry has a posting. */
+async function verifyPayoutPostings(db: Executor, found: Findings, businessId?: string): Promise<void> {
+  const phases = new Map<string, { status: string; phases: string[] }>();
+  for (const row of await payoutPostingsToVerify(db, businessId)) {
+    const payout = phases.get(row.id) ?? { status: row.status, phases: [] };
+    if (row.phase !== null) payout.phases.push(row.phase);
+    phases.set(row.id, payout);
+  }
+  for (const [id, { status, phases: had }] of phases) {
+    const expected = POSTINGS_OF[status];
+    if (had.join(",") !== expected)
+      found.add(
+        `payout ${id}`,
+        `it is ${status} but its postings are [${had.join(", ")}], not [${expected?.replaceAll(",", ", ")}]`,
+      );
+  }
+  for (const row of await unbalancedPayoutPostings(db, businessId)) {
+    const problem = Number(row.entries) === 0 ? "has no entries" : `entries sum to ${row.sum}, not 0`;
+    found.add(`payout posting ${row.id}`, problem);
+  }
+  for (const entry of await entriesWithoutPosting(db, businessId)) {
+    found.add(
+      `entry ${entry.ledger_account_id}#${entry.sequence}`,
+      `its posting ${entry.transaction_id} is neither a transaction nor a payout's posting`,
+    );
+  }
 }
 
 /**

@@ -49,19 +49,19 @@ describe("two-phase payouts on the ledger", () => {
     ]);
     assert.deepEqual(postHoldLegs(10_000, 1_000), [
       { kind: "pending", amount: -11_000 },
-      { kind: "settlement", amount: 10_000 },
+      { kind: "paid_out", amount: 10_000 },
       { kind: "revenue", amount: 1_000 },
     ]);
     assert.deepEqual(postHoldLegs(10_000, 0), [
       { kind: "pending", amount: -10_000 },
-      { kind: "settlement", amount: 10_000 },
+      { kind: "paid_out", amount: 10_000 },
     ]);
     assert.deepEqual(voidHoldLegs(10_000, 1_000), [
       { kind: "pending", amount: -11_000 },
       { kind: "available", amount: 11_000 },
     ]);
     assert.deepEqual(reversalLegs(10_000), [
-      { kind: "settlement", amount: -10_000 },
+      { kind: "paid_out", amount: -10_000 },
       { kind: "available", amount: 10_000 },
     ]);
     for (const bad of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1])
@@ -113,8 +113,10 @@ describe("two-phase payouts on the ledger", () => {
             open.reduce((sum, hold) => sum + hold.amount + hold.fee, 0),
             "pending is exactly the open holds",
           );
+          assert.equal(books.of("paid_out"), paidOut, "paid_out is what the bank paid and kept");
+          assert.equal(-books.of("settlement"), received, "minus settlement is what came in");
           assert.equal(
-            books.of("available") + books.of("pending") + paidOut + books.of("revenue"),
+            books.of("available") + books.of("pending") + books.of("paid_out") + books.of("revenue"),
             received,
             "what came in = available + pending + paid out + fees",
           );

@@ -2,10 +2,11 @@ import { assertBalanced, type Leg } from "./posting.js";
 
 // Money out in two phases, as TigerBeetle's pending transfers: a hold moves a payout's amount
 // and fee from the business's `available` balance to its `pending` one; the bank's success
-// posts the hold (the amount leaves for the bank, the fee goes to revenue), its failure voids
-// it (everything back to `available`, the fee included). Each hold ends exactly once, either
-// way. A payout the receiving bank sends back after success is a reversal: the amount returns
-// to `available`, the fee stays earned. Pure: the legs, each posting summing to zero.
+// posts the hold (the amount leaves through the bank, into `paid_out`; the fee goes to revenue),
+// its failure voids it (everything back to `available`, the fee included). Each hold ends
+// exactly once, either way. A payout the receiving bank sends back after success is a reversal:
+// the amount returns from `paid_out` to `available`, the fee stays earned. `settlement` is never
+// touched, so minus its balance stays what came in. Pure: the legs, each posting summing to zero.
 
 function checkKobo(amount: number, fee: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)
@@ -29,12 +30,12 @@ export function holdLegs(amount: number, fee: number): Leg[] {
   ]);
 }
 
-/** The bank paid: the hold leaves pending, the amount to the bank's side, the fee to revenue. */
+/** The bank paid: the hold leaves pending, the amount to paid_out, the fee to revenue. */
 export function postHoldLegs(amount: number, fee: number): Leg[] {
   checkKobo(amount, fee);
   const legs: Leg[] = [
     { kind: "pending", amount: -(amount + fee) },
-    { kind: "settlement", amount },
+    { kind: "paid_out", amount },
   ];
   if (fee > 0) legs.push({ kind: "revenue", amount: fee });
   return balanced(legs);
@@ -53,7 +54,24 @@ export function voidHoldLegs(amount: number, fee: number): Leg[] {
 export function reversalLegs(amount: number): Leg[] {
   checkKobo(amount, 0);
   return balanced([
-    { kind: "settlement", amount: -amount },
+    { kind: "paid_out", amount: -amount },
     { kind: "available", amount },
   ]);
+}
+
+/** The postings of a payout, in the order they can come: its hold, its end (post or void), a reversal. */
+export type HoldPhase = "hold" | "post" | "void" | "reversal";
+
+/** The legs of one phase of a payout of `amount` with `fee`. */
+export function phaseLegs(phase: HoldPhase, amount: number, fee: number): Leg[] {
+  switch (phase) {
+    case "hold":
+      return holdLegs(amount, fee);
+    case "post":
+      return postHoldLegs(amount, fee);
+    case "void":
+      return voidHoldLegs(amount, fee);
+    case "reversal":
+      return reversalLegs(amount);
+  }
 }

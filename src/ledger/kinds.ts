@@ -1,23 +1,34 @@
 /**
- * A business's ledger accounts: what the bank holds for it (settlement, a debit balance), what
- * it may use (available), what is held for payouts the bank has not finished (pending), and the
+ * A business's ledger accounts: what came in through the bank for it (settlement, a debit
+ * balance: minus everything received), what it may use (available), what is held for payouts the
+ * bank has not finished (pending), what its payouts took out of the bank (paid_out), and the
  * service's fees (revenue). The ledger's arithmetic and the tables both speak these.
  */
-export type LedgerAccountKind = "settlement" | "available" | "pending" | "revenue";
+export type LedgerAccountKind = "settlement" | "available" | "pending" | "paid_out" | "revenue";
 
 /**
  * The kinds every business has one ledger account of from its first transfer, in the order they
- * are locked (by id). `pending` is opened by the business's first payout (ledger/holds.ts).
+ * are locked (by id). `pending` and `paid_out` are opened by the business's first payout
+ * (ledger/holds.ts).
  */
 export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
 
 /** Every kind a business's ledger account can be, opened or not. */
 export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
   "available",
+  "paid_out",
   "pending",
   "revenue",
   "settlement",
 ];
+
+/** Every kind, opened at once: what a payout opens when the business has none of them yet. */
+export const everyLedgerAccountOf = (businessId: string): LedgerAccountToOpen[] =>
+  EVERY_LEDGER_ACCOUNT_KIND.map((kind) => ({
+    id: ledgerAccountId(businessId, kind),
+    kind,
+    currency: LEDGER_CURRENCY,
+  }));
 
 /** The kinds whose balance never goes below zero (the database refuses it too: migration 0019). */
 export const NON_NEGATIVE_KINDS: readonly LedgerAccountKind[] = ["available", "pending"];

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
+import type { Bank, Payout, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
+import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_REFERENCE, PAYOUT_STATUSES } from "./validation.js";
 
-// The banks' answers as zod schemas, for the OpenAPI document (checked against core/api-types.ts).
+// Money out's bodies and answers as zod schemas, for the OpenAPI document (the answers checked
+// against core/api-types.ts; the request as sent, held to payouts/validation.ts by the tests).
 
 const bankCode = z
   .string()
@@ -50,7 +52,101 @@ export const sandboxPayoutAccountSchema = z
   })
   .meta({ description: "A sandbox destination account, with the outcome a payout to it always has." });
 
+const kobo = (description: string) =>
+  z.int().meta({ description: `Integer kobo (NGN 1 = 100 kobo). ${description}`, examples: [2500000] });
+const accountNumber = z
+  .string()
+  .regex(/^\d{10}$/)
+  .meta({ examples: ["1234567896"] });
+const instant = (description: string) =>
+  z.iso
+    .datetime()
+    .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-11-26T09:30:00.000Z"] });
+const payoutStatus = z.enum(PAYOUT_STATUSES as ["pending", "successful", "failed", "reversed"]);
+
+/** Body of POST /payouts, as sent. */
+export const payoutRequestSchema = z
+  .looseObject({
+    amount: z
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .meta({
+        description:
+          "Integer kobo to send (NGN 1 = 100 kobo). The fee is taken from the available balance besides it; " +
+          "above the business's limits is 422 `PAYOUT_LIMIT_EXCEEDED`.",
+        examples: [2500000],
+      }),
+    bankCode: bankCode.meta({ description: "The destination bank's code, from GET /banks." }),
+    accountNumber: accountNumber.meta({ description: "The destination account's 10-digit number." }),
+    narration: z
+      .string()
+      .max(MAX_PAYOUT_NARRATION_LENGTH)
+      .optional()
+      .meta({
+        description: "What the receiver's bank shows (default `Payout`).",
+        examples: ["Invoice 1042"],
+      }),
+    reference: z
+      .string()
+      .regex(PAYOUT_REFERENCE)
+      .optional()
+      .meta({
+        description:
+          "Your own reference, unique within your business (the payout's id when none is given). The same " +
+          "reference with the same details answers the payout already made; with other details, 409 " +
+          "`DUPLICATE_REFERENCE`.",
+        examples: ["inv-1042-refund"],
+      }),
+  })
+  .meta({ description: "A payout to make: name enquiry, fee and hold happen before the bank is asked." });
+
+/** One payout. */
+export const payoutSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^po_[0-9a-f]{32}$/)
+      .meta({ examples: ["po_3c1e9b1a5f0c2a4e8a8e4c559a570d2f"] }),
+    amount: kobo("What the receiver gets.").min(1),
+    fee: kobo("The payout fee, taken with the amount; given back if the payout fails.").min(0),
+    currency: z.literal("NGN"),
+    bankCode,
+    bankName: z.string().meta({ examples: ["Guaranty Trust Bank"] }),
+    accountNumber,
+    accountName: z.string().meta({
+      description: "The name the bank's name enquiry gave when the payout was made.",
+      examples: ["Adaeze Okonkwo"],
+    }),
+    narration: z.string(),
+    reference: z.string().meta({ description: "The business's reference (the id when it gave none)." }),
+    status: payoutStatus.meta({
+      description:
+        "`pending` until the bank finishes; then `successful` (the hold posted) or `failed` (the hold " +
+        "voided: amount and fee back to available). A successful payout the receiving bank sends back " +
+        "becomes `reversed` (the amount back to available; the fee is kept).",
+    }),
+    failureReason: z.string().nullable().meta({ description: "The bank's reason when failed or reversed." }),
+    createdAt: instant("When it was made: `from` and `to` filter on this"),
+    updatedAt: instant("When its status last changed"),
+  })
+  .meta({ description: "Money sent from the business's available balance to an account at a bank." });
+
+/** Query parameters of GET /payouts, besides page and limit. */
+export const payoutQuerySchema = z.object({
+  status: payoutStatus.optional().meta({ description: "Only payouts in this status." }),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "Only payouts made at or after this instant; ISO 8601 with a zone." }),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "Only payouts made at or before this instant; ISO 8601 with a zone." }),
+});
+
 export type BankSchemasMatchService = [
+  Assert<Describes<typeof payoutSchema, Payout>>,
   Assert<Describes<typeof sandboxPayoutAccountSchema, SandboxPayoutAccount>>,
   Assert<Describes<typeof bankSchema, Bank>>,
   Assert<Describes<typeof resolvedBankAccountSchema, ResolvedBankAccount>>,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
 import { parsedBy, singleParam } from "../core/validation.js";
-import { accountNotResolved, validationFailed } from "../errors.js";
+import { accountNotResolved, bankUnavailable, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { type BankDirectory, nubanApplies, SANDBOX_PAYEES } from "../providers/bank-directory.js";
 import { isValidNuban } from "../providers/nuban.js";
 
@@ -55,8 +55,7 @@ export class BankService {
   /** GET /banks: the bank's list, kept for BANK_LIST_TTL_MS (one question at a time when it runs out). */
   async list(): Promise<Bank[]> {
     if (this.cached && this.cached.until > this.now()) return this.cached.banks;
-    this.loading ??= this.options.directory
-      .listBanks()
+    this.loading ??= asked(this.options.directory.listBanks())
       .then((banks) => {
         this.cached = { banks, until: this.now() + BANK_LIST_TTL_MS };
         return banks;
@@ -85,8 +84,19 @@ export class BankService {
         `accountNumber ${accountNumber} is not a valid account number at ${bank.name}: check its digits`,
       );
     }
-    const accountName = await this.options.directory.resolveAccount(bankCode, accountNumber);
+    const accountName = await asked(this.options.directory.resolveAccount(bankCode, accountNumber));
     if (accountName === undefined) throw accountNotResolved(bank.name);
     return { bankCode, bankName: bank.name, accountNumber, accountName };
+  }
+}
+
+/** The bank's answer; its unreachability (502) in the words of money out, not of opening accounts. */
+async function asked<T>(question: Promise<T>): Promise<T> {
+  try {
+    return await question;
+  } catch (error) {
+    if (isAppError(error) && error.code === ErrorCode.PROVIDER_UNAVAILABLE && error.statusCode === 502)
+      throw bankUnavailable(error.cause);
+    throw error;
   }
 }

@@ -8,6 +8,7 @@ import {
 } from "../ledger/payout-fees.js";
 import { readPayoutFeeTiers, updatePayoutFeeTiers } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
+import { payoutTermsOf, updatePayoutTerms } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 
 export interface PayoutSettingsOptions {
@@ -15,7 +16,48 @@ export interface PayoutSettingsOptions {
   now?: Clock;
 }
 
-/** A business's payout settings that the operator sets: so far, its payout fee. */
+/** The most one payout may be unless the operator sets another: NGN 5,000,000. */
+export const DEFAULT_PAYOUT_LIMIT_KOBO = 500_000_000;
+/** The most a business's payouts may total in a day (Africa/Lagos) unless set: NGN 50,000,000. */
+export const DEFAULT_PAYOUT_DAILY_LIMIT_KOBO = 5_000_000_000;
+
+/** Whether a business may send payouts through the API, and the most it may send. */
+export interface PayoutTerms {
+  apiPayouts: boolean;
+  /** Kobo: the most one payout may be. */
+  perPayoutLimit: number;
+  /** Kobo: the most the business's payouts may total in a day (Africa/Lagos). */
+  dailyLimit: number;
+  /** Whether each limit is the documented default (not set for this business). */
+  defaults: { perPayoutLimit: boolean; dailyLimit: boolean };
+}
+
+/** The terms in a business's row: its own limits, or the defaults. */
+export function termsOf(row: NonNullable<Awaited<ReturnType<typeof payoutTermsOf>>>): PayoutTerms {
+  return {
+    apiPayouts: Number(row.payouts_enabled) === 1,
+    perPayoutLimit:
+      row.payout_limit_kobo === null ? DEFAULT_PAYOUT_LIMIT_KOBO : Number(row.payout_limit_kobo),
+    dailyLimit:
+      row.payout_daily_limit_kobo === null
+        ? DEFAULT_PAYOUT_DAILY_LIMIT_KOBO
+        : Number(row.payout_daily_limit_kobo),
+    defaults: {
+      perPayoutLimit: row.payout_limit_kobo === null,
+      dailyLimit: row.payout_daily_limit_kobo === null,
+    },
+  };
+}
+
+/** The fee tiers in a business's row (JSON written by setFeeTiers only; checked again so a hand-edited row fails loudly). */
+export function feeTiersOf(stored: string | null): readonly PayoutFeeTier[] {
+  if (stored === null) return DEFAULT_PAYOUT_FEE_TIERS;
+  const tiers = JSON.parse(stored) as PayoutFeeTier[];
+  checkPayoutFeeTiers(tiers);
+  return tiers;
+}
+
+/** A business's payout settings that the operator sets: its fee, its limits, and (with its owner) the API switch. */
 export class PayoutSettings {
   private readonly now: Clock;
 
@@ -27,11 +69,42 @@ export class PayoutSettings {
   async feeTiers(businessId: string): Promise<{ tiers: readonly PayoutFeeTier[]; isDefault: boolean }> {
     const stored = await readPayoutFeeTiers(this.options.storage.db, businessId);
     if (stored === undefined) throw validationFailed(`no business has id ${businessId}`);
-    if (stored === null) return { tiers: DEFAULT_PAYOUT_FEE_TIERS, isDefault: true };
-    // Written by setFeeTiers only; checked again so that a row changed by hand fails loudly.
-    const tiers = JSON.parse(stored) as PayoutFeeTier[];
-    checkPayoutFeeTiers(tiers);
-    return { tiers, isDefault: false };
+    return { tiers: feeTiersOf(stored), isDefault: stored === null };
+  }
+
+  /** The business's API switch and limits. 400 when there is no such business. */
+  async terms(businessId: string): Promise<PayoutTerms> {
+    const row = await payoutTermsOf(this.options.storage.db, businessId);
+    if (!row) throw validationFailed(`no business has id ${businessId}`);
+    return termsOf(row);
+  }
+
+  /** Turns payouts through the API on or off: every process reads it on each payout, so it applies at once. */
+  async setApiPayouts(businessId: string, on: boolean): Promise<void> {
+    await this.update(businessId, { payouts_enabled: on ? 1 : 0 });
+  }
+
+  /** Sets the limits in kobo (null: back to the default; undefined: unchanged). */
+  async setLimits(
+    businessId: string,
+    limits: { perPayoutLimit?: number | null; dailyLimit?: number | null },
+  ): Promise<void> {
+    for (const value of [limits.perPayoutLimit, limits.dailyLimit]) {
+      if (value !== undefined && value !== null && (!Number.isSafeInteger(value) || value < 1)) {
+        throw validationFailed("a payout limit must be a whole number of kobo, 1 or more");
+      }
+    }
+    await this.update(businessId, {
+      ...(limits.perPayoutLimit !== undefined ? { payout_limit_kobo: limits.perPayoutLimit } : {}),
+      ...(limits.dailyLimit !== undefined ? { payout_daily_limit_kobo: limits.dailyLimit } : {}),
+    });
+  }
+
+  private async update(businessId: string, terms: Parameters<typeof updatePayoutTerms>[2]): Promise<void> {
+    const updated = await writeTransaction(this.options.storage, (trx) =>
+      updatePayoutTerms(trx, businessId, terms, isoNow(this.now)),
+    );
+    if (!updated) throw validationFailed(`no business has id ${businessId}`);
   }
 
   /** Sets the tiers (null: back to the default); every future payout of the business pays them. */

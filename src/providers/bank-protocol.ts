@@ -15,6 +15,8 @@ export const BANK_PATHS = {
   delete: "/api/v2/virtual/account/label/delete",
   banks: "/api/v2/payout/bank/list",
   nameEnquiry: "/api/v2/payout/account/query",
+  transferOut: "/api/v2/payout/transfer",
+  transferQuery: "/api/v2/payout/transfer/query",
 } as const;
 
 export const PROTOCOL_VERSION = "V2.0";
@@ -29,6 +31,7 @@ export const RESP_CODE = {
   invalidParameter: "AC100001",
   identityRejected: "AC100002",
   accountNotFound: "AC100003",
+  transferRefused: "AC100004",
   unknownApp: "OPEN_GW_000001",
   badSignature: "OPEN_GW_000008",
   expired: "OPEN_GW_000009",
@@ -85,6 +88,54 @@ export const nameEnquirySchema = z.object({
 
 /** Name enquiry's answer: the name on that account (AC100003 when the bank knows none). */
 export const nameEnquiryAnswerSchema = nameEnquirySchema.extend({ accountName: z.string().min(1).max(200) });
+
+/** The bank's words for where a transfer out stands, and the service's. */
+export const ORDER_STATUS = {
+  PENDING: "pending",
+  SUCCESS: "successful",
+  FAILED: "failed",
+  REVERSED: "reversed",
+} as const;
+export type OrderStatus = keyof typeof ORDER_STATUS;
+export const orderStatusOf = (status: (typeof ORDER_STATUS)[OrderStatus]): OrderStatus =>
+  (Object.keys(ORDER_STATUS) as OrderStatus[]).find((key) => ORDER_STATUS[key] === status) ?? "PENDING";
+
+/** The service's reference of a transfer out: what the bank executes at most once. */
+const orderId = z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/);
+
+/** A transfer out: the service's reference, the amount in kobo and the destination. */
+export const transferOutSchema = z.object({
+  orderId,
+  amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
+  currency: z.literal("NGN"),
+  bankCode: z.string().regex(BANK_CODE),
+  accountNo: z.string().regex(/^\d{10}$/),
+  accountName: z.string().min(1).max(200),
+  remark: z.string().max(200),
+});
+
+/** The query of a transfer out by the service's reference (AC100003 when the bank has none). */
+export const transferQuerySchema = z.object({ orderId });
+
+/** A transfer out as the bank answers it (to a transfer or a query) and notifies it. */
+export const transferStateSchema = z.object({
+  orderId,
+  orderStatus: z.enum(Object.keys(ORDER_STATUS) as [OrderStatus, ...OrderStatus[]]),
+  failReason: z.string().max(500).nullable().optional(),
+});
+
+/**
+ * A transfer out's status notification, bank to service, signed by the bank as payment
+ * notifications are: sent when it settles (SUCCESS, FAILED) and when it comes back (REVERSED).
+ */
+export const payoutNotificationSchema = transferStateSchema.extend({
+  appId: z.string().min(1).max(128),
+  requestTime: z.number().int().positive(),
+  nonceStr: z.string().min(8).max(64),
+  version: z.literal(PROTOCOL_VERSION),
+  sign: z.string().min(1).max(2048),
+});
+export type PayoutNotification = z.infer<typeof payoutNotificationSchema>;
 
 /**
  * The limits of a notification's fields: the service's own for every inbound transfer, whatever

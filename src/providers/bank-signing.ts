@@ -1,4 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
+import type { z } from "zod";
+import { bankMessageStale, bankSignatureInvalid, validationFailed } from "../errors.js";
 
 // The bank protocol's signatures (issue 14, docs/bank-integration.md), shaped like PalmPay's
 // merchant API: every request and every notification carries `requestTime` (milliseconds) and a
@@ -97,4 +99,43 @@ function parseKey(parse: () => KeyObject, what: string): KeyObject {
   } catch (error) {
     throw new Error(`${what} is not a PEM key: ${(error as Error).message}`);
   }
+}
+
+declare const verified: unique symbol;
+/** A message's parameters whose `sign` verified with the bank's key; nothing else checked yet. */
+export type SignedMessage = Readonly<Record<string, ProtocolValue>> & { readonly [verified]: true };
+
+/**
+ * A notification's body as the bank signed it, checked first so that a sender without the bank's
+ * key learns nothing else about what it sent. Throws when it cannot be the bank's: not a JSON
+ * object (VALIDATION_FAILED), or a `sign` that does not verify (BANK_SIGNATURE_INVALID).
+ */
+export function authenticateBankMessage(body: unknown, bankPublicKey: KeyObject): SignedMessage {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw validationFailed("The notification must be a JSON object");
+  }
+  const params = body as Record<string, ProtocolValue>;
+  if (!verifyParams(params, params.sign, bankPublicKey)) throw bankSignatureInvalid();
+  return params as SignedMessage;
+}
+
+/**
+ * A signed notification's freshness, shape and app id, checked in that order after its
+ * signature (authenticateBankMessage): its parameters as `schema` reads them, or the refusal
+ * (BANK_MESSAGE_STALE, VALIDATION_FAILED naming the parameter, BANK_SIGNATURE_INVALID).
+ */
+export function checkedNotification<T extends { appId: string }>(
+  params: SignedMessage,
+  schema: z.ZodType<T>,
+  appId: string,
+  now: number,
+): T {
+  if (!isFreshMessage(params.requestTime, now)) throw bankMessageStale();
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw validationFailed(`Invalid notification: ${issue?.path.join(".") || "body"}: ${issue?.message}`);
+  }
+  if (parsed.data.appId !== appId) throw bankSignatureInvalid("The notification is for another app id");
+  return parsed.data;
 }

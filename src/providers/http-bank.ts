@@ -31,9 +31,12 @@ import {
   bankListSchema,
   envelope,
   nameEnquiryAnswerSchema,
+  ORDER_STATUS,
   RESP_CODE,
+  transferStateSchema,
 } from "./bank-protocol.js";
 import { signParams } from "./bank-signing.js";
+import type { BankPayoutState, PayoutRail, TransferOutRequest } from "./payout-rail.js";
 
 // The AccountProvider of a real bank over HTTP (issue 14). Every call is signed, bounded by a
 // timeout and runs through one circuit breaker; a create is retried with the same
@@ -83,7 +86,7 @@ export type BreakerState = "closed" | "open" | "half-open";
 const stateName = (state: CircuitState): BreakerState =>
   state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
 
-export class HttpBank implements AccountProvider, BankDirectory {
+export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
   readonly bankName: string;
   private readonly breaker: CircuitBreakerPolicy;
   private readonly limit: TimeoutPolicy;
@@ -191,6 +194,29 @@ export class HttpBank implements AccountProvider, BankDirectory {
       throw providerUnavailable(new Error("the bank answered a name enquiry outside the protocol"));
     }
     return parsed.data.accountName;
+  }
+
+  /**
+   * A transfer out, keyed by the service's reference: the bank executes a reference once, so a
+   * lost answer is asked again with the same one. A refusal of the transfer itself is
+   * `providerRejected`; anything unanswered leaves it to the tracker's next query.
+   */
+  async transferOut(request: TransferOutRequest): Promise<BankPayoutState> {
+    const data = await this.ask(BANK_PATHS.transferOut, {
+      orderId: request.reference,
+      amount: request.amount,
+      currency: "NGN",
+      bankCode: request.bankCode,
+      accountNo: request.accountNumber,
+      accountName: request.accountName,
+      remark: request.narration,
+    });
+    return transferState(data, request.reference);
+  }
+
+  async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {
+    const data = await this.ask(BANK_PATHS.transferQuery, { orderId: reference }, true);
+    return data === undefined ? undefined : transferState(data, reference);
   }
 
   /**
@@ -308,6 +334,19 @@ function enabled(account: BankAccountData): BankAccountData {
     throw providerUnavailable(new Error(`the bank answered an account that is ${account.status}`));
   }
   return account;
+}
+
+/** A transfer out the bank answered, which must be for the reference sent: else a 502. */
+export function transferState(data: unknown, reference: string): BankPayoutState {
+  const parsed = transferStateSchema.safeParse(data);
+  if (!parsed.success || parsed.data.orderId !== reference) {
+    throw providerUnavailable(new Error("the bank answered a transfer outside the protocol"));
+  }
+  return {
+    reference,
+    status: ORDER_STATUS[parsed.data.orderStatus],
+    reason: parsed.data.failReason ?? null,
+  };
 }
 
 const issued = (data: BankAccountData): IssuedVirtualAccount => ({

@@ -1,5 +1,7 @@
+import type { PayoutStatus } from "../core/api-types.js";
 import { advanceCounter } from "../storage/counter-repository.js";
 import type { Executor } from "../storage/executor.js";
+import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
 
 /** One account as the Virtual Bank records it. */
 export interface BankAccountRecord {
@@ -19,7 +21,65 @@ export interface VirtualBankStore {
   findByReference(reference: string): Promise<BankAccountRecord | undefined>;
   /** Returns false when no account has this number. */
   setStatus(accountNumber: string, status: BankAccountRecord["status"]): Promise<boolean>;
+  /** Records a transfer out unless its reference is known; either way returns the recorded one. */
+  recordPayoutOnce(payout: BankPayoutRecord): Promise<BankPayoutRecord>;
+  findPayout(reference: string): Promise<BankPayoutRecord | undefined>;
+  /** Transfers out whose status has changed by `now` since the service was last told, oldest first. */
+  payoutsToNotify(now: string, limit: number): Promise<BankPayoutRecord[]>;
+  /** Records that the service was told of `status`, if it had last been told of `from`; false otherwise. */
+  markNotified(reference: string, from: PayoutStatus, status: PayoutStatus): Promise<boolean>;
 }
+
+/** A transfer out as the Virtual Bank records it: its outcome is fixed by its destination. */
+export interface BankPayoutRecord {
+  reference: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  amount: number;
+  outcome: "successful" | "failed" | "reversed";
+  acceptedAt: string;
+  /** When it stops being pending. */
+  settlesAt: string;
+  /** When it comes back (reversing destinations only). */
+  reversesAt: string | null;
+  /** The last status the service was told of. */
+  notified: PayoutStatus;
+}
+
+/** Where a transfer out stands at `now`: pending until it settles, then its outcome (a reversal after success). */
+export function payoutStatusAt(record: BankPayoutRecord, now: string): PayoutStatus {
+  if (now < record.settlesAt) return "pending";
+  if (record.outcome === "failed") return "failed";
+  if (record.reversesAt !== null && now >= record.reversesAt) return "reversed";
+  return "successful";
+}
+
+export const payoutRow = (payout: BankPayoutRecord): VirtualBankPayoutsTable => ({
+  reference: payout.reference,
+  bank_code: payout.bankCode,
+  account_number: payout.accountNumber,
+  account_name: payout.accountName,
+  amount: payout.amount,
+  outcome: payout.outcome,
+  accepted_at: payout.acceptedAt,
+  settles_at: payout.settlesAt,
+  reverses_at: payout.reversesAt,
+  notified: payout.notified,
+});
+
+export const toPayoutRecord = (row: VirtualBankPayoutsTable): BankPayoutRecord => ({
+  reference: row.reference,
+  bankCode: row.bank_code,
+  accountNumber: row.account_number,
+  accountName: row.account_name,
+  amount: Number(row.amount),
+  outcome: row.outcome,
+  acceptedAt: row.accepted_at,
+  settlesAt: row.settles_at,
+  reversesAt: row.reverses_at,
+  notified: row.notified,
+});
 
 export const SERIAL_COUNTER = "virtual_bank.serial";
 
@@ -53,6 +113,14 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
       .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   };
+  const findPayout = async (reference: string) => {
+    const row = await db
+      .selectFrom("virtual_bank_payouts")
+      .selectAll()
+      .where("reference", "=", reference)
+      .executeTakeFirst();
+    return row ? toPayoutRecord(row) : undefined;
+  };
   return {
     reserveSerials: (count) => advanceCounter(db, SERIAL_COUNTER, count),
     async openOnce(account) {
@@ -80,6 +148,41 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
         .updateTable("virtual_bank_accounts")
         .set({ status })
         .where("account_number", "=", accountNumber)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    async recordPayoutOnce(payout) {
+      await db
+        .insertInto("virtual_bank_payouts")
+        .values(payoutRow(payout))
+        .onConflict((oc) => oc.column("reference").doNothing())
+        .execute();
+      const recorded = await findPayout(payout.reference);
+      if (!recorded) throw new Error(`virtual bank payout ${payout.reference} vanished after insert`);
+      return recorded;
+    },
+    findPayout,
+    async payoutsToNotify(now, limit) {
+      const rows = await db
+        .selectFrom("virtual_bank_payouts")
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("notified", "=", "pending"), eb("settles_at", "<=", now)]),
+            eb.and([eb("notified", "=", "successful"), eb("reverses_at", "<=", now)]),
+          ]),
+        )
+        .orderBy("settles_at")
+        .limit(limit)
+        .execute();
+      return rows.map(toPayoutRecord);
+    },
+    async markNotified(reference, from, status) {
+      const result = await db
+        .updateTable("virtual_bank_payouts")
+        .set({ notified: status })
+        .where("reference", "=", reference)
+        .where("notified", "=", from)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -4,9 +4,21 @@ import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
+import {
+  type BankPayoutState,
+  type PayoutRail,
+  SANDBOX_FAILURE_REASON,
+  SANDBOX_REVERSAL_REASON,
+  type TransferOutRequest,
+} from "./payout-rail.js";
 import { SerialPermutation } from "./serial-permutation.js";
 import type { TransferNotification } from "./transfer-notification.js";
-import type { BankAccountRecord, VirtualBankStore } from "./virtual-bank-store.js";
+import {
+  type BankAccountRecord,
+  type BankPayoutRecord,
+  payoutStatusAt,
+  type VirtualBankStore,
+} from "./virtual-bank-store.js";
 
 /** The name the Virtual Bank gives itself: the specification's `bankName`. */
 export const VIRTUAL_BANK_NAME = "Virtual Bank";
@@ -36,14 +48,27 @@ export interface VirtualBankOptions {
   sandbox?: boolean;
   /** The service's clock: when an account was opened. */
   now?: Clock;
+  /**
+   * How long a transfer out stays pending before its destination's outcome, and how long after
+   * success a reversing destination sends it back (defaults: 2 s and 10 s; the sandbox promises
+   * a final state within 10 s and a reversal within 30 s).
+   */
+  payoutDelays?: PayoutDelays;
 }
+
+export interface PayoutDelays {
+  settleMs: number;
+  reverseMs: number;
+}
+
+export const DEFAULT_PAYOUT_DELAYS: PayoutDelays = { settleMs: 2_000, reverseMs: 10_000 };
 
 /**
  * The embedded account provider. Account numbers are valid NUBANs whose serials come from a
  * database counter (unique across processes by construction, never reissued) passed through a
  * keyed permutation (consecutive issues look unrelated).
  */
-export class VirtualBank implements AccountProvider, BankDirectory {
+export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail {
   readonly bankName = VIRTUAL_BANK_NAME;
   private readonly permutation: SerialPermutation;
   private readonly blockSize: number;
@@ -92,6 +117,63 @@ export class VirtualBank implements AccountProvider, BankDirectory {
   async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
     const payee = SANDBOX_PAYEES.find((p) => p.bankCode === bankCode && p.accountNumber === accountNumber);
     return payee?.accountName ?? undefined;
+  }
+
+  /**
+   * Pays out to one of the sandbox's destinations (bank-directory.ts), whose outcome is fixed;
+   * any other account is refused, as its name enquiry is. The reference is executed once: asked
+   * again, the bank answers the transfer it recorded.
+   */
+  async transferOut(request: TransferOutRequest): Promise<BankPayoutState> {
+    const payee = SANDBOX_PAYEES.find(
+      (p) => p.bankCode === request.bankCode && p.accountNumber === request.accountNumber,
+    );
+    if (!payee || payee.outcome === "unresolvable") {
+      throw providerRejected(`no account ${request.accountNumber} at bank ${request.bankCode}`);
+    }
+    const now = (this.options.now ?? Date.now)();
+    const delays = this.options.payoutDelays ?? DEFAULT_PAYOUT_DELAYS;
+    const settles = now + delays.settleMs;
+    const recorded = await this.options.store.recordPayoutOnce({
+      reference: request.reference,
+      bankCode: request.bankCode,
+      accountNumber: request.accountNumber,
+      accountName: request.accountName,
+      amount: request.amount,
+      outcome: payee.outcome,
+      acceptedAt: new Date(now).toISOString(),
+      settlesAt: new Date(settles).toISOString(),
+      reversesAt: payee.outcome === "reversed" ? new Date(settles + delays.reverseMs).toISOString() : null,
+      notified: "pending",
+    });
+    return this.stateOf(recorded);
+  }
+
+  async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {
+    const recorded = await this.options.store.findPayout(reference);
+    return recorded && this.stateOf(recorded);
+  }
+
+  /**
+   * The embedded bank's payout notifications: tells `apply` of every transfer out whose status
+   * changed since it was last told (settled, or sent back), then records that it was told. A
+   * failure leaves it to the next run; telling twice is harmless (the service applies a status once).
+   */
+  async notifyPayouts(apply: (state: BankPayoutState) => Promise<unknown>): Promise<number> {
+    const now = new Date((this.options.now ?? Date.now)()).toISOString();
+    const due = await this.options.store.payoutsToNotify(now, 64);
+    for (const record of due) {
+      const state = this.stateOf(record);
+      await apply(state);
+      await this.options.store.markNotified(record.reference, record.notified, state.status);
+    }
+    return due.length;
+  }
+
+  /** A transfer out's state now, with the bank's reason when it failed or came back. */
+  stateOf(record: BankPayoutRecord): BankPayoutState {
+    const status = payoutStatusAt(record, new Date((this.options.now ?? Date.now)()).toISOString());
+    return { reference: record.reference, status, reason: payoutReason(status) };
   }
 
   private async nextSerial(): Promise<number> {
@@ -165,6 +247,10 @@ export function sandboxNotification(payment: SandboxPayment): TransferNotificati
     paidAt: payment.paidAt,
   };
 }
+
+/** The sandbox's reason for a status: why it failed or came back; null otherwise. */
+export const payoutReason = (status: BankPayoutState["status"]) =>
+  status === "failed" ? SANDBOX_FAILURE_REASON : status === "reversed" ? SANDBOX_REVERSAL_REASON : null;
 
 const issued = (record: BankAccountRecord): IssuedVirtualAccount => ({
   accountNumber: record.accountNumber,

@@ -21,6 +21,7 @@ import * as transferLookup from "./migrations/0017-transfer-lookup.js";
 import * as hotReadFunctions from "./migrations/0018-hot-read-functions.js";
 import * as balancesNotNegative from "./migrations/0019-balances-not-negative.js";
 import * as payoutFeeTiers from "./migrations/0020-payout-fee-tiers.js";
+import * as payouts from "./migrations/0021-payouts.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -44,6 +45,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0018-hot-read-functions": hotReadFunctions,
   "0019-balances-not-negative": balancesNotNegative,
   "0020-payout-fee-tiers": payoutFeeTiers,
+  "0021-payouts": payouts,
 };
 
 /** Every migration, in the order they apply. */

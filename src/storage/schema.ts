@@ -7,6 +7,7 @@ import type {
   TransactionsTable,
   TransferConflictsTable,
 } from "./schema-ledger.js";
+import type { PayoutPostingsTable, PayoutsTable, VirtualBankPayoutsTable } from "./schema-payouts.js";
 import type {
   AuditLogTable,
   BusinessProfilesTable,
@@ -40,6 +41,11 @@ export interface BusinessesTable {
   fee_cap_kobo: number | null;
   /** The payout fee's tiers as JSON `[{upTo, fee}]` in kobo (null: the default, ledger/payout-fees.ts). */
   payout_fee_tiers: string | null;
+  /** Whether the API may send payouts (1) or not (0, until the owner or an operator turns them on). */
+  payouts_enabled: Generated<number>;
+  /** The most one payout / one day's payouts may be, in kobo (null: the defaults). */
+  payout_limit_kobo: number | null;
+  payout_daily_limit_kobo: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -281,6 +287,9 @@ export interface Database {
   business_profiles: BusinessProfilesTable;
   audit_log: AuditLogTable;
   sign_in_attempts: SignInAttemptsTable;
+  payouts: PayoutsTable;
+  payout_postings: PayoutPostingsTable;
+  virtual_bank_payouts: VirtualBankPayoutsTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

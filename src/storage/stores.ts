@@ -1,5 +1,6 @@
 import type { AccountWrites } from "./account-writes.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
+import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
 import type { TransferWrites } from "./transfer-writes.js";
 
@@ -14,4 +15,6 @@ export interface Stores {
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
   deliveries: DeliveryDialect;
+  /** How a cold-path write takes the rows it reads (payouts take the business's ledger heads). */
+  rowLocks: RowLocks;
 }

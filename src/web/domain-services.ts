@@ -3,6 +3,7 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { CollectionService } from "../collections/collection-service.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
+import type { PayoutService } from "../payouts/payout-service.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import type { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -12,6 +13,7 @@ export interface DomainServices {
   lifecycle: AccountLifecycle;
   collections: CollectionService;
   banks: BankService;
+  payouts: PayoutService;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;

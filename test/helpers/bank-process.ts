@@ -1,5 +1,8 @@
 import type { ChildProcess } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import type { Faults } from "../../src/bank/faults.js";
 import type { BANK_PATHS } from "../../src/providers/bank-protocol.js";
 import { startRepositoryProcess } from "./server-process.js";
@@ -24,6 +27,8 @@ export interface BankProcess {
   /** Polls until the transfer's notifications are over (not pending any more). */
   settled(orderNo: string): Promise<BankTransferView>;
   accounts(): Promise<Array<{ virtualAccountNo: string; accountReference: string; status: string }>>;
+  /** Every transfer out it took, by the service's reference (GET /sandbox/transfers-out). */
+  transfersOut(): Promise<Array<{ reference: string; amount: number; outcome: string; notified: string }>>;
   stop(): Promise<number | null>;
 }
 
@@ -40,6 +45,16 @@ export interface BankTransferView {
   status: "pending" | "acknowledged" | "refused" | "abandoned";
   attempts: number;
   lastError: string | null;
+}
+
+/** The service's RSA key pair for the bank protocol, written to `dir` as client.pem and client.pub. */
+export function clientKeyFiles(dir: string): { privateKeyFile: string; publicKeyFile: string } {
+  const client = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const privateKeyFile = path.join(dir, "client.pem");
+  const publicKeyFile = path.join(dir, "client.pub");
+  writeFileSync(privateKeyFile, client.privateKey.export({ type: "pkcs8", format: "pem" }));
+  writeFileSync(publicKeyFile, client.publicKey.export({ type: "spki", format: "pem" }));
+  return { privateKeyFile, publicKeyFile };
 }
 
 /** A port free now, for a server that must be named before it starts (the bank's notify URL). */
@@ -59,6 +74,8 @@ export async function startBankProcess(options: {
   notifyUrl: string;
   retryBaseMs?: number;
   maxAttempts?: number;
+  payoutSettleMs?: number;
+  payoutReverseMs?: number;
 }): Promise<BankProcess> {
   const started = await startRepositoryProcess(
     [
@@ -79,6 +96,10 @@ export async function startBankProcess(options: {
       String(options.retryBaseMs ?? 50),
       "--max-attempts",
       String(options.maxAttempts ?? 8),
+      "--payout-settle-ms",
+      String(options.payoutSettleMs ?? 100),
+      "--payout-reverse-ms",
+      String(options.payoutReverseMs ?? 300),
       "--log-level",
       "warn",
     ],
@@ -123,6 +144,13 @@ export async function startBankProcess(options: {
         await call<Array<{ virtualAccountNo: string; accountReference: string; status: string }>>(
           "GET",
           "/sandbox/accounts",
+        )
+      ).body.data ?? [],
+    transfersOut: async () =>
+      (
+        await call<Array<{ reference: string; amount: number; outcome: string; notified: string }>>(
+          "GET",
+          "/sandbox/transfers-out",
         )
       ).body.data ?? [],
     stop: () => started.stop(),

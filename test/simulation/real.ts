@@ -81,6 +81,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
       available: business.available,
       pending: 0,
       totalReceived: business.received,
+      totalPaidOut: 0,
       totalFees: business.fees,
       currency: "NGN",
     });

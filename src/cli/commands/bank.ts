@@ -18,14 +18,18 @@ export const BANK_COMMANDS: readonly Command[] = [
   {
     name: "bank serve",
     synopsis:
-      "--port <p> --data-dir <dir> --app-id <id> --client-public-key <pem file> --notify-url <url> [--host <h>] [--institution-code <6 digits>] [--retry-base-ms <ms>] [--max-attempts <n>] [--log-level <level>]",
+      "--port <p> --data-dir <dir> --app-id <id> --client-public-key <pem file> --notify-url <url> [--host <h>] [--institution-code <6 digits>] [--retry-base-ms <ms>] [--max-attempts <n>] [--payout-settle-ms <ms>] [--payout-reverse-ms <ms>] [--log-level <level>]",
     description: [
       "Run the Virtual Bank as a server of its own, speaking the bank protocol over HTTP: its own",
       "SQLite file and key pair in --data-dir (bank.pem and bank.pub, made on first start: give",
       "bank.pub to the service as BANK_PUBLIC_KEY_FILE), calls verified with --client-public-key,",
       "payment notifications signed and sent to --notify-url until acknowledged (retries double",
-      "from --retry-base-ms, default 1000, for up to --max-attempts, default 12). Sandbox routes:",
-      "POST /sandbox/pay, GET /sandbox/transfers/<orderNo>, GET /sandbox/accounts, PUT /sandbox/faults.",
+      "from --retry-base-ms, default 1000, for up to --max-attempts, default 12). Transfers out",
+      "stay pending --payout-settle-ms (default 2000), a reversing destination's come back",
+      "--payout-reverse-ms later (default 10000); their statuses go to the notify URL's origin",
+      "+ /api/v1/bank/payout-notifications until acknowledged. Sandbox routes: POST /sandbox/pay,",
+      "GET /sandbox/transfers/<orderNo>, GET /sandbox/transfers-out, GET /sandbox/accounts,",
+      "GET /sandbox/calls, PUT /sandbox/faults.",
       "Prints one JSON line with its address once it listens; stops on SIGINT or SIGTERM.",
     ],
     run: async (args, { io }) => {
@@ -39,6 +43,8 @@ export const BANK_COMMANDS: readonly Command[] = [
         "institution-code": { type: "string" },
         "retry-base-ms": { type: "string" },
         "max-attempts": { type: "string" },
+        "payout-settle-ms": { type: "string" },
+        "payout-reverse-ms": { type: "string" },
         "log-level": { type: "string" },
       });
       positionals(rest, 0, "no positional arguments");
@@ -76,6 +82,8 @@ export const BANK_COMMANDS: readonly Command[] = [
         institutionCode,
         retryBaseMs: integer("--retry-base-ms", values["retry-base-ms"], 1_000, 10, 3_600_000),
         maxAttempts: integer("--max-attempts", values["max-attempts"], 12, 1, 100),
+        payoutSettleMs: integer("--payout-settle-ms", values["payout-settle-ms"], 2_000, 0, 10_000),
+        payoutReverseMs: integer("--payout-reverse-ms", values["payout-reverse-ms"], 10_000, 0, 20_000),
         logLevel: logLevel as "info",
       });
       io.stdout(`${JSON.stringify({ listening: server.address, publicKey: server.publicKeyFile })}\n`);

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { BankNotifications, SignedNotification } from "../../collections/bank-notifications.js";
 import { isAppError } from "../../errors.js";
+import type { PayoutNotifications } from "../../payouts/payout-notifications.js";
 import { NOTIFICATION_ACK } from "../../providers/bank-protocol.js";
 import { receivedBody } from "../../web/request-body.js";
 import { failureGuard } from "../rate-limit.js";
 
 /** Where the bank posts its payment notifications (PROVIDER=http only). */
 export const BANK_NOTIFICATIONS_PATH = "/api/v1/bank/notifications";
+/** Where the bank posts its transfers out's status notifications (PROVIDER=http only). */
+export const BANK_PAYOUT_NOTIFICATIONS_PATH = "/api/v1/bank/payout-notifications";
 
 /**
  * POST /api/v1/bank/notifications: the bank's signed payment notifications, outside the API
@@ -22,6 +25,7 @@ export const BANK_NOTIFICATIONS_PATH = "/api/v1/bank/notifications";
 export function bankNotificationsRoute(
   app: FastifyInstance,
   notifications: BankNotifications,
+  payoutNotifications: PayoutNotifications,
   badSignaturesPerMinute: number,
 ): void {
   // A scope of its own: the rate-limit plugin's counters exist once the app's plugins load.
@@ -31,15 +35,35 @@ export function bankNotificationsRoute(
       perMinute: badSignaturesPerMinute,
       message: "bank notifications without a valid signature refused",
     });
-    scope.post(BANK_NOTIFICATIONS_PATH, { onRequest: forged.check }, async (request, reply) => {
-      let signed: SignedNotification;
-      try {
-        signed = notifications.authenticate(receivedBody(request)?.object());
-      } catch (error) {
-        await forged.fail(request);
-        throw error;
-      }
-      try {
+    /** A notification route: the signature first (failures counted), then the rest, refusals logged. */
+    const signedRoute = (
+      path: string,
+      authenticate: (body: unknown) => SignedNotification,
+      handle: (signed: SignedNotification, request: FastifyRequest) => Promise<void>,
+    ) =>
+      scope.post(path, { onRequest: forged.check }, async (request, reply) => {
+        let signed: SignedNotification;
+        try {
+          signed = authenticate(receivedBody(request)?.object());
+        } catch (error) {
+          await forged.fail(request);
+          throw error;
+        }
+        try {
+          await handle(signed, request);
+          return reply.code(200).send(NOTIFICATION_ACK);
+        } catch (error) {
+          // Signed by the bank: each refusal is worth its own line (it reverses or retries).
+          if (isAppError(error) && error.statusCode < 500) {
+            request.log.warn({ code: error.code, reason: error.message }, "bank notification refused");
+          }
+          throw error;
+        }
+      });
+    signedRoute(
+      BANK_NOTIFICATIONS_PATH,
+      (body) => notifications.authenticate(body),
+      async (signed, request) => {
         const received = await notifications.record(signed);
         request.log.info(
           {
@@ -49,14 +73,16 @@ export function bankNotificationsRoute(
           },
           "bank notification recorded",
         );
-        return reply.code(200).send(NOTIFICATION_ACK);
-      } catch (error) {
-        // Signed by the bank: each refusal is worth its own line (it reverses or retries the transfer).
-        if (isAppError(error) && error.statusCode < 500) {
-          request.log.warn({ code: error.code, reason: error.message }, "bank notification refused");
-        }
-        throw error;
-      }
-    });
+      },
+    );
+    // A transfer out settled or came back: the same checks, then the status applied once.
+    signedRoute(
+      BANK_PAYOUT_NOTIFICATIONS_PATH,
+      (body) => payoutNotifications.authenticate(body),
+      async (signed, request) => {
+        const payout = await payoutNotifications.record(signed);
+        request.log.info({ payoutId: payout.id, status: payout.status }, "payout notification applied");
+      },
+    );
   });
 }

@@ -12,8 +12,8 @@ export const contract = {
     operationId: "getBalance",
     summary: "The business's balance",
     description:
-      "Read from the business's ledger accounts (docs/ledger.md), in integer kobo: `available` is " +
-      "`totalReceived - totalFees`. With `at`, the balance as it stood then: the balance after each " +
+      "Read from the business's ledger accounts (docs/ledger.md), in integer kobo: " +
+      "`totalReceived = available + pending + totalPaidOut + totalFees`, always. With `at`, the balance as it stood then: the balance after each " +
       "ledger account's last entry at or before that instant, an index lookup (never a sum over history).",
     security: SIGNED,
     tags: ["Collections"],

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
+import * as createPayout from "./create-payout.js";
 import * as createWebhook from "./create-webhook.js";
 import * as deactivateAccount from "./deactivate-account.js";
 import * as deleteWebhook from "./delete-webhook.js";
@@ -9,12 +10,14 @@ import * as generateTemporary from "./generate-temporary.js";
 import * as getAccount from "./get-account.js";
 import * as getBalance from "./get-balance.js";
 import * as getEvent from "./get-event.js";
+import * as getPayout from "./get-payout.js";
 import * as getTransaction from "./get-transaction.js";
 import * as getWebhook from "./get-webhook.js";
 import * as listAccounts from "./list-accounts.js";
 import * as listBanks from "./list-banks.js";
 import * as listEventAttempts from "./list-event-attempts.js";
 import * as listEvents from "./list-events.js";
+import * as listPayouts from "./list-payouts.js";
 import * as listTransactions from "./list-transactions.js";
 import * as listWebhooks from "./list-webhooks.js";
 import * as reactivateAccount from "./reactivate-account.js";
@@ -63,4 +66,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listBanks,
   resolveBankAccount,
   sandboxPayoutAccounts,
+  createPayout,
+  listPayouts,
+  getPayout,
 ];

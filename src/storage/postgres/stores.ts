@@ -3,6 +3,7 @@ import type { Stores } from "../stores.js";
 import { postgresAccountWrites } from "./account-writes.js";
 import { postgresDeliveries } from "./deliveries.js";
 import { postgresRequestRecordClaims } from "./request-records.js";
+import { postgresRowLocks } from "./row-locks.js";
 import { postgresTransferWrites } from "./transfer-writes.js";
 
 /** The hot path's writes on PostgreSQL: statements on the pool, one round trip where they can be. */
@@ -11,4 +12,5 @@ export const postgresStores = (storage: PostgresStorage): Stores => ({
   transfers: postgresTransferWrites(storage),
   requestRecords: postgresRequestRecordClaims(storage),
   deliveries: postgresDeliveries,
+  rowLocks: postgresRowLocks,
 });

@@ -3,6 +3,7 @@ import type { Stores } from "../stores.js";
 import { sqliteAccountWrites } from "./account-writes.js";
 import { sqliteDeliveries } from "./deliveries.js";
 import { sqliteRequestRecordClaims } from "./request-records.js";
+import { sqliteRowLocks } from "./row-locks.js";
 import { sqliteTransferWrites } from "./transfer-writes.js";
 
 /** The hot path's writes on SQLite: synchronous writes in the group commit. */
@@ -11,4 +12,5 @@ export const sqliteStores = (storage: SqliteStorage): Stores => ({
   transfers: sqliteTransferWrites(storage),
   requestRecords: sqliteRequestRecordClaims(storage),
   deliveries: sqliteDeliveries,
+  rowLocks: sqliteRowLocks,
 });

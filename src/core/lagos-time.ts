@@ -1,0 +1,11 @@
+// The service's business day is Africa/Lagos's (WAT): payout limits per day, and later daily
+// settlement and reconciliation, count days there.
+
+/** Africa/Lagos is UTC+1 all year (no daylight saving): a day there starts at 23:00 UTC. */
+const LAGOS_OFFSET_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** When the day (in Africa/Lagos) that `now` falls in began, as an ISO instant. */
+export function lagosDayStart(now: number): string {
+  return new Date(Math.floor((now + LAGOS_OFFSET_MS) / DAY_MS) * DAY_MS - LAGOS_OFFSET_MS).toISOString();
+}

@@ -1,0 +1,294 @@
+import { createHash, randomUUID } from "node:crypto";
+import { type Clock, isoNow } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import type { Pagination, Payout, PayoutInput, PayoutStatus } from "../core/api-types.js";
+import { lagosDayStart } from "../core/lagos-time.js";
+import {
+  duplicateReference,
+  insufficientBalance,
+  payoutLimitExceeded,
+  payoutNotFound,
+  payoutsDisabled,
+  validationFailed,
+} from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
+import { formatNaira } from "../ledger/kobo.js";
+import { payoutFee } from "../ledger/payout-fees.js";
+import type { BankPayoutState } from "../providers/payout-rail.js";
+import type { Storage } from "../storage/database.js";
+import type { DeliveryDialect } from "../storage/delivery-repository.js";
+import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
+import {
+  findPayout,
+  findPayoutById,
+  findPayoutByReference,
+  insertPayout,
+  movePayout,
+  type PayoutRow,
+  payoutPage,
+  payoutTermsOf,
+  payoutVolumeSince,
+  type RowLocks,
+} from "../storage/payout-repository.js";
+import type { PayoutPhase } from "../storage/schema-payouts.js";
+import { writeTransaction } from "../storage/transactions.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
+import type { BankService } from "./banks.js";
+import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
+import { feeTiersOf, termsOf } from "./payout-settings.js";
+import { DEFAULT_PAYOUT_NARRATION, PAYOUT_ID, type PayoutQuery } from "./validation.js";
+
+export const payoutView = (row: PayoutRow): Payout => ({
+  id: row.id,
+  amount: Number(row.amount),
+  fee: Number(row.fee),
+  currency: row.currency,
+  bankCode: row.bank_code,
+  bankName: row.bank_name,
+  accountNumber: row.account_number,
+  accountName: row.account_name,
+  narration: row.narration,
+  reference: row.reference,
+  status: row.status,
+  failureReason: row.failure_reason,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** What a reused reference must match: the payout asked for, not its id or times. */
+function fingerprintOf(input: PayoutInput, narration: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify([input.amount, input.bankCode, input.accountNumber, narration]))
+    .digest("hex");
+}
+
+export interface PayoutServiceOptions {
+  storage: Storage;
+  locks: RowLocks;
+  deliveries: DeliveryDialect;
+  /** Name enquiry and the bank list. */
+  banks: BankService;
+  now?: Clock;
+}
+
+/** The postings (and events) that take a payout from one status to another, in order. */
+const TRANSITIONS: Partial<Record<`${PayoutStatus}>${PayoutStatus}`, PayoutPhase[]>> = {
+  "pending>successful": ["post"],
+  "pending>failed": ["void"],
+  // The bank reports a reversal of a payout whose success the service never heard of: both.
+  "pending>reversed": ["post", "reversal"],
+  "successful>reversed": ["reversal"],
+};
+
+const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
+  hold: "pending",
+  post: "successful",
+  void: "failed",
+  reversal: "reversed",
+};
+
+/** Payouts: held on the ledger when made, posted or voided once when the bank says. */
+export class PayoutService {
+  private readonly now: Clock;
+  private readonly heldListeners: Array<(payout: Payout) => void> = [];
+
+  constructor(private readonly options: PayoutServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Calls `listener` with each payout once it is held (the tracker asks the bank at once). */
+  onHeld(listener: (payout: Payout) => void): void {
+    this.heldListeners.push(listener);
+  }
+
+  /** 403 unless the business has API payouts on (checked before the body, as the contract orders). */
+  async assertEnabled(business: ForBusiness): Promise<void> {
+    const terms = await payoutTermsOf(this.options.storage.db, business.businessId);
+    if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+  }
+
+  /**
+   * POST /payouts: a reference reused with the same details answers its payout; then the name
+   * enquiry (400 / 422 ACCOUNT_NOT_RESOLVED), the limits (422 PAYOUT_LIMIT_EXCEEDED), and, in one
+   * transaction under the business's ledger locks, the day's volume, the balance (422
+   * INSUFFICIENT_BALANCE, nothing held) and the hold with the payout's row and the request's answer.
+   */
+  async create(business: ForBusiness, input: PayoutInput, unit?: UnitOfWork): Promise<Payout> {
+    const { storage } = this.options;
+    const businessId = business.businessId;
+    const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
+    const fingerprint = fingerprintOf(input, narration);
+    if (input.reference !== undefined) {
+      const existing = await findPayoutByReference(storage.db, businessId, input.reference);
+      if (existing) return this.sameOrRefused(existing, fingerprint);
+    }
+    const resolved = await this.options.banks.resolve(input);
+    const row = await payoutTermsOf(storage.db, businessId);
+    if (!row || Number(row.payouts_enabled) !== 1) throw payoutsDisabled();
+    const { perPayoutLimit, dailyLimit } = termsOf(row);
+    if (input.amount > perPayoutLimit) {
+      throw payoutLimitExceeded(
+        `amount ${input.amount} kobo (${formatNaira(input.amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
+      );
+    }
+    const fee = payoutFee(feeTiersOf(row.payout_fee_tiers), input.amount);
+    const id = `po_${randomUUID().replaceAll("-", "")}`;
+    let payout: Payout;
+    try {
+      payout = await writeTransaction(
+        storage,
+        async (trx) => {
+          const { heads, createdAt } = await lockPayoutLedger(
+            trx,
+            this.options.locks,
+            businessId,
+            isoNow(this.now),
+          );
+          const today = await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()));
+          if (today + input.amount > dailyLimit) {
+            throw payoutLimitExceeded(
+              `today's payouts would come to ${formatNaira(today + input.amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
+            );
+          }
+          const available = heads.get("available")?.balance ?? 0;
+          if (available < input.amount + fee) {
+            throw insufficientBalance(
+              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(input.amount + fee)} (amount ${formatNaira(input.amount)} and fee ${formatNaira(fee)})`,
+            );
+          }
+          const row: PayoutRow = {
+            id,
+            business_id: businessId,
+            reference: input.reference ?? id,
+            amount: input.amount,
+            fee,
+            currency: "NGN",
+            bank_code: resolved.bankCode,
+            bank_name: resolved.bankName,
+            account_number: resolved.accountNumber,
+            account_name: resolved.accountName,
+            narration,
+            fingerprint,
+            status: "pending",
+            failure_reason: null,
+            refund_of: null,
+            created_at: createdAt,
+            updated_at: createdAt,
+            submitted_at: null,
+            checks: 0,
+            next_check_at: createdAt,
+          };
+          await insertPayout(trx, row);
+          await postPayoutPhase(trx, row, "hold", heads, createdAt);
+          return payoutView(row);
+        },
+        unit,
+      );
+    } catch (error) {
+      if (isNegativeBalanceRefusal(error)) {
+        throw insufficientBalance("the available balance does not cover this payout's amount and fee");
+      }
+      if (input.reference !== undefined && isUniqueViolationOf(error, REFERENCE_KEY)) {
+        // Another request with this reference committed first.
+        const existing = await findPayoutByReference(storage.db, businessId, input.reference);
+        if (existing) return this.sameOrRefused(existing, fingerprint);
+      }
+      throw error;
+    }
+    for (const listener of this.heldListeners) listener(payout);
+    return payout;
+  }
+
+  private sameOrRefused(existing: PayoutRow, fingerprint: string): Payout {
+    if (existing.fingerprint !== fingerprint) throw duplicateReference(existing.reference);
+    return payoutView(existing);
+  }
+
+  /** GET /payouts: newest first, filtered by status and creation time. */
+  async list(
+    business: ForBusiness,
+    query: PayoutQuery,
+  ): Promise<{ items: Payout[]; pagination: Pagination }> {
+    const { page, limit, status, from, to } = query;
+    const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const offset = (page - 1) * limit;
+    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last payout");
+    const { rows, total } = await payoutPage(
+      this.options.storage.db,
+      business.businessId,
+      filter,
+      offset,
+      limit,
+    );
+    return {
+      items: rows.map(payoutView),
+      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+    };
+  }
+
+  /** One of the business's payouts; anything else (another business's included) is 404. */
+  async get(business: ForBusiness, id: string): Promise<Payout> {
+    if (!PAYOUT_ID.test(id)) throw payoutNotFound();
+    const row = await findPayout(this.options.storage.db, business.businessId, id);
+    if (!row) throw payoutNotFound();
+    return payoutView(row);
+  }
+
+  /**
+   * What the bank says of a payout (its answer to a transfer or a query, or its notification):
+   * a final status posts or voids the hold, a reversal credits the amount back, each once,
+   * with its event, in one transaction. A status the payout has, or cannot move to, changes
+   * nothing. Undefined when no payout has the reference.
+   */
+  async applyBankState(state: BankPayoutState): Promise<Payout | undefined> {
+    const { storage } = this.options;
+    const found = await findPayoutById(storage.db, state.reference);
+    if (!found) return undefined;
+    const phases = TRANSITIONS[`${found.status}>${state.status}`];
+    if (!phases) return payoutView(found);
+    const moved = await writeTransaction(storage, async (trx) => {
+      const { heads, createdAt } = await lockPayoutLedger(
+        trx,
+        this.options.locks,
+        found.business_id,
+        isoNow(this.now),
+      );
+      // Read again under the locks: another process may have applied it meanwhile.
+      const row = await findPayoutById(trx, found.id);
+      if (!row || TRANSITIONS[`${row.status}>${state.status}`] === undefined) return undefined;
+      let current: PayoutRow = row;
+      for (const phase of TRANSITIONS[`${row.status}>${state.status}`] ?? []) {
+        const next: PayoutRow = {
+          ...current,
+          status: STATUS_AFTER[phase],
+          failure_reason: phase === "post" ? null : (state.reason ?? current.failure_reason),
+          updated_at: createdAt,
+          next_check_at: null,
+        };
+        if (!(await movePayout(trx, current.id, current.status, next))) return undefined;
+        await postPayoutPhase(trx, current, phase, heads, createdAt);
+        await recordEvent(
+          trx,
+          this.options.deliveries,
+          {
+            businessId: current.business_id,
+            type: `payout.${STATUS_AFTER[phase]}` as "payout.successful",
+            accountNumber: null,
+            data: payoutView(next),
+          },
+          createdAt,
+        );
+        current = next;
+      }
+      return current;
+    });
+    const latest = moved ?? (await findPayoutById(storage.db, state.reference));
+    return latest && payoutView(latest);
+  }
+}
+
+/** The unique key of a business's references (PostgreSQL names the index; SQLite the columns). */
+const REFERENCE_KEY = {
+  index: "payouts_business_reference_key",
+  columns: "payouts.business_id, payouts.reference",
+};

@@ -1,0 +1,144 @@
+import { type Clock, isoNow } from "../clock.js";
+import { ErrorCode, isAppError } from "../errors.js";
+import type { BankPayoutState, PayoutRail } from "../providers/payout-rail.js";
+import type { Storage } from "../storage/database.js";
+import { claimCheck, duePayouts, scheduleCheck, stuckPayouts } from "../storage/payout-checks.js";
+import type { PayoutRow } from "../storage/payout-repository.js";
+import type { PayoutService } from "./payout-service.js";
+
+// The tracker: every pending payout is asked about until the bank gives a final answer. A payout
+// held but not yet sent is sent; one the bank has is queried; one the bank says it never got
+// (its transfer was lost on the way) is sent again under the same reference, which the bank
+// executes at most once. Never a new reference, never given up on: a payout pending longer than
+// PAYOUT_STUCK_MINUTES is counted as stuck (metrics, the console) and still asked about.
+
+/** How long a check holds a payout before another process may take it (a process that died). */
+export const CHECK_LEASE_MS = 60_000;
+/** The longest wait between two checks of one payout. */
+export const MAX_CHECK_DELAY_MS = 5 * 60_000;
+const BATCH = 32;
+
+/** The wait after the `checks`-th check that left a payout pending: doubling from `baseMs`, capped. */
+export function checkDelay(checks: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.min(Math.max(checks - 1, 0), 20), MAX_CHECK_DELAY_MS);
+}
+
+export interface PayoutTrackerOptions {
+  storage: Storage;
+  rail: PayoutRail;
+  payouts: PayoutService;
+  /** The first wait between checks (PAYOUT_CHECK_INTERVAL_MS). */
+  checkIntervalMs: number;
+  /** A payout pending longer than this is stuck (PAYOUT_STUCK_MINUTES). */
+  stuckAfterMs: number;
+  /** Told how many payouts are stuck after each run (the metric). */
+  onStuck?: (count: number) => void;
+  now?: Clock;
+}
+
+/** Where the tracker says what went wrong (the server's log). */
+export interface TrackerLog {
+  warn(details: object, message: string): void;
+}
+
+export class PayoutTracker {
+  private readonly now: Clock;
+  private log: TrackerLog = { warn: () => {} };
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly options: PayoutTrackerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Logs to the server's log (the services are made before it). */
+  useLog(log: TrackerLog): void {
+    this.log = log;
+  }
+
+  /** Runs a pass soon (a payout was just held): one at a time, one more if asked while running. */
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run()
+      .catch((error: unknown) => this.log.warn({ err: error }, "payout check failed"))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Waits for a pass in flight (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** One pass: every due payout checked once, then the stuck ones counted. */
+  async run(): Promise<void> {
+    const { storage } = this.options;
+    for (;;) {
+      const due = await duePayouts(storage.db, isoNow(this.now), BATCH);
+      const mine: PayoutRow[] = [];
+      const until = new Date(this.now() + CHECK_LEASE_MS).toISOString();
+      for (const row of due) {
+        if (row.next_check_at !== null && (await claimCheck(storage.db, row.id, row.next_check_at, until)))
+          mine.push(row);
+      }
+      await Promise.all(mine.map((row) => this.check(row)));
+      if (due.length < BATCH) break;
+    }
+    if (this.options.onStuck) {
+      const before = new Date(this.now() - this.options.stuckAfterMs).toISOString();
+      this.options.onStuck((await stuckPayouts(storage.db, before, 1_000)).length);
+    }
+  }
+
+  /** Asks the bank about one payout, and applies a final answer or schedules the next check. */
+  private async check(row: PayoutRow): Promise<void> {
+    const { rail, payouts, storage } = this.options;
+    let state: BankPayoutState | undefined;
+    let answered = true;
+    try {
+      if (row.checks > 0) state = await rail.queryTransfer(row.id);
+    } catch (error) {
+      // Not even a question answered: nothing is known, nothing is sent; ask again later.
+      answered = false;
+      this.log.warn({ err: error, payoutId: row.id }, "the bank could not say where a payout stands");
+    }
+    if (answered && state === undefined) {
+      try {
+        // Never sent, or the bank never got it: send it, under the same reference.
+        state = await rail.transferOut({
+          reference: row.id,
+          amount: Number(row.amount),
+          bankCode: row.bank_code,
+          accountNumber: row.account_number,
+          accountName: row.account_name,
+          narration: row.narration,
+        });
+      } catch (error) {
+        if (isAppError(error) && error.code === ErrorCode.PROVIDER_REJECTED) {
+          // The bank refused the transfer itself: it did not act, and will not.
+          state = { reference: row.id, status: "failed", reason: error.message };
+        } else {
+          this.log.warn({ err: error, payoutId: row.id }, "the bank could not take a payout yet");
+        }
+      }
+    }
+    if (state && state.status !== "pending") {
+      await payouts.applyBankState(state);
+      return;
+    }
+    const checks = row.checks + 1;
+    await scheduleCheck(storage.db, row.id, {
+      next_check_at: new Date(this.now() + checkDelay(checks, this.options.checkIntervalMs)).toISOString(),
+      checks,
+      ...(state && row.submitted_at === null ? { submitted_at: isoNow(this.now) } : {}),
+    });
+  }
+}

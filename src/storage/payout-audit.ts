@@ -1,0 +1,63 @@
+import { sql } from "kysely";
+import type { Executor } from "./executor.js";
+
+// What `vas ledger verify` reads of payouts (ledger-audit/verify.ts recomputes and compares).
+
+/** Per business: its payouts' sums by what the ledger must show of them. */
+export function payoutTotals(db: Executor, businessId?: string) {
+  const sumWhere = (condition: string, column: string) =>
+    sql<number>`coalesce(sum(case when ${sql.raw(condition)} then ${sql.raw(column)} else 0 end), 0)`;
+  let query = db
+    .selectFrom("payouts")
+    .select([
+      "business_id",
+      sumWhere("status = 'pending'", "amount + fee").as("held"),
+      sumWhere("status = 'successful'", "amount").as("paid_out"),
+      sumWhere("status in ('successful', 'reversed')", "fee").as("fees"),
+    ])
+    .groupBy("business_id");
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Each payout's postings, in payout and step order (verify checks them against its status). */
+export function payoutPostingsToVerify(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("payouts as p")
+    .leftJoin("payout_postings as s", "s.payout_id", "p.id")
+    .select(["p.id", "p.status", "s.phase", "s.step"])
+    .orderBy("p.id")
+    .orderBy("s.step");
+  if (businessId !== undefined) query = query.where("p.business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Payout postings whose entries do not sum to zero, or that have none. */
+export function unbalancedPayoutPostings(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("payout_postings as s")
+    .leftJoin("ledger_entries as e", "e.transaction_id", "s.id")
+    .select((eb) => [
+      "s.id",
+      eb.fn.coalesce(eb.fn.sum<number>("e.amount"), sql<number>`0`).as("sum"),
+      eb.fn.count<number>("e.sequence").as("entries"),
+    ])
+    .groupBy("s.id")
+    .having((eb) => eb.or([eb(eb.fn.count("e.sequence"), "=", 0), eb(eb.fn.sum("e.amount"), "!=", 0)]));
+  if (businessId !== undefined) query = query.where("s.business_id", "=", businessId);
+  return query.execute();
+}
+
+/** Ledger entries whose posting is neither a transaction nor a payout's posting. */
+export function entriesWithoutPosting(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("ledger_entries as e")
+    .leftJoin("transactions as t", "t.id", "e.transaction_id")
+    .leftJoin("payout_postings as s", "s.id", "e.transaction_id")
+    .select(["e.ledger_account_id", "e.sequence", "e.transaction_id"])
+    .where("t.id", "is", null)
+    .where("s.id", "is", null)
+    .limit(1000);
+  if (businessId !== undefined) query = query.where("e.business_id", "=", businessId);
+  return query.execute();
+}

@@ -1,0 +1,253 @@
+import type { Expression, Selectable } from "kysely";
+import type { LedgerAccountToOpen } from "../ledger/kinds.js";
+import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
+import { GENESIS_HASH } from "../ledger/posting.js";
+import type { Executor } from "./executor.js";
+import type { PayoutPhase, PayoutPostingsTable, PayoutStatus, PayoutsTable } from "./schema-payouts.js";
+import type { HeadRow } from "./transfer-writes.js";
+
+// Payouts and their ledger postings, through the query builder on both dialects: a payout's
+// write is one transaction the domain runs (payouts/payout-service.ts), its rows read under the
+// business's ledger locks.
+
+export type PayoutRow = Selectable<PayoutsTable>;
+export type PayoutPostingRow = Selectable<PayoutPostingsTable>;
+
+/**
+ * What taking rows for the rest of a transaction needs of the dialect: PostgreSQL's `FOR UPDATE`
+ * (sqlite/ and postgres/row-locks.ts); SQLite's write transactions run one at a time and need
+ * none. Chosen once in compose/ with the stores.
+ */
+export interface RowLocks {
+  locking<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q;
+}
+
+/** What a payout is checked against: the business's switch, limits and fee tiers (undefined: no such business). */
+export async function payoutTermsOf(db: Executor, businessId: string) {
+  return db
+    .selectFrom("businesses")
+    .select(["payouts_enabled", "payout_limit_kobo", "payout_daily_limit_kobo", "payout_fee_tiers"])
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+}
+
+/** Turns API payouts on or off, and sets the limits (null: the defaults); false when there is no such business. */
+export async function updatePayoutTerms(
+  db: Executor,
+  businessId: string,
+  terms: Partial<
+    Pick<PayoutsTermsColumns, "payouts_enabled" | "payout_limit_kobo" | "payout_daily_limit_kobo">
+  >,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("businesses")
+    .set({ ...terms, updated_at: now })
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+interface PayoutsTermsColumns {
+  payouts_enabled: number;
+  payout_limit_kobo: number | null;
+  payout_daily_limit_kobo: number | null;
+}
+
+/**
+ * The business's ledger accounts' heads, taken for the rest of the transaction in id order (the
+ * order transfers take them in), after opening any it does not have yet.
+ */
+export async function lockedLedgerHeads(
+  db: Executor,
+  locks: RowLocks,
+  businessId: string,
+  accounts: readonly LedgerAccountToOpen[],
+  now: string,
+): Promise<HeadRow[]> {
+  const read = () =>
+    locks
+      .locking(
+        db
+          .selectFrom("ledger_accounts")
+          .select(["id", "kind", "balance", "entry_count", "last_hash"])
+          .where("business_id", "=", businessId)
+          .orderBy("id"),
+      )
+      .execute();
+  const heads = await read();
+  if (heads.length >= accounts.length) return heads;
+  await db
+    .insertInto("ledger_accounts")
+    .values(
+      accounts.map((account) => ({
+        ...account,
+        business_id: businessId,
+        balance: 0,
+        entry_count: 0,
+        last_hash: GENESIS_HASH,
+        created_at: now,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return read();
+}
+
+/** Kobo the business's payouts created at or after `since` took, unless they failed or came back. */
+export async function payoutVolumeSince(db: Executor, businessId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom("payouts")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
+    .where("business_id", "=", businessId)
+    .where("created_at", ">=", since)
+    .where("status", "in", ["pending", "successful"])
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> {
+  await db.insertInto("payouts").values(row).execute();
+}
+
+/** One posting of a payout: its row (the database refuses a second of its step), entries and heads. */
+export interface PayoutPosting {
+  id: string;
+  payoutId: string;
+  businessId: string;
+  phase: PayoutPhase;
+  createdAt: string;
+  entries: readonly ChainedEntry[];
+  heads: Iterable<AccountHead>;
+}
+
+const STEPS: Record<PayoutPhase, number> = { hold: 1, post: 2, void: 2, reversal: 3 };
+
+/** Writes a payout's posting, its ledger entries and the heads after them. */
+export async function recordPayoutPosting(db: Executor, posting: PayoutPosting): Promise<void> {
+  await db
+    .insertInto("payout_postings")
+    .values({
+      id: posting.id,
+      payout_id: posting.payoutId,
+      business_id: posting.businessId,
+      phase: posting.phase,
+      step: STEPS[posting.phase],
+      created_at: posting.createdAt,
+    })
+    .execute();
+  await db
+    .insertInto("ledger_entries")
+    .values(
+      posting.entries.map((entry) => ({
+        ledger_account_id: entry.ledgerAccountId,
+        sequence: entry.sequence,
+        transaction_id: posting.id,
+        business_id: posting.businessId,
+        amount: entry.amount,
+        balance_after: entry.balanceAfter,
+        created_at: entry.createdAt,
+        previous_hash: entry.previousHash,
+        hash: entry.hash,
+      })),
+    )
+    .execute();
+  for (const head of posting.heads) {
+    await db
+      .updateTable("ledger_accounts")
+      .set({ balance: head.balance, entry_count: head.entryCount, last_hash: head.lastHash })
+      .where("id", "=", head.id)
+      .execute();
+  }
+}
+
+/** Moves a payout from `from` to its next status; false when it was not at `from` (another process moved it). */
+export async function movePayout(
+  db: Executor,
+  id: string,
+  from: PayoutStatus,
+  to: { status: PayoutStatus; failure_reason: string | null; updated_at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("payouts")
+    .set({ ...to, next_check_at: null })
+    .where("id", "=", id)
+    .where("status", "=", from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The payout with this id, the business's (undefined for another business's). */
+export function findPayout(db: Executor, businessId: string, id: string) {
+  return db
+    .selectFrom("payouts")
+    .selectAll()
+    .where("id", "=", id)
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+/** The payout with this id, whoever's it is (the bank's notifications and the tracker). */
+export function findPayoutById(db: Executor, id: string) {
+  return db.selectFrom("payouts").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function findPayoutByReference(db: Executor, businessId: string, reference: string) {
+  return db
+    .selectFrom("payouts")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("reference", "=", reference)
+    .executeTakeFirst();
+}
+
+export interface PayoutFilter {
+  status?: PayoutStatus;
+  from?: string;
+  to?: string;
+}
+
+/** A page of the business's payouts, newest first, and how many the filter selects. */
+export async function payoutPage(
+  db: Executor,
+  businessId: string,
+  filter: PayoutFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PayoutRow[]; total: number }> {
+  let query = db.selectFrom("payouts").where("business_id", "=", businessId);
+  if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+  if (filter.from !== undefined) query = query.where("created_at", ">=", filter.from);
+  if (filter.to !== undefined) query = query.where("created_at", "<=", filter.to);
+  const counted = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const total = Number(counted.total);
+  const rows =
+    offset < total
+      ? await query
+          .selectAll()
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .offset(offset)
+          .limit(limit)
+          .execute()
+      : [];
+  return { rows, total };
+}
+
+/** The newest entry's time among these heads' last entries (undefined before any): one key lookup each. */
+export async function latestEntryTime(db: Executor, heads: readonly HeadRow[]): Promise<string | undefined> {
+  const opened = heads.filter((head) => Number(head.entry_count) > 0);
+  if (opened.length === 0) return undefined;
+  const row = await db
+    .selectFrom("ledger_entries")
+    .select((eb) => eb.fn.max("created_at").as("latest"))
+    .where((eb) =>
+      eb.or(
+        opened.map((head) =>
+          eb.and([eb("ledger_account_id", "=", head.id), eb("sequence", "=", Number(head.entry_count))]),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return row?.latest ?? undefined;
+}

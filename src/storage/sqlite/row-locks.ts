@@ -1,0 +1,6 @@
+import type { RowLocks } from "../payout-repository.js";
+
+/** SQLite: a write transaction runs alone (BEGIN IMMEDIATE), so what it reads is its own already. */
+export const sqliteRowLocks: RowLocks = {
+  locking: (query) => query,
+};

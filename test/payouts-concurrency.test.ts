@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { randomBytes, randomUUID } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { sign } from "../src/auth/signature.js";
+import { verifyLedger } from "../src/ledger-audit/verify.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
+import { cliEnv } from "./helpers/cli.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+
+// Issue 26, item 3: no overdraft, ever. 100 payouts that together exceed the balance, sent at
+// once to two server processes on one database, accept exactly those that fit; the others are
+// 422 INSUFFICIENT_BALANCE with nothing held; `available` never went below zero (the ledger's
+// entries say so: `vas ledger verify` walks every balance they passed through).
+
+const PAYEE = SANDBOX_PAYEES.find((p) => p.outcome === "successful") ?? SANDBOX_PAYEES[0];
+const FUNDED = 1_000_000; // NGN 10,000
+const AMOUNT = 100_000; // NGN 1,000, fee NGN 10: 101,000 kobo each
+const FEE = 1_000;
+const FIT = Math.floor(FUNDED / (AMOUNT + FEE)); // 9
+
+for (const dialect of DIALECTS) {
+  describe(`100 payouts at once from two processes on ${dialect}`, () => {
+    const masterKey = randomBytes(32);
+    let h: Harness;
+    let business: TestBusiness;
+    const servers: ServerProcess[] = [];
+    before(async () => {
+      h = await createHarness({ dialect, masterKey });
+      business = await h.createBusiness({ name: "Racing Payouts Ltd" });
+      await h.services.payoutSettings.setApiPayouts(business.businessId, true);
+      const generated = await h.request({ url: `${API}/account/generate`, body: customer(), as: business });
+      const accountNumber = generated.json().data.accountNumber as string;
+      const paid = await h.request({
+        url: `${API}/sandbox/transfers`,
+        body: { accountNumber, amount: FUNDED },
+        as: business,
+      });
+      assert.equal(paid.statusCode, 201, paid.body);
+      const env = cliEnv(h, masterKey) as Record<string, string>;
+      servers.push(await startServerProcess(env));
+      servers.push(await startServerProcess(env));
+    });
+    after(async () => {
+      for (const server of servers) await server.stop();
+      await h.close();
+    });
+
+    /** POST /payouts to a real process, signed as an integrator would sign it. */
+    async function payout(base: string, i: number) {
+      // Each its own reference: requests that differ (a version 1 signature covers the body only).
+      const body = JSON.stringify({
+        amount: AMOUNT,
+        bankCode: PAYEE?.bankCode,
+        accountNumber: PAYEE?.accountNumber,
+        reference: `race-${i}`,
+      });
+      const timestamp = String(Date.now());
+      const response = await fetch(`${base}${API}/payouts`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": business.apiKey,
+          "x-timestamp": timestamp,
+          "x-signature": sign(business.secretKey, body, timestamp),
+          "idempotency-key": randomUUID(),
+        },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as { error?: { code: string } } };
+    }
+
+    test("exactly those that fit are accepted; available never below zero", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => payout((servers[i % 2] as ServerProcess).url, i)),
+      );
+      const accepted = answers.filter((a) => a.status === 202);
+      const refused = answers.filter((a) => a.status === 422);
+      const tally = answers.map((a) => `${a.status} ${a.body.error?.code ?? ""}`).sort();
+      const counts = [...new Set(tally)]
+        .map((t) => `${t} x${tally.filter((x) => x === t).length}`)
+        .join(", ");
+      assert.equal(accepted.length, FIT, counts);
+      assert.equal(refused.length, 100 - FIT, counts);
+      for (const answer of refused) assert.equal(answer.body.error?.code, "INSUFFICIENT_BALANCE");
+      const balance = (await h.request({ url: `${API}/balance`, as: business })).json().data;
+      assert.equal(balance.available, FUNDED - FIT * (AMOUNT + FEE));
+      assert.equal(balance.pending + balance.totalPaidOut + balance.totalFees, FIT * (AMOUNT + FEE));
+      const list = await h.request({ url: `${API}/payouts?limit=100`, as: business });
+      assert.equal(list.json().pagination.total, FIT, "one payout per accepted request, none for a refusal");
+      const report = await verifyLedger(h.storage.db);
+      assert.deepEqual(report.drifts, [], "no balance ever below zero, every hold accounted for");
+    });
+  });
+}
