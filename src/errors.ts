@@ -74,6 +74,8 @@ export const ErrorCode = {
   INSUFFICIENT_BALANCE: "INSUFFICIENT_BALANCE",
   DUPLICATE_REFERENCE: "DUPLICATE_REFERENCE",
   PAYOUT_NOT_FOUND: "PAYOUT_NOT_FOUND",
+  REFUND_EXCEEDS_PAYMENT: "REFUND_EXCEEDS_PAYMENT",
+  PAYOUT_IP_NOT_ALLOWED: "PAYOUT_IP_NOT_ALLOWED",
   // The bank's notifications (PROVIDER=http), not the signed API.
   BANK_SIGNATURE_INVALID: "BANK_SIGNATURE_INVALID",
   BANK_MESSAGE_STALE: "BANK_MESSAGE_STALE",
@@ -245,6 +247,14 @@ export const duplicateReference = (reference: string) =>
     409,
     `reference ${reference} was used by another payout of this business with other details`,
   );
+export const payoutIpNotAllowed = (ip: string) =>
+  new AppError(
+    ErrorCode.PAYOUT_IP_NOT_ALLOWED,
+    403,
+    `This API key sends payouts only from the addresses listed for it; ${ip} is not one of them`,
+  );
+export const refundExceedsPayment = (message: string) =>
+  new AppError(ErrorCode.REFUND_EXCEEDS_PAYMENT, 422, message);
 export const payoutNotFound = () => new AppError(ErrorCode.PAYOUT_NOT_FOUND, 404, "Payout not found");
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");

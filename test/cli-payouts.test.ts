@@ -6,8 +6,9 @@ import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
-// `vas business set-payout-fee` against the database a server uses: the schedule each future
-// payout of the business pays, read back by the service the server runs.
+// The operator's payout settings from the CLI, against the database a server uses: the fee each
+// future payout of a business pays, its API switch and limits, and a key's payout addresses,
+// read back by the service the server runs.
 
 for (const dialect of DIALECTS) {
   describe(`vas business set-payout-fee on ${dialect}`, () => {
@@ -100,6 +101,77 @@ for (const dialect of DIALECTS) {
         h.services.payoutSettings.setFeeTiers(business.businessId, [{ upTo: 10, fee: 1 }]),
         { code: "VALIDATION_FAILED", message: "the last tier must be *:fee, for every larger payout" },
       );
+    });
+
+    test("set-payouts turns API payouts on and off; set-payout-limits sets and restores the limits", async () => {
+      const shown = await runVas(["business", "set-payouts", other.businessId], env);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(
+        shown.stdout,
+        /through the API off; at most NGN 5,000,000\.00 a payout \(default\), NGN 50,000,000\.00 a day \(default\)/,
+      );
+      const on = await runVas(["business", "set-payouts", other.businessId, "--api", "on", "--json"], env);
+      assert.equal(on.code, 0, on.stderr);
+      assert.equal(JSON.parse(on.stdout).apiPayouts, true);
+      assert.equal((await h.services.payoutSettings.terms(other.businessId)).apiPayouts, true);
+      const limits = await runVas(
+        [
+          "business",
+          "set-payout-limits",
+          other.businessId,
+          "--per-payout",
+          "100000",
+          "--daily",
+          "250000",
+          "--json",
+        ],
+        env,
+      );
+      assert.equal(limits.code, 0, limits.stderr);
+      assert.deepEqual(JSON.parse(limits.stdout), {
+        businessId: other.businessId,
+        apiPayouts: true,
+        perPayoutLimit: 100_000,
+        dailyLimit: 250_000,
+        defaults: { perPayoutLimit: false, dailyLimit: false },
+      });
+      const back = await runVas(
+        ["business", "set-payout-limits", other.businessId, "--daily", "default"],
+        env,
+      );
+      assert.match(back.stdout, /at most NGN 1,000\.00 a payout, NGN 50,000,000\.00 a day \(default\)/);
+      assert.equal(
+        (await runVas(["business", "set-payouts", other.businessId, "--api", "maybe"], env)).code,
+        2,
+      );
+      assert.equal(
+        (await runVas(["business", "set-payout-limits", other.businessId, "--daily", "0"], env)).code,
+        2,
+      );
+      await runVas(["business", "set-payouts", other.businessId, "--api", "off"], env);
+      assert.equal((await h.services.payoutSettings.terms(other.businessId)).apiPayouts, false);
+    });
+
+    test("key set-payout-ips limits a key's payouts to addresses, and --any lifts it", async () => {
+      const set = await runVas(
+        ["key", "set-payout-ips", business.keyId, "--ips", "203.0.113.7, 10.0.0.0/8", "--json"],
+        env,
+      );
+      assert.equal(set.code, 0, set.stderr);
+      assert.deepEqual(JSON.parse(set.stdout), {
+        keyId: business.keyId,
+        payoutIps: ["203.0.113.7", "10.0.0.0/8"],
+      });
+      const refused = await runVas(["key", "set-payout-ips", business.keyId, "--ips", "10.0.0.0/40"], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /10\.0\.0\.0\/40 is not an IP address or a CIDR range/);
+      assert.deepEqual(await h.services.payoutSettings.keyPayoutIps(business.keyId), [
+        "203.0.113.7",
+        "10.0.0.0/8",
+      ]);
+      const any = await runVas(["key", "set-payout-ips", business.keyId, "--any"], env);
+      assert.match(any.stdout, /sends payouts from any address/);
+      assert.equal(await h.services.payoutSettings.keyPayoutIps(business.keyId), null);
     });
   });
 }

@@ -81,12 +81,18 @@ for (const dialect of DATABASE_KINDS) {
           fee: 0,
           netAmount: 150_000,
           currency: "NGN",
-          payer: { name: "Chinedu Okafor", accountNumber: "0011223344", bankName: "Example Bank" },
+          payer: {
+            name: "Chinedu Okafor",
+            accountNumber: "0011223344",
+            bankName: "Example Bank",
+            bankCode: null,
+          },
           narration: "Invoice 1042",
           status: "successful",
           paidAt: new Date(clock).toISOString(),
           createdAt: new Date(clock).toISOString(),
           balanceAfter: 150_000,
+          refundedAmount: 0,
         },
       );
       assert.deepEqual((await get(`/transactions/${transaction.id}`)).json().data, transaction);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import type { Balance, Payout } from "../src/core/api-types.js";
+import type { Balance, Payout, Transaction } from "../src/core/api-types.js";
 import { providerRejected, providerUnavailable } from "../src/errors.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
 import { PayoutTracker } from "../src/payouts/payout-tracker.js";
@@ -207,6 +207,19 @@ for (const dialect of DIALECTS) {
       assertFailCode(peek, 404, "PAYOUT_NOT_FOUND");
     });
 
+    test("a key limited to other addresses cannot pay out; from a listed one it can", async () => {
+      await h.services.payoutSettings.setKeyPayoutIps(business.keyId, "203.0.113.7, 10.0.0.0/8");
+      try {
+        const refused = await pay(to(SUCCESSFUL, 1_000, { reference: "away" }));
+        assertFailCode(refused, 403, "PAYOUT_IP_NOT_ALLOWED");
+        assert.match(refused.json().message, /127\.0\.0\.1 is not one of them/);
+        await h.services.payoutSettings.setKeyPayoutIps(business.keyId, "127.0.0.0/8");
+        assert.equal((await pay(to(SUCCESSFUL, 1_000, { reference: "home" }))).statusCode, 202);
+      } finally {
+        await h.services.payoutSettings.setKeyPayoutIps(business.keyId, null);
+      }
+    });
+
     test("a retried request with its Idempotency-Key is answered once, one payout made", async () => {
       const key = randomUUID();
       const body = to(SUCCESSFUL, 20_000);
@@ -294,6 +307,120 @@ for (const dialect of DIALECTS) {
       await h.services.payoutTracker.run();
       clock += 10_000;
       await h.services.payoutTracker.run();
+    });
+
+    /** A payment into the business from a payer at `payer`'s bank (null: the bank did not say). */
+    async function paymentFrom(payer: { bankCode: string; accountNumber: string } | null, amount: number) {
+      const generated = await h.request({
+        url: `${API}/account/generate`,
+        body: customer({ email: `${randomUUID()}@example.com` }),
+        as: business,
+      });
+      const accountNumber = generated.json().data.accountNumber as string;
+      const paid = await h.request({
+        url: `${API}/sandbox/transfers`,
+        body: {
+          accountNumber,
+          amount,
+          ...(payer ? { payerBankCode: payer.bankCode, payerAccountNumber: payer.accountNumber } : {}),
+        },
+        as: business,
+      });
+      assert.equal(paid.statusCode, 201, paid.body);
+      return paid.json().data as Transaction;
+    }
+    // Each at its own millisecond: the clock stands still here, and a version 1 signature covers the
+    // body and the timestamp only (the same signature again is a replay).
+    const refund = (id: string, body: unknown = {}, key: string | null = randomUUID()) =>
+      h.request({
+        timestamp: ++clock,
+        url: `${API}/transactions/${id}/refund`,
+        body,
+        as: business,
+        headers: key === null ? {} : { "idempotency-key": key },
+      });
+    const transaction = async (id: string) =>
+      (await h.request({ url: `${API}/transactions/${id}`, as: business })).json().data as Transaction;
+
+    test("a refund in full pays the payer back: a payout with refundOf, refund.successful", async () => {
+      const payment = await paymentFrom(SUCCESSFUL, 50_000);
+      assert.deepEqual(payment.payer.bankCode, SUCCESSFUL.bankCode);
+      assert.equal(payment.refundedAmount, 0);
+      const response = await refund(payment.id);
+      assert.equal(response.statusCode, 202, response.body);
+      const refunded = response.json().data as Payout;
+      assert.deepEqual(
+        [refunded.amount, refunded.refundOf, refunded.accountNumber, refunded.narration, refunded.status],
+        [50_000, payment.id, SUCCESSFUL.accountNumber, "Refund", "pending"],
+      );
+      assert.equal((await transaction(payment.id)).refundedAmount, 50_000);
+      assertFailCode(await refund(payment.id, { amount: 1 }), 422, "REFUND_EXCEEDS_PAYMENT");
+      await h.services.payoutTracker.run();
+      await bankTells(SETTLE_MS);
+      assert.equal((await get(refunded.id)).status, "successful");
+      const events = await h.request({ url: `${API}/events?type=refund.successful`, as: business });
+      assert.deepEqual(
+        (events.json().data as Array<{ data: Payout }>).map((event) => event.data.id),
+        [refunded.id],
+      );
+      assert.equal((await transaction(payment.id)).refundedAmount, 50_000);
+    });
+
+    test("refunds in part add up to the payment, never past it; a failed one frees its amount", async () => {
+      const payment = await paymentFrom(FAILED, 30_000);
+      const first = await refund(payment.id, { amount: 10_000, reason: "Two items returned" });
+      assert.equal(first.statusCode, 202, first.body);
+      assert.equal((first.json().data as Payout).narration, "Two items returned");
+      const tooMuch = await refund(payment.id, { amount: 20_001 });
+      assertFailCode(tooMuch, 422, "REFUND_EXCEEDS_PAYMENT");
+      assert.match(tooMuch.json().message, /NGN 200\.00 is left to refund/);
+      const rest = await refund(payment.id);
+      assert.equal((rest.json().data as Payout).amount, 20_000, "the default is what is left");
+      assert.equal((await transaction(payment.id)).refundedAmount, 30_000);
+      // Both go to a dormant account: they fail, and their amounts may be refunded again.
+      await h.services.payoutTracker.run();
+      await bankTells(SETTLE_MS);
+      assert.equal((await transaction(payment.id)).refundedAmount, 0);
+      const events = await h.request({ url: `${API}/events?type=refund.failed`, as: business });
+      assert.equal(events.json().data.length, 2);
+      assert.equal((await refund(payment.id, { amount: 30_000 })).statusCode, 202);
+    });
+
+    test("two refunds of one payment at once: together never more than the payment", async () => {
+      const payment = await paymentFrom(SUCCESSFUL, 40_000);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => refund(payment.id, { amount: 15_000, reason: `Return ${i}` })),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.statusCode).sort(),
+        [202, 202, 422, 422, 422, 422],
+        answers.map((a) => a.body).join("\n"),
+      );
+      assert.equal((await transaction(payment.id)).refundedAmount, 30_000);
+    });
+
+    test("a payer that cannot be named cannot be refunded; another business's payment is 404", async () => {
+      const unknownBank = await paymentFrom(null, 5_000);
+      assert.equal(unknownBank.payer.bankCode, null);
+      const refused = await refund(unknownBank.id);
+      assertFailCode(refused, 422, "ACCOUNT_NOT_RESOLVED");
+      assert.match(refused.json().message, /did not say which bank/);
+      assertFailCode(await refund((await paymentFrom(UNRESOLVABLE, 5_000)).id), 422, "ACCOUNT_NOT_RESOLVED");
+      assertFailCode(await refund(unknownBank.id, {}, null), 400, "IDEMPOTENCY_KEY_REQUIRED");
+      assertValidation(
+        await refund(unknownBank.id, { amount: 0 }),
+        "amount must be a whole number of kobo from 1 to 9007199254740991",
+      );
+      assertFailCode(await refund("txn_00000000000000000000000000000000"), 404, "TRANSACTION_NOT_FOUND");
+      const other = await h.createBusiness({ name: "Someone Else Ltd" });
+      await h.services.payoutSettings.setApiPayouts(other.businessId, true);
+      const theirs = await h.request({
+        url: `${API}/transactions/${unknownBank.id}/refund`,
+        body: {},
+        as: other,
+        headers: { "idempotency-key": randomUUID() },
+      });
+      assertFailCode(theirs, 404, "TRANSACTION_NOT_FOUND");
     });
 
     test("the ledger proves itself: every hold posted or voided once, nothing below zero", async () => {

@@ -22,6 +22,8 @@ export interface BankTransfer {
   payerName: string;
   payerAccountNo: string;
   payerBankName: string;
+  /** The payer's bank's CBN code (null: not given). */
+  payerBankCode: string | null;
   narration: string;
   /** When the payer was debited (milliseconds). */
   paidTime: number;
@@ -62,6 +64,7 @@ const SCHEMA = `
     payer_name text not null,
     payer_account_no text not null,
     payer_bank_name text not null,
+    payer_bank_code text,
     narration text not null,
     paid_time integer not null,
     status text not null,
@@ -103,6 +106,7 @@ type TransferRow = {
   payer_name: string;
   payer_account_no: string;
   payer_bank_name: string;
+  payer_bank_code: string | null;
   narration: string;
   paid_time: number;
   status: BankTransfer["status"];
@@ -120,6 +124,13 @@ export class BankDatabase {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("busy_timeout = 5000");
     this.db.exec(SCHEMA);
+    // A data directory from before refunds: its transfers gain the payer's bank code.
+    const columns = this.db.prepare("select name from pragma_table_info('transfers')").all() as {
+      name: string;
+    }[];
+    if (!columns.some((column) => column.name === "payer_bank_code")) {
+      this.db.exec("alter table transfers add column payer_bank_code text");
+    }
   }
 
   /** The key that numbers the bank's accounts: made once, kept in the file. */
@@ -262,8 +273,8 @@ export class BankDatabase {
     this.db
       .prepare(
         `insert into transfers (order_no, account_number, amount, currency, payer_name, payer_account_no,
-           payer_bank_name, narration, paid_time, status, attempts, next_attempt_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (order_no) do nothing`,
+           payer_bank_name, payer_bank_code, narration, paid_time, status, attempts, next_attempt_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (order_no) do nothing`,
       )
       .run(
         transfer.orderNo,
@@ -273,6 +284,7 @@ export class BankDatabase {
         transfer.payerName,
         transfer.payerAccountNo,
         transfer.payerBankName,
+        transfer.payerBankCode,
         transfer.narration,
         transfer.paidTime,
         transfer.paidTime,
@@ -337,6 +349,7 @@ const toTransfer = (row: TransferRow): BankTransfer => ({
   payerName: row.payer_name,
   payerAccountNo: row.payer_account_no,
   payerBankName: row.payer_bank_name,
+  payerBankCode: row.payer_bank_code,
   narration: row.narration,
   paidTime: row.paid_time,
   status: row.status,

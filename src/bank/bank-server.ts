@@ -93,6 +93,7 @@ const payRequestSchema = z
     payerName: bankNotificationSchema.shape.payerAccountName.default(SANDBOX_PAYER.name),
     payerAccountNo: bankNotificationSchema.shape.payerAccountNo.default(SANDBOX_PAYER.accountNumber),
     payerBankName: bankNotificationSchema.shape.payerBankName.default(SANDBOX_PAYER.bankName),
+    payerBankCode: bankNotificationSchema.shape.payerBankCode,
     narration: bankNotificationSchema.shape.narration.unwrap().default("Sandbox transfer"),
     orderNo: bankNotificationSchema.shape.orderNo.optional(),
   })
@@ -307,6 +308,7 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       payerName: pay.payerName,
       payerAccountNo: pay.payerAccountNo,
       payerBankName: pay.payerBankName,
+      payerBankCode: pay.payerBankCode ?? null,
       narration: pay.narration,
       paidTime: Date.now(),
     });

@@ -85,6 +85,7 @@ describe("Notifier against a real receiver", () => {
       payerName: "Ada",
       payerAccountNo: "1111111111",
       payerBankName: "Other Bank",
+      payerBankCode: "058",
       narration: "",
       paidTime: Date.now(),
     });

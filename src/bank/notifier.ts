@@ -210,6 +210,7 @@ export class Notifier {
       payerAccountName: transfer.payerName,
       payerAccountNo: transfer.payerAccountNo,
       payerBankName: transfer.payerBankName,
+      ...(transfer.payerBankCode === null ? {} : { payerBankCode: transfer.payerBankCode }),
       narration: transfer.narration,
       paidTime: transfer.paidTime,
       ...envelope(this.now()),

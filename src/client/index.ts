@@ -11,6 +11,7 @@ import type {
   PayoutInput,
   PayoutStatus,
   PermanentAccount,
+  RefundInput,
   ResolvedBankAccount,
   SandboxPayoutAccount,
   SandboxTransferInput,
@@ -109,6 +110,11 @@ export interface VasClient {
   transactions(query?: Omit<TransactionQuery, "page">): AsyncIterableIterator<Transaction>;
   /** GET /transactions/:id. */
   getTransaction(id: string, options?: RequestOptions): Promise<Transaction>;
+  /**
+   * POST /transactions/:id/refund: the payment (or `amount` of it) back to its payer, a payout with
+   * `refundOf`; held at once and answered `pending`.
+   */
+  refund(transactionId: string, input?: RefundInput, options?: RequestOptions): Promise<Payout>;
   /** GET /balance: now, or as it stood `at` an instant. */
   getBalance(query?: { at?: Date | string }, options?: RequestOptions): Promise<Balance>;
   /** GET /events: one page, newest first, optionally of one type. */
@@ -235,6 +241,10 @@ export function createClient(options: ClientOptions): VasClient {
     async getTransaction(id, requestOptions) {
       const path = `/transactions/${encodeURIComponent(id)}`;
       return (await call<{ data: Transaction }>("GET", path, undefined, requestOptions)).data;
+    },
+    async refund(transactionId, input = {}, requestOptions) {
+      const path = `/transactions/${encodeURIComponent(transactionId)}/refund`;
+      return (await call<{ data: Payout }>("POST", path, input, requestOptions)).data;
     },
     async listEvents(query = {}, requestOptions) {
       const params = new URLSearchParams();

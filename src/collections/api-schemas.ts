@@ -43,6 +43,13 @@ export const transactionSchema = z
       name: z.string().meta({ examples: ["Chinedu Okafor"] }),
       accountNumber: z.string().meta({ examples: ["0123456789"] }),
       bankName: z.string().meta({ examples: ["Example Bank"] }),
+      bankCode: z
+        .string()
+        .nullable()
+        .meta({
+          description: "The payer's bank's CBN code, when the bank gave it: a refund needs it (null: none).",
+          examples: ["058"],
+        }),
     }),
     narration: z
       .string()
@@ -59,6 +66,9 @@ export const transactionSchema = z
     paidAt: instant("When the bank debited the payer: the value time"),
     createdAt: instant("When the service recorded it: `from` and `to` filter on this"),
     balanceAfter: kobo("The business's available balance right after this transaction."),
+    refundedAmount: kobo(
+      "Refunded to the payer so far: refunds pending and successful (a failed one frees its amount).",
+    ).min(0),
   })
   .meta({ description: "An inbound transfer that was credited." });
 
@@ -109,6 +119,17 @@ export const sandboxTransferRequestSchema = z
       .nullable()
       .optional()
       .meta({ description: `Default \`${SANDBOX_PAYER.bankName}\`. The customer-name rules apply.` }),
+    payerBankCode: z
+      .string()
+      .regex(/^\d{3,6}$/)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "The payer's bank's CBN code (3 to 6 digits; default none). A refund of the payment goes to " +
+          "`payerAccountNumber` at this bank: use a sandbox destination account to try one.",
+        examples: ["058"],
+      }),
     narration: z
       .string()
       .nullable()

@@ -68,6 +68,7 @@ export function toTransferNotification(notification: BankNotification): Transfer
       name: notification.payerAccountName,
       accountNumber: notification.payerAccountNo,
       bankName: notification.payerBankName,
+      bankCode: notification.payerBankCode ?? null,
     },
     narration: notification.narration ?? "",
     paidAt: new Date(notification.paidTime).toISOString(),

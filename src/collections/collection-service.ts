@@ -25,7 +25,7 @@ import { writeTransaction } from "../storage/transactions.js";
 import type { TransferDecisions, TransferPosting, TransferWrites } from "../storage/transfer-writes.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
-import { listTransactions, type TransactionPage, transactionView } from "./transaction-listing.js";
+import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
 export type { Balance, Transaction, TransactionPage };
@@ -183,6 +183,7 @@ export class CollectionService {
       payer_name: transfer.payer.name,
       payer_account_number: transfer.payer.accountNumber,
       payer_bank_name: transfer.payer.bankName,
+      payer_bank_code: transfer.payer.bankCode ?? null,
       narration: transfer.narration,
       status: "successful",
       value_at: transfer.paidAt,
@@ -247,7 +248,8 @@ export class CollectionService {
     if (!TRANSACTION_ID.test(id)) throw transactionNotFound();
     const row = await findTransaction(this.options.storage.db, business.businessId, id);
     if (!row) throw transactionNotFound();
-    return transactionView(row);
+    const [transaction] = await viewsOf(this.options.storage.db, [row]);
+    return transaction as Transaction;
   }
 
   /** The business's balances, read from its ledger accounts: now, or as they stood `at` an instant. */

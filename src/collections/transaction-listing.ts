@@ -2,6 +2,7 @@ import type { Pagination, Transaction } from "../core/api-types.js";
 import { accountNotFound } from "../errors.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
+import { refundedAmounts } from "../storage/payout-repository.js";
 import {
   countInValueRange,
   findTransactionBySession,
@@ -17,20 +18,27 @@ import type { TransactionQuery } from "./validation.js";
 
 // GET /transactions: which of a business's transactions a query selects, and in what order.
 
-export const transactionView = (row: TransactionRow): Transaction => ({
+/** A transaction as the API answers it, with what is refunded of it so far (0 when it is new). */
+export const transactionView = (row: TransactionRow, refundedAmount = 0): Transaction => ({
   id: row.id,
   accountNumber: row.account_number,
   amount: Number(row.amount),
   fee: Number(row.fee),
   netAmount: Number(row.net_amount),
   currency: row.currency,
-  payer: { name: row.payer_name, accountNumber: row.payer_account_number, bankName: row.payer_bank_name },
+  payer: {
+    name: row.payer_name,
+    accountNumber: row.payer_account_number,
+    bankName: row.payer_bank_name,
+    bankCode: row.payer_bank_code ?? null,
+  },
   narration: row.narration,
   sessionId: row.session_id,
   status: row.status,
   paidAt: row.value_at,
   createdAt: row.created_at,
   balanceAfter: Number(row.balance_after),
+  refundedAmount,
 });
 
 export interface TransactionPage {
@@ -66,14 +74,14 @@ export async function listTransactions(
   if (query.sessionId !== undefined) {
     const row = await findTransactionBySession(db, query.sessionId);
     const found = row !== undefined && selects(row, scope, query);
-    return { items: found && page === 1 ? [transactionView(row)] : [], pagination: paging(found ? 1 : 0) };
+    return { items: found && page === 1 ? await viewsOf(db, [row]) : [], pagination: paging(found ? 1 : 0) };
   }
   if (query.timeField === "paidAt" && (from !== undefined || to !== undefined)) {
     const range = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const total = await countInValueRange(db, scope, range);
     const offset = (page - 1) * limit;
     const rows = offset < total ? await valueRangePage(db, scope, range, offset, limit) : [];
-    return { items: rows.map(transactionView), pagination: paging(total) };
+    return { items: await viewsOf(db, rows), pagination: paging(total) };
   }
   count ??= (await lastTransaction(db, businessId))?.ordinal ?? 0;
   let low = 1;
@@ -84,7 +92,16 @@ export async function listTransactions(
   const upTo = high - (page - 1) * limit;
   if (upTo < low) return { items: [], pagination: paging(total) };
   const rows = await transactionPage(db, scope, Math.max(low, upTo - limit + 1), upTo);
-  return { items: rows.map(transactionView), pagination: paging(total) };
+  return { items: await viewsOf(db, rows), pagination: paging(total) };
+}
+
+/** The rows as the API answers them, each with what is refunded of it (one query for the page). */
+export async function viewsOf(db: Executor, rows: readonly TransactionRow[]): Promise<Transaction[]> {
+  const refunded = await refundedAmounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => transactionView(row, refunded.get(row.id) ?? 0));
 }
 
 /** Whether a transaction found by its session id is in the scope and the time range asked for. */

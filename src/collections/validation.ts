@@ -44,11 +44,18 @@ const notificationNarrationSchema = z
   .string({ error: "narration must be a string" })
   .transform((text) => cleanDisplayText(text, MAX_NARRATION_LENGTH));
 
+/** A bank's CBN code: 3 to 6 digits. */
+const bankCodeSchema = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .regex(/^\d{3,6}$/, { error: `${field} must be a bank's CBN code (3 to 6 digits)` });
+
 const sandboxFields = {
   accountNumber: accountNumberSchema("accountNumber"),
   payerName: displayNameSchema("payerName", MAX_PAYER_NAME_LENGTH),
   payerAccountNumber: accountNumberSchema("payerAccountNumber"),
   payerBankName: displayNameSchema("payerBankName", MAX_BANK_NAME_LENGTH),
+  payerBankCode: bankCodeSchema("payerBankCode"),
   narration: sandboxNarrationSchema,
 };
 
@@ -61,7 +68,13 @@ export function parseSandboxTransfer(body: Record<string, unknown>): SandboxTran
     accountNumber: required(body, "accountNumber", sandboxFields.accountNumber),
     amount: required(body, "amount", koboSchema("amount", NOTIFICATION_LIMITS.orderAmount)),
   };
-  for (const field of ["payerName", "payerAccountNumber", "payerBankName", "narration"] as const) {
+  for (const field of [
+    "payerName",
+    "payerAccountNumber",
+    "payerBankName",
+    "payerBankCode",
+    "narration",
+  ] as const) {
     if (isSent(body, field)) input[field] = check(sandboxFields[field], body[field]);
   }
   return input;
@@ -84,6 +97,7 @@ const transferNotificationSchema = z.strictObject({
     name: displayNameSchema("payer.name", MAX_PAYER_NAME_LENGTH),
     accountNumber: accountNumberSchema("payer.accountNumber"),
     bankName: displayNameSchema("payer.bankName", MAX_BANK_NAME_LENGTH),
+    bankCode: bankCodeSchema("payer.bankCode").nullable().optional(),
   }),
   narration: notificationNarrationSchema,
   paidAt: z.iso

@@ -21,6 +21,7 @@ import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { PayoutService } from "../payouts/payout-service.js";
 import { PayoutSettings } from "../payouts/payout-settings.js";
 import { PayoutTracker } from "../payouts/payout-tracker.js";
+import { RefundService } from "../payouts/refunds.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
@@ -68,6 +69,8 @@ export interface Services {
   payoutSettings: PayoutSettings;
   /** Payouts: made, listed, and moved by what the bank says. */
   payouts: PayoutService;
+  /** Refunds of inbound transactions to their payers: payouts with `refundOf`. */
+  refunds: RefundService;
   /** Asks the bank about every pending payout until it is final (the check-payouts job). */
   payoutTracker: PayoutTracker;
   /**
@@ -253,6 +256,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       banks,
       payoutSettings: new PayoutSettings({ storage: opened, now }),
       payouts,
+      refunds: new RefundService({ storage: opened, payouts, banks }),
       payoutTracker,
       bankPayoutNotices: http
         ? undefined

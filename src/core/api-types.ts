@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   "payout.successful",
   "payout.failed",
   "payout.reversed",
+  "refund.successful",
+  "refund.failed",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -107,7 +109,8 @@ export interface Transaction {
   fee: number;
   netAmount: number;
   currency: string;
-  payer: { name: string; accountNumber: string; bankName: string };
+  /** `bankCode` is the payer's bank's CBN code when the bank gave it (a refund needs it), else null. */
+  payer: { name: string; accountNumber: string; bankName: string; bankCode: string | null };
   narration: string;
   sessionId: string;
   status: "successful";
@@ -117,6 +120,8 @@ export interface Transaction {
   createdAt: string;
   /** The business's available balance right after it. */
   balanceAfter: number;
+  /** Kobo refunded to the payer so far, counting refunds pending and successful (a failed one frees its amount). */
+  refundedAmount: number;
 }
 
 /** GET /balance: kobo. */
@@ -190,8 +195,18 @@ export interface Payout {
   status: PayoutStatus;
   /** Why it failed or came back; null otherwise. */
   failureReason: string | null;
+  /** The inbound transaction this payout refunds (a refund); null for any other payout. */
+  refundOf: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** POST /transactions/{id}/refund's body: the whole payment (what is left of it) unless `amount` says less. */
+export interface RefundInput {
+  /** Kobo; default: the payment's amount less what is refunded already. */
+  amount?: number;
+  /** Why, for the payer's bank statement (the refund's narration; default `Refund`). */
+  reason?: string;
 }
 
 /** An event's delivery to one endpoint. */
@@ -225,5 +240,7 @@ export interface SandboxTransferInput {
   payerName?: string;
   payerAccountNumber?: string;
   payerBankName?: string;
+  /** The payer's bank's CBN code (3 to 6 digits): what a refund of this payment is sent to. */
+  payerBankCode?: string;
   narration?: string;
 }

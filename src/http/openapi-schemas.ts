@@ -18,6 +18,7 @@ import {
   bankSchema,
   payoutRequestSchema,
   payoutSchema,
+  refundRequestSchema,
   resolvedBankAccountSchema,
   sandboxPayoutAccountSchema,
 } from "../payouts/api-schemas.js";
@@ -110,6 +111,7 @@ export function componentSchemas(): Record<string, unknown> {
   add(sandboxPayoutAccountSchema, "SandboxPayoutAccount");
   add(success(z.array(sandboxPayoutAccountSchema)), "SandboxPayoutAccountListResponse");
   add(payoutRequestSchema, "PayoutRequest");
+  add(refundRequestSchema, "RefundRequest");
   add(payoutSchema, "Payout");
   add(success(payoutSchema), "PayoutResponse");
   add(page(payoutSchema), "PayoutListResponse");

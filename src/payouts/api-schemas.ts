@@ -101,6 +101,29 @@ export const payoutRequestSchema = z
   })
   .meta({ description: "A payout to make: name enquiry, fee and hold happen before the bank is asked." });
 
+/** Body of POST /transactions/{id}/refund, as sent (it may be empty: the whole payment). */
+export const refundRequestSchema = z
+  .looseObject({
+    amount: z
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({
+        description: "Integer kobo to refund; default what is left of the payment after earlier refunds.",
+        examples: [50000],
+      }),
+    reason: z
+      .string()
+      .max(MAX_PAYOUT_NARRATION_LENGTH)
+      .optional()
+      .meta({
+        description: "Why: the refund's narration, on the payer's statement (default `Refund`).",
+        examples: ["Order 1042 cancelled"],
+      }),
+  })
+  .meta({ description: "A refund of a payment to its payer." });
+
 /** One payout. */
 export const payoutSchema = z
   .strictObject({
@@ -127,6 +150,10 @@ export const payoutSchema = z
         "becomes `reversed` (the amount back to available; the fee is kept).",
     }),
     failureReason: z.string().nullable().meta({ description: "The bank's reason when failed or reversed." }),
+    refundOf: z
+      .string()
+      .nullable()
+      .meta({ description: "The inbound transaction this payout refunds (a refund); null otherwise." }),
     createdAt: instant("When it was made: `from` and `to` filter on this"),
     updatedAt: instant("When its status last changed"),
   })

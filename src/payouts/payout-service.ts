@@ -1,23 +1,34 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { Pagination, Payout, PayoutInput, PayoutStatus } from "../core/api-types.js";
+import type {
+  EventType,
+  Pagination,
+  Payout,
+  PayoutInput,
+  PayoutStatus,
+  ResolvedBankAccount,
+} from "../core/api-types.js";
 import { lagosDayStart } from "../core/lagos-time.js";
 import {
   duplicateReference,
   insufficientBalance,
+  payoutIpNotAllowed,
   payoutLimitExceeded,
   payoutNotFound,
   payoutsDisabled,
+  refundExceedsPayment,
   validationFailed,
 } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
+import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
+import type { Executor } from "../storage/executor.js";
 import {
   findPayout,
   findPayoutById,
@@ -29,11 +40,13 @@ import {
   payoutTermsOf,
   payoutVolumeSince,
   type RowLocks,
+  refundedAmounts,
 } from "../storage/payout-repository.js";
 import type { PayoutPhase } from "../storage/schema-payouts.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import type { BankService } from "./banks.js";
+import { allowsAddress } from "./payout-ips.js";
 import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
 import { feeTiersOf, termsOf } from "./payout-settings.js";
 import { DEFAULT_PAYOUT_NARRATION, PAYOUT_ID, type PayoutQuery } from "./validation.js";
@@ -51,15 +64,41 @@ export const payoutView = (row: PayoutRow): Payout => ({
   reference: row.reference,
   status: row.status,
   failureReason: row.failure_reason,
+  refundOf: row.refund_of,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 /** What a reused reference must match: the payout asked for, not its id or times. */
-function fingerprintOf(input: PayoutInput, narration: string): string {
-  return createHash("sha256")
-    .update(JSON.stringify([input.amount, input.bankCode, input.accountNumber, narration]))
-    .digest("hex");
+export function fingerprintOf(asked: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(asked)).digest("hex");
+}
+
+/** A payout to make: how much, where to (resolved), and what it is for. */
+export interface PayoutOrder {
+  amount: number;
+  destination: ResolvedBankAccount;
+  narration: string;
+  /** The business's own reference (the payout's id when none). */
+  reference?: string;
+  /** What a reused reference must match (fingerprintOf). */
+  fingerprint: string;
+  /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
+  refund?: { transactionId: string; paymentAmount: number };
+}
+
+/** 422 unless `amount` fits in what is left of the payment after its refunds pending and successful. */
+async function assertRefundable(
+  trx: Executor,
+  refund: NonNullable<PayoutOrder["refund"]>,
+  amount: number,
+): Promise<void> {
+  const refunded = (await refundedAmounts(trx, [refund.transactionId])).get(refund.transactionId) ?? 0;
+  if (refunded + amount > refund.paymentAmount) {
+    throw refundExceedsPayment(
+      `${formatNaira(amount)} would bring the refunds of this ${formatNaira(refund.paymentAmount)} payment to ${formatNaira(refunded + amount)}: ${formatNaira(refund.paymentAmount - refunded)} is left to refund`,
+    );
+  }
 }
 
 export interface PayoutServiceOptions {
@@ -87,6 +126,14 @@ const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
   reversal: "reversed",
 };
 
+/** A phase's event: a refund's end is `refund.*`, anything else (a refund's reversal too) `payout.*`. */
+function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
+  const status = STATUS_AFTER[phase];
+  if (payout.refund_of !== null && (status === "successful" || status === "failed"))
+    return `refund.${status}`;
+  return `payout.${status as "successful" | "failed" | "reversed"}`;
+}
+
 /** Payouts: held on the ledger when made, posted or voided once when the bank says. */
 export class PayoutService {
   private readonly now: Clock;
@@ -101,10 +148,18 @@ export class PayoutService {
     this.heldListeners.push(listener);
   }
 
-  /** 403 unless the business has API payouts on (checked before the body, as the contract orders). */
-  async assertEnabled(business: ForBusiness): Promise<void> {
-    const terms = await payoutTermsOf(this.options.storage.db, business.businessId);
+  /**
+   * 403 unless the business has API payouts on (PAYOUTS_DISABLED) and the key may send them from
+   * `ip` (PAYOUT_IP_NOT_ALLOWED): checked before the body, as the contract orders.
+   */
+  async assertAllowed(caller: ForBusiness & { keyId: string }, ip: string): Promise<void> {
+    const { db } = this.options.storage;
+    const terms = await payoutTermsOf(db, caller.businessId);
     if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    const ips = await payoutIpsOf(db, caller.keyId);
+    if (ips !== null && ips !== undefined && !allowsAddress(JSON.parse(ips) as string[], ip)) {
+      throw payoutIpNotAllowed(ip);
+    }
   }
 
   /**
@@ -114,64 +169,87 @@ export class PayoutService {
    * INSUFFICIENT_BALANCE, nothing held) and the hold with the payout's row and the request's answer.
    */
   async create(business: ForBusiness, input: PayoutInput, unit?: UnitOfWork): Promise<Payout> {
-    const { storage } = this.options;
-    const businessId = business.businessId;
     const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
-    const fingerprint = fingerprintOf(input, narration);
+    const fingerprint = fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
     if (input.reference !== undefined) {
-      const existing = await findPayoutByReference(storage.db, businessId, input.reference);
+      const existing = await findPayoutByReference(
+        this.options.storage.db,
+        business.businessId,
+        input.reference,
+      );
       if (existing) return this.sameOrRefused(existing, fingerprint);
     }
-    const resolved = await this.options.banks.resolve(input);
-    const row = await payoutTermsOf(storage.db, businessId);
-    if (!row || Number(row.payouts_enabled) !== 1) throw payoutsDisabled();
-    const { perPayoutLimit, dailyLimit } = termsOf(row);
-    if (input.amount > perPayoutLimit) {
+    const destination = await this.options.banks.resolve(input);
+    return this.hold(
+      business,
+      {
+        amount: input.amount,
+        destination,
+        narration,
+        fingerprint,
+        ...(input.reference === undefined ? {} : { reference: input.reference }),
+      },
+      unit,
+    );
+  }
+
+  /**
+   * Makes a payout of `order` (its destination resolved): the limit of one payout (422
+   * PAYOUT_LIMIT_EXCEEDED), then, in one transaction under the business's ledger locks, what
+   * is left to refund of a refund's payment (422 REFUND_EXCEEDS_PAYMENT), the day's volume, the
+   * balance (422 INSUFFICIENT_BALANCE, nothing held) and the hold, with the payout's row and
+   * the request's answer. The tracker hears of it once it is committed.
+   */
+  async hold(business: ForBusiness, order: PayoutOrder, unit?: UnitOfWork): Promise<Payout> {
+    const { storage } = this.options;
+    const businessId = business.businessId;
+    const { amount } = order;
+    const terms = await payoutTermsOf(storage.db, businessId);
+    if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    const { perPayoutLimit, dailyLimit } = termsOf(terms);
+    if (amount > perPayoutLimit) {
       throw payoutLimitExceeded(
-        `amount ${input.amount} kobo (${formatNaira(input.amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
+        `amount ${amount} kobo (${formatNaira(amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
       );
     }
-    const fee = payoutFee(feeTiersOf(row.payout_fee_tiers), input.amount);
+    const fee = payoutFee(feeTiersOf(terms.payout_fee_tiers), amount);
     const id = `po_${randomUUID().replaceAll("-", "")}`;
     let payout: Payout;
     try {
       payout = await writeTransaction(
         storage,
         async (trx) => {
-          const { heads, createdAt } = await lockPayoutLedger(
-            trx,
-            this.options.locks,
-            businessId,
-            isoNow(this.now),
-          );
+          const nowIso = isoNow(this.now);
+          const { heads, createdAt } = await lockPayoutLedger(trx, this.options.locks, businessId, nowIso);
+          if (order.refund) await assertRefundable(trx, order.refund, amount);
           const today = await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()));
-          if (today + input.amount > dailyLimit) {
+          if (today + amount > dailyLimit) {
             throw payoutLimitExceeded(
-              `today's payouts would come to ${formatNaira(today + input.amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
+              `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
             );
           }
           const available = heads.get("available")?.balance ?? 0;
-          if (available < input.amount + fee) {
+          if (available < amount + fee) {
             throw insufficientBalance(
-              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(input.amount + fee)} (amount ${formatNaira(input.amount)} and fee ${formatNaira(fee)})`,
+              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
             );
           }
           const row: PayoutRow = {
             id,
             business_id: businessId,
-            reference: input.reference ?? id,
-            amount: input.amount,
+            reference: order.reference ?? id,
+            amount,
             fee,
             currency: "NGN",
-            bank_code: resolved.bankCode,
-            bank_name: resolved.bankName,
-            account_number: resolved.accountNumber,
-            account_name: resolved.accountName,
-            narration,
-            fingerprint,
+            bank_code: order.destination.bankCode,
+            bank_name: order.destination.bankName,
+            account_number: order.destination.accountNumber,
+            account_name: order.destination.accountName,
+            narration: order.narration,
+            fingerprint: order.fingerprint,
             status: "pending",
             failure_reason: null,
-            refund_of: null,
+            refund_of: order.refund?.transactionId ?? null,
             created_at: createdAt,
             updated_at: createdAt,
             submitted_at: null,
@@ -188,10 +266,10 @@ export class PayoutService {
       if (isNegativeBalanceRefusal(error)) {
         throw insufficientBalance("the available balance does not cover this payout's amount and fee");
       }
-      if (input.reference !== undefined && isUniqueViolationOf(error, REFERENCE_KEY)) {
+      if (order.reference !== undefined && isUniqueViolationOf(error, REFERENCE_KEY)) {
         // Another request with this reference committed first.
-        const existing = await findPayoutByReference(storage.db, businessId, input.reference);
-        if (existing) return this.sameOrRefused(existing, fingerprint);
+        const existing = await findPayoutByReference(storage.db, businessId, order.reference);
+        if (existing) return this.sameOrRefused(existing, order.fingerprint);
       }
       throw error;
     }
@@ -272,7 +350,7 @@ export class PayoutService {
           this.options.deliveries,
           {
             businessId: current.business_id,
-            type: `payout.${STATUS_AFTER[phase]}` as "payout.successful",
+            type: eventOf(current, phase),
             accountNumber: null,
             data: payoutView(next),
           },

@@ -6,10 +6,12 @@ import {
   type PayoutFeeTier,
   PayoutFeeTiersError,
 } from "../ledger/payout-fees.js";
+import { payoutIpsOf, updatePayoutIps } from "../storage/api-key-repository.js";
 import { readPayoutFeeTiers, updatePayoutFeeTiers } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import { payoutTermsOf, updatePayoutTerms } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
+import { PayoutIpsError, parsePayoutIps } from "./payout-ips.js";
 
 export interface PayoutSettingsOptions {
   storage: Storage;
@@ -122,5 +124,31 @@ export class PayoutSettings {
       updatePayoutFeeTiers(trx, businessId, stored, isoNow(this.now)),
     );
     if (!updated) throw validationFailed(`no business has id ${businessId}`);
+  }
+
+  /** The addresses the key may send payouts from (null: any). 400 when there is no such key. */
+  async keyPayoutIps(keyId: string): Promise<readonly string[] | null> {
+    const stored = await payoutIpsOf(this.options.storage.db, keyId);
+    if (stored === undefined) throw validationFailed(`no API key has id ${keyId}`);
+    return stored === null ? null : (JSON.parse(stored) as string[]);
+  }
+
+  /** Limits the key's payouts and refunds to these addresses (`"a, b/24"`), or (null) lets any send them. */
+  async setKeyPayoutIps(keyId: string, ips: string | null): Promise<readonly string[] | null> {
+    let entries: string[] | null = null;
+    if (ips !== null) {
+      try {
+        entries = parsePayoutIps(ips);
+      } catch (error) {
+        if (error instanceof PayoutIpsError) throw validationFailed(error.message);
+        throw error;
+      }
+    }
+    const stored = entries === null ? null : JSON.stringify(entries);
+    const updated = await writeTransaction(this.options.storage, (trx) =>
+      updatePayoutIps(trx, keyId, stored, isoNow(this.now)),
+    );
+    if (!updated) throw validationFailed(`no API key has id ${keyId}`);
+    return entries;
   }
 }

@@ -188,6 +188,8 @@ export const bankNotificationSchema = z.object({
   payerAccountName: displayNameSchema("payerAccountName", NOTIFICATION_LIMITS.payerAccountName),
   payerAccountNo: z.string().regex(NOTIFICATION_LIMITS.payerAccountNo, "payerAccountNo must be 10 digits"),
   payerBankName: displayNameSchema("payerBankName", NOTIFICATION_LIMITS.payerBankName),
+  /** The payer's bank's CBN code, when the bank knows it: what a refund is sent to. */
+  payerBankCode: z.string().regex(BANK_CODE, "payerBankCode must be 3 to 6 digits").optional(),
   narration: narrationText.optional(),
   paidTime: z
     .number()

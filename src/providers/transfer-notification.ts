@@ -11,7 +11,8 @@ export interface TransferNotification {
   /** Kobo, a positive integer. */
   amount: number;
   currency: string;
-  payer: { name: string; accountNumber: string; bankName: string };
+  /** `bankCode`: the payer's bank's CBN code, when the bank says (a refund goes there). */
+  payer: { name: string; accountNumber: string; bankName: string; bankCode?: string | null };
   narration: string;
   /** When the payer was debited, by the bank's clock (ISO 8601): the value time. */
   paidAt: string;

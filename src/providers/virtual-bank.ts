@@ -242,6 +242,7 @@ export function sandboxNotification(payment: SandboxPayment): TransferNotificati
       name: payment.payerName ?? SANDBOX_PAYER.name,
       accountNumber: payment.payerAccountNumber ?? SANDBOX_PAYER.accountNumber,
       bankName: payment.payerBankName ?? SANDBOX_PAYER.bankName,
+      bankCode: payment.payerBankCode ?? null,
     },
     narration: payment.narration ?? "Sandbox transfer",
     paidAt: payment.paidAt,

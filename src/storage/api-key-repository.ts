@@ -79,6 +79,27 @@ export async function updateMinSignatureVersion(
   return result.numUpdatedRows > 0n;
 }
 
+/** The key's payout addresses as stored (JSON), null for any; undefined when there is no such key. */
+export async function payoutIpsOf(db: Executor, keyId: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom("api_keys").select("payout_ips").where("id", "=", keyId).executeTakeFirst();
+  return row?.payout_ips;
+}
+
+/** Sets the key's payout addresses (JSON; null for any). Returns whether the key exists. */
+export async function updatePayoutIps(
+  db: Executor,
+  keyId: string,
+  payoutIps: string | null,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ payout_ips: payoutIps, updated_at: now })
+    .where("id", "=", keyId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** The minute the key last authenticated a request; never moves back. */
 export async function recordKeyUse(db: Executor, keyId: string, minute: string): Promise<void> {
   await db

@@ -22,6 +22,8 @@ import * as hotReadFunctions from "./migrations/0018-hot-read-functions.js";
 import * as balancesNotNegative from "./migrations/0019-balances-not-negative.js";
 import * as payoutFeeTiers from "./migrations/0020-payout-fee-tiers.js";
 import * as payouts from "./migrations/0021-payouts.js";
+import * as refunds from "./migrations/0022-refunds.js";
+import * as payoutIps from "./migrations/0023-payout-ips.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -46,6 +48,8 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0019-balances-not-negative": balancesNotNegative,
   "0020-payout-fee-tiers": payoutFeeTiers,
   "0021-payouts": payouts,
+  "0022-refunds": refunds,
+  "0023-payout-ips": payoutIps,
 };
 
 /** Every migration, in the order they apply. */

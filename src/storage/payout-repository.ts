@@ -251,3 +251,19 @@ export async function latestEntryTime(db: Executor, heads: readonly HeadRow[]): 
     .executeTakeFirst();
   return row?.latest ?? undefined;
 }
+
+/** Kobo refunded of each of these transactions, counting refunds pending and successful (absent: none). */
+export async function refundedAmounts(
+  db: Executor,
+  transactionIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (transactionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("payouts")
+    .select((eb) => ["refund_of", eb.fn.sum<number>("amount").as("refunded")])
+    .where("refund_of", "in", [...transactionIds])
+    .where("status", "in", ["pending", "successful"])
+    .groupBy("refund_of")
+    .execute();
+  return new Map(rows.map((row) => [row.refund_of as string, Number(row.refunded)]));
+}

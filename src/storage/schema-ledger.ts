@@ -40,6 +40,8 @@ export interface TransactionsTable {
   payer_name: string;
   payer_account_number: string;
   payer_bank_name: string;
+  /** The payer's bank's CBN code, when the bank's notification gave it (what a refund is sent to). */
+  payer_bank_code: string | null;
   narration: string;
   status: "successful";
   /** When the bank says the payer was debited (the notification's time). */

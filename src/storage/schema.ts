@@ -66,6 +66,8 @@ export interface ApiKeysTable {
   updated_at: string;
   /** When the key last authenticated a request (kept to the minute). */
   last_used_at: Generated<string | null>;
+  /** The client addresses the key may send payouts from: JSON, addresses and CIDR ranges (null: any). */
+  payout_ips: Generated<string | null>;
 }
 
 /** The accounts table's columns, in the order the inserts list them. */

@@ -145,6 +145,7 @@ export const TRANSACTION_COLUMNS = [
   "payer_name",
   "payer_account_number",
   "payer_bank_name",
+  "payer_bank_code",
   "narration",
   "status",
   "value_at",

@@ -4,6 +4,7 @@ import type { CollectionService } from "../collections/collection-service.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
 import type { PayoutService } from "../payouts/payout-service.js";
+import type { RefundService } from "../payouts/refunds.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import type { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -14,6 +15,7 @@ export interface DomainServices {
   collections: CollectionService;
   banks: BankService;
   payouts: PayoutService;
+  refunds: RefundService;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;

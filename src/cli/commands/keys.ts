@@ -1,6 +1,6 @@
 import { parseKeyReference } from "../../businesses/api-keys.js";
 import type { ApiKeyStatus } from "../../storage/schema.js";
-import { argument, businessId, type Command, json, parse, positionals } from "../command.js";
+import { argument, businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 
 // A business's API keys, from the CLI.
@@ -103,6 +103,36 @@ export const KEY_COMMANDS: readonly Command[] = [
         values.off
           ? `Key ${name} accepts signature versions 1 and 2\n`
           : `Key ${name} now requires signature version 2 (x-signature-version: 2)\n`,
+      );
+    },
+  },
+  {
+    name: "key set-payout-ips",
+    synopsis: '<key> [--ips "<address or CIDR>,..." | --any] [--json]',
+    description: [
+      "Limit the key's payouts and refunds to these client addresses (IPv4 or IPv6 addresses and",
+      "CIDR ranges, up to 50): POST /payouts from any other is 403 PAYOUT_IP_NOT_ALLOWED. --any",
+      "lifts the limit. Without either, prints the key's list. Behind a proxy, the client address",
+      "is the proxy's unless TRUST_PROXY is on.",
+      ...KEY_REFERENCE,
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, {
+        ips: { type: "string" },
+        any: { type: "boolean" },
+        json: { type: "boolean" },
+      });
+      if (values.ips !== undefined && values.any) throw new UsageError("give --ips or --any, not both");
+      const reference = keyArgument(rest);
+      const { businesses, payoutSettings } = await services();
+      const key = await businesses.resolveKey(reference);
+      const ips =
+        values.ips !== undefined || values.any
+          ? await payoutSettings.setKeyPayoutIps(key.keyId, values.any ? null : (values.ips ?? null))
+          : await payoutSettings.keyPayoutIps(key.keyId);
+      if (values.json) return json(io, { keyId: key.keyId, payoutIps: ips });
+      io.stdout(
+        `Key ${key.prefix}... (${key.keyId}) sends payouts from ${ips === null ? "any address" : ips.join(", ")}\n`,
       );
     },
   },

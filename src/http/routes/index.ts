@@ -23,6 +23,7 @@ import * as listWebhooks from "./list-webhooks.js";
 import * as reactivateAccount from "./reactivate-account.js";
 import * as recoverWebhook from "./recover-webhook.js";
 import * as redeliverEvent from "./redeliver-event.js";
+import * as refundTransaction from "./refund-transaction.js";
 import * as resolveBankAccount from "./resolve-bank-account.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
@@ -69,4 +70,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   createPayout,
   listPayouts,
   getPayout,
+  refundTransaction,
 ];

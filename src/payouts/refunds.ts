@@ -1,0 +1,111 @@
+import type { ForBusiness } from "../core/actor.js";
+import type { Payout, RefundInput } from "../core/api-types.js";
+import { check, isSent, parsedBy } from "../core/validation.js";
+import { displayTextSchema } from "../display-name.js";
+import {
+  AppError,
+  accountNotResolved,
+  ErrorCode,
+  isAppError,
+  refundExceedsPayment,
+  transactionNotFound,
+} from "../errors.js";
+import { formatNaira, koboSchema } from "../ledger/kobo.js";
+import type { Storage } from "../storage/database.js";
+import { refundedAmounts } from "../storage/payout-repository.js";
+import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
+import type { BankService } from "./banks.js";
+import { fingerprintOf, type PayoutService } from "./payout-service.js";
+import { MAX_PAYOUT_NARRATION_LENGTH } from "./validation.js";
+
+// Refunds (issue 26, item 5): a payout to the payer of one of the business's inbound
+// transactions, the whole payment by default or a part of it. A transaction's refunds never
+// exceed its amount in total, counting those pending and successful (a failed one frees its
+// amount); the payout service checks that under the business's ledger locks.
+
+/** A transaction id as the API gives it; anything else cannot exist. */
+const TRANSACTION_ID = /^txn_[0-9a-f]{32}$/;
+/** The narration of a refund when the business gives no reason. */
+export const DEFAULT_REFUND_NARRATION = "Refund";
+
+/** POST /transactions/{id}/refund's body: `amount` (kobo, optional), then `reason` (optional). */
+export function parseRefund(body: Record<string, unknown>): RefundInput {
+  const input: RefundInput = {};
+  if (isSent(body, "amount"))
+    input.amount = check(koboSchema("amount", Number.MAX_SAFE_INTEGER), body.amount);
+  if (isSent(body, "reason"))
+    input.reason = check(displayTextSchema("reason", MAX_PAYOUT_NARRATION_LENGTH, "refuse"), body.reason);
+  return input;
+}
+
+export const refundInput = parsedBy(parseRefund);
+
+export interface RefundServiceOptions {
+  storage: Storage;
+  payouts: PayoutService;
+  banks: BankService;
+}
+
+export class RefundService {
+  constructor(private readonly options: RefundServiceOptions) {}
+
+  /**
+   * Refunds one of the business's transactions to its payer: 404 for anything not its own,
+   * 422 ACCOUNT_NOT_RESOLVED when the payer's account cannot be named (its bank not given by the
+   * bank's notification, or unknown to the name enquiry), 422 REFUND_EXCEEDS_PAYMENT past what is
+   * left of the payment; then as any payout (limits, balance, the hold).
+   */
+  async refund(
+    business: ForBusiness,
+    transactionId: string,
+    input: RefundInput,
+    unit?: UnitOfWork,
+  ): Promise<Payout> {
+    const { storage } = this.options;
+    if (!TRANSACTION_ID.test(transactionId)) throw transactionNotFound();
+    const payment = await findTransaction(storage.db, business.businessId, transactionId);
+    if (!payment) throw transactionNotFound();
+    const paymentAmount = Number(payment.amount);
+    const refunded = (await refundedAmounts(storage.db, [payment.id])).get(payment.id) ?? 0;
+    const amount = input.amount ?? paymentAmount - refunded;
+    if (amount < 1 || refunded + amount > paymentAmount) {
+      throw refundExceedsPayment(
+        `${formatNaira(paymentAmount - refunded)} is left to refund of this ${formatNaira(paymentAmount)} payment`,
+      );
+    }
+    const destination = await this.payerOf(payment);
+    const narration = input.reason ?? DEFAULT_REFUND_NARRATION;
+    return this.options.payouts.hold(
+      business,
+      {
+        amount,
+        destination,
+        narration,
+        fingerprint: fingerprintOf(["refund", payment.id, amount, narration]),
+        refund: { transactionId: payment.id, paymentAmount },
+      },
+      unit,
+    );
+  }
+
+  /** The payer's account, named by its bank; 422 ACCOUNT_NOT_RESOLVED when it cannot be. */
+  private async payerOf(payment: TransactionRow) {
+    const bankCode = payment.payer_bank_code;
+    const unresolvable = (why: string) =>
+      new AppError(ErrorCode.ACCOUNT_NOT_RESOLVED, 422, `The payer's account cannot be refunded: ${why}`);
+    if (bankCode === null || bankCode === undefined) {
+      throw unresolvable("the bank did not say which bank the payer paid from");
+    }
+    try {
+      return await this.options.banks.resolve({ bankCode, accountNumber: payment.payer_account_number });
+    } catch (error) {
+      // Not the caller's input: a payer's bank or number the directory refuses cannot be paid.
+      if (isAppError(error) && error.code === ErrorCode.VALIDATION_FAILED) throw unresolvable(error.message);
+      if (isAppError(error) && error.code === ErrorCode.ACCOUNT_NOT_RESOLVED) {
+        throw accountNotResolved(`The payer's bank (${bankCode})`);
+      }
+      throw error;
+    }
+  }
+}
