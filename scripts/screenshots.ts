@@ -1,7 +1,7 @@
 // npm run screenshots: pictures of the dashboard's and the console's main pages for
 // docs/dashboard.md, at desktop and phone width, in Debian's Chromium. It starts the service on a
 // throwaway SQLite database, walks through it as a business and an operator would (signing up,
-// submitting details, approving, a key, accounts, a payment, a webhook), and writes PNGs to
+// submitting details, approving, a key, accounts, a payment, payouts, a webhook), and writes PNGs to
 // docs/images/. Nothing leaves this machine.
 
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +15,7 @@ import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
 import { CLI } from "../src/core/actor.js";
 import { check } from "../src/core/validation.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { launchBrowser } from "../test/helpers/browser.js";
 
 const OUT = path.resolve("docs/images");
@@ -31,6 +32,9 @@ const config = loadConfig({
   RATE_LIMIT_PER_KEY_PER_MIN: "0",
   RATE_LIMIT_PER_IP_PER_MIN: "0",
   SIGN_IN_RATE_LIMIT_PER_MIN: "0",
+  // The sandbox's payouts settle at once, so the pictures show outcomes.
+  SANDBOX_PAYOUT_SETTLE_MS: "0",
+  SANDBOX_PAYOUT_REVERSE_MS: "0",
 });
 const services = await openServices(config);
 const app = buildServerApp(services, { logger: { level: "silent" } });
@@ -123,6 +127,30 @@ try {
   await capture(business, "account");
   await business.goto(`${origin}/dashboard/transactions`);
   await capture(business, "transactions");
+  await services.payoutSettings.setApiPayouts(kola.businessId, true);
+  const [paid, dormant, returned] = ["successful", "failed", "reversed"].map((outcome) =>
+    SANDBOX_PAYEES.find((payee) => payee.outcome === outcome),
+  );
+  for (const [payee, amount, narration] of [
+    [paid, 750_000, "Supplier: cassava flour"],
+    [dormant, 120_000, "Deposit refund"],
+    [returned, 300_000, "Logistics June"],
+    [paid, 95_000, "Market stall rent"],
+  ] as const) {
+    if (!payee) continue;
+    await services.payouts.create(kola, {
+      amount,
+      bankCode: payee.bankCode,
+      accountNumber: payee.accountNumber,
+      narration,
+    });
+    if (narration !== "Market stall rent") {
+      await services.payoutTracker.run();
+      await services.bankPayoutNotices?.run();
+    }
+  }
+  await business.goto(`${origin}/dashboard/payouts`);
+  await capture(business, "payouts");
   await business.goto(`${origin}/dashboard/webhooks`);
   await business.getByLabel("URL").fill("https://hooks.kolafoods.example/vas");
   await business.getByRole("button", { name: "Add endpoint" }).click();

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { CLI } from "../src/core/actor.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness } from "./helpers/harness.js";
+import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
 
 // The dashboard's HTTP surface without a browser (issue 13): headers, limits and refusals that a
 // browser test would only see indirectly.
@@ -243,6 +245,47 @@ for (const dialect of DIALECTS) {
         ["ops@vas.example", "Signed in"],
         ["ops@vas.example", "Operator account created"],
       ]);
+    });
+
+    test("the payouts page shows the balance with what is pending, the switch and limits, and each payout", async () => {
+      const owner = await signUp("Payout Page Foods", "owner@payouts.example");
+      const empty = await owner.get("/dashboard/payouts");
+      assert.equal(empty.response.statusCode, 200);
+      assert.match(empty.response.body, /Payouts through the API are <strong>off<\/strong>/);
+      assert.match(empty.response.body, /<dt>Pending payouts<\/dt><dd>NGN\u00a00\.00<\/dd>/);
+      assert.match(empty.response.body, /No payout matches\./);
+      const business = (await h.services.businesses.listBusinesses()).find(
+        (b) => b.name === "Payout Page Foods",
+      );
+      assert.ok(business);
+      const forBusiness = { businessId: business.businessId, businessName: business.name };
+      await h.services.payoutSettings.setApiPayouts(business.businessId, true);
+      const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
+      await h.services.collections.sandboxTransfer(forBusiness, {
+        accountNumber: account.account.accountNumber,
+        amount: 100_000,
+      });
+      const [payee] = SANDBOX_PAYEES;
+      assert.ok(payee);
+      await h.services.payouts.create(forBusiness, {
+        amount: 25_000,
+        bankCode: payee.bankCode,
+        accountNumber: payee.accountNumber,
+        narration: "Supplier June",
+      });
+      const listed = await owner.get("/dashboard/payouts?status=pending");
+      assert.match(listed.response.body, /Payouts through the API are <strong>on<\/strong>/);
+      assert.match(listed.response.body, /<dt>Pending payouts<\/dt><dd>NGN\u00a0260\.00<\/dd>/);
+      assert.match(
+        listed.response.body,
+        new RegExp(`${payee.accountName}<br><span class="help">${payee.bankName} ${payee.accountNumber}`),
+      );
+      assert.match(listed.response.body, /Supplier June/);
+      const none = await owner.get("/dashboard/payouts?status=failed");
+      assert.match(none.response.body, /No payout matches\./);
+      const bad = await owner.get("/dashboard/payouts?status=lost");
+      assert.equal(bad.response.statusCode, 400);
+      assert.match(bad.response.body, /status must be pending, successful, failed, reversed/);
     });
   });
 }

@@ -59,6 +59,7 @@ export function buildServerApp(
       profiles: services.profiles,
       ...domain,
       sessions: services.sessions,
+      payoutSettings: services.payoutSettings,
       csrfKey: services.csrfKey,
       deviceKey: services.deviceKey,
       secureCookies: config.dashboard.secureCookies,

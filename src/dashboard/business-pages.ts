@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./kit.js";
-import { moneyPages } from "./money-pages.js";
+import { moneyPages, payoutPages } from "./money-pages.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
 import { webhookPages } from "./webhook-pages.js";
@@ -14,6 +14,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   keyPages(pages, deps);
   securityPages(pages, deps, BUSINESS_SURFACE);
   moneyPages(pages, deps);
+  payoutPages(pages, deps);
   webhookPages(pages, deps);
   const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
 

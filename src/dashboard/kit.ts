@@ -4,6 +4,7 @@ import type { BusinessService } from "../businesses/business-service.js";
 import type { Session, Sessions } from "../businesses/sessions.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
+import type { PayoutSettings } from "../payouts/payout-settings.js";
 import type { DomainServices } from "../web/domain-services.js";
 
 // What every page shares, apart from the plugin that registers them: the dependencies, the
@@ -15,6 +16,8 @@ export interface DashboardDependencies extends DomainServices {
   businesses: BusinessService;
   profiles: BusinessProfiles;
   sessions: Sessions;
+  /** The business's payout switch and limits, shown beside its payouts. */
+  payoutSettings: PayoutSettings;
   /** Binds CSRF tokens to sessions (a service key: the same in every process). */
   csrfKey: Buffer;
   /** Signs device cookies (a service key: the same in every process). */

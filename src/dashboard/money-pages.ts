@@ -3,6 +3,7 @@ import { sandboxTransferInput, transactionQuery } from "../collections/validatio
 import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
 import { isAppError, validationFailed } from "../errors.js";
+import { payoutQuery } from "../payouts/validation.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
@@ -118,6 +119,34 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         });
       }
       return refusal(reply, error, "transactions", { ...view, items: [], pagination: undefined });
+    }
+  });
+}
+
+/** The business's payouts, newest first, by status: what its API (and soon this dashboard) sent. */
+export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  pages.get("/payouts", { preHandler: guard(BUSINESS_SURFACE) }, async (request, reply) => {
+    const businessId = ownBusiness(signedIn(request).businessId);
+    const summary = await deps.businesses.getBusiness(businessId);
+    const forBusiness = { businessId: summary.businessId, businessName: summary.name };
+    const raw = request.query as Record<string, string | undefined>;
+    const filters = Object.fromEntries(
+      Object.entries(raw).filter(([key, value]) => value !== undefined && value !== "" && key !== "limit"),
+    );
+    const view = {
+      title: "Payouts",
+      filters,
+      balance: await deps.collections.balance(forBusiness),
+      terms: await deps.payoutSettings.terms(businessId),
+    };
+    try {
+      const listed = await deps.payouts.list(
+        forBusiness,
+        check(payoutQuery, { ...filters, limit: `${PAGE_SIZE}` }),
+      );
+      return page(reply, "payouts", { ...view, ...listed });
+    } catch (error) {
+      return refusal(reply, error, "payouts", { ...view, items: [], pagination: undefined });
     }
   });
 }
