@@ -1,14 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type {
-  EventType,
-  Pagination,
-  Payout,
-  PayoutInput,
-  PayoutStatus,
-  ResolvedBankAccount,
-} from "../core/api-types.js";
+import type { Pagination, Payout, PayoutInput } from "../core/api-types.js";
 import { lagosDayStart } from "../core/lagos-time.js";
 import {
   duplicateReference,
@@ -42,50 +35,21 @@ import {
   type RowLocks,
   refundedAmounts,
 } from "../storage/payout-repository.js";
-import type { PayoutPhase } from "../storage/schema-payouts.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
 import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
+import {
+  eventOf,
+  fingerprintOf,
+  type PayoutOrder,
+  payoutView,
+  STATUS_AFTER,
+  TRANSITIONS,
+} from "./payout-model.js";
 import { feeTiersOf, termsOf } from "./payout-settings.js";
 import { DEFAULT_PAYOUT_NARRATION, PAYOUT_ID, type PayoutQuery } from "./validation.js";
-
-export const payoutView = (row: PayoutRow): Payout => ({
-  id: row.id,
-  amount: Number(row.amount),
-  fee: Number(row.fee),
-  currency: row.currency,
-  bankCode: row.bank_code,
-  bankName: row.bank_name,
-  accountNumber: row.account_number,
-  accountName: row.account_name,
-  narration: row.narration,
-  reference: row.reference,
-  status: row.status,
-  failureReason: row.failure_reason,
-  refundOf: row.refund_of,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-/** What a reused reference must match: the payout asked for, not its id or times. */
-export function fingerprintOf(asked: readonly unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(asked)).digest("hex");
-}
-
-/** A payout to make: how much, where to (resolved), and what it is for. */
-export interface PayoutOrder {
-  amount: number;
-  destination: ResolvedBankAccount;
-  narration: string;
-  /** The business's own reference (the payout's id when none). */
-  reference?: string;
-  /** What a reused reference must match (fingerprintOf). */
-  fingerprint: string;
-  /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
-  refund?: { transactionId: string; paymentAmount: number };
-}
 
 /** 422 unless `amount` fits in what is left of the payment after its refunds pending and successful. */
 async function assertRefundable(
@@ -108,30 +72,6 @@ export interface PayoutServiceOptions {
   /** Name enquiry and the bank list. */
   banks: BankService;
   now?: Clock;
-}
-
-/** The postings (and events) that take a payout from one status to another, in order. */
-const TRANSITIONS: Partial<Record<`${PayoutStatus}>${PayoutStatus}`, PayoutPhase[]>> = {
-  "pending>successful": ["post"],
-  "pending>failed": ["void"],
-  // The bank reports a reversal of a payout whose success the service never heard of: both.
-  "pending>reversed": ["post", "reversal"],
-  "successful>reversed": ["reversal"],
-};
-
-const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
-  hold: "pending",
-  post: "successful",
-  void: "failed",
-  reversal: "reversed",
-};
-
-/** A phase's event: a refund's end is `refund.*`, anything else (a refund's reversal too) `payout.*`. */
-function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
-  const status = STATUS_AFTER[phase];
-  if (payout.refund_of !== null && (status === "successful" || status === "failed"))
-    return `refund.${status}`;
-  return `payout.${status as "successful" | "failed" | "reversed"}`;
 }
 
 /** Payouts: held on the ledger when made, posted or voided once when the bank says. */

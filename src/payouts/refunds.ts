@@ -16,7 +16,8 @@ import { refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import type { BankService } from "./banks.js";
-import { fingerprintOf, type PayoutService } from "./payout-service.js";
+import { fingerprintOf } from "./payout-model.js";
+import type { PayoutService } from "./payout-service.js";
 import { MAX_PAYOUT_NARRATION_LENGTH } from "./validation.js";
 
 // Refunds (issue 26, item 5): a payout to the payer of one of the business's inbound

@@ -1,0 +1,67 @@
+import { createHash } from "node:crypto";
+import type { EventType, Payout, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
+import type { PayoutRow } from "../storage/payout-repository.js";
+import type { PayoutPhase } from "../storage/schema-payouts.js";
+
+// What a payout is, apart from how it is made: its view in the API, what a reused reference must
+// match, an order to pay, and the phases (with their events) that move it between statuses.
+
+export const payoutView = (row: PayoutRow): Payout => ({
+  id: row.id,
+  amount: Number(row.amount),
+  fee: Number(row.fee),
+  currency: row.currency,
+  bankCode: row.bank_code,
+  bankName: row.bank_name,
+  accountNumber: row.account_number,
+  accountName: row.account_name,
+  narration: row.narration,
+  reference: row.reference,
+  status: row.status,
+  failureReason: row.failure_reason,
+  refundOf: row.refund_of,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** What a reused reference must match: the payout asked for, not its id or times. */
+export function fingerprintOf(asked: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(asked)).digest("hex");
+}
+
+/** A payout to make: how much, where to (resolved), and what it is for. */
+export interface PayoutOrder {
+  amount: number;
+  destination: ResolvedBankAccount;
+  narration: string;
+  /** The business's own reference (the payout's id when none). */
+  reference?: string;
+  /** What a reused reference must match (fingerprintOf). */
+  fingerprint: string;
+  /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
+  refund?: { transactionId: string; paymentAmount: number };
+}
+
+/** The postings (and events) that take a payout from one status to another, in order. */
+export const TRANSITIONS: Partial<Record<`${PayoutStatus}>${PayoutStatus}`, PayoutPhase[]>> = {
+  "pending>successful": ["post"],
+  "pending>failed": ["void"],
+  // The bank reports a reversal of a payout whose success the service never heard of: both.
+  "pending>reversed": ["post", "reversal"],
+  "successful>reversed": ["reversal"],
+};
+
+export const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
+  hold: "pending",
+  post: "successful",
+  void: "failed",
+  reversal: "reversed",
+};
+
+/** A phase's event: a refund's end is `refund.*`, anything else (a refund's reversal too) `payout.*`. */
+export function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
+  const status = STATUS_AFTER[phase];
+  if (payout.refund_of !== null && (status === "successful" || status === "failed"))
+    return `refund.${status}`;
+  return `payout.${status as "successful" | "failed" | "reversed"}`;
+}
