@@ -111,11 +111,21 @@ try {
     );
     numbers.push(generated.account.accountNumber);
   }
+  // Paid from the sandbox's named accounts, so that a payment can be refunded to its payer.
+  const payers = SANDBOX_PAYEES.filter((payee) => payee.accountName !== null);
   for (const [i, accountNumber] of numbers.entries()) {
+    const payer = payers[i % payers.length];
     await services.collections.sandboxTransfer(kola, {
       accountNumber,
       amount: 1_500_000 + i * 250_050,
       payerName: customers[(i + 1) % customers.length],
+      ...(payer
+        ? {
+            payerAccountNumber: payer.accountNumber,
+            payerBankName: payer.bankName,
+            payerBankCode: payer.bankCode,
+          }
+        : {}),
       narration: `Order ${1040 + i}`,
     });
   }
@@ -151,6 +161,35 @@ try {
   }
   await business.goto(`${origin}/dashboard/payouts`);
   await capture(business, "payouts");
+  // A payout from the form: the review names the account and shows the fee before it is sent.
+  await business.getByLabel("Bank").selectOption({ label: paid?.bankName ?? "" });
+  await business
+    .getByLabel("Account number")
+    .first()
+    .fill(paid?.accountNumber ?? "");
+  await business.getByLabel("Amount (NGN)").fill("12,000");
+  await business.getByLabel("Narration").fill("Equipment lease");
+  await business.getByRole("button", { name: "Review the payout" }).click();
+  await capture(business, "payout-review");
+  await business.getByRole("button", { name: /^Send NGN/ }).click();
+  await capture(business, "payout");
+  await business.goto(`${origin}/dashboard/transactions`);
+  await business
+    .getByRole("link", { name: /^Payment of / })
+    .first()
+    .click();
+  await business.getByLabel("Amount (NGN)").fill("2,500");
+  await business.getByLabel("Reason").fill("Damaged on delivery");
+  await business.getByRole("button", { name: "Refund" }).click();
+  await services.payoutTracker.run();
+  await services.bankPayoutNotices?.run();
+  await business.goBack();
+  await business.reload();
+  await capture(business, "transaction");
+  await admin.goto(`${origin}/admin/payouts`);
+  await capture(admin, "admin-payouts");
+  await admin.goto(`${origin}/admin/businesses/${kola.businessId}`);
+  await capture(admin, "admin-business-payouts");
   await business.goto(`${origin}/dashboard/webhooks`);
   await business.getByLabel("URL").fill("https://hooks.kolafoods.example/vas");
   await business.getByRole("button", { name: "Add endpoint" }).click();

@@ -4,40 +4,10 @@ import { CLI } from "../src/core/actor.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
+import { pageClient } from "./helpers/page-client.js";
 
 // The dashboard's HTTP surface without a browser (issue 13): headers, limits and refusals that a
 // browser test would only see indirectly.
-
-/** A browser-like client: keeps cookies, reads each page's CSRF token. */
-function client(h: Harness) {
-  const cookies = new Map<string, string>();
-  const keep = (setCookie: string | string[] | undefined) => {
-    for (const line of [setCookie ?? []].flat()) {
-      const [pair] = line.split(";");
-      const [name, value] = (pair ?? "").split("=");
-      if (name) cookies.set(name, value ?? "");
-    }
-  };
-  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  return {
-    async get(url: string) {
-      const response = await h.app.inject({ method: "GET", url, headers: { cookie: cookie() } });
-      keep(response.headers["set-cookie"]);
-      const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
-      return { response, token };
-    },
-    async post(url: string, form: Record<string, string>, contentType = "application/x-www-form-urlencoded") {
-      const response = await h.app.inject({
-        method: "POST",
-        url,
-        headers: { cookie: cookie(), "content-type": contentType },
-        payload: new URLSearchParams(form).toString(),
-      });
-      keep(response.headers["set-cookie"]);
-      return response;
-    },
-  };
-}
 
 for (const dialect of DIALECTS) {
   describe(`the dashboard over HTTP on ${dialect}`, () => {
@@ -48,7 +18,7 @@ for (const dialect of DIALECTS) {
     after(() => h.close());
 
     test("every page carries a strict CSP, no-store, and nothing loads from elsewhere", async () => {
-      const { response } = await client(h).get("/dashboard/login");
+      const { response } = await pageClient(h.app).get("/dashboard/login");
       assert.equal(response.statusCode, 200);
       assert.match(
         String(response.headers["content-security-policy"]),
@@ -66,7 +36,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a form that is not urlencoded is a 415 page; an unknown page is an HTML 404", async () => {
-      const browser = client(h);
+      const browser = pageClient(h.app);
       const { token } = await browser.get("/dashboard/login");
       const json = await browser.post("/dashboard/login", { _csrf: token ?? "" }, "application/json");
       assert.equal(json.statusCode, 415);
@@ -77,7 +47,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a NUL byte in any form field, or a form with no body, is a 400 page that says what to fix", async () => {
-      const browser = client(h);
+      const browser = pageClient(h.app);
       const { token } = await browser.get("/dashboard/signup");
       for (const [url, form] of [
         [
@@ -113,7 +83,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a password typed into the email field is not kept in the audit log", async () => {
-      const browser = client(h);
+      const browser = pageClient(h.app);
       const { token } = await browser.get("/admin/login");
       const refused = await browser.post("/admin/login", {
         _csrf: token ?? "",
@@ -133,7 +103,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("sign-in attempts are limited per client address (429), and a stale session cookie is cleared", async () => {
-      const browser = client(h);
+      const browser = pageClient(h.app);
       const { token } = await browser.get("/dashboard/login");
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
@@ -175,7 +145,7 @@ for (const dialect of DIALECTS) {
       ].map((m) => [m[2], m[1]]);
 
     async function signUp(business: string, email: string) {
-      const browser = client(h);
+      const browser = pageClient(h.app);
       const { token } = await browser.get("/dashboard/signup");
       const created = await browser.post("/dashboard/signup", {
         _csrf: token ?? "",
@@ -232,7 +202,7 @@ for (const dialect of DIALECTS) {
 
     test("an operator sees their own doing", async () => {
       await h.services.users.createOperator("ops@vas.example", PASSWORD);
-      const operator = client(h);
+      const operator = pageClient(h.app);
       const { token } = await operator.get("/admin/login");
       const signedIn = await operator.post("/admin/login", {
         _csrf: token ?? "",
@@ -251,7 +221,7 @@ for (const dialect of DIALECTS) {
       const owner = await signUp("Payout Page Foods", "owner@payouts.example");
       const empty = await owner.get("/dashboard/payouts");
       assert.equal(empty.response.statusCode, 200);
-      assert.match(empty.response.body, /Payouts through the API are <strong>off<\/strong>/);
+      assert.match(empty.response.body, /are <strong>off<\/strong> for your business/);
       assert.match(empty.response.body, /<dt>Pending payouts<\/dt><dd>NGN\u00a00\.00<\/dd>/);
       assert.match(empty.response.body, /No payout matches\./);
       const business = (await h.services.businesses.listBusinesses()).find(
@@ -274,7 +244,7 @@ for (const dialect of DIALECTS) {
         narration: "Supplier June",
       });
       const listed = await owner.get("/dashboard/payouts?status=pending");
-      assert.match(listed.response.body, /Payouts through the API are <strong>on<\/strong>/);
+      assert.match(listed.response.body, /are <strong>on<\/strong> for your business/);
       assert.match(listed.response.body, /<dt>Pending payouts<\/dt><dd>NGN\u00a0260\.00<\/dd>/);
       assert.match(
         listed.response.body,

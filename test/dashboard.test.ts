@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { permanentInput } from "../src/accounts/validation.js";
 import { sign } from "../src/auth/signature.js";
 import { totpCode } from "../src/businesses/totp.js";
 import { check } from "../src/core/validation.js";
-import { launchBrowser, listenOnLoopback, skipWithoutBrowser as skip } from "./helpers/browser.js";
+import {
+  launchBrowser,
+  listenOnLoopback,
+  openRecordingPage,
+  skipWithoutBrowser as skip,
+} from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 
@@ -42,23 +47,7 @@ for (const dialect of DIALECTS) {
     });
 
     /** A fresh browser profile (its own cookies) with a page that records what it loads. */
-    async function open(): Promise<{
-      context: BrowserContext;
-      page: Page;
-      requested: string[];
-      problems: string[];
-    }> {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const requested: string[] = [];
-      const problems: string[] = [];
-      page.on("request", (request) => requested.push(request.url()));
-      page.on("pageerror", (error) => problems.push(error.message));
-      page.on("console", (message) => {
-        if (message.type() === "error") problems.push(message.text());
-      });
-      return { context, page, requested, problems };
-    }
+    const open = () => openRecordingPage(browser);
 
     async function signUp(page: Page, businessName: string, email: string): Promise<void> {
       await page.goto(`${origin}/dashboard/signup`);
@@ -105,7 +94,13 @@ for (const dialect of DIALECTS) {
       await operatorSignIn(operator.page);
       await operator.page.getByRole("link", { name: "Kola Foods" }).click();
       await operator.page.getByRole("heading", { name: "Kola Foods", level: 1 }).waitFor();
-      assert.match(await operator.page.locator("dl.details").innerText(), /RC1234567/);
+      assert.match(
+        await operator.page
+          .getByRole("region", { name: "Submitted details" })
+          .locator("dl.details")
+          .innerText(),
+        /RC1234567/,
+      );
       await operator.page.getByRole("button", { name: "Approve" }).click();
       await operator.page.getByText("Verified").first().waitFor();
 

@@ -136,6 +136,28 @@ export class UserService {
    */
   async verifySignInCode(userId: string, code: string): Promise<User> {
     const row = await this.requireUser(userId);
+    await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp" });
+    return toUser(row);
+  }
+
+  /**
+   * Before moving money or where it goes (a payout, a refund, API payouts on, the settlement
+   * account): the user's current TOTP code when they have two-factor sign-in on, by the same
+   * rules as signing in (counted guesses, each step used once); nothing when they do not.
+   */
+  async confirmWithCode(userId: string, code: string | undefined, action: string): Promise<void> {
+    const row = await this.requireUser(userId);
+    if (!row.totp_enabled_at) return;
+    await this.spendCode(row, code ?? "", `${action}.confirmed`, `${action}.code_failed`, {});
+  }
+
+  private async spendCode(
+    row: UserRow,
+    code: string,
+    succeeded: string,
+    failed: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
     const subject = codeSubject(row.id);
     await this.attempts.count(subject);
     const secret = row.totp_enabled_at ? this.totpSecret(row) : undefined;
@@ -148,14 +170,13 @@ export class UserService {
       (await writeTransaction(this.options.storage, async (trx) => {
         if (!(await useTotpStep(trx, row.id, step))) return false;
         await this.attempts.clear(subject, trx);
-        await insertAudit(trx, this.audit(row, "sign_in.succeeded", { factor: "totp" }));
+        await insertAudit(trx, this.audit(row, succeeded, detail));
         return true;
       }));
     if (!used) {
-      await insertAudit(this.options.storage.db, this.audit(row, "sign_in.failed", { reason: "wrong code" }));
+      await insertAudit(this.options.storage.db, this.audit(row, failed, { reason: "wrong code" }));
       throw invalidCode();
     }
-    return toUser(row);
   }
 
   /** Changes the password (the current one is required) and ends the user's other sessions. */

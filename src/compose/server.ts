@@ -24,9 +24,12 @@ export function buildServerApp(
 ): FastifyInstance {
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
-  const { accounts, lifecycle, collections, banks, payouts, refunds, events, webhooks, redelivery } =
-    services;
-  const domain = { accounts, lifecycle, collections, banks, payouts, refunds, events, webhooks, redelivery };
+  const { accounts, lifecycle, collections, banks, payouts, payoutListing, refunds } = services;
+  const { events, webhooks, redelivery } = services;
+  const domain = {
+    ...{ accounts, lifecycle, collections, banks, payouts, payoutListing, refunds },
+    ...{ events, webhooks, redelivery },
+  };
   const app = buildApp({
     authenticator: services.authenticator,
     ...domain,

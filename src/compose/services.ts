@@ -17,6 +17,7 @@ import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import { BankService } from "../payouts/banks.js";
+import { PayoutListing } from "../payouts/payout-listing.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { PayoutService } from "../payouts/payout-service.js";
 import { PayoutSettings } from "../payouts/payout-settings.js";
@@ -67,8 +68,10 @@ export interface Services {
   banks: BankService;
   /** The operator's payout settings of each business (its payout fee). */
   payoutSettings: PayoutSettings;
-  /** Payouts: made, listed, and moved by what the bank says. */
+  /** Payouts: made, and moved by what the bank says. */
   payouts: PayoutService;
+  /** Payouts read: a business's own, and every business's for the console. */
+  payoutListing: PayoutListing;
   /** Refunds of inbound transactions to their payers: payouts with `refundOf`. */
   refunds: RefundService;
   /** Asks the bank about every pending payout until it is final (the check-payouts job). */
@@ -256,6 +259,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       banks,
       payoutSettings: new PayoutSettings({ storage: opened, now }),
       payouts,
+      payoutListing: new PayoutListing({ db: opened.db, stuckAfterMs: config.payouts.stuckAfterMs, now }),
       refunds: new RefundService({ storage: opened, payouts, banks }),
       payoutTracker,
       bankPayoutNotices: http

@@ -1,4 +1,5 @@
 import type { ActivityEntry } from "../businesses/users.js";
+import { formatNaira } from "../ledger/kobo.js";
 
 // The audit log as the Security page shows it: who did what, and when, in words.
 
@@ -24,6 +25,17 @@ const WHAT: Readonly<Record<string, string>> = {
   "webhook.enabled": "Webhook endpoint enabled",
   "webhook.disabled": "Webhook endpoint disabled",
   "webhook.deleted": "Webhook endpoint removed",
+  "payout.sent": "Payout sent",
+  "payout.confirmed": "Two-factor code given for a payout",
+  "payout.code_failed": "Payout not sent: the two-factor code was wrong",
+  "refund.sent": "Refund sent",
+  "refund.confirmed": "Two-factor code given for a refund",
+  "refund.code_failed": "Refund not sent: the two-factor code was wrong",
+  "payouts.api_on": "Payouts through the API turned on",
+  "payouts.api_off": "Payouts through the API turned off",
+  "payouts.api_enabled.confirmed": "Two-factor code given to turn on payouts through the API",
+  "payouts.api_enabled.code_failed": "Payouts through the API not turned on: the two-factor code was wrong",
+  "payout_terms.updated": "Payout limits and fee changed",
 };
 
 const WHO: Readonly<Record<string, string>> = {
@@ -47,6 +59,10 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
     const { reason, factor } = entry.detail;
     if (entry.action === "sign_in.failed" && typeof reason === "string") what = `${what}: ${reason}`;
     if (entry.action === "sign_in.succeeded" && factor === "totp") what = "Signed in with a two-factor code";
+    const { amount } = entry.detail;
+    if ((entry.action === "payout.sent" || entry.action === "refund.sent") && typeof amount === "number") {
+      what = `${what}: ${formatNaira(amount)}`;
+    }
     return {
       at: entry.at.slice(0, 19).replace("T", " "),
       who: entry.actorEmail ?? WHO[entry.actorType] ?? entry.actorType,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
@@ -23,6 +24,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   notFoundPage(pages);
   signInRoutes(pages, deps, ADMIN_SURFACE);
   securityPages(pages, deps, ADMIN_SURFACE);
+  adminPayoutPages(pages, deps, ADMIN_SURFACE);
   const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
 
   pages.get("/", async (request, reply) =>
@@ -55,6 +57,21 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     return page(reply, "admin-business", await detail(id));
   });
 
+  pages.post("/businesses/:id/payout-terms", operatorsOnly, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const form = request.body as Form;
+    try {
+      await savePayoutTerms(deps, signedIn(request).actor, id, form);
+    } catch (error) {
+      return refusal(reply, error, "admin-business", {
+        ...(await detail(id)),
+        termsForm: form,
+        termsError: true,
+      });
+    }
+    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}#payout-terms`, 303);
+  });
+
   pages.post("/businesses/:id/:action", operatorsOnly, async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
     const form = request.body as Form;
@@ -71,12 +88,13 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   async function detail(id: string) {
     const business = await deps.businesses.getBusiness(id);
     const forBusiness = { businessId: id, businessName: business.name };
-    const [profile, history, keys, balance, recent] = await Promise.all([
+    const [profile, history, keys, balance, recent, payoutTerms] = await Promise.all([
       deps.profiles.find(id),
       deps.businesses.verificationHistory(id),
       deps.businesses.listKeys(id),
       deps.collections.balance(forBusiness),
       deps.accounts.list(forBusiness, { page: 1, limit: 10 }),
+      payoutTermsView(deps, id),
     ]);
     const activeKeys = keys.filter((key) => key.status === "active").length;
     return {
@@ -87,6 +105,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       keys: { total: keys.length, active: activeKeys },
       balance,
       accounts: recent.items,
+      ...payoutTerms,
     };
   }
 }

@@ -2,9 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./kit.js";
-import { moneyPages, payoutPages } from "./money-pages.js";
+import { moneyPages } from "./money-pages.js";
+import { payoutPages } from "./payout-pages.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
+import { transactionPages } from "./transaction-pages.js";
 import { webhookPages } from "./webhook-pages.js";
 
 /** What a business's user sees: sign-up, sign-in, the overview and verification. */
@@ -15,6 +17,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   securityPages(pages, deps, BUSINESS_SURFACE);
   moneyPages(pages, deps);
   payoutPages(pages, deps);
+  transactionPages(pages, deps);
   webhookPages(pages, deps);
   const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
 

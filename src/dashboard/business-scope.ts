@@ -1,3 +1,5 @@
+import type { BusinessService } from "../businesses/business-service.js";
+import type { ForBusiness } from "../core/actor.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Surface } from "./sign-in.js";
 
@@ -16,4 +18,13 @@ export const BUSINESS_SURFACE: Surface = {
 export function ownBusiness(businessId: string | null): string {
   if (!businessId) throw new AppError(ErrorCode.NOT_FOUND, 404, "This user has no business");
   return businessId;
+}
+
+/** The business a signed-in user acts for, named as the domain's calls take it. */
+export async function actingFor(
+  businesses: BusinessService,
+  businessId: string | null,
+): Promise<ForBusiness> {
+  const summary = await businesses.getBusiness(ownBusiness(businessId));
+  return { businessId: summary.businessId, businessName: summary.name };
 }

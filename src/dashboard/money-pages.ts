@@ -3,12 +3,12 @@ import { sandboxTransferInput, transactionQuery } from "../collections/validatio
 import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
 import { isAppError, validationFailed } from "../errors.js";
-import { payoutQuery } from "../payouts/validation.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { actingFor, BUSINESS_SURFACE } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { guard, refusal, signedIn } from "./sign-in.js";
 
-const PAGE_SIZE = 20;
+/** Rows on a page of the dashboard's lists. */
+export const PAGE_SIZE = 20;
 const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
 /**
@@ -19,10 +19,7 @@ const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
 
-  const ownedBy = async (businessId: string | null) => {
-    const summary = await deps.businesses.getBusiness(ownBusiness(businessId));
-    return { businessId: summary.businessId, businessName: summary.name };
-  };
+  const ownedBy = (businessId: string | null) => actingFor(deps.businesses, businessId);
 
   pages.get("/accounts", signedInOnly, async (request, reply) => {
     const forBusiness = await ownedBy(signedIn(request).businessId);
@@ -57,12 +54,24 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
     const form = request.body as Form;
     try {
       const amount = nairaToKobo(form.amount ?? "");
+      // Paid from one of the sandbox's named accounts, the payment can be refunded to it.
+      const payer = deps.banks
+        .sandboxPayoutAccounts()
+        .find((payee) => `${payee.bankCode}:${payee.accountNumber}` === form.payerAccount);
+      const payerName = form.payerName || payer?.accountName;
       await deps.collections.sandboxTransfer(
         forBusiness,
         check(sandboxTransferInput, {
           accountNumber: number,
           amount,
-          ...(form.payerName ? { payerName: form.payerName } : {}),
+          ...(payerName ? { payerName } : {}),
+          ...(payer
+            ? {
+                payerAccountNumber: payer.accountNumber,
+                payerBankName: payer.bankName,
+                payerBankCode: payer.bankCode,
+              }
+            : {}),
           ...(form.narration ? { narration: form.narration } : {}),
         }),
       );
@@ -82,16 +91,23 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         limit: `${PAGE_SIZE}`,
       }),
     );
-    return { title: `Account ${account.accountNumber}`, account, payments, sandbox: deps.sandbox, form: {} };
+    // The sandbox's accounts a refund can reach: a payment from one of them can be refunded.
+    const payers = deps.sandbox
+      ? deps.banks.sandboxPayoutAccounts().filter((payee) => payee.accountName !== null)
+      : [];
+    return {
+      title: `Account ${account.accountNumber}`,
+      account,
+      payments,
+      sandbox: deps.sandbox,
+      payers,
+      form: {},
+    };
   }
 
   pages.get("/transactions", signedInOnly, async (request, reply) => {
     const forBusiness = await ownedBy(signedIn(request).businessId);
-    const raw = request.query as Record<string, string | undefined>;
-    // Empty fields of the filter form mean "any".
-    const filters = Object.fromEntries(
-      Object.entries(raw).filter(([key, value]) => value !== undefined && value !== "" && key !== "limit"),
-    );
+    const filters = filtersOf(request.query);
     // The form's date-time fields are minutes in UTC, as labelled; `to` takes its whole minute.
     for (const [field, seconds] of [
       ["from", ":00Z"],
@@ -123,32 +139,14 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
   });
 }
 
-/** The business's payouts, newest first, by status: what its API (and soon this dashboard) sent. */
-export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  pages.get("/payouts", { preHandler: guard(BUSINESS_SURFACE) }, async (request, reply) => {
-    const businessId = ownBusiness(signedIn(request).businessId);
-    const summary = await deps.businesses.getBusiness(businessId);
-    const forBusiness = { businessId: summary.businessId, businessName: summary.name };
-    const raw = request.query as Record<string, string | undefined>;
-    const filters = Object.fromEntries(
-      Object.entries(raw).filter(([key, value]) => value !== undefined && value !== "" && key !== "limit"),
-    );
-    const view = {
-      title: "Payouts",
-      filters,
-      balance: await deps.collections.balance(forBusiness),
-      terms: await deps.payoutSettings.terms(businessId),
-    };
-    try {
-      const listed = await deps.payouts.list(
-        forBusiness,
-        check(payoutQuery, { ...filters, limit: `${PAGE_SIZE}` }),
-      );
-      return page(reply, "payouts", { ...view, ...listed });
-    } catch (error) {
-      return refusal(reply, error, "payouts", { ...view, items: [], pagination: undefined });
-    }
-  });
+/** A list page's filter form as its query: empty fields mean "any", and the page size is the page's. */
+export function filtersOf(query: unknown): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query as Record<string, unknown>).filter(
+      (entry): entry is [string, string] =>
+        typeof entry[1] === "string" && entry[1] !== "" && entry[0] !== "limit",
+    ),
+  );
 }
 
 /** "1,500.50" naira as integer kobo (150050), by its digits: never through a floating-point number. */
@@ -158,4 +156,9 @@ export function nairaToKobo(text: string): number {
   const kobo = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   if (!Number.isSafeInteger(kobo) || kobo < 1) throw validationFailed("The amount must be at least NGN 0.01");
   return kobo;
+}
+
+/** Integer kobo as a form's naira text, "1500.50": the inverse of nairaToKobo, by integer arithmetic. */
+export function koboToNairaText(kobo: number): string {
+  return `${Math.trunc(kobo / 100)}.${String(kobo % 100).padStart(2, "0")}`;
 }

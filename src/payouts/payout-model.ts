@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
 import type { PayoutPhase } from "../storage/schema-payouts.js";
+import type { UnitOfWork } from "../storage/unit-of-work.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must
 // match, an order to pay, and the phases (with their events) that move it between statuses.
@@ -29,8 +30,21 @@ export function fingerprintOf(asked: readonly unknown[]): string {
   return createHash("sha256").update(JSON.stringify(asked)).digest("hex");
 }
 
+/**
+ * Who asks for a payout: the API (the business's API-payouts switch applies) or a signed-in
+ * dashboard user (their two-factor code applies, asked by the dashboard).
+ */
+export type PayoutChannel = "api" | "dashboard";
+
+/** How a payout is asked for: its channel, and the unit of work of the API request's answer. */
+export interface PayoutRequest {
+  channel: PayoutChannel;
+  unit?: UnitOfWork;
+}
+
 /** A payout to make: how much, where to (resolved), and what it is for. */
 export interface PayoutOrder {
+  channel: PayoutChannel;
   amount: number;
   destination: ResolvedBankAccount;
   narration: string;

@@ -1,17 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { Pagination, Payout, PayoutInput } from "../core/api-types.js";
+import type { Payout, PayoutInput } from "../core/api-types.js";
 import { lagosDayStart } from "../core/lagos-time.js";
 import {
   duplicateReference,
   insufficientBalance,
   payoutIpNotAllowed,
   payoutLimitExceeded,
-  payoutNotFound,
   payoutsDisabled,
   refundExceedsPayment,
-  validationFailed,
 } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
@@ -23,13 +21,11 @@ import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import type { Executor } from "../storage/executor.js";
 import {
-  findPayout,
   findPayoutById,
   findPayoutByReference,
   insertPayout,
   movePayout,
   type PayoutRow,
-  payoutPage,
   payoutTermsOf,
   payoutVolumeSince,
   type RowLocks,
@@ -44,12 +40,13 @@ import {
   eventOf,
   fingerprintOf,
   type PayoutOrder,
+  type PayoutRequest,
   payoutView,
   STATUS_AFTER,
   TRANSITIONS,
 } from "./payout-model.js";
 import { feeTiersOf, termsOf } from "./payout-settings.js";
-import { DEFAULT_PAYOUT_NARRATION, PAYOUT_ID, type PayoutQuery } from "./validation.js";
+import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 /** 422 unless `amount` fits in what is left of the payment after its refunds pending and successful. */
 async function assertRefundable(
@@ -108,29 +105,42 @@ export class PayoutService {
    * transaction under the business's ledger locks, the day's volume, the balance (422
    * INSUFFICIENT_BALANCE, nothing held) and the hold with the payout's row and the request's answer.
    */
-  async create(business: ForBusiness, input: PayoutInput, unit?: UnitOfWork): Promise<Payout> {
+  async create(
+    business: ForBusiness,
+    input: PayoutInput,
+    request: PayoutRequest = { channel: "api" },
+  ): Promise<Payout> {
     const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
     const fingerprint = fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
-    if (input.reference !== undefined) {
-      const existing = await findPayoutByReference(
-        this.options.storage.db,
-        business.businessId,
-        input.reference,
-      );
-      if (existing) return this.sameOrRefused(existing, fingerprint);
-    }
+    const existing = await this.byReference(business, input.reference, fingerprint);
+    if (existing) return existing;
     const destination = await this.options.banks.resolve(input);
     return this.hold(
       business,
       {
+        channel: request.channel,
         amount: input.amount,
         destination,
         narration,
         fingerprint,
         ...(input.reference === undefined ? {} : { reference: input.reference }),
       },
-      unit,
+      request.unit,
     );
+  }
+
+  /**
+   * The payout a reused reference made when it was asked with the same details (`fingerprint`);
+   * 409 DUPLICATE_REFERENCE when with others; undefined when the reference is new (or none).
+   */
+  async byReference(
+    business: ForBusiness,
+    reference: string | undefined,
+    fingerprint: string,
+  ): Promise<Payout | undefined> {
+    if (reference === undefined) return undefined;
+    const existing = await findPayoutByReference(this.options.storage.db, business.businessId, reference);
+    return existing && this.sameOrRefused(existing, fingerprint);
   }
 
   /**
@@ -145,7 +155,9 @@ export class PayoutService {
     const businessId = business.businessId;
     const { amount } = order;
     const terms = await payoutTermsOf(storage.db, businessId);
-    if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    if (!terms) throw payoutsDisabled();
+    // Checked again here: the switch may have been turned off since the request's first check.
+    if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
     const { perPayoutLimit, dailyLimit } = termsOf(terms);
     if (amount > perPayoutLimit) {
       throw payoutLimitExceeded(
@@ -220,36 +232,6 @@ export class PayoutService {
   private sameOrRefused(existing: PayoutRow, fingerprint: string): Payout {
     if (existing.fingerprint !== fingerprint) throw duplicateReference(existing.reference);
     return payoutView(existing);
-  }
-
-  /** GET /payouts: newest first, filtered by status and creation time. */
-  async list(
-    business: ForBusiness,
-    query: PayoutQuery,
-  ): Promise<{ items: Payout[]; pagination: Pagination }> {
-    const { page, limit, status, from, to } = query;
-    const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
-    const offset = (page - 1) * limit;
-    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last payout");
-    const { rows, total } = await payoutPage(
-      this.options.storage.db,
-      business.businessId,
-      filter,
-      offset,
-      limit,
-    );
-    return {
-      items: rows.map(payoutView),
-      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
-    };
-  }
-
-  /** One of the business's payouts; anything else (another business's included) is 404. */
-  async get(business: ForBusiness, id: string): Promise<Payout> {
-    if (!PAYOUT_ID.test(id)) throw payoutNotFound();
-    const row = await findPayout(this.options.storage.db, business.businessId, id);
-    if (!row) throw payoutNotFound();
-    return payoutView(row);
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   DEFAULT_PAYOUT_FEE_TIERS,
   type PayoutFeeTier,
   PayoutFeeTiersError,
+  payoutFee,
 } from "../ledger/payout-fees.js";
 import { payoutIpsOf, updatePayoutIps } from "../storage/api-key-repository.js";
 import { readPayoutFeeTiers, updatePayoutFeeTiers } from "../storage/business-repository.js";
@@ -72,6 +73,11 @@ export class PayoutSettings {
     const stored = await readPayoutFeeTiers(this.options.storage.db, businessId);
     if (stored === undefined) throw validationFailed(`no business has id ${businessId}`);
     return { tiers: feeTiersOf(stored), isDefault: stored === null };
+  }
+
+  /** What a payout of `amount` kobo would cost the business now: shown before it is confirmed. */
+  async feeFor(businessId: string, amount: number): Promise<number> {
+    return payoutFee((await this.feeTiers(businessId)).tiers, amount);
   }
 
   /** The business's API switch and limits. 400 when there is no such business. */

@@ -14,9 +14,8 @@ import { formatNaira, koboSchema } from "../ledger/kobo.js";
 import type { Storage } from "../storage/database.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import type { BankService } from "./banks.js";
-import { fingerprintOf } from "./payout-model.js";
+import { fingerprintOf, type PayoutRequest } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
 import { MAX_PAYOUT_NARRATION_LENGTH } from "./validation.js";
 
@@ -61,12 +60,18 @@ export class RefundService {
     business: ForBusiness,
     transactionId: string,
     input: RefundInput,
-    unit?: UnitOfWork,
+    request: PayoutRequest & { reference?: string } = { channel: "api" },
   ): Promise<Payout> {
     const { storage } = this.options;
     if (!TRANSACTION_ID.test(transactionId)) throw transactionNotFound();
     const payment = await findTransaction(storage.db, business.businessId, transactionId);
     if (!payment) throw transactionNotFound();
+    const narration = input.reason ?? DEFAULT_REFUND_NARRATION;
+    // What was asked, not what it came to: a form sent twice (the dashboard's reference) answers
+    // the refund the first one made, even when that one left nothing more to refund.
+    const fingerprint = fingerprintOf(["refund", payment.id, input.amount ?? "rest", narration]);
+    const existing = await this.options.payouts.byReference(business, request.reference, fingerprint);
+    if (existing) return existing;
     const paymentAmount = Number(payment.amount);
     const refunded = (await refundedAmounts(storage.db, [payment.id])).get(payment.id) ?? 0;
     const amount = input.amount ?? paymentAmount - refunded;
@@ -76,17 +81,18 @@ export class RefundService {
       );
     }
     const destination = await this.payerOf(payment);
-    const narration = input.reason ?? DEFAULT_REFUND_NARRATION;
     return this.options.payouts.hold(
       business,
       {
+        channel: request.channel,
         amount,
         destination,
         narration,
-        fingerprint: fingerprintOf(["refund", payment.id, amount, narration]),
+        fingerprint,
         refund: { transactionId: payment.id, paymentAmount },
+        ...(request.reference === undefined ? {} : { reference: request.reference }),
       },
-      unit,
+      request.unit,
     );
   }
 

@@ -207,15 +207,16 @@ export interface PayoutFilter {
   to?: string;
 }
 
-/** A page of the business's payouts, newest first, and how many the filter selects. */
+/** A page of the business's payouts (every business's: undefined), newest first, and how many the filter selects. */
 export async function payoutPage(
   db: Executor,
-  businessId: string,
+  businessId: string | undefined,
   filter: PayoutFilter,
   offset: number,
   limit: number,
 ): Promise<{ rows: PayoutRow[]; total: number }> {
-  let query = db.selectFrom("payouts").where("business_id", "=", businessId);
+  let query = db.selectFrom("payouts");
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
   if (filter.status !== undefined) query = query.where("status", "=", filter.status);
   if (filter.from !== undefined) query = query.where("created_at", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("created_at", "<=", filter.to);
@@ -232,6 +233,18 @@ export async function payoutPage(
           .execute()
       : [];
   return { rows, total };
+}
+
+/** The refunds of one of the business's transactions, newest first (the refund_of index). */
+export function payoutsRefunding(db: Executor, businessId: string, transactionId: string) {
+  return db
+    .selectFrom("payouts")
+    .selectAll()
+    .where("refund_of", "=", transactionId)
+    .where("business_id", "=", businessId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
 }
 
 /** The newest entry's time among these heads' last entries (undefined before any): one key lookup each. */

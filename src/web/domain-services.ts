@@ -3,6 +3,7 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { CollectionService } from "../collections/collection-service.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
+import type { PayoutListing } from "../payouts/payout-listing.js";
 import type { PayoutService } from "../payouts/payout-service.js";
 import type { RefundService } from "../payouts/refunds.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
@@ -15,6 +16,8 @@ export interface DomainServices {
   collections: CollectionService;
   banks: BankService;
   payouts: PayoutService;
+  /** Reading payouts: a business's own, and (the console) every business's. */
+  payoutListing: PayoutListing;
   refunds: RefundService;
   events: EventService;
   webhooks: WebhookEndpointService;

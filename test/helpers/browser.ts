@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 // Debian's Chromium (.ci/run installs it): pages are checked in a real browser, on a real port.
 export const CHROMIUM = "/usr/bin/chromium";
@@ -31,4 +31,31 @@ export function launchBrowser(): Promise<Browser> {
 export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** A page in a fresh browser profile (its own cookies), and what it loaded and what went wrong. */
+export interface RecordingPage {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the page asked for. */
+  requested: string[];
+  /** Script errors and console errors (a CSP violation among them). */
+  problems: string[];
+}
+
+/**
+ * Opens a page that records what it loads and every script or console error; a refused form's
+ * 4xx answer, logged by the browser as a failed resource, is what a test means, not a problem.
+ */
+export async function openRecordingPage(browser: Browser): Promise<RecordingPage> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requested: string[] = [];
+  const problems: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) problems.push(message.text());
+  });
+  return { context, page, requested, problems };
 }

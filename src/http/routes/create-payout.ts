@@ -49,7 +49,7 @@ export function register(app: ContractScope, { payouts }: ApiServices): void {
     contract.path,
     202,
     payoutInput,
-    (_id, input, business, unit) => payouts.create(business, input, unit),
+    (_id, input, business, unit) => payouts.create(business, input, { channel: "api", unit }),
     (payout) => payout,
     {
       config: { idempotencyKey: "required" },

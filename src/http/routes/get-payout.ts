@@ -43,9 +43,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /payouts/:id. */
-export function register(app: ContractScope, { payouts }: ApiServices): void {
+export function register(app: ContractScope, { payoutListing }: ApiServices): void {
   app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
     status: "success",
-    data: await payouts.get(callerOf(request), request.params.id),
+    data: await payoutListing.get(callerOf(request), request.params.id),
   }));
 }

@@ -39,9 +39,9 @@ export const contract = {
 } satisfies RouteContract;
 
 /** GET /payouts?page&limit&status&from&to. */
-export function register(app: ContractScope, { payouts }: ApiServices): void {
+export function register(app: ContractScope, { payoutListing }: ApiServices): void {
   app.get(contract.path, { schema: { querystring: payoutQuery } }, async (request) => {
-    const { items, pagination } = await payouts.list(callerOf(request), request.query);
+    const { items, pagination } = await payoutListing.list(callerOf(request), request.query);
     return { status: "success", data: items, pagination };
   });
 }

@@ -58,7 +58,7 @@ export function register(app: ContractScope, { payouts, refunds }: ApiServices):
     contract.path,
     202,
     refundInput,
-    (id, input, business, unit) => refunds.refund(business, id, input, unit),
+    (id, input, business, unit) => refunds.refund(business, id, input, { channel: "api", unit }),
     (payout) => payout,
     {
       config: { idempotencyKey: "required" },

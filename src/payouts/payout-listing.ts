@@ -1,0 +1,115 @@
+import type { Clock } from "../clock.js";
+import type { ForBusiness } from "../core/actor.js";
+import type { Pagination, Payout } from "../core/api-types.js";
+import { payoutNotFound, validationFailed } from "../errors.js";
+import type { Executor } from "../storage/executor.js";
+import {
+  findPayout,
+  findPayoutById,
+  type PayoutFilter,
+  payoutPage,
+  payoutsRefunding,
+} from "../storage/payout-repository.js";
+import { payoutView } from "./payout-model.js";
+import { PAYOUT_ID, type PayoutQuery } from "./validation.js";
+
+/** A payout as the operator console lists it: whose it is, beside the payout. */
+export type OperatorPayout = Payout & { businessId: string };
+
+/** A page of payouts, newest first, and where it stands among them. */
+export interface PayoutList<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export interface PayoutListingOptions {
+  db: Executor;
+  /** A payout pending longer than this is stuck (PAYOUT_STUCK_MINUTES). */
+  stuckAfterMs: number;
+  now?: Clock;
+}
+
+/** Reading payouts: a business's own (the API and the dashboard), and every business's (the console). */
+export class PayoutListing {
+  private readonly db: Executor;
+  private readonly now: Clock;
+  /** A payout pending longer than this is stuck (PAYOUT_STUCK_MINUTES). */
+  readonly stuckAfterMs: number;
+
+  constructor(options: PayoutListingOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.stuckAfterMs = options.stuckAfterMs;
+  }
+
+  /** GET /payouts: newest first, filtered by status and creation time. */
+  async list(business: ForBusiness, query: PayoutQuery): Promise<PayoutList<Payout>> {
+    const { rows, pagination } = await this.page(business.businessId, query);
+    return { items: rows.map(payoutView), pagination };
+  }
+
+  /** One of the business's payouts; anything else (another business's included) is 404. */
+  async get(business: ForBusiness, id: string): Promise<Payout> {
+    if (!PAYOUT_ID.test(id)) throw payoutNotFound();
+    const row = await findPayout(this.db, business.businessId, id);
+    if (!row) throw payoutNotFound();
+    return payoutView(row);
+  }
+
+  /** Any business's payout, for operators (404 when there is none). */
+  async find(id: string): Promise<OperatorPayout> {
+    const row = PAYOUT_ID.test(id) ? await findPayoutById(this.db, id) : undefined;
+    if (!row) throw payoutNotFound();
+    return { ...payoutView(row), businessId: row.business_id };
+  }
+
+  /** The refunds of one of the business's transactions, newest first (its page in the dashboard). */
+  async refundsOf(business: ForBusiness, transactionId: string): Promise<Payout[]> {
+    return (await payoutsRefunding(this.db, business.businessId, transactionId)).map(payoutView);
+  }
+
+  /**
+   * Every business's payouts (or one business's), for operators: the same filters, newest first;
+   * `stuck`, only those pending longer than PAYOUT_STUCK_MINUTES (the tracker still asks about them).
+   */
+  async acrossBusinesses(
+    query: PayoutQuery,
+    { businessId, stuck = false }: { businessId?: string; stuck?: boolean } = {},
+  ): Promise<PayoutList<OperatorPayout>> {
+    const { rows, pagination } = await this.page(businessId, stuck ? this.stuckOnly(query) : query);
+    return { items: rows.map((row) => ({ ...payoutView(row), businessId: row.business_id })), pagination };
+  }
+
+  /** Whether the payout is stuck: pending longer than PAYOUT_STUCK_MINUTES. */
+  isStuck(payout: Payout): boolean {
+    return payout.status === "pending" && Date.parse(payout.createdAt) < this.now() - this.stuckAfterMs;
+  }
+
+  /** How many payouts of every business are stuck now. */
+  async stuckCount(): Promise<number> {
+    const { pagination } = await this.page(undefined, this.stuckOnly({ page: 1, limit: 1 }));
+    return pagination.total;
+  }
+
+  private stuckOnly(query: PayoutQuery): PayoutQuery {
+    const before = new Date(this.now() - this.stuckAfterMs).toISOString();
+    return {
+      ...query,
+      status: "pending",
+      to: query.to !== undefined && query.to < before ? query.to : before,
+    };
+  }
+
+  private async page(businessId: string | undefined, query: PayoutQuery) {
+    const { page, limit, status, from, to } = query;
+    const filter: PayoutFilter = {
+      ...(status ? { status } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+    };
+    const offset = (page - 1) * limit;
+    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last payout");
+    const { rows, total } = await payoutPage(this.db, businessId, filter, offset, limit);
+    return { rows, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+  }
+}

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { totpCode } from "../src/businesses/totp.js";
+import { CLI } from "../src/core/actor.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
+import {
+  launchBrowser,
+  listenOnLoopback,
+  openRecordingPage,
+  skipWithoutBrowser as skip,
+} from "./helpers/browser.js";
+import { DIALECTS } from "./helpers/databases.js";
+import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
+
+// Money out in a real browser (issue 26's browser test): fund an account in the sandbox, resolve
+// a destination, confirm a payout with its fee shown, see it successful, and refund a payment,
+// the owner's two-factor code asked at each step; an operator then finds the payout in the console.
+
+const PASSWORD = "correct horse battery staple 42";
+const STEP_MS = 30_000;
+
+for (const dialect of DIALECTS) {
+  describe(`money out in the dashboard, in a browser, on ${dialect}`, { skip }, () => {
+    let h: Harness;
+    let browser: Browser;
+    let origin: string;
+    // The service's clock runs ahead on demand, so each two-factor code is a step of its own.
+    let offset = 0;
+    const now = () => Date.now() + offset;
+
+    before(async () => {
+      h = await createHarness({
+        dialect,
+        now,
+        // The sandbox's bank finishes a payout as soon as it is asked about.
+        env: {
+          SIGN_IN_RATE_LIMIT_PER_MIN: "0",
+          SANDBOX_PAYOUT_SETTLE_MS: "0",
+          SANDBOX_PAYOUT_REVERSE_MS: "0",
+        },
+      });
+      origin = await listenOnLoopback(h.app);
+      browser = await launchBrowser();
+    });
+
+    after(async () => {
+      await browser?.close();
+      await h?.close();
+    });
+
+    /** What the bank's side does between two looks at a page: asked, it answers; told, it notifies. */
+    async function bankCatchesUp(): Promise<void> {
+      await h.services.payoutTracker.run();
+      await h.services.bankPayoutNotices?.run();
+    }
+
+    test("fund in the sandbox, resolve a destination, confirm a payout with its fee, see it successful, refund a payment", async () => {
+      const email = `owner.${dialect}@kolapayouts.example`;
+      const user = await h.services.users.signUp({ businessName: "Kola Payouts", email, password: PASSWORD });
+      const forBusiness = { businessId: user.businessId as string, businessName: "Kola Payouts" };
+      const { secret } = await h.services.users.beginTotp(user.id);
+      const code = () => {
+        offset += STEP_MS;
+        return totpCode(secret, now());
+      };
+      await h.services.users.confirmTotp(user.id, code(), PASSWORD);
+      const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
+      const accountNumber = account.account.accountNumber;
+
+      const { context, page, requested, problems } = await openRecordingPage(browser);
+
+      await page.goto(`${origin}/dashboard/login`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByLabel("Code").fill(code());
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("heading", { name: "Kola Payouts" }).waitFor();
+
+      // Fund the account from a sandbox account a refund can reach (the form's first choice).
+      await page.goto(`${origin}/dashboard/accounts/${accountNumber}`);
+      await page.getByLabel("Amount (NGN)").fill("50,000");
+      const payer = await page.getByLabel("Paid from").inputValue();
+      assert.notEqual(payer, "none", "a named sandbox account is the default payer");
+      await page.getByRole("button", { name: "Send the transfer" }).click();
+      await page.getByRole("cell", { name: "NGN 50,000.00" }).first().waitFor();
+
+      // A payout: the bank, the number, the amount; the review names the account and the fee.
+      const destination = SANDBOX_PAYEES.find(
+        (p) => p.outcome === "successful" && `${p.bankCode}:${p.accountNumber}` !== payer,
+      );
+      assert.ok(destination?.accountName);
+      await page.getByRole("link", { name: "Payouts" }).click();
+      await page.getByLabel("Bank").selectOption({ label: destination.bankName });
+      await page.getByLabel("Account number").fill(destination.accountNumber);
+      await page.getByLabel("Amount (NGN)").fill("12,000");
+      await page.getByLabel("Narration").fill("Equipment lease");
+      await page.getByRole("button", { name: "Review the payout" }).click();
+      await page.getByRole("heading", { name: "Review the payout" }).waitFor();
+      const review = await page.locator("dl.details").innerText();
+      assert.match(review, new RegExp(`To\\s+${destination.accountName}`));
+      assert.match(review, /Fee\s+NGN 25\.00/);
+      assert.match(review, /Total from your balance\s+NGN 12,025\.00 of NGN 50,000\.00 available/);
+
+      // Without the right code nothing is sent; with it, the payout is made and pending.
+      await page.getByLabel("Two-factor code").fill("000000");
+      await page.getByRole("button", { name: `Send NGN 12,000.00 to ${destination.accountName}` }).click();
+      assert.match(await page.getByRole("alert").innerText(), /That code is not right/);
+      await page.getByLabel("Two-factor code").fill(code());
+      await page.getByRole("button", { name: `Send NGN 12,000.00 to ${destination.accountName}` }).click();
+      await page.getByRole("heading", { name: `Payout to ${destination.accountName}` }).waitFor();
+      assert.match(await page.locator("dl.details").innerText(), /Status\s+Pending/);
+      await bankCatchesUp();
+      await page.reload();
+      assert.match(await page.locator("dl.details").innerText(), /Status\s+Successful/);
+      await page.getByRole("link", { name: "Payouts", exact: true }).first().click();
+      assert.match(await page.locator("dl.figures").innerText(), /Paid out\s+NGN\s12,000\.00/);
+
+      // A refund of part of the payment, from its page.
+      await page.getByRole("link", { name: "Transactions" }).click();
+      await page.getByRole("link", { name: /^Payment of NGN 50,000\.00/ }).click();
+      await page.getByRole("heading", { name: /^Payment from / }).waitFor();
+      assert.equal(
+        await page.getByLabel("Amount (NGN)").inputValue(),
+        "50000.00",
+        "the whole payment is offered",
+      );
+      await page.getByLabel("Amount (NGN)").fill("5,000");
+      await page.getByLabel("Reason").fill("Returned item");
+      await page.getByLabel("Two-factor code").fill(code());
+      await page.getByRole("button", { name: "Refund" }).click();
+      await page.getByRole("heading", { name: /^Payout to / }).waitFor();
+      const refund = await page.locator("dl.details").innerText();
+      assert.match(refund, /Amount\s+NGN 5,000\.00/);
+      assert.match(refund, /Narration\s+Returned item/);
+      await bankCatchesUp();
+      await page.getByRole("link", { name: /^txn_/ }).click();
+      assert.match(await page.locator("dl.details").innerText(), /Refunded\s+NGN 5,000\.00/);
+      const refunds = page.getByRole("table", { name: "Payouts, newest first" });
+      assert.match(await refunds.innerText(), /NGN 5,000\.00[\s\S]*Successful/);
+
+      const balance = await h.services.collections.balance(forBusiness);
+      assert.deepEqual(
+        [balance.available, balance.pending, balance.totalPaidOut],
+        [5_000_000 - 1_202_500 - 501_000, 0, 1_700_000],
+        "the payout and the refund are paid out, each with its fee",
+      );
+      assert.deepEqual(
+        requested.filter((url) => !url.startsWith(`${origin}/`)),
+        [],
+        "nothing loads from anywhere but this server",
+      );
+      assert.deepEqual(problems, [], "no script error, no CSP violation");
+      await context.close();
+    });
+  });
+}

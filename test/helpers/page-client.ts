@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+
+/** A browser-like client of an app in this process: keeps cookies, reads each page's CSRF token. */
+export function pageClient(app: FastifyInstance) {
+  const cookies = new Map<string, string>();
+  const keep = (setCookie: string | string[] | undefined) => {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(";");
+      const [name, value] = (pair ?? "").split("=");
+      if (name) cookies.set(name, value ?? "");
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  return {
+    async get(url: string) {
+      const response = await app.inject({ method: "GET", url, headers: { cookie: cookie() } });
+      keep(response.headers["set-cookie"]);
+      const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
+      return { response, token };
+    },
+    async post(url: string, form: Record<string, string>, contentType = "application/x-www-form-urlencoded") {
+      const response = await app.inject({
+        method: "POST",
+        url,
+        headers: { cookie: cookie(), "content-type": contentType },
+        payload: new URLSearchParams(form).toString(),
+      });
+      keep(response.headers["set-cookie"]);
+      return response;
+    },
+  };
+}
