@@ -75,6 +75,10 @@ export const ErrorCode = {
   DUPLICATE_REFERENCE: "DUPLICATE_REFERENCE",
   PAYOUT_NOT_FOUND: "PAYOUT_NOT_FOUND",
   REFUND_EXCEEDS_PAYMENT: "REFUND_EXCEEDS_PAYMENT",
+  SETTLEMENT_NOT_FOUND: "SETTLEMENT_NOT_FOUND",
+  SETTLEMENT_ACCOUNT_MISSING: "SETTLEMENT_ACCOUNT_MISSING",
+  SETTLEMENT_ACCOUNT_COOLING_OFF: "SETTLEMENT_ACCOUNT_COOLING_OFF",
+  NOTHING_TO_SETTLE: "NOTHING_TO_SETTLE",
   PAYOUT_IP_NOT_ALLOWED: "PAYOUT_IP_NOT_ALLOWED",
   // The bank's notifications (PROVIDER=http), not the signed API.
   BANK_SIGNATURE_INVALID: "BANK_SIGNATURE_INVALID",
@@ -256,6 +260,21 @@ export const payoutIpNotAllowed = (ip: string) =>
 export const refundExceedsPayment = (message: string) =>
   new AppError(ErrorCode.REFUND_EXCEEDS_PAYMENT, 422, message);
 export const payoutNotFound = () => new AppError(ErrorCode.PAYOUT_NOT_FOUND, 404, "Payout not found");
+export const settlementNotFound = () =>
+  new AppError(ErrorCode.SETTLEMENT_NOT_FOUND, 404, "Settlement not found");
+export const settlementAccountMissing = () =>
+  new AppError(
+    ErrorCode.SETTLEMENT_ACCOUNT_MISSING,
+    422,
+    "The business has no settlement account: its owner sets one in the dashboard (Settlements)",
+  );
+export const settlementAccountCoolingOff = (usableFrom: string) =>
+  new AppError(
+    ErrorCode.SETTLEMENT_ACCOUNT_COOLING_OFF,
+    422,
+    `The settlement account was set recently: nothing is settled to it before ${usableFrom}`,
+  );
+export const nothingToSettle = (message: string) => new AppError(ErrorCode.NOTHING_TO_SETTLE, 422, message);
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
 export const accountNotPermanent = () =>

@@ -13,9 +13,11 @@ for (const dialect of DIALECTS) {
   describe(`the SDK's payouts on ${dialect}`, () => {
     let h: Harness;
     let client: VasClient;
+    let businessId: string;
     before(async () => {
-      h = await createHarness({ dialect });
+      h = await createHarness({ dialect, env: { SETTLEMENT_COOL_OFF_HOURS: "0" } });
       const business = await h.createBusiness();
+      businessId = business.businessId;
       await h.services.payoutSettings.setApiPayouts(business.businessId, true);
       client = await listeningClient(h, business);
     });
@@ -60,6 +62,37 @@ for (const dialect of DIALECTS) {
         (error: unknown) => error instanceof VasApiError && error.code === "INSUFFICIENT_BALANCE",
       );
       assert.equal(SANDBOX_PAYEES[0]?.accountNumber, destination.accountNumber);
+    });
+
+    test("settlements: listed page by page, read back, with the transactions each covered", async () => {
+      const [destination] = await client.sandbox.payoutAccounts();
+      assert.ok(destination);
+      await h.services.settlementTerms.setAccount(businessId, { type: "cli" }, destination);
+      const business = { businessId, businessName: "" };
+      const account = await client.generateAccount({
+        name: "Bola Ade",
+        email: "s@example.com",
+        bvn: "22345678902",
+      });
+      const ids = [];
+      for (const amount of [500_000, 700_000]) {
+        await client.sandbox.transfer({ accountNumber: account.accountNumber, amount });
+        ids.push((await h.services.settlements.settle(business)).id);
+      }
+      const all = [];
+      for await (const settlement of client.settlements.all({ limit: 1 })) all.push(settlement.id);
+      assert.deepEqual(all, [...ids].reverse());
+      const last = await client.settlements.get(ids[1] ?? "");
+      assert.deepEqual([last.transactionCount, last.trigger, last.status], [1, "manual", "pending"]);
+      const covered = await client.settlements.transactions(last.id);
+      assert.deepEqual(
+        covered.data.map((t) => t.amount),
+        [700_000],
+      );
+      await assert.rejects(
+        client.settlements.get("stl_00000000000000000000000000000000"),
+        (error: unknown) => error instanceof VasApiError && error.code === "SETTLEMENT_NOT_FOUND",
+      );
     });
   });
 }

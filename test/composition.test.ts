@@ -30,6 +30,7 @@ test("the harness builds the very app production builds: same routes, same setti
       "emit-account-expired",
       "ledger-checkpoint",
       "check-payouts",
+      "settle",
       "virtual-bank-payout-notices",
     ]);
   } finally {

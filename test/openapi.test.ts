@@ -97,6 +97,12 @@ describe("the OpenAPI document", () => {
         "get /payouts/{id}",
         "head /payouts/{id}",
         "post /transactions/{id}/refund",
+        "get /settlements",
+        "head /settlements",
+        "get /settlements/{id}",
+        "head /settlements/{id}",
+        "get /settlements/{id}/transactions",
+        "head /settlements/{id}/transactions",
       ],
     );
     assert.deepEqual(document.servers, [{ url: API, description: "This server" }]);
@@ -169,6 +175,12 @@ describe("the OpenAPI document", () => {
       "get /payouts/{id}": listed,
       "head /payouts/{id}": listed,
       "post /transactions/{id}/refund": moneyOut,
+      "get /settlements": listed,
+      "head /settlements": listed,
+      "get /settlements/{id}": listed,
+      "head /settlements/{id}": listed,
+      "get /settlements/{id}/transactions": listed,
+      "head /settlements/{id}/transactions": listed,
     });
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
-import { type Actor, actorId } from "../core/actor.js";
+import type { Actor } from "../core/actor.js";
 import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
@@ -10,6 +10,7 @@ import { writeTransaction } from "../storage/transactions.js";
 import {
   findUser,
   findUserByEmail,
+  insertActorAudit,
   insertAudit,
   insertUser,
   recentAudit,
@@ -275,15 +276,7 @@ export class UserService {
 
   /** Records what a user did to a business (key changes, for example) in the audit log. */
   async record(actor: Actor, businessId: string | null, action: string, detail: Record<string, unknown>) {
-    await insertAudit(this.options.storage.db, {
-      id: randomUUID(),
-      business_id: businessId,
-      actor_type: actor.type,
-      actor_id: actorId(actor),
-      action,
-      detail: JSON.stringify(detail),
-      created_at: this.isoNow(),
-    });
+    await insertActorAudit(this.options.storage.db, { actor, businessId, action, detail, at: this.isoNow() });
   }
 
   private newUser(role: UserRole, businessId: string | null, email: string, passwordHash: string): UserRow {

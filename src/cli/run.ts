@@ -13,6 +13,7 @@ import { OPERATOR_COMMANDS } from "./commands/operators.js";
 import { PAYOUT_COMMANDS } from "./commands/payouts.js";
 import { REQUEST_COMMANDS } from "./commands/request.js";
 import { SECRET_COMMANDS } from "./commands/secrets.js";
+import { SETTLEMENT_COMMANDS } from "./commands/settlements.js";
 import { WEBHOOK_COMMANDS } from "./commands/webhooks.js";
 import { formatCommandUsage, formatGroupUsage, formatUsage } from "./usage.js";
 
@@ -25,6 +26,7 @@ const COMMANDS: readonly Command[] = [
   ...REQUEST_COMMANDS,
   ...COLLECTION_COMMANDS,
   ...PAYOUT_COMMANDS,
+  ...SETTLEMENT_COMMANDS,
   ...LEDGER_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,

@@ -15,6 +15,7 @@ import type {
   ResolvedBankAccount,
   SandboxPayoutAccount,
   SandboxTransferInput,
+  Settlement,
   TemporaryAccount,
   Transaction,
 } from "../core/api-types.js";
@@ -77,6 +78,11 @@ export interface PayoutQuery {
 
 export interface PayoutPage {
   data: Payout[];
+  pagination: Pagination;
+}
+
+export interface SettlementPage {
+  data: Settlement[];
   pagination: Pagination;
 }
 
@@ -147,6 +153,21 @@ export interface VasClient {
     all(query?: Omit<PayoutQuery, "page">): AsyncIterableIterator<Payout>;
     /** GET /payouts/:id: where it stands now. */
     get(id: string, options?: RequestOptions): Promise<Payout>;
+  };
+  /** The available balance paid to the business's own account, by hand or on its schedule. */
+  settlements: {
+    /** GET /settlements: one page, newest first (`status` is the settlement's payout's). */
+    list(query?: PayoutQuery, options?: RequestOptions): Promise<SettlementPage>;
+    /** Every settlement, newest first, fetched page by page. */
+    all(query?: Omit<PayoutQuery, "page">): AsyncIterableIterator<Settlement>;
+    /** GET /settlements/:id: its payout's status now, and what it covered. */
+    get(id: string, options?: RequestOptions): Promise<Settlement>;
+    /** GET /settlements/:id/transactions: the transactions it covered, newest first. */
+    transactions(
+      id: string,
+      query?: { page?: number; limit?: number },
+      options?: RequestOptions,
+    ): Promise<TransactionPage>;
   };
   /** The sandbox (servers with SANDBOX=true). */
   sandbox: {
@@ -285,22 +306,31 @@ export function createClient(options: ClientOptions): VasClient {
         );
         return { data, pagination };
       },
-      async *all(query = {}) {
-        // A payout made meanwhile shifts later pages by one: ids already seen are skipped.
-        const seen = new Set<string>();
-        for (let page = 1; ; page++) {
-          const { data, pagination } = await this.list({ ...query, page, limit: query.limit ?? 100 });
-          for (const payout of data) {
-            if (seen.has(payout.id)) continue;
-            seen.add(payout.id);
-            yield payout;
-          }
-          if (page >= pagination.pages) return;
-        }
+      all(query = {}) {
+        return everyItem((page, limit) => this.list({ ...query, page, limit }), query.limit);
       },
       async get(id, requestOptions) {
         const path = `/payouts/${encodeURIComponent(id)}`;
         return (await call<{ data: Payout }>("GET", path, undefined, requestOptions)).data;
+      },
+    },
+    settlements: {
+      async list(query = {}, requestOptions) {
+        const path = `/settlements${searchOf(query)}`;
+        const { data, pagination } = await call<SettlementPage>("GET", path, undefined, requestOptions);
+        return { data, pagination };
+      },
+      all(query = {}) {
+        return everyItem((page, limit) => this.list({ ...query, page, limit }), query.limit);
+      },
+      async get(id, requestOptions) {
+        const path = `/settlements/${encodeURIComponent(id)}`;
+        return (await call<{ data: Settlement }>("GET", path, undefined, requestOptions)).data;
+      },
+      async transactions(id, query = {}, requestOptions) {
+        const path = `/settlements/${encodeURIComponent(id)}/transactions${searchOf(query)}`;
+        const { data, pagination } = await call<TransactionPage>("GET", path, undefined, requestOptions);
+        return { data, pagination };
       },
     },
     sandbox: {
@@ -313,6 +343,26 @@ export function createClient(options: ClientOptions): VasClient {
       },
     },
   };
+}
+
+/**
+ * Every item of a list, newest first, page by page; an item made meanwhile shifts later pages by
+ * one, so ids already seen are skipped.
+ */
+async function* everyItem<T extends { id: string }>(
+  list: (page: number, limit: number) => Promise<{ data: T[]; pagination: Pagination }>,
+  limit = 100,
+): AsyncIterableIterator<T> {
+  const seen = new Set<string>();
+  for (let page = 1; ; page++) {
+    const { data, pagination } = await list(page, limit);
+    for (const item of data) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      yield item;
+    }
+    if (page >= pagination.pages) return;
+  }
 }
 
 /** A query string of the filters given (`?...`, or nothing), instants as ISO 8601. */

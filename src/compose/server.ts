@@ -25,10 +25,10 @@ export function buildServerApp(
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
   const { accounts, lifecycle, collections, banks, payouts, payoutListing, refunds } = services;
-  const { events, webhooks, redelivery } = services;
+  const { settlements, settlementTerms, events, webhooks, redelivery } = services;
   const domain = {
     ...{ accounts, lifecycle, collections, banks, payouts, payoutListing, refunds },
-    ...{ events, webhooks, redelivery },
+    ...{ settlements, settlementTerms, events, webhooks, redelivery },
   };
   const app = buildApp({
     authenticator: services.authenticator,
@@ -172,6 +172,20 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     name: "check-payouts",
     intervalMs: config.payouts.checkIntervalMs,
     run: () => services.payoutTracker.run(),
+  });
+  jobs.add({
+    name: "settle",
+    intervalMs: config.settlements.checkIntervalMs,
+    run: async () => {
+      const pass = await services.settlements.runScheduled();
+      for (const settled of pass.settled) {
+        log.info(
+          { settlementId: settled.id, amount: settled.amount, trigger: settled.trigger },
+          "settlement made",
+        );
+      }
+      for (const skipped of pass.skipped) log.debug(skipped, "settlement passed over");
+    },
   });
   const notices = services.bankPayoutNotices;
   if (notices) {

@@ -23,6 +23,8 @@ import { PayoutService } from "../payouts/payout-service.js";
 import { PayoutSettings } from "../payouts/payout-settings.js";
 import { PayoutTracker } from "../payouts/payout-tracker.js";
 import { RefundService } from "../payouts/refunds.js";
+import { SettlementTermsService } from "../payouts/settlement-terms.js";
+import { SettlementService } from "../payouts/settlements.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
@@ -74,6 +76,10 @@ export interface Services {
   payoutListing: PayoutListing;
   /** Refunds of inbound transactions to their payers: payouts with `refundOf`. */
   refunds: RefundService;
+  /** A business's settlement account, schedule and reserve. */
+  settlementTerms: SettlementTermsService;
+  /** Settlements: made by hand or on the schedule (the settle job), and read. */
+  settlements: SettlementService;
   /** Asks the bank about every pending payout until it is final (the check-payouts job). */
   payoutTracker: PayoutTracker;
   /**
@@ -261,6 +267,19 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       payouts,
       payoutListing: new PayoutListing({ db: opened.db, stuckAfterMs: config.payouts.stuckAfterMs, now }),
       refunds: new RefundService({ storage: opened, payouts, banks }),
+      settlementTerms: new SettlementTermsService({
+        storage: opened,
+        deliveries: stores.deliveries,
+        banks,
+        coolOffMs: config.settlements.coolOffMs,
+        now,
+      }),
+      settlements: new SettlementService({
+        storage: opened,
+        payouts,
+        coolOffMs: config.settlements.coolOffMs,
+        now,
+      }),
       payoutTracker,
       bankPayoutNotices: http
         ? undefined

@@ -63,6 +63,12 @@ export type Config = Readonly<{
     sandboxSettleMs: number;
     sandboxReverseMs: number;
   };
+  settlements: {
+    /** No settlement goes to a new settlement account for this long after it is set. */
+    coolOffMs: number;
+    /** How often the schedule looks for daily settlements due and instant ones to make. */
+    checkIntervalMs: number;
+  };
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
@@ -175,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkIntervalMs: e.PAYOUT_CHECK_INTERVAL_MS,
       sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
       sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
+    },
+    settlements: {
+      coolOffMs: e.SETTLEMENT_COOL_OFF_HOURS * 3_600_000,
+      checkIntervalMs: e.SETTLEMENT_CHECK_INTERVAL_MS,
     },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV === "development",

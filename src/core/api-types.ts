@@ -30,6 +30,9 @@ export const EVENT_TYPES = [
   "payout.reversed",
   "refund.successful",
   "refund.failed",
+  "settlement.successful",
+  "settlement.failed",
+  "settlement_account.updated",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -197,6 +200,53 @@ export interface Payout {
   failureReason: string | null;
   /** The inbound transaction this payout refunds (a refund); null for any other payout. */
   refundOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How a business settles: by hand, once a day at a time in Africa/Lagos, or each credit as it arrives. */
+export type SettlementSchedule = "manual" | "daily" | "instant";
+
+/** A business's own bank account that settlements go to. */
+export interface SettlementAccount extends ResolvedBankAccount {
+  /** When it was set. */
+  setAt: string;
+  /** The first instant a settlement may go to it (the cool-off after a change). */
+  usableFrom: string;
+}
+
+/** A business's settlement account (null: none yet), schedule and reserve. */
+export interface SettlementTerms {
+  account: SettlementAccount | null;
+  schedule: SettlementSchedule;
+  /** `HH:MM` in Africa/Lagos for a daily schedule; null otherwise. */
+  dailyAt: string | null;
+  /** Kobo kept back in the available balance by each settlement. */
+  reserve: number;
+}
+
+/** A settlement: the available balance (less the reserve) paid to the business's own account. */
+export interface Settlement {
+  id: string;
+  /** Kobo paid to the account; with the fee, what left the available balance. */
+  amount: number;
+  fee: number;
+  currency: string;
+  /** The payout that carries it (its reference is the settlement's id). */
+  payoutId: string;
+  status: PayoutStatus;
+  failureReason: string | null;
+  /** What made it: `manual` (asked for), `daily` or `instant` (the schedule). */
+  trigger: SettlementSchedule;
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  /** The business's transactions recorded since its last settlement that did not fail. */
+  transactionCount: number;
+  /** When the first and the last of them were recorded (null when it covered none). */
+  from: string | null;
+  to: string | null;
   createdAt: string;
   updatedAt: string;
 }

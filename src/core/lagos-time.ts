@@ -9,3 +9,13 @@ const DAY_MS = 24 * 60 * 60_000;
 export function lagosDayStart(now: number): string {
   return new Date(Math.floor((now + LAGOS_OFFSET_MS) / DAY_MS) * DAY_MS - LAGOS_OFFSET_MS).toISOString();
 }
+
+/** The day in Africa/Lagos that `now` falls in, `YYYY-MM-DD`. */
+export function lagosDate(now: number): string {
+  return new Date(now + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The time of day in Africa/Lagos that `now` falls at, `HH:MM`. */
+export function lagosTimeOfDay(now: number): string {
+  return new Date(now + LAGOS_OFFSET_MS).toISOString().slice(11, 16);
+}

@@ -21,6 +21,7 @@ import {
   refundRequestSchema,
   resolvedBankAccountSchema,
   sandboxPayoutAccountSchema,
+  settlementSchema,
 } from "../payouts/api-schemas.js";
 import {
   attemptSchema,
@@ -115,6 +116,9 @@ export function componentSchemas(): Record<string, unknown> {
   add(payoutSchema, "Payout");
   add(success(payoutSchema), "PayoutResponse");
   add(page(payoutSchema), "PayoutListResponse");
+  add(settlementSchema, "Settlement");
+  add(success(settlementSchema), "SettlementResponse");
+  add(page(settlementSchema), "SettlementListResponse");
   add(eventSchema, "Event");
   add(success(eventSchema), "EventResponse");
   add(page(eventSchema), "EventListResponse");

@@ -110,6 +110,11 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
         description:
           "Money sent from the available balance to an account at a bank: held at once, then posted or voided once the bank says.",
       },
+      {
+        name: "Settlements",
+        description:
+          "The available balance, less a reserve, paid to the business's own account: by hand or on its schedule (daily or instant), each a payout.",
+      },
     ],
     paths: paths(parts.responses),
     components: parts,

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import {
   DEFAULT_PAYOUT_FEE_TIERS,
   formatPayoutFeeTiers,
+  largestPayoutWithin,
   type PayoutFeeTier,
   PayoutFeeTiersError,
   parsePayoutFeeTiers,
@@ -55,21 +56,24 @@ describe("payout fee tiers", () => {
     refused(Array.from({ length: 11 }, (_, i) => `${i + 1}:1`).join(","), /at most 10 tiers/);
   });
 
-  const schedule = fc
-    .uniqueArray(fc.integer({ min: 1, max: 10_000_000_000 }), { maxLength: 9 })
-    .chain((limits) =>
-      fc.tuple(
-        fc.constant([...limits].sort((a, b) => a - b)),
-        fc.array(fc.integer({ min: 0, max: 100_000 }), {
-          minLength: limits.length + 1,
-          maxLength: limits.length + 1,
-        }),
-      ),
-    )
-    .map(([limits, fees]): PayoutFeeTier[] => [
-      ...limits.map((upTo, i) => ({ upTo, fee: fees[i] ?? 0 })),
-      { upTo: null, fee: fees[limits.length] ?? 0 },
-    ]);
+  /** Any valid schedule: up to `tiers` - 1 rising limits up to `maxLimit`, then *, each fee up to `maxFee`. */
+  const schedules = (maxLimit: number, maxFee: number, tiers: number) =>
+    fc
+      .uniqueArray(fc.integer({ min: 1, max: maxLimit }), { maxLength: tiers - 1 })
+      .chain((limits) =>
+        fc.tuple(
+          fc.constant([...limits].sort((a, b) => a - b)),
+          fc.array(fc.integer({ min: 0, max: maxFee }), {
+            minLength: limits.length + 1,
+            maxLength: limits.length + 1,
+          }),
+        ),
+      )
+      .map(([limits, fees]): PayoutFeeTier[] => [
+        ...limits.map((upTo, i) => ({ upTo, fee: fees[i] ?? 0 })),
+        { upTo: null, fee: fees[limits.length] ?? 0 },
+      ]);
+  const schedule = schedules(10_000_000_000, 100_000, 10);
 
   test("every schedule reads back as it was written, and charges the first tier that holds the amount", () => {
     fc.assert(
@@ -81,6 +85,26 @@ describe("payout fee tiers", () => {
         const index = tiers.indexOf(tier as PayoutFeeTier);
         const previous = tiers[index - 1]?.upTo;
         if (previous != null) assert.ok(amount > previous);
+      }),
+    );
+  });
+
+  test("a settlement's amount is the largest whose amount and fee fit in the budget", () => {
+    // NGN 100,000 available under the default: NGN 99,950 and NGN 50 of fee.
+    assert.equal(largestPayoutWithin(DEFAULT_PAYOUT_FEE_TIERS, 10_000_000), 9_995_000);
+    // Just above a tier's limit, the cheaper tier's top is the most that fits.
+    assert.equal(largestPayoutWithin(DEFAULT_PAYOUT_FEE_TIERS, 5_001_000), 4_998_500);
+    assert.equal(largestPayoutWithin(DEFAULT_PAYOUT_FEE_TIERS, 1_000), 0, "the fee alone uses the budget");
+    assert.equal(largestPayoutWithin(DEFAULT_PAYOUT_FEE_TIERS, 0), 0);
+    // Checked against every amount, on small schedules and budgets.
+    const small = schedules(300, 60, 4);
+    fc.assert(
+      fc.property(small, fc.integer({ min: 0, max: 500 }), (tiers, budget) => {
+        let most = 0;
+        for (let amount = 1; amount <= budget; amount++) {
+          if (amount + payoutFee(tiers, amount) <= budget) most = amount;
+        }
+        assert.equal(largestPayoutWithin(tiers, budget), most);
       }),
     );
   });

@@ -85,3 +85,19 @@ export function payoutFee(tiers: readonly PayoutFeeTier[], amount: number): numb
 /** The schedule as the CLI takes it: `500000:1000,5000000:2500,*:5000`. */
 export const formatPayoutFeeTiers = (tiers: readonly PayoutFeeTier[]) =>
   tiers.map(({ upTo, fee }) => `${upTo ?? "*"}:${fee}`).join(",");
+
+/**
+ * The largest payout whose amount and fee together fit in `budget` kobo (0 when none does): a
+ * settlement of the whole available balance pays its own fee. Each tier's best is the smaller of
+ * its limit and the budget less its fee, if that is still in the tier; the answer is the best of them.
+ */
+export function largestPayoutWithin(tiers: readonly PayoutFeeTier[], budget: number): number {
+  let best = 0;
+  let floor = 1;
+  for (const tier of tiers) {
+    const candidate = Math.min(tier.upTo ?? Number.MAX_SAFE_INTEGER, budget - tier.fee);
+    if (candidate >= floor && candidate > best) best = candidate;
+    if (tier.upTo !== null) floor = tier.upTo + 1;
+  }
+  return best;
+}

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import type { Bank, Payout, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
+import type {
+  Bank,
+  Payout,
+  ResolvedBankAccount,
+  SandboxPayoutAccount,
+  Settlement,
+} from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_REFERENCE, PAYOUT_STATUSES } from "./validation.js";
 
@@ -172,7 +178,48 @@ export const payoutQuerySchema = z.object({
     .meta({ description: "Only payouts made at or before this instant; ISO 8601 with a zone." }),
 });
 
+/** A settlement, as GET /settlements/{id} answers it. */
+export const settlementSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^stl_[0-9a-f]{32}$/)
+      .meta({ examples: ["stl_7d0c2e9b4a1f4c3e9b8a6d5c4b3a2f10"] }),
+    amount: kobo("Paid to the settlement account.").min(1),
+    fee: kobo("The payout fee, taken with the amount; given back if the settlement fails.").min(0),
+    currency: z.literal("NGN"),
+    payoutId: z
+      .string()
+      .regex(/^po_[0-9a-f]{32}$/)
+      .meta({ description: "The payout that carries it; its reference is the settlement's id." }),
+    status: payoutStatus.meta({ description: "Its payout's status." }),
+    failureReason: z.string().nullable(),
+    trigger: z.enum(["manual", "daily", "instant"]).meta({
+      description: "`manual` (asked for), or the business's schedule: `daily` or `instant`.",
+    }),
+    bankCode,
+    bankName: z.string(),
+    accountNumber,
+    accountName: z.string().meta({ description: "The settlement account's name, as its bank gave it." }),
+    transactionCount: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          "The business's transactions recorded since its last settlement that did not fail: GET " +
+          "/settlements/{id}/transactions lists them.",
+      }),
+    from: instant("When the first of them was recorded").nullable(),
+    to: instant("When the last of them was recorded").nullable(),
+    createdAt: instant("When it was made: `from` and `to` of the list filter on this"),
+    updatedAt: instant("When its status last changed"),
+  })
+  .meta({
+    description: "The available balance, less the reserve and the fee, paid to the business's own account.",
+  });
+
 export type BankSchemasMatchService = [
+  Assert<Describes<typeof settlementSchema, Settlement>>,
   Assert<Describes<typeof payoutSchema, Payout>>,
   Assert<Describes<typeof sandboxPayoutAccountSchema, SandboxPayoutAccount>>,
   Assert<Describes<typeof bankSchema, Bank>>,

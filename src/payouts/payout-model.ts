@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
+import type { Executor } from "../storage/executor.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
 import type { PayoutPhase } from "../storage/schema-payouts.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
@@ -31,10 +32,11 @@ export function fingerprintOf(asked: readonly unknown[]): string {
 }
 
 /**
- * Who asks for a payout: the API (the business's API-payouts switch applies) or a signed-in
- * dashboard user (their two-factor code applies, asked by the dashboard).
+ * Who asks for a payout: the API (the business's API-payouts switch applies), a signed-in
+ * dashboard user (their two-factor code applies, asked by the dashboard), or a settlement (to the
+ * business's own account after its cool-off: neither the switch nor the limits apply).
  */
-export type PayoutChannel = "api" | "dashboard";
+export type PayoutChannel = "api" | "dashboard" | "settlement";
 
 /** How a payout is asked for: its channel, and the unit of work of the API request's answer. */
 export interface PayoutRequest {
@@ -54,6 +56,8 @@ export interface PayoutOrder {
   fingerprint: string;
   /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
   refund?: { transactionId: string; paymentAmount: number };
+  /** A settlement: its id, and its own row, written in the hold's transaction under the ledger locks. */
+  settlement?: { id: string; record: (trx: Executor, payout: PayoutRow) => Promise<void> };
 }
 
 /** The postings (and events) that take a payout from one status to another, in order. */
@@ -72,10 +76,15 @@ export const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
   reversal: "reversed",
 };
 
-/** A phase's event: a refund's end is `refund.*`, anything else (a refund's reversal too) `payout.*`. */
+/**
+ * A phase's event: a refund's end is `refund.*`, a settlement's `settlement.*`, anything else (a
+ * refund's or a settlement's reversal too) `payout.*`.
+ */
 export function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
   const status = STATUS_AFTER[phase];
-  if (payout.refund_of !== null && (status === "successful" || status === "failed"))
-    return `refund.${status}`;
+  if (status === "successful" || status === "failed") {
+    if (payout.refund_of !== null) return `refund.${status}`;
+    if (payout.settlement_id !== null) return `settlement.${status}`;
+  }
   return `payout.${status as "successful" | "failed" | "reversed"}`;
 }

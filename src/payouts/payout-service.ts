@@ -158,8 +158,10 @@ export class PayoutService {
     if (!terms) throw payoutsDisabled();
     // Checked again here: the switch may have been turned off since the request's first check.
     if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    // A settlement goes to the business's own account, past its cool-off: no limit applies.
+    const limited = order.channel !== "settlement";
     const { perPayoutLimit, dailyLimit } = termsOf(terms);
-    if (amount > perPayoutLimit) {
+    if (limited && amount > perPayoutLimit) {
       throw payoutLimitExceeded(
         `amount ${amount} kobo (${formatNaira(amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
       );
@@ -174,8 +176,8 @@ export class PayoutService {
           const nowIso = isoNow(this.now);
           const { heads, createdAt } = await lockPayoutLedger(trx, this.options.locks, businessId, nowIso);
           if (order.refund) await assertRefundable(trx, order.refund, amount);
-          const today = await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()));
-          if (today + amount > dailyLimit) {
+          const today = limited ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now())) : 0;
+          if (limited && today + amount > dailyLimit) {
             throw payoutLimitExceeded(
               `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
             );
@@ -207,9 +209,11 @@ export class PayoutService {
             submitted_at: null,
             checks: 0,
             next_check_at: createdAt,
+            settlement_id: order.settlement?.id ?? null,
           };
           await insertPayout(trx, row);
           await postPayoutPhase(trx, row, "hold", heads, createdAt);
+          await order.settlement?.record(trx, row);
           return payoutView(row);
         },
         unit,

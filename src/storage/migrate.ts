@@ -24,6 +24,7 @@ import * as payoutFeeTiers from "./migrations/0020-payout-fee-tiers.js";
 import * as payouts from "./migrations/0021-payouts.js";
 import * as refunds from "./migrations/0022-refunds.js";
 import * as payoutIps from "./migrations/0023-payout-ips.js";
+import * as settlements from "./migrations/0024-settlements.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -50,6 +51,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0021-payouts": payouts,
   "0022-refunds": refunds,
   "0023-payout-ips": payoutIps,
+  "0024-settlements": settlements,
 };
 
 /** Every migration, in the order they apply. */

@@ -102,6 +102,8 @@ export async function payoutVolumeSince(db: Executor, businessId: string, since:
     .where("business_id", "=", businessId)
     .where("created_at", ">=", since)
     .where("status", "in", ["pending", "successful"])
+    // A settlement is the business's money to its own account: not counted against its limits.
+    .where("settlement_id", "is", null)
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }

@@ -35,6 +35,8 @@ export interface PayoutsTable {
   checks: number;
   /** When the tracker next asks the bank (null once final). */
   next_check_at: string | null;
+  /** The settlement this payout is (null: a payout or a refund). */
+  settlement_id: string | null;
 }
 
 export type PayoutPhase = HoldPhase;
@@ -66,4 +68,43 @@ export interface VirtualBankPayoutsTable {
   reverses_at: string | null;
   /** The last status the bank told the service of. */
   notified: PayoutStatus;
+}
+
+export type SettlementSchedule = "manual" | "daily" | "instant";
+
+/** A business's settlement account, schedule and reserve (no row: manual, no account). */
+export interface SettlementTermsTable {
+  business_id: string;
+  bank_code: string | null;
+  bank_name: string | null;
+  account_number: string | null;
+  /** The name the bank's name enquiry gave when the account was set. */
+  account_name: string | null;
+  /** When the account was set: no settlement goes to it for SETTLEMENT_COOL_OFF_HOURS after. */
+  account_set_at: string | null;
+  schedule: SettlementSchedule;
+  /** `HH:MM` in Africa/Lagos, for a daily schedule. */
+  daily_at: string | null;
+  /** Kobo kept back from each settlement. */
+  reserve_kobo: number;
+  updated_at: string;
+}
+
+/** A settlement: a payout of the available balance to the business's account, and what it covered. */
+export interface SettlementsTable {
+  /** `stl_` and 32 hex digits. */
+  id: string;
+  business_id: string;
+  payout_id: string;
+  trigger: SettlementSchedule;
+  /** A daily settlement's day in Africa/Lagos (`YYYY-MM-DD`): one a day per business. */
+  period: string | null;
+  /** The business's transactions with ordinals in (covered_after, covered_through]. */
+  covered_after: number;
+  covered_through: number;
+  transaction_count: number;
+  /** When the first and the last covered transaction were recorded (null: none covered). */
+  first_recorded_at: string | null;
+  last_recorded_at: string | null;
+  created_at: string;
 }

@@ -7,7 +7,13 @@ import type {
   TransactionsTable,
   TransferConflictsTable,
 } from "./schema-ledger.js";
-import type { PayoutPostingsTable, PayoutsTable, VirtualBankPayoutsTable } from "./schema-payouts.js";
+import type {
+  PayoutPostingsTable,
+  PayoutsTable,
+  SettlementsTable,
+  SettlementTermsTable,
+  VirtualBankPayoutsTable,
+} from "./schema-payouts.js";
 import type {
   AuditLogTable,
   BusinessProfilesTable,
@@ -292,6 +298,8 @@ export interface Database {
   payouts: PayoutsTable;
   payout_postings: PayoutPostingsTable;
   virtual_bank_payouts: VirtualBankPayoutsTable;
+  settlement_terms: SettlementTermsTable;
+  settlements: SettlementsTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
+import { type Actor, actorId } from "../core/actor.js";
 import type { Executor } from "./executor.js";
 import type {
   AuditLogTable,
@@ -130,6 +132,28 @@ export function findBusinessProfile(
 
 export async function insertAudit(db: Executor, row: AuditRow): Promise<void> {
   await db.insertInto("audit_log").values(row).execute();
+}
+
+/** Records what an actor (a user, an operator, the CLI, a key) did to a business, at `at`. */
+export async function insertActorAudit(
+  db: Executor,
+  entry: {
+    actor: Actor;
+    businessId: string | null;
+    action: string;
+    detail: Record<string, unknown>;
+    at: string;
+  },
+): Promise<void> {
+  await insertAudit(db, {
+    id: randomUUID(),
+    business_id: entry.businessId,
+    actor_type: entry.actor.type,
+    actor_id: actorId(entry.actor),
+    action: entry.action,
+    detail: JSON.stringify(entry.detail),
+    created_at: entry.at,
+  });
 }
 
 /** An audit entry as the Security page lists it, with the email of the user who acted (if one did). */

@@ -6,6 +6,8 @@ import type { BankService } from "../payouts/banks.js";
 import type { PayoutListing } from "../payouts/payout-listing.js";
 import type { PayoutService } from "../payouts/payout-service.js";
 import type { RefundService } from "../payouts/refunds.js";
+import type { SettlementTermsService } from "../payouts/settlement-terms.js";
+import type { SettlementService } from "../payouts/settlements.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import type { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -19,6 +21,8 @@ export interface DomainServices {
   /** Reading payouts: a business's own, and (the console) every business's. */
   payoutListing: PayoutListing;
   refunds: RefundService;
+  settlements: SettlementService;
+  settlementTerms: SettlementTermsService;
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;

@@ -11,6 +11,7 @@ import * as getAccount from "./get-account.js";
 import * as getBalance from "./get-balance.js";
 import * as getEvent from "./get-event.js";
 import * as getPayout from "./get-payout.js";
+import * as getSettlement from "./get-settlement.js";
 import * as getTransaction from "./get-transaction.js";
 import * as getWebhook from "./get-webhook.js";
 import * as listAccounts from "./list-accounts.js";
@@ -18,6 +19,8 @@ import * as listBanks from "./list-banks.js";
 import * as listEventAttempts from "./list-event-attempts.js";
 import * as listEvents from "./list-events.js";
 import * as listPayouts from "./list-payouts.js";
+import * as listSettlementTransactions from "./list-settlement-transactions.js";
+import * as listSettlements from "./list-settlements.js";
 import * as listTransactions from "./list-transactions.js";
 import * as listWebhooks from "./list-webhooks.js";
 import * as reactivateAccount from "./reactivate-account.js";
@@ -71,4 +74,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listPayouts,
   getPayout,
   refundTransaction,
+  listSettlements,
+  getSettlement,
+  listSettlementTransactions,
 ];

@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { type TransactionPage, viewsOf } from "../collections/transaction-listing.js";
+import type { ForBusiness } from "../core/actor.js";
+import type { Pagination, Settlement, SettlementSchedule } from "../core/api-types.js";
+import { lagosDate, lagosTimeOfDay } from "../core/lagos-time.js";
+import type { ListQuery } from "../core/validation.js";
+import {
+  ErrorCode,
+  isAppError,
+  nothingToSettle,
+  settlementAccountCoolingOff,
+  settlementAccountMissing,
+  settlementNotFound,
+  validationFailed,
+} from "../errors.js";
+import { formatNaira } from "../ledger/kobo.js";
+import { largestPayoutWithin } from "../ledger/payout-fees.js";
+import type { Storage } from "../storage/database.js";
+import { isUniqueViolationOf } from "../storage/errors.js";
+import type { Executor } from "../storage/executor.js";
+import { ledgerBalances } from "../storage/ledger-repository.js";
+import { payoutTermsOf } from "../storage/payout-repository.js";
+import {
+  findSettlement,
+  insertSettlement,
+  lastCoveredOrdinal,
+  recordedAtOrdinal,
+  type SettlementWithPayout,
+  scheduledSettlements,
+  settledForPeriod,
+  settlementPage,
+  settlementTermsOf,
+} from "../storage/settlement-repository.js";
+import { lastTransaction, transactionPage } from "../storage/transaction-repository.js";
+import { fingerprintOf } from "./payout-model.js";
+import type { PayoutService } from "./payout-service.js";
+import { feeTiersOf } from "./payout-settings.js";
+import { settlementTermsView } from "./settlement-terms.js";
+import type { PayoutQuery } from "./validation.js";
+
+// Settlement (issue 26, item 6): the business's available balance, less its reserve and the
+// payout's own fee, paid to its settlement account as one payout, with the transactions recorded
+// since its last settlement that did not fail. By hand (`vas settlement run`, the dashboard) or
+// on its schedule: daily at a time in Africa/Lagos, or instant (as credits arrive), a job every
+// SETTLEMENT_CHECK_INTERVAL_MS. Never twice: the payout's hold takes the business's ledger locks
+// and cannot exceed what is available, and a day's settlement is unique per business and day.
+
+/** A settlement's id: `stl_` and 32 hex digits; also its payout's reference. */
+export const SETTLEMENT_ID = /^stl_[0-9a-f]{32}$/;
+
+export const settlementView = (row: SettlementWithPayout): Settlement => ({
+  id: row.id,
+  amount: Number(row.amount),
+  fee: Number(row.fee),
+  currency: row.currency,
+  payoutId: row.payout_id,
+  status: row.status,
+  failureReason: row.failure_reason,
+  trigger: row.trigger,
+  bankCode: row.bank_code,
+  bankName: row.bank_name,
+  accountNumber: row.account_number,
+  accountName: row.account_name,
+  transactionCount: Number(row.transaction_count),
+  from: row.first_recorded_at,
+  to: row.last_recorded_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** The unique key of a business's daily settlements (PostgreSQL names it; SQLite the columns). */
+const PERIOD_KEY = {
+  index: "settlements_business_period_key",
+  columns: "settlements.business_id, settlements.period",
+};
+
+export interface SettlementServiceOptions {
+  storage: Storage;
+  payouts: PayoutService;
+  /** How long after a change of account no settlement goes to it. */
+  coolOffMs: number;
+  now?: Clock;
+}
+
+/** What a scheduled pass did: the settlements it made, and the businesses it passed over and why. */
+export interface SettlementPass {
+  settled: Settlement[];
+  skipped: Array<{ businessId: string; reason: string }>;
+}
+
+export class SettlementService {
+  private readonly now: Clock;
+
+  constructor(private readonly options: SettlementServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Settles the business now: 422 SETTLEMENT_ACCOUNT_MISSING without an account,
+   * SETTLEMENT_ACCOUNT_COOLING_OFF within the cool-off after a change, NOTHING_TO_SETTLE when the
+   * available balance less the reserve does not cover a payout and its fee.
+   */
+  async settle(
+    business: ForBusiness,
+    trigger: SettlementSchedule = "manual",
+    period?: string,
+  ): Promise<Settlement> {
+    const { storage } = this.options;
+    const businessId = business.businessId;
+    const terms = settlementTermsView(
+      await settlementTermsOf(storage.db, businessId),
+      this.options.coolOffMs,
+    );
+    if (!terms.account) throw settlementAccountMissing();
+    if (this.now() < Date.parse(terms.account.usableFrom))
+      throw settlementAccountCoolingOff(terms.account.usableFrom);
+    const payoutTerms = await payoutTermsOf(storage.db, businessId);
+    if (!payoutTerms) throw validationFailed(`no business has id ${businessId}`);
+    const { available } = await ledgerBalances(storage.db, businessId);
+    const amount = largestPayoutWithin(feeTiersOf(payoutTerms.payout_fee_tiers), available - terms.reserve);
+    if (amount < 1) {
+      throw nothingToSettle(
+        `the available balance, ${formatNaira(available)}, does not cover a settlement's fee above the reserve of ${formatNaira(terms.reserve)}`,
+      );
+    }
+    const id = `stl_${randomUUID().replaceAll("-", "")}`;
+    const { account } = terms;
+    try {
+      await this.options.payouts.hold(business, {
+        channel: "settlement",
+        amount,
+        destination: account,
+        narration: `Settlement ${lagosDate(this.now())}`,
+        reference: id,
+        fingerprint: fingerprintOf(["settlement", id]),
+        settlement: {
+          id,
+          record: (trx, payout) =>
+            this.record(trx, id, payout.id, payout.created_at, trigger, period, businessId),
+        },
+      });
+    } catch (error) {
+      if (period !== undefined && isUniqueViolationOf(error, PERIOD_KEY)) {
+        throw nothingToSettle(`the business was settled for ${period} already`);
+      }
+      throw error;
+    }
+    return this.get(business, id);
+  }
+
+  /** The settlement's own row, in its payout's transaction: what it covers, read under the ledger locks. */
+  private async record(
+    trx: Executor,
+    id: string,
+    payoutId: string,
+    createdAt: string,
+    trigger: SettlementSchedule,
+    period: string | undefined,
+    businessId: string,
+  ): Promise<void> {
+    const after = await lastCoveredOrdinal(trx, businessId);
+    const through = Math.max(after, Number((await lastTransaction(trx, businessId))?.ordinal ?? 0));
+    const covers = through > after;
+    await insertSettlement(trx, {
+      id,
+      business_id: businessId,
+      payout_id: payoutId,
+      trigger,
+      period: period ?? null,
+      covered_after: after,
+      covered_through: through,
+      transaction_count: through - after,
+      first_recorded_at: covers ? ((await recordedAtOrdinal(trx, businessId, after + 1)) ?? null) : null,
+      last_recorded_at: covers ? ((await recordedAtOrdinal(trx, businessId, through)) ?? null) : null,
+      created_at: createdAt,
+    });
+  }
+
+  /**
+   * One pass of the schedule: every instant business with something to settle, and every daily
+   * one whose time has come today (Africa/Lagos) and that has no settlement for today. A business
+   * with nothing to settle, or an account in its cool-off, is passed over (and looked at again).
+   */
+  async runScheduled(): Promise<SettlementPass> {
+    const pass: SettlementPass = { settled: [], skipped: [] };
+    const now = this.now();
+    for (const due of await scheduledSettlements(this.options.storage.db)) {
+      if (due.schedule === "daily" && (due.daily_at === null || lagosTimeOfDay(now) < due.daily_at)) continue;
+      const period = due.schedule === "daily" ? lagosDate(now) : undefined;
+      if (period !== undefined && (await settledForPeriod(this.options.storage.db, due.business_id, period)))
+        continue;
+      try {
+        const business = { businessId: due.business_id, businessName: "" };
+        pass.settled.push(await this.settle(business, due.schedule, period));
+      } catch (error) {
+        if (!isAppError(error) || error.statusCode >= 500) throw error;
+        // Refused: nothing to settle, settled today already, the cool-off, or a payout that took
+        // the balance first. The next pass looks again.
+        if (error.code !== ErrorCode.NOTHING_TO_SETTLE || due.schedule === "daily") {
+          pass.skipped.push({ businessId: due.business_id, reason: error.message });
+        }
+      }
+    }
+    return pass;
+  }
+
+  /** GET /settlements: newest first, by status and creation time. */
+  async list(
+    business: ForBusiness,
+    query: PayoutQuery,
+  ): Promise<{ items: Settlement[]; pagination: Pagination }> {
+    const { page, limit, status, from, to } = query;
+    const offset = (page - 1) * limit;
+    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last settlement");
+    const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const { rows, total } = await settlementPage(
+      this.options.storage.db,
+      business.businessId,
+      filter,
+      offset,
+      limit,
+    );
+    return {
+      items: rows.map(settlementView),
+      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+    };
+  }
+
+  /** One of the business's settlements; anything else is 404. */
+  async get(business: ForBusiness, id: string): Promise<Settlement> {
+    return settlementView(await this.row(business, id));
+  }
+
+  /** GET /settlements/{id}/transactions: the transactions it covered, newest first. */
+  async transactions(business: ForBusiness, id: string, query: ListQuery): Promise<TransactionPage> {
+    const row = await this.row(business, id);
+    const { page, limit } = query;
+    const low = Number(row.covered_after) + 1;
+    const high = Number(row.covered_through) - (page - 1) * limit;
+    const total = Number(row.transaction_count);
+    const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
+    if (high < low) return { items: [], pagination };
+    const db = this.options.storage.db;
+    const rows = await transactionPage(
+      db,
+      { kind: "business", businessId: business.businessId },
+      Math.max(low, high - limit + 1),
+      high,
+    );
+    return { items: await viewsOf(db, rows), pagination };
+  }
+
+  private async row(business: ForBusiness, id: string): Promise<SettlementWithPayout> {
+    const row = SETTLEMENT_ID.test(id)
+      ? await findSettlement(this.options.storage.db, business.businessId, id)
+      : undefined;
+    if (!row) throw settlementNotFound();
+    return row;
+  }
+}

@@ -1,0 +1,171 @@
+import type { Selectable } from "kysely";
+import type { Executor } from "./executor.js";
+import type {
+  PayoutStatus,
+  SettlementSchedule,
+  SettlementsTable,
+  SettlementTermsTable,
+} from "./schema-payouts.js";
+
+// Settlement: a business's account, schedule and reserve, and each settlement with its payout.
+
+export type SettlementTermsRow = Selectable<SettlementTermsTable>;
+export type SettlementRow = Selectable<SettlementsTable>;
+
+/** A settlement with what its payout says: the amount, the fee, where it went, and its status. */
+export type SettlementWithPayout = SettlementRow & {
+  amount: number;
+  fee: number;
+  currency: string;
+  status: PayoutStatus;
+  failure_reason: string | null;
+  bank_code: string;
+  bank_name: string;
+  account_number: string;
+  account_name: string;
+  updated_at: string;
+};
+
+export function settlementTermsOf(db: Executor, businessId: string): Promise<SettlementTermsRow | undefined> {
+  return db
+    .selectFrom("settlement_terms")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .executeTakeFirst();
+}
+
+/** A change of the business's settlement account, or of its schedule. */
+export type SettlementTermsChange = { updated_at: string } & (
+  | Pick<SettlementTermsRow, "bank_code" | "bank_name" | "account_number" | "account_name" | "account_set_at">
+  | Pick<SettlementTermsRow, "schedule" | "daily_at" | "reserve_kobo">
+);
+
+/** The business's settlement account or schedule written (its row made when it has none). */
+export async function writeSettlementTerms(
+  db: Executor,
+  businessId: string,
+  changes: SettlementTermsChange,
+): Promise<void> {
+  await db
+    .insertInto("settlement_terms")
+    .values({ business_id: businessId, schedule: "manual", reserve_kobo: 0, ...changes })
+    .onConflict((conflict) => conflict.column("business_id").doUpdateSet(changes))
+    .execute();
+}
+
+/** The businesses whose schedule settles by itself, with an account to settle to. */
+export function scheduledSettlements(db: Executor) {
+  return db
+    .selectFrom("settlement_terms")
+    .select(["business_id", "schedule", "daily_at"])
+    .where("schedule", "in", ["daily", "instant"] satisfies SettlementSchedule[])
+    .where("account_number", "is not", null)
+    .execute();
+}
+
+/** Whether the business has a settlement for this day (its daily one). */
+export async function settledForPeriod(db: Executor, businessId: string, period: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("settlements")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .where("period", "=", period)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertSettlement(db: Executor, row: SettlementRow): Promise<void> {
+  await db.insertInto("settlements").values(row).execute();
+}
+
+/** The last ordinal covered by the business's settlements that did not fail (0: none). */
+export async function lastCoveredOrdinal(db: Executor, businessId: string): Promise<number> {
+  const row = await db
+    .selectFrom("settlements")
+    .innerJoin("payouts", "payouts.id", "settlements.payout_id")
+    .select((eb) => eb.fn.max("settlements.covered_through").as("through"))
+    .where("settlements.business_id", "=", businessId)
+    .where("payouts.status", "!=", "failed")
+    .executeTakeFirst();
+  return Number(row?.through ?? 0);
+}
+
+/** When the transaction with this ordinal was recorded (undefined: no such transaction). */
+export async function recordedAtOrdinal(
+  db: Executor,
+  businessId: string,
+  ordinal: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("transactions")
+    .select("created_at")
+    .where("business_id", "=", businessId)
+    .where("ordinal", "=", ordinal)
+    .executeTakeFirst();
+  return row?.created_at;
+}
+
+function withPayout(db: Executor) {
+  return db
+    .selectFrom("settlements")
+    .innerJoin("payouts", "payouts.id", "settlements.payout_id")
+    .selectAll("settlements")
+    .select([
+      "payouts.amount",
+      "payouts.fee",
+      "payouts.currency",
+      "payouts.status",
+      "payouts.failure_reason",
+      "payouts.bank_code",
+      "payouts.bank_name",
+      "payouts.account_number",
+      "payouts.account_name",
+      "payouts.updated_at",
+    ]);
+}
+
+export function findSettlement(
+  db: Executor,
+  businessId: string,
+  id: string,
+): Promise<SettlementWithPayout | undefined> {
+  return withPayout(db)
+    .where("settlements.business_id", "=", businessId)
+    .where("settlements.id", "=", id)
+    .executeTakeFirst();
+}
+
+export interface SettlementFilter {
+  status?: PayoutStatus;
+  from?: string;
+  to?: string;
+}
+
+/** A page of the business's settlements, newest first, and how many the filter selects. */
+export async function settlementPage(
+  db: Executor,
+  businessId: string,
+  filter: SettlementFilter,
+  offset: number,
+  limit: number,
+): Promise<{ rows: SettlementWithPayout[]; total: number }> {
+  let query = withPayout(db).where("settlements.business_id", "=", businessId);
+  if (filter.status !== undefined) query = query.where("payouts.status", "=", filter.status);
+  if (filter.from !== undefined) query = query.where("settlements.created_at", ">=", filter.from);
+  if (filter.to !== undefined) query = query.where("settlements.created_at", "<=", filter.to);
+  const counted = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .executeTakeFirstOrThrow();
+  const total = Number(counted.total);
+  const rows =
+    offset < total
+      ? await query
+          .orderBy("settlements.created_at", "desc")
+          .orderBy("settlements.id", "desc")
+          .offset(offset)
+          .limit(limit)
+          .execute()
+      : [];
+  return { rows, total };
+}
