@@ -186,6 +186,14 @@ try {
   await business.goBack();
   await business.reload();
   await capture(business, "transaction");
+  // The settlement account: named by the bank, confirmed, then its cool-off.
+  await business.goto(`${origin}/dashboard/settlements`);
+  await business.getByLabel("Bank").selectOption({ label: paid?.bankName ?? "" });
+  await business.getByLabel("Account number").fill(paid?.accountNumber ?? "");
+  await business.getByRole("button", { name: "Set the account" }).click();
+  await capture(business, "settlement-account-review");
+  await business.getByRole("button", { name: /^Settle to / }).click();
+  await capture(business, "settlements");
   await admin.goto(`${origin}/admin/payouts`);
   await capture(admin, "admin-payouts");
   await admin.goto(`${origin}/admin/businesses/${kola.businessId}`);

@@ -33,7 +33,16 @@ for (const dialect of DIALECTS) {
     let serial = 0;
 
     before(async () => {
-      h = await createHarness({ dialect, now, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
+      // A settlement account's cool-off of an hour, and sessions that outlast it.
+      h = await createHarness({
+        dialect,
+        now,
+        env: {
+          SIGN_IN_RATE_LIMIT_PER_MIN: "0",
+          SETTLEMENT_COOL_OFF_HOURS: "1",
+          DASHBOARD_SESSION_IDLE_MINUTES: "120",
+        },
+      });
     });
     after(() => h.close());
 
@@ -355,6 +364,71 @@ for (const dialect of DIALECTS) {
       assert.match(review.body, /<dt>Fee<\/dt><dd>NGN 10\.00<\/dd>/, "the review shows the new fee");
       const console = await second.owner.get("/admin/payouts");
       assert.equal(console.response.statusCode, 303, "a business user does not reach the console");
+    });
+
+    test("the settlement account is named by the bank and confirmed with a code; the schedule; settle now; what it covered", async () => {
+      const { owner, send, code, forBusiness } = await business({ twoFactor: true });
+      const empty = await owner.get("/dashboard/settlements");
+      assert.equal(empty.response.statusCode, 200);
+      assert.match(empty.response.body, /No settlement account yet/);
+      assert.match(empty.response.body, /The business has no settlement account/);
+
+      const unknown = await send("/dashboard/settlements", "/dashboard/settlements/account/review", {
+        bankCode: UNRESOLVABLE.bankCode,
+        accountNumber: UNRESOLVABLE.accountNumber,
+      });
+      assert.equal(unknown.statusCode, 422);
+      const review = await send("/dashboard/settlements", "/dashboard/settlements/account/review", {
+        bankCode: PAID.bankCode,
+        accountNumber: PAID.accountNumber,
+      });
+      assert.equal(review.statusCode, 200);
+      assert.match(review.body, new RegExp(`<strong id="resolved-name">${PAID.accountName}</strong>`));
+      assert.match(review.body, /no settlement goes to a new account for 1 hour after it is set/);
+      const at = { bankCode: PAID.bankCode, accountNumber: PAID.accountNumber };
+      const noCode = await send("/dashboard/settlements", "/dashboard/settlements/account", at);
+      assert.equal(noCode.statusCode, 401);
+      assert.equal((await h.services.settlementTerms.terms(forBusiness.businessId)).account, null);
+      const set = await send("/dashboard/settlements", "/dashboard/settlements/account", {
+        ...at,
+        code: code(),
+      });
+      assert.equal(set.statusCode, 303);
+      const cooling = await owner.get("/dashboard/settlements");
+      assert.match(cooling.response.body, /settlements to this one start at/);
+      assert.match(cooling.response.body, /The settlement account was set recently/);
+
+      const badTime = await send("/dashboard/settlements", "/dashboard/settlements/schedule", {
+        schedule: "daily",
+        dailyAt: "",
+        reserve: "",
+      });
+      assert.equal(badTime.statusCode, 400);
+      assert.match(badTime.body, /HH:MM/);
+      const schedule = await send("/dashboard/settlements", "/dashboard/settlements/schedule", {
+        schedule: "manual",
+        dailyAt: "17:00",
+        reserve: "1,000",
+      });
+      assert.equal(schedule.statusCode, 303);
+      assert.equal((await h.services.settlementTerms.terms(forBusiness.businessId)).reserve, 100_000);
+
+      offset += 3_600_000 + 1;
+      const ready = await owner.get("/dashboard/settlements");
+      // NGN 50,000 less the NGN 1,000 reserve: NGN 48,975 and NGN 25 of fee.
+      assert.match(ready.response.body, /Settle NGN 48,975\.00 now/);
+      const run = await send("/dashboard/settlements", "/dashboard/settlements/run", {});
+      assert.equal(run.statusCode, 303);
+      const location = String(run.headers.location);
+      assert.match(location, /^\/dashboard\/settlements\/stl_[0-9a-f]{32}$/);
+      const detail = await owner.get(location);
+      assert.match(detail.response.body, /<h1>Settlement of NGN 48,975\.00<\/h1>/);
+      assert.match(detail.response.body, /<dt>Payments covered<\/dt><dd>1 /);
+      const again = await send("/dashboard/settlements", "/dashboard/settlements/run", {});
+      assert.equal(again.statusCode, 422);
+      const stranger = await business();
+      const theirs = await stranger.owner.get(location);
+      assert.equal(theirs.response.statusCode, 404);
     });
   });
 }

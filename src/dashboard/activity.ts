@@ -36,6 +36,11 @@ const WHAT: Readonly<Record<string, string>> = {
   "payouts.api_enabled.confirmed": "Two-factor code given to turn on payouts through the API",
   "payouts.api_enabled.code_failed": "Payouts through the API not turned on: the two-factor code was wrong",
   "payout_terms.updated": "Payout limits and fee changed",
+  "settlement_account.updated": "Settlement account changed",
+  "settlement_account.confirmed": "Two-factor code given to change the settlement account",
+  "settlement_account.code_failed": "Settlement account not changed: the two-factor code was wrong",
+  "settlement_schedule.updated": "Settlement schedule changed",
+  "settlement.run": "Settlement asked for",
 };
 
 const WHO: Readonly<Record<string, string>> = {

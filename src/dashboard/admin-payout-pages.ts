@@ -92,14 +92,17 @@ function feeTiersOf(text: string) {
 
 /** What the business page's payout form shows: the terms, the fee, and the form's starting text. */
 export async function payoutTermsView(deps: DashboardDependencies, businessId: string) {
-  const [terms, fees] = await Promise.all([
+  const [terms, fees, settlement] = await Promise.all([
     deps.payoutSettings.terms(businessId),
     deps.payoutSettings.feeTiers(businessId),
+    deps.settlementTerms.terms(businessId),
   ]);
   return {
     terms,
     feeTiers: fees.tiers,
     feeTiersDefault: fees.isDefault,
+    settlement,
+    settlementCoolingOff: deps.settlementTerms.isCoolingOff(settlement),
     limitDefaults: { perPayoutLimit: DEFAULT_PAYOUT_LIMIT_KOBO, dailyLimit: DEFAULT_PAYOUT_DAILY_LIMIT_KOBO },
     termsForm: {
       perPayoutLimit: terms.defaults.perPayoutLimit ? "" : koboToNairaText(terms.perPayoutLimit),

@@ -5,6 +5,7 @@ import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCo
 import { moneyPages } from "./money-pages.js";
 import { payoutPages } from "./payout-pages.js";
 import { securityPages } from "./security-pages.js";
+import { settlementPages } from "./settlement-pages.js";
 import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
 import { transactionPages } from "./transaction-pages.js";
 import { webhookPages } from "./webhook-pages.js";
@@ -18,6 +19,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   moneyPages(pages, deps);
   payoutPages(pages, deps);
   transactionPages(pages, deps);
+  settlementPages(pages, deps);
   webhookPages(pages, deps);
   const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
 

@@ -62,6 +62,16 @@ export class SettlementTermsService {
     this.now = options.now ?? Date.now;
   }
 
+  /** How long after a change of account no settlement goes to it, in hours (SETTLEMENT_COOL_OFF_HOURS). */
+  get coolOffHours(): number {
+    return this.options.coolOffMs / 3_600_000;
+  }
+
+  /** Whether the account is still in its cool-off now. */
+  isCoolingOff(terms: SettlementTerms): boolean {
+    return terms.account !== null && this.now() < Date.parse(terms.account.usableFrom);
+  }
+
   async terms(businessId: string): Promise<SettlementTerms> {
     return settlementTermsView(
       await settlementTermsOf(this.options.storage.db, businessId),

@@ -15,7 +15,7 @@ import {
   validationFailed,
 } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
-import { largestPayoutWithin } from "../ledger/payout-fees.js";
+import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolationOf } from "../storage/errors.js";
 import type { Executor } from "../storage/executor.js";
@@ -75,6 +75,14 @@ const PERIOD_KEY = {
   columns: "settlements.business_id, settlements.period",
 };
 
+/** A settlement that would be made now: what it pays, its fee, from what is available, keeping the reserve. */
+export interface SettlementQuote {
+  amount: number;
+  fee: number;
+  available: number;
+  reserve: number;
+}
+
 export interface SettlementServiceOptions {
   storage: Storage;
   payouts: PayoutService;
@@ -106,26 +114,10 @@ export class SettlementService {
     trigger: SettlementSchedule = "manual",
     period?: string,
   ): Promise<Settlement> {
-    const { storage } = this.options;
     const businessId = business.businessId;
-    const terms = settlementTermsView(
-      await settlementTermsOf(storage.db, businessId),
-      this.options.coolOffMs,
-    );
-    if (!terms.account) throw settlementAccountMissing();
-    if (this.now() < Date.parse(terms.account.usableFrom))
-      throw settlementAccountCoolingOff(terms.account.usableFrom);
-    const payoutTerms = await payoutTermsOf(storage.db, businessId);
-    if (!payoutTerms) throw validationFailed(`no business has id ${businessId}`);
-    const { available } = await ledgerBalances(storage.db, businessId);
-    const amount = largestPayoutWithin(feeTiersOf(payoutTerms.payout_fee_tiers), available - terms.reserve);
-    if (amount < 1) {
-      throw nothingToSettle(
-        `the available balance, ${formatNaira(available)}, does not cover a settlement's fee above the reserve of ${formatNaira(terms.reserve)}`,
-      );
-    }
+    const { account, quote } = await this.plan(business);
+    const { amount } = quote;
     const id = `stl_${randomUUID().replaceAll("-", "")}`;
-    const { account } = terms;
     try {
       await this.options.payouts.hold(business, {
         channel: "settlement",
@@ -147,6 +139,36 @@ export class SettlementService {
       throw error;
     }
     return this.get(business, id);
+  }
+
+  /** What a settlement now would pay and cost (nothing is held): refused as `settle` would be. */
+  async quote(business: ForBusiness): Promise<SettlementQuote> {
+    return (await this.plan(business)).quote;
+  }
+
+  /** The account and the amount of a settlement now, or the refusal that stops it. */
+  private async plan(business: ForBusiness) {
+    const { storage } = this.options;
+    const businessId = business.businessId;
+    const terms = settlementTermsView(
+      await settlementTermsOf(storage.db, businessId),
+      this.options.coolOffMs,
+    );
+    if (!terms.account) throw settlementAccountMissing();
+    if (this.now() < Date.parse(terms.account.usableFrom))
+      throw settlementAccountCoolingOff(terms.account.usableFrom);
+    const payoutTerms = await payoutTermsOf(storage.db, businessId);
+    if (!payoutTerms) throw validationFailed(`no business has id ${businessId}`);
+    const tiers = feeTiersOf(payoutTerms.payout_fee_tiers);
+    const { available } = await ledgerBalances(storage.db, businessId);
+    const amount = largestPayoutWithin(tiers, available - terms.reserve);
+    if (amount < 1) {
+      throw nothingToSettle(
+        `the available balance, ${formatNaira(available)}, does not cover a settlement's fee above the reserve of ${formatNaira(terms.reserve)}`,
+      );
+    }
+    const quote = { amount, fee: payoutFee(tiers, amount), available, reserve: terms.reserve };
+    return { account: terms.account, quote };
   }
 
   /** The settlement's own row, in its payout's transaction: what it covers, read under the ledger locks. */

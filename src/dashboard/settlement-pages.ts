@@ -1,0 +1,174 @@
+import type { FastifyInstance } from "fastify";
+import type { ForBusiness } from "../core/actor.js";
+import { check, listQuery } from "../core/validation.js";
+import { isAppError } from "../errors.js";
+import { accountAtBankQuery } from "../payouts/banks.js";
+import { payoutQuery } from "../payouts/validation.js";
+import { actingFor, BUSINESS_SURFACE } from "./business-scope.js";
+import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
+import { guard, refusal, signedIn } from "./sign-in.js";
+
+/**
+ * Where the business's money goes: its settlement account (named by the bank, confirmed with the
+ * owner's two-factor code, then the cool-off), its schedule and reserve, a settlement now, and
+ * its settlements with the transactions each covered.
+ */
+export function settlementPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
+
+  pages.get("/settlements", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const data = await overview(forBusiness, session.userId, filtersOf(request.query), {});
+    if (data.refused) return refusal(reply, data.refused, "settlements", data);
+    return page(reply, "settlements", data);
+  });
+
+  // The account to change to, named by the bank: the review the owner confirms with their code.
+  pages.post("/settlements/account/review", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const form = request.body as Form;
+    try {
+      return page(reply, "settlement-account-review", await accountReview(session.userId, form));
+    } catch (error) {
+      return refusal(reply, error, "settlements", {
+        ...(await overview(forBusiness, session.userId, {}, form)),
+        errorAt: "account",
+      });
+    }
+  });
+
+  pages.post("/settlements/account", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const form = request.body as Form;
+    try {
+      await deps.users.confirmWithCode(session.userId, form.code, "settlement_account");
+      await deps.settlementTerms.setAccount(forBusiness.businessId, session.actor, {
+        bankCode: form.bankCode ?? "",
+        accountNumber: (form.accountNumber ?? "").trim(),
+      });
+    } catch (error) {
+      if (!isAppError(error) || error.statusCode >= 500) throw error;
+      const again = await accountReview(session.userId, form).catch(() => undefined);
+      if (again) return refusal(reply, error, "settlement-account-review", again);
+      return refusal(reply, error, "settlements", {
+        ...(await overview(forBusiness, session.userId, {}, form)),
+        errorAt: "account",
+      });
+    }
+    return reply.redirect("/dashboard/settlements", 303);
+  });
+
+  pages.post("/settlements/schedule", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const form = request.body as Form;
+    try {
+      await deps.settlementTerms.setSchedule(forBusiness.businessId, session.actor, {
+        schedule: form.schedule ?? "",
+        dailyAt: form.dailyAt || undefined,
+        reserve: form.reserve?.trim() ? nairaToKobo(form.reserve) : 0,
+      });
+    } catch (error) {
+      return refusal(reply, error, "settlements", {
+        ...(await overview(forBusiness, session.userId, {}, form)),
+        errorAt: "schedule",
+      });
+    }
+    return reply.redirect("/dashboard/settlements", 303);
+  });
+
+  pages.post("/settlements/run", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    let id: string;
+    try {
+      id = (await deps.settlements.settle(forBusiness)).id;
+      await deps.users.record(session.actor, forBusiness.businessId, "settlement.run", { settlementId: id });
+    } catch (error) {
+      return refusal(reply, error, "settlements", {
+        ...(await overview(forBusiness, session.userId, {}, {})),
+        errorAt: "run",
+      });
+    }
+    return reply.redirect(`/dashboard/settlements/${id}`, 303);
+  });
+
+  pages.get("/settlements/:id", signedInOnly, async (request, reply) => {
+    const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
+    const { id } = request.params as { id: string };
+    const query = request.query as { page?: string };
+    const settlement = await deps.settlements.get(forBusiness, id);
+    const covered = await deps.settlements.transactions(
+      forBusiness,
+      id,
+      check(listQuery, { page: query.page ?? "1", limit: `${PAGE_SIZE}` }),
+    );
+    return page(reply, "settlement", { title: "Settlement", settlement, covered });
+  });
+
+  async function accountReview(userId: string, form: Form) {
+    const destination = await deps.banks.resolve(
+      check(accountAtBankQuery, {
+        bankCode: form.bankCode ?? "",
+        accountNumber: (form.accountNumber ?? "").trim(),
+      }),
+    );
+    const user = await deps.users.getUser(userId);
+    return {
+      title: "Confirm the settlement account",
+      destination,
+      needsCode: user.totpEnabled,
+      coolOffHours: deps.settlementTerms.coolOffHours,
+    };
+  }
+
+  async function overview(
+    forBusiness: ForBusiness,
+    userId: string,
+    filters: Record<string, string>,
+    form: Form,
+  ) {
+    const [terms, balance, user, banks, quote] = await Promise.all([
+      deps.settlementTerms.terms(forBusiness.businessId),
+      deps.collections.balance(forBusiness),
+      deps.users.getUser(userId),
+      deps.banks.list().catch(() => undefined),
+      // Why nothing can be settled now is shown in place of the button.
+      deps.settlements.quote(forBusiness).catch((error: unknown) => {
+        if (isAppError(error) && error.statusCode < 500) return error.message;
+        throw error;
+      }),
+    ]);
+    const view = {
+      title: "Settlements",
+      terms,
+      balance,
+      banks,
+      needsCode: user.totpEnabled,
+      quote,
+      filters,
+      form: {
+        schedule: form.schedule ?? terms.schedule,
+        dailyAt: form.dailyAt ?? terms.dailyAt ?? "17:00",
+        reserve: form.reserve ?? (terms.reserve > 0 ? koboToNairaText(terms.reserve) : ""),
+        bankCode: form.bankCode ?? "",
+        accountNumber: form.accountNumber ?? "",
+      },
+      coolingOff: deps.settlementTerms.isCoolingOff(terms),
+    };
+    try {
+      const listed = await deps.settlements.list(
+        forBusiness,
+        check(payoutQuery, { ...filters, limit: `${PAGE_SIZE}` }),
+      );
+      return { ...view, ...listed, refused: undefined };
+    } catch (error) {
+      if (!isAppError(error) || error.statusCode >= 500) throw error;
+      return { ...view, items: [], pagination: undefined, refused: error };
+    }
+  }
+}
