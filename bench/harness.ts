@@ -25,6 +25,8 @@ export interface BenchRequest {
   body?: string;
   key: Key;
   badSignature?: boolean;
+  /** More headers (an Idempotency-Key, say). */
+  headers?: Record<string, string>;
 }
 
 export interface Result {
@@ -90,6 +92,7 @@ export async function measure(
                   ? signature.replace(/^./, (c) => (c === "0" ? "1" : "0"))
                   : signature,
                 ...(next.body === undefined ? {} : { "content-type": "application/json" }),
+                ...next.headers,
               },
             };
           },

@@ -27,6 +27,7 @@ import {
   stopProcesses,
   table,
 } from "./harness.js";
+import { type PayoutStats, payoutBusiness } from "./payouts.js";
 import { seedAccounts } from "./seed.js";
 import { combinedStats, type WebhookPayee, type WebhookStats, webhookPayee } from "./webhooks.js";
 
@@ -111,6 +112,8 @@ async function main() {
     const fanout = await webhookPayee(services, "Fanout Ltd", 10, false);
     // At most 10 endpoints a business: nine that answer and the hanging one.
     const fanoutHanging = await webhookPayee(services, "Fanout Hanging Ltd", 9, true);
+    // A business that pays out: API payouts on, no limit in the way, and money to send.
+    const payer = await payoutBusiness(services);
     await services.close();
 
     const floor = await startProcess(
@@ -135,6 +138,9 @@ async function main() {
         // and webhooks to the receiver on this machine.
         SANDBOX: "true",
         WEBHOOK_ALLOW_PRIVATE: "true",
+        // The sandbox's bank finishes a payout as soon as it is asked: what is measured is the
+        // service's side of create to final.
+        SANDBOX_PAYOUT_SETTLE_MS: "0",
       },
       "/health",
       children,
@@ -315,6 +321,30 @@ async function main() {
       }
       return stats;
     };
+    // Payouts: made through the API (202, held), then taken to their final state by the tracker
+    // and the sandbox's bank; payouts per second is how many were final over the time from the
+    // first request to the last final one.
+    const payoutName = "payout, created to final";
+    let payouts: PayoutStats | undefined;
+    if (chosen(payoutName)) {
+      log(payoutName);
+      const started = Date.now();
+      const result = await measure(payoutName, server, [202], payer.request, { ...LOAD, warmup: 0 });
+      const created = result.total - result.errors;
+      const finalAt = await payer.allFinal(env, dir, created);
+      const finalPerSecond = round((created * 1000) / (finalAt - started), 0);
+      payouts = {
+        created,
+        finalPerSecond,
+        ratioToWriteFloor: round(finalPerSecond / floorWrite.requestsPerSecond, 2),
+      };
+      results.push({
+        ...result,
+        floor: "write",
+        ratioToFloor: round(result.requestsPerSecond / floorWrite.requestsPerSecond, 2),
+      });
+    }
+
     const phase = (name: string, payee: WebhookPayee) =>
       chosen(name) ? webhookPhase(name, payee) : Promise.resolve(undefined);
     const webhooks = {
@@ -344,6 +374,7 @@ async function main() {
       },
       results,
       webhooks,
+      payouts,
     };
     mkdirSync(args.out, { recursive: true });
     const file = path.join(args.out, `${report.date.replace(/[:.]/g, "-")}-${DIALECT}.json`);
@@ -357,6 +388,10 @@ async function main() {
       `\n${table(results)}\n\n${line("webhooks", webhooks.oneReceiver)}` +
         `${line("webhooks, 10 receivers", webhooks.tenReceivers)}` +
         `${line("webhooks, 9 receivers beside a hanging one (the 9)", webhooks.nineReceiversAndOneHanging)}` +
+        (payouts
+          ? `payouts: ${payouts.created} created, ${payouts.finalPerSecond}/s created to final ` +
+            `(${payouts.ratioToWriteFloor} of the write floor)\n`
+          : "") +
         `JSON: ${file}\n`,
     );
     const failed = results.filter((r) => r.errors > 0);

@@ -260,6 +260,12 @@ export const payoutIpNotAllowed = (ip: string) =>
 export const refundExceedsPayment = (message: string) =>
   new AppError(ErrorCode.REFUND_EXCEEDS_PAYMENT, 422, message);
 export const payoutNotFound = () => new AppError(ErrorCode.PAYOUT_NOT_FOUND, 404, "Payout not found");
+export const payoutsPaused = () =>
+  new AppError(
+    ErrorCode.BUSINESS_NOT_VERIFIED,
+    403,
+    "Payouts are paused: the business is not verified (an operator reviews it, or suspended it)",
+  );
 export const settlementNotFound = () =>
   new AppError(ErrorCode.SETTLEMENT_NOT_FOUND, 404, "Settlement not found");
 export const settlementAccountMissing = () =>

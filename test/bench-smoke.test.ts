@@ -56,6 +56,7 @@ test("npm run bench runs end to end on a tiny data set", async () => {
       "sandbox transfer, events to 10 webhook receivers",
       "sandbox transfer, events to 9 receivers and a hanging one",
       "authentication rejected (bad signature)",
+      "payout, created to final",
     ]) {
       assert.ok(names.includes(expected), `${expected} in ${names.join(", ")}`);
     }
@@ -65,6 +66,12 @@ test("npm run bench runs end to end on a tiny data set", async () => {
       assert.ok(result.peakRssMb > 0);
       if (!result.name.startsWith("floor")) assert.equal(typeof result.ratioToFloor, "number");
     }
+    // Every payout the scenario made reached its final state, and the rate is reported.
+    assert.ok(
+      report.payouts.created > 0 && report.payouts.finalPerSecond > 0,
+      JSON.stringify(report.payouts),
+    );
+    assert.equal(typeof report.payouts.ratioToWriteFloor, "number");
     const hooked = report.results.find((r: { name: string }) => r.name.endsWith("delivered to a webhook"));
     const { oneReceiver, tenReceivers, nineReceiversAndOneHanging } = report.webhooks;
     assert.ok(oneReceiver.delivered >= hooked.total, "every event of the webhook scenario was delivered");

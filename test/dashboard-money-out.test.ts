@@ -6,7 +6,7 @@ import { check } from "../src/core/validation.js";
 import { payoutQuery } from "../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
+import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Money out in the dashboard and the console over HTTP (issue 26, items 8 and 10): a payout from
@@ -57,6 +57,7 @@ for (const dialect of DIALECTS) {
       const email = `owner${serial}.${dialect}@moneyout.example`;
       const user = await h.services.users.signUp({ businessName: name, email, password: PASSWORD });
       const forBusiness = { businessId: user.businessId as string, businessName: name };
+      await verifyBusiness(h.services, forBusiness.businessId);
       let secret: string | undefined;
       const code = () => {
         assert.ok(secret, "two-factor sign-in is on");
@@ -185,6 +186,22 @@ for (const dialect of DIALECTS) {
       const stranger = await business();
       const theirs = await stranger.owner.get(location);
       assert.equal(theirs.response.statusCode, 404, "another business's payout is not found");
+
+      // A suspended business's money stays where it is: its dashboard sends nothing.
+      await h.services.businesses.setVerificationStatus(
+        forBusiness.businessId,
+        "rejected",
+        CLI,
+        "Under review",
+      );
+      const suspended = await send("/dashboard/payouts", "/dashboard/payouts", {
+        ...order,
+        amount: "1,000",
+        reference: "after-suspension",
+      });
+      assert.equal(suspended.statusCode, 403);
+      assert.match(suspended.body, /Payouts are paused: the business is not verified/);
+      assert.equal((await payouts()).length, 1, "nothing more is held");
     });
 
     test("with two-factor sign-in on, a payout, a refund and turning API payouts on each take a fresh code", async () => {

@@ -11,7 +11,7 @@ import {
   skipWithoutBrowser as skip,
 } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
+import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 
 // Money out in a real browser (issue 26's browser test): fund an account in the sandbox, resolve
 // a destination, confirm a payout with its fee shown, see it successful, and refund a payment,
@@ -59,6 +59,7 @@ for (const dialect of DIALECTS) {
       const email = `owner.${dialect}@kolapayouts.example`;
       const user = await h.services.users.signUp({ businessName: "Kola Payouts", email, password: PASSWORD });
       const forBusiness = { businessId: user.businessId as string, businessName: "Kola Payouts" };
+      await verifyBusiness(h.services, forBusiness.businessId);
       const { secret } = await h.services.users.beginTotp(user.id);
       const code = () => {
         offset += STEP_MS;

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes, randomInt } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
+import { CLI } from "../src/core/actor.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
@@ -11,9 +13,12 @@ import { compare, type Real, tally } from "./simulation/real.js";
 
 // A model-based simulation (issue 17): random sequences of generate, re-issue, deactivate,
 // reactivate, clock jumps past expiry, fee changes and transfers (valid, duplicated, conflicting,
-// wrong amount, expired, retired, unknown, concurrent) over three businesses, on the real
-// services; after every step, accounts, balances and statements are compared with an in-memory
-// model (test/simulation/model.ts), and the run ends with `vas ledger verify`.
+// wrong amount, expired, retired, unknown, concurrent), and money out (issue 26: payouts to
+// destinations that succeed, fail or are reversed, refunds in part and in full, settlements, the
+// bank finishing them) over three businesses, on the real services; after every step, accounts,
+// balances, statements and payouts are compared with an in-memory model (test/simulation/model.ts),
+// money is conserved (in = available + pending + paid out + fees), and the run ends with
+// `vas ledger verify`.
 //
 // SIM_RUNS (default 40) sets how many sequences per database; a failure prints its seed and
 // path: replay it with SIM_SEED=<seed> SIM_PATH=<path>. Long mode: npm run simulate -- --runs 10000.
@@ -22,6 +27,9 @@ const runs = Number(process.env.SIM_RUNS ?? 40);
 const seed = process.env.SIM_SEED === undefined ? randomInt(2 ** 31) : Number(process.env.SIM_SEED);
 const path = process.env.SIM_PATH;
 let clock = Date.parse("2026-06-01T08:00:00.000Z");
+const SETTLEMENT_ACCOUNT = SANDBOX_PAYEES.find(
+  (payee) => payee.outcome === "successful",
+) as (typeof SANDBOX_PAYEES)[number];
 
 for (const dialect of DIALECTS) {
   describe(`simulation on ${dialect}`, () => {
@@ -32,7 +40,13 @@ for (const dialect of DIALECTS) {
         dialect,
         masterKey,
         now: () => clock,
-        env: { MAX_TRANSFER_KOBO: String(MAX_TRANSFER_KOBO) },
+        env: {
+          MAX_TRANSFER_KOBO: String(MAX_TRANSFER_KOBO),
+          // The sandbox's bank finishes a payout as soon as it is asked; settlements need no cool-off.
+          SANDBOX_PAYOUT_SETTLE_MS: "0",
+          SANDBOX_PAYOUT_REVERSE_MS: "0",
+          SETTLEMENT_COOL_OFF_HOURS: "0",
+        },
       });
     });
     after(() => h.close());
@@ -43,6 +57,7 @@ for (const dialect of DIALECTS) {
       for (const name of ["Alpha", "Beta", "Gamma"]) {
         const created = await h.services.businesses.createBusiness(`${name} ${id}`, "completed");
         businesses.push({ id: created.business.id, name: created.business.name });
+        await h.services.settlementTerms.setAccount(created.business.id, CLI, SETTLEMENT_ACCOUNT);
       }
       const model = new Model(businesses, clock);
       const real: Real = {
@@ -72,6 +87,12 @@ for (const dialect of DIALECTS) {
         "AMOUNT_MISMATCH",
         "AMOUNT_ABOVE_LIMIT",
         "UNKNOWN_ACCOUNT",
+        "payout held",
+        "payout INSUFFICIENT_BALANCE",
+        "refund held",
+        "refund REFUND_EXCEEDS_PAYMENT",
+        "settle held",
+        "settle NOTHING_TO_SETTLE",
       ]) {
         assert.ok((tally.get(outcome) ?? 0) > 0, `no ${outcome} in ${JSON.stringify(seen)}`);
       }

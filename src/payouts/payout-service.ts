@@ -9,6 +9,7 @@ import {
   payoutIpNotAllowed,
   payoutLimitExceeded,
   payoutsDisabled,
+  payoutsPaused,
   refundExceedsPayment,
 } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
@@ -158,6 +159,9 @@ export class PayoutService {
     if (!terms) throw payoutsDisabled();
     // Checked again here: the switch may have been turned off since the request's first check.
     if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    // The API's keys open nothing for a business that is not verified; its dashboard and its
+    // schedule must not move its money either (a suspended business's funds stay where they are).
+    if (order.channel !== "api" && terms.verification_status !== "completed") throw payoutsPaused();
     // A settlement goes to the business's own account, past its cool-off: no limit applies.
     const limited = order.channel !== "settlement";
     const { perPayoutLimit, dailyLimit } = termsOf(terms);

@@ -26,7 +26,13 @@ export interface RowLocks {
 export async function payoutTermsOf(db: Executor, businessId: string) {
   return db
     .selectFrom("businesses")
-    .select(["payouts_enabled", "payout_limit_kobo", "payout_daily_limit_kobo", "payout_fee_tiers"])
+    .select([
+      "payouts_enabled",
+      "payout_limit_kobo",
+      "payout_daily_limit_kobo",
+      "payout_fee_tiers",
+      "verification_status",
+    ])
     .where("id", "=", businessId)
     .executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { sign } from "../../src/auth/signature.js";
 import { buildServerApp } from "../../src/compose/server.js";
 import { type Clock, type Overrides, openServices, type Services } from "../../src/compose/services.js";
 import { type Config, type DatabaseLocation, loadConfig } from "../../src/config/load.js";
+import { CLI } from "../../src/core/actor.js";
 import { check } from "../../src/core/validation.js";
 import type { Storage } from "../../src/storage/database.js";
 import type { VerificationStatus } from "../../src/storage/schema.js";
@@ -195,3 +196,16 @@ export const temporaryInputOf = (overrides: Record<string, unknown> = {}) =>
 
 /** A new endpoint at `url` for every event type, as the contract reads `{url}` (test receivers are loopback: no address policy here). */
 export const endpointAt = (url: string): NewEndpoint => ({ url: new URL(url).toString(), events: null });
+
+/** Verifies a business signed up in the dashboard: its details submitted, then approved by an operator (the CLI). */
+export async function verifyBusiness(services: Harness["services"], businessId: string): Promise<void> {
+  await services.profiles.submit(businessId, CLI, {
+    registeredName: "Verified Trading Limited",
+    rcNumber: "RC1234567",
+    address: "12 Marina Road, Lagos Island, Lagos",
+    contactName: "Kola Adeyemi",
+    contactEmail: "kola@verified.example",
+    contactPhone: "+2348031234567",
+  });
+  await services.businesses.setVerificationStatus(businessId, "completed", CLI);
+}

@@ -4,14 +4,18 @@ import { permanentInput } from "../../src/accounts/validation.js";
 import { transactionQuery } from "../../src/collections/validation.js";
 import { CLI } from "../../src/core/actor.js";
 import { check } from "../../src/core/validation.js";
+import { AppError } from "../../src/errors.js";
+import { SANDBOX_PAYEES } from "../../src/providers/bank-directory.js";
 import {
   MAX_TRANSFER_KOBO,
-  type Model,
+  Model,
   type ModelAccount,
+  type ModelBusiness,
+  type PayoutOutcome,
   type Policy,
   type SentNotification,
 } from "./model.js";
-import { compare, count, current, forBusiness, nextSession, type Real, send } from "./real.js";
+import { compare, count, current, forBusiness, nextSession, payerOf, type Real, send } from "./real.js";
 
 // The simulation's steps as fast-check commands: each runs on the model and on the services,
 // checks the step's own answer, then compares every account, balance and statement with the
@@ -299,6 +303,130 @@ class Concurrent extends Step {
   }
 }
 
+/** The sandbox destination with this outcome. */
+const destination = (outcome: PayoutOutcome) =>
+  SANDBOX_PAYEES.find((payee) => payee.outcome === outcome) as (typeof SANDBOX_PAYEES)[number];
+
+/** What a money-out call answered: held, or the refusal's code. */
+async function outcomeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return "held";
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode < 500) return error.code;
+    throw error;
+  }
+}
+
+/** A payout from the business's dashboard to a sandbox destination with a fixed outcome. */
+class Payout extends Step {
+  constructor(
+    readonly business: number,
+    readonly amount: number,
+    readonly outcome: PayoutOutcome,
+  ) {
+    super();
+  }
+  async step(model: Model, real: Real) {
+    const to = destination(this.outcome);
+    const expected = model.hold(this.business, {
+      kind: "payout",
+      amount: this.amount,
+      outcome: this.outcome,
+      refundOf: null,
+    });
+    const answered = await outcomeOf(
+      real.services.payouts.create(
+        forBusiness(model, this.business),
+        { amount: this.amount, bankCode: to.bankCode, accountNumber: to.accountNumber },
+        { channel: "dashboard" },
+      ),
+    );
+    count(`payout ${answered}`);
+    assert.equal(answered, expected, `payout of ${this.amount} to ${this.outcome}`);
+  }
+  toString() {
+    return `payout(b${this.business}, ${this.amount}, ${this.outcome})`;
+  }
+}
+
+/** A refund of a payment, in full (what is left) or in part, to its payer. */
+class Refund extends Step {
+  constructor(
+    readonly pick: number,
+    readonly part: number | null,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.businesses.some((b) => b.transactions.length > 0);
+  }
+  async step(model: Model, real: Real) {
+    const paid = model.businesses.flatMap((b, index) => b.transactions.map((t) => ({ t, index })));
+    const { t, index } = paid[this.pick % paid.length] as (typeof paid)[number];
+    const left = t.amount - model.refunded(index, t.sessionId);
+    const amount = this.part ?? left;
+    const expected =
+      amount < 1
+        ? "REFUND_EXCEEDS_PAYMENT"
+        : model.hold(index, {
+            kind: "refund",
+            amount,
+            outcome: payerOf(t.sessionId).outcome,
+            refundOf: t.sessionId,
+          });
+    const payment = await real.services.collections.listTransactions(
+      forBusiness(model, index),
+      check(transactionQuery, { sessionId: t.sessionId }),
+    );
+    const id = payment.items[0]?.id as string;
+    const answered = await outcomeOf(
+      real.services.refunds.refund(forBusiness(model, index), id, this.part === null ? {} : { amount }, {
+        channel: "dashboard",
+      }),
+    );
+    count(`refund ${answered}`);
+    assert.equal(answered, expected, `refund of ${amount} (${left} left) of ${t.sessionId}`);
+  }
+  toString() {
+    return `refund(#${this.pick}, ${this.part ?? "the rest"})`;
+  }
+}
+
+/** A settlement of the business now, to its account (set at the start, no cool-off here). */
+class Settle extends Step {
+  constructor(readonly business: number) {
+    super();
+  }
+  async step(model: Model, real: Real) {
+    const amount = Model.settlementAmount((model.businesses[this.business] as ModelBusiness).available);
+    const expected =
+      amount < 1
+        ? "NOTHING_TO_SETTLE"
+        : model.hold(this.business, { kind: "settlement", amount, outcome: "successful", refundOf: null });
+    const answered = await outcomeOf(real.services.settlements.settle(forBusiness(model, this.business)));
+    count(`settle ${answered}`);
+    assert.equal(answered, expected, `settlement of ${amount}`);
+  }
+  toString() {
+    return `settle(b${this.business})`;
+  }
+}
+
+/** The bank finishes every pending payout (the tracker asks, the sandbox answers at once). */
+class BankFinishes extends Step {
+  async step(model: Model, real: Real) {
+    for (let pass = 0; pass < 2; pass++) {
+      await real.services.payoutTracker.run();
+      await real.services.bankPayoutNotices?.run();
+    }
+    model.finishPayouts();
+  }
+  toString() {
+    return "bank finishes";
+  }
+}
+
 const business = fc.integer({ min: 0, max: 2 });
 const target: fc.Arbitrary<TargetSpec> = fc.oneof(
   { weight: 12, arbitrary: fc.nat(50).map((pick) => ({ kind: "issued" as const, pick })) },
@@ -344,6 +472,23 @@ export const steps: Array<fc.Arbitrary<Command>> = [
       fc.boolean(),
     )
     .map(([targets, amounts, twice]) => new Concurrent(targets, amounts, twice)),
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(
+        business,
+        fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+          { weight: 1, arbitrary: fc.integer({ min: 490_000, max: 510_000 }) },
+        ),
+        fc.constantFrom<PayoutOutcome>("successful", "successful", "failed", "reversed"),
+      )
+      .map(([b, amount, outcome]) => new Payout(b, amount, outcome)),
+  ),
+  fc
+    .tuple(fc.nat(100), fc.option(fc.integer({ min: 1, max: 100_000 }), { freq: 2 }))
+    .map(([pick, part]) => new Refund(pick, part)),
+  business.map((b) => new Settle(b)),
+  fc.constant(new BankFinishes()),
 ];
 
 /**
@@ -377,5 +522,17 @@ export function coverageScenario(): Command[] {
     new Concurrent([issued(1), issued(3)], [any(300), expected(0)], true),
     new Jump(11),
     new Transfer(issued(3), expected(0)), // expired
+    // Money out from business 1's NGN 600: a payout of each outcome, refunds, a settlement.
+    new Payout(1, 5_000, "successful"),
+    new Payout(1, 5_000, "failed"),
+    new Payout(1, 5_000, "reversed"),
+    new Payout(1, 5_000_000, "successful"), // insufficient balance
+    new Refund(1, 1_000), // part of business 1's first payment
+    new Refund(1, null), // the rest of it
+    new Refund(1, null), // nothing left
+    new BankFinishes(),
+    new Settle(1),
+    new Settle(1), // nothing left to settle
+    new BankFinishes(),
   ];
 }

@@ -26,15 +26,36 @@ export interface ModelTransaction {
   balanceAfter: number;
 }
 
+/** What a payout's destination always does (the sandbox's fixed outcomes). */
+export type PayoutOutcome = "successful" | "failed" | "reversed";
+
+/** A payout, refund or settlement as the model holds it. */
+export interface ModelPayout {
+  kind: "payout" | "refund" | "settlement";
+  amount: number;
+  fee: number;
+  outcome: PayoutOutcome;
+  status: "pending" | PayoutOutcome;
+  /** A refund's payment (its session id). */
+  refundOf: string | null;
+}
+
 export interface ModelBusiness {
   id: string;
   name: string;
   fee: { basisPoints: number; capKobo: number | null };
   available: number;
+  /** Held for payouts the bank has not finished. */
+  pending: number;
+  /** Paid out and kept by the bank (reversals come back out of it). */
+  paidOut: number;
   received: number;
+  /** Collection fees and the fees of posted payouts. */
   fees: number;
   /** Oldest first. */
   transactions: ModelTransaction[];
+  /** Oldest first. */
+  payouts: ModelPayout[];
 }
 
 /** A notification as sent: what a session id was first recorded with is what later ones must match. */
@@ -74,9 +95,12 @@ export class Model {
       ...b,
       fee: { basisPoints: 0, capKobo: null },
       available: 0,
+      pending: 0,
+      paidOut: 0,
       received: 0,
       fees: 0,
       transactions: [],
+      payouts: [],
     }));
   }
 
@@ -84,6 +108,69 @@ export class Model {
   static fee(amount: number, schedule: ModelBusiness["fee"]): number {
     const fee = Math.floor((amount * schedule.basisPoints + 5_000) / 10_000);
     return schedule.capKobo === null ? fee : Math.min(fee, schedule.capKobo);
+  }
+
+  /** The payout fee, written out again: NGN 10 up to NGN 5,000, NGN 25 up to NGN 50,000, NGN 50 above. */
+  static payoutFee(amount: number): number {
+    if (amount <= 500_000) return 1_000;
+    if (amount <= 5_000_000) return 2_500;
+    return 5_000;
+  }
+
+  /** The largest settlement whose amount and fee fit in `budget`: the best of each fee tier's range. */
+  static settlementAmount(budget: number): number {
+    const candidates = [
+      Math.min(500_000, budget - 1_000), // 1 to 500,000 kobo: NGN 10
+      Math.min(5_000_000, budget - 2_500), // to 5,000,000: NGN 25
+      budget - 5_000, // above: NGN 50
+    ].filter((amount, tier) => amount >= ([1, 500_001, 5_000_001][tier] ?? 1));
+    return Math.max(0, ...candidates);
+  }
+
+  /**
+   * Holds a payout when `available` covers its amount and fee ("held"), or says it cannot be
+   * ("INSUFFICIENT_BALANCE"); a refund first needs what is left of its payment ("REFUND_EXCEEDS_PAYMENT").
+   */
+  hold(
+    index: number,
+    payout: Omit<ModelPayout, "fee" | "status">,
+  ): "held" | "INSUFFICIENT_BALANCE" | "REFUND_EXCEEDS_PAYMENT" {
+    const business = this.businesses[index] as ModelBusiness;
+    if (payout.refundOf !== null) {
+      const paid = business.transactions.find((t) => t.sessionId === payout.refundOf)?.amount ?? 0;
+      if (this.refunded(index, payout.refundOf) + payout.amount > paid) return "REFUND_EXCEEDS_PAYMENT";
+    }
+    const fee = Model.payoutFee(payout.amount);
+    if (business.available < payout.amount + fee) return "INSUFFICIENT_BALANCE";
+    business.available -= payout.amount + fee;
+    business.pending += payout.amount + fee;
+    business.payouts.push({ ...payout, fee, status: "pending" });
+    return "held";
+  }
+
+  /** What is refunded of a payment: its refunds pending and successful. */
+  refunded(index: number, sessionId: string): number {
+    return (this.businesses[index] as ModelBusiness).payouts
+      .filter((p) => p.refundOf === sessionId && (p.status === "pending" || p.status === "successful"))
+      .reduce((sum, p) => sum + p.amount, 0);
+  }
+
+  /** The bank finishes every pending payout as its destination does: posted, voided, or posted and sent back. */
+  finishPayouts(): void {
+    for (const business of this.businesses) {
+      for (const payout of business.payouts.filter((p) => p.status === "pending")) {
+        const held = payout.amount + payout.fee;
+        business.pending -= held;
+        if (payout.outcome === "failed") {
+          business.available += held;
+        } else {
+          business.fees += payout.fee;
+          if (payout.outcome === "reversed") business.available += payout.amount;
+          else business.paidOut += payout.amount;
+        }
+        payout.status = payout.outcome;
+      }
+    }
   }
 
   owner(number: string): ModelAccount | undefined {

@@ -3,6 +3,8 @@ import { transactionQuery } from "../../src/collections/validation.js";
 import type { Services } from "../../src/compose/services.js";
 import { check } from "../../src/core/validation.js";
 import { AppError } from "../../src/errors.js";
+import { payoutQuery } from "../../src/payouts/validation.js";
+import { SANDBOX_PAYEES } from "../../src/providers/bank-directory.js";
 import type { Model, ModelAccount, Outcome, SentNotification } from "./model.js";
 
 // The real side of the simulation: the services (an injected clock, the embedded bank), how a
@@ -35,11 +37,27 @@ export async function send(real: Real, notification: SentNotification): Promise<
   return outcome;
 }
 
+/**
+ * Who paid: a sandbox account whose refunds succeed, or (every third session) one whose refunds
+ * fail (a dormant account): chosen by the session id, so the model knows it too.
+ */
+export function payerOf(sessionId: string) {
+  const outcome = Number(sessionId.split("-").at(-1)) % 3 === 0 ? "failed" : "successful";
+  const payee = SANDBOX_PAYEES.find((p) => p.outcome === outcome) as (typeof SANDBOX_PAYEES)[number];
+  return { payee, outcome: outcome as "failed" | "successful" };
+}
+
 async function receive(real: Real, notification: SentNotification): Promise<Outcome> {
+  const { payee } = payerOf(notification.sessionId);
   try {
     const { duplicate } = await real.services.collections.receive({
       ...notification,
-      payer: { name: "Sim Payer", accountNumber: "0123456789", bankName: "Sim Bank" },
+      payer: {
+        name: "Sim Payer",
+        accountNumber: payee.accountNumber,
+        bankName: payee.bankName,
+        bankCode: payee.bankCode,
+      },
       narration: "",
       paidAt: new Date().toISOString(),
     });
@@ -79,12 +97,26 @@ export async function compare(model: Model, real: Real): Promise<void> {
     const who = forBusiness(model, index);
     assert.deepEqual(await collections.balance(who), {
       available: business.available,
-      pending: 0,
+      pending: business.pending,
       totalReceived: business.received,
-      totalPaidOut: 0,
+      totalPaidOut: business.paidOut,
       totalFees: business.fees,
       currency: "NGN",
     });
+    // Money is conserved: what came in is available, held, paid out, or earned as fees.
+    assert.equal(
+      business.received,
+      business.available + business.pending + business.paidOut + business.fees,
+      `${business.name}: conservation`,
+    );
+    const payouts = await real.services.payoutListing.list(who, check(payoutQuery, { limit: "100" }));
+    // Payouts made at one frozen instant list in id order: compared as a set.
+    const ordered = (rows: Array<[number, number, string]>) => rows.map((row) => row.join(" ")).sort();
+    assert.deepEqual(
+      ordered(payouts.items.map((p) => [p.amount, p.fee, p.status])),
+      ordered(business.payouts.slice(-100).map((p) => [p.amount, p.fee, p.status])),
+      `${business.name}: payouts`,
+    );
     const page = await collections.listTransactions(
       who,
       check(transactionQuery, { limit: "100", timeField: "createdAt" }),
