@@ -184,6 +184,8 @@ describe("the SDK from another project (npm pack, unpacked offline)", () => {
       "auth/signature.d.ts",
       "client/errors.d.ts",
       "client/index.d.ts",
+      "client/money-out.d.ts",
+      "client/pages.d.ts",
       "client/transport.d.ts",
       "core/api-types.d.ts",
     ]);

@@ -31,6 +31,7 @@ test("the harness builds the very app production builds: same routes, same setti
       "ledger-checkpoint",
       "check-payouts",
       "settle",
+      "reconcile",
       "virtual-bank-payout-notices",
     ]);
   } finally {

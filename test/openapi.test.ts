@@ -65,6 +65,7 @@ describe("the OpenAPI document", () => {
         "head /transactions",
         "get /transactions/{id}",
         "head /transactions/{id}",
+        "post /transactions/requery",
         "get /balance",
         "head /balance",
         `post ${SANDBOX}`,
@@ -142,6 +143,8 @@ describe("the OpenAPI document", () => {
       "head /transactions": listed,
       "get /transactions/{id}": listed,
       "head /transactions/{id}": listed,
+      // Asked of the bank when not recorded: 502 when it cannot answer.
+      "post /transactions/requery": ["200", "201", ...failures],
       "get /balance": listed,
       "head /balance": listed,
       [`post ${SANDBOX}`]: sandbox,

@@ -1,11 +1,6 @@
 import { randomBytes } from "node:crypto";
 import SqliteDatabase from "better-sqlite3";
-import {
-  type BankAccountRecord,
-  payoutRow,
-  toPayoutRecord,
-  type VirtualBankStore,
-} from "../providers/virtual-bank-store.js";
+import type { BankAccountRecord } from "../providers/virtual-bank-store.js";
 import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
 
 // The Virtual Bank server's own SQLite file (issue 14): the accounts it opened, its serial
@@ -98,7 +93,7 @@ type AccountRow = {
   created_at: string;
 };
 
-type TransferRow = {
+export type TransferRow = {
   order_no: string;
   account_number: string;
   amount: number;
@@ -117,7 +112,8 @@ type TransferRow = {
 
 /** The bank's database: one file, one connection, synchronous statements (the bank is small). */
 export class BankDatabase {
-  private readonly db: SqliteDatabase.Database;
+  /** The file's one connection (bank-store.ts reads and writes through it too). */
+  readonly db: SqliteDatabase.Database;
 
   constructor(file: string) {
     this.db = new SqliteDatabase(file);
@@ -144,63 +140,15 @@ export class BankDatabase {
     return key;
   }
 
-  /** The VirtualBank's store over this file: it numbers and opens accounts as the embedded one does. */
-  store(): VirtualBankStore {
-    return {
-      reserveSerials: async (count) => {
-        const row = this.db
-          .prepare(
-            `insert into counters (name, value) values ('serial', ?)
-             on conflict (name) do update set value = value + excluded.value returning value`,
-          )
-          .get(count) as { value: number };
-        return row.value;
-      },
-      openOnce: async (account) => {
-        this.db
-          .prepare(
-            `insert into accounts (reference, account_number, account_name, status, created_at)
-             values (?, ?, ?, ?, ?) on conflict (reference) do nothing`,
-          )
-          .run(
-            account.reference,
-            account.accountNumber,
-            account.accountName,
-            account.status,
-            account.createdAt,
-          );
-        const recorded = this.account(account.reference);
-        if (!recorded) throw new Error(`account ${account.reference} vanished after insert`);
-        return recorded;
-      },
-      findByReference: async (reference) => this.account(reference),
-      setStatus: async (accountNumber, status) => this.setStatus(accountNumber, status),
-      recordPayoutOnce: async (payout) => {
-        this.db
-          .prepare(
-            `insert into transfers_out (reference, bank_code, account_number, account_name, amount, outcome,
-               accepted_at, settles_at, reverses_at, notified)
-             values (@reference, @bank_code, @account_number, @account_name, @amount, @outcome, @accepted_at,
-               @settles_at, @reverses_at, @notified) on conflict (reference) do nothing`,
-          )
-          .run(payoutRow(payout));
-        const recorded = this.payout(payout.reference);
-        if (!recorded) throw new Error(`transfer out ${payout.reference} vanished after insert`);
-        return toPayoutRecord(recorded);
-      },
-      findPayout: async (reference) => {
-        const row = this.payout(reference);
-        return row && toPayoutRecord(row);
-      },
-      payoutsToNotify: async (now, limit) =>
-        this.payoutsToNotify(now, Date.parse(now), limit).map(toPayoutRecord),
-      markNotified: async (reference, from, status) =>
-        this.db
-          .prepare(
-            "update transfers_out set notified = ?, attempts = 0, last_error = null where reference = ? and notified = ?",
-          )
-          .run(status, reference, from).changes > 0,
-    };
+  /** Records that the service was told of `status`, if it had last been told of `from`. */
+  markNotified(reference: string, from: string, status: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "update transfers_out set notified = ?, attempts = 0, last_error = null where reference = ? and notified = ?",
+        )
+        .run(status, reference, from).changes > 0
+    );
   }
 
   /** A transfer out by the service's reference. */

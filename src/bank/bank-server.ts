@@ -1,23 +1,19 @@
-import { createPublicKey, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
 import { z } from "zod";
 import { ErrorCode, isAppError } from "../errors.js";
 import {
   BANK_PATHS,
-  bankNotificationSchema,
   createAccountSchema,
+  creditQuerySchema,
   deleteAccountSchema,
   nameEnquirySchema,
   queryAccountSchema,
   RESP_CODE,
+  statementQuerySchema,
   transferOutSchema,
   transferQuerySchema,
   updateAccountSchema,
@@ -29,10 +25,14 @@ import {
   rsaPublicKey,
   verifyParams,
 } from "../providers/bank-signing.js";
-import { DEFAULT_PAYOUT_DELAYS, SANDBOX_PAYER, VirtualBank } from "../providers/virtual-bank.js";
-import { type BankAccount, BankDatabase } from "./bank-database.js";
-import { FaultPlan, faultsSchema } from "./faults.js";
+import { DEFAULT_PAYOUT_DELAYS, VirtualBank } from "../providers/virtual-bank.js";
+import { accountData, answer, answerOf } from "./answers.js";
+import { BankDatabase } from "./bank-database.js";
+import { bankStore } from "./bank-store.js";
+import { FaultPlan } from "./faults.js";
 import { Notifier, transferData } from "./notifier.js";
+import { registerSandboxRoutes } from "./sandbox-routes.js";
+import { creditData, statementData } from "./statement-data.js";
 
 // The Virtual Bank as a server of its own (issue 14): the bank protocol over HTTP, its own
 // SQLite file and key pair, signed payment notifications with retries, a sandbox route to pay
@@ -84,45 +84,15 @@ export function bankKeys(dataDir: string): { privateKey: KeyObject; publicKeyFil
   return { privateKey, publicKeyFile: publicFile };
 }
 
-/** A sandbox payment: what a payer's bank tells this bank, in the notification's own limits. */
-const payRequestSchema = z
-  .object({
-    virtualAccountNo: bankNotificationSchema.shape.virtualAccountNo,
-    amount: bankNotificationSchema.shape.orderAmount,
-    currency: bankNotificationSchema.shape.currency.default("NGN"),
-    payerName: bankNotificationSchema.shape.payerAccountName.default(SANDBOX_PAYER.name),
-    payerAccountNo: bankNotificationSchema.shape.payerAccountNo.default(SANDBOX_PAYER.accountNumber),
-    payerBankName: bankNotificationSchema.shape.payerBankName.default(SANDBOX_PAYER.bankName),
-    payerBankCode: bankNotificationSchema.shape.payerBankCode,
-    narration: bankNotificationSchema.shape.narration.unwrap().default("Sandbox transfer"),
-    orderNo: bankNotificationSchema.shape.orderNo.optional(),
-  })
-  .strict();
-
-/** The protocol's answer: always HTTP 200, the outcome in respCode. */
-const answerOf = (respCode: string, respMsg: string, data?: unknown) => ({
-  respCode,
-  respMsg,
-  ...(data === undefined ? {} : { data }),
-});
-const answer = (reply: FastifyReply, respCode: string, respMsg: string, data?: unknown) =>
-  reply.code(200).send(answerOf(respCode, respMsg, data));
-
-const accountData = (account: BankAccount) => ({
-  virtualAccountNo: account.accountNumber,
-  virtualAccountName: account.accountName,
-  accountReference: account.reference,
-  status: account.state === "enabled" ? "Enabled" : account.state === "disabled" ? "Disabled" : "Deleted",
-});
-
 /** Starts the bank: opens its file, makes or loads its keys, listens, and starts notifying. */
 export async function startBankServer(options: BankServerOptions): Promise<BankServer> {
   mkdirSync(options.dataDir, { recursive: true });
   const { privateKey, publicKeyFile } = bankKeys(options.dataDir);
   const clientKey = rsaPublicKey(options.clientPublicKeyPem, "the client public key");
   const db = new BankDatabase(path.join(options.dataDir, "bank.sqlite"));
+  const faults = new FaultPlan();
   const bank = new VirtualBank({
-    store: db.store(),
+    store: bankStore(db, () => faults.get().forgetTransfers),
     institutionCode: options.institutionCode,
     permutationKey: db.numberingKey(),
     blockSize: 1,
@@ -132,7 +102,6 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       reverseMs: options.payoutReverseMs ?? DEFAULT_PAYOUT_DELAYS.reverseMs,
     },
   });
-  const faults = new FaultPlan();
   const app = Fastify({
     logger: { level: options.logLevel },
     logController: new LogController({ disableRequestLogging: true }),
@@ -287,58 +256,32 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
     return answerOf(RESP_CODE.success, "success", transferData(state));
   });
 
-  // The sandbox: pay into an account, follow a transfer, list accounts, set faults.
-  app.post("/sandbox/pay", async (request, reply) => {
-    const parsed = payRequestSchema.safeParse(request.body);
-    if (!parsed.success)
-      return reply.code(400).send({ respCode: RESP_CODE.invalidParameter, respMsg: parsed.error.message });
-    const pay = parsed.data;
-    const account = db.accountByNumber(pay.virtualAccountNo);
-    if (account?.state !== "enabled") {
-      return reply.code(400).send({
-        respCode: RESP_CODE.accountNotFound,
-        respMsg: `account ${pay.virtualAccountNo} ${account ? `is ${account.state}` : "does not exist"}`,
-      });
+  // The statement and the query of one credit (issue 27): what reconciliation reads.
+  route(BANK_PATHS.statement, statementQuerySchema.passthrough(), async (params) => {
+    if (params.endTime <= params.startTime) {
+      return answerOf(RESP_CODE.invalidParameter, "endTime: must be after startTime");
     }
-    const transfer = db.addTransfer({
-      orderNo: pay.orderNo ?? `VB${randomUUID().replaceAll("-", "").toUpperCase()}`,
-      accountNumber: pay.virtualAccountNo,
-      amount: pay.amount,
-      currency: pay.currency,
-      payerName: pay.payerName,
-      payerAccountNo: pay.payerAccountNo,
-      payerBankName: pay.payerBankName,
-      payerBankCode: pay.payerBankCode ?? null,
-      narration: pay.narration,
-      paidTime: Date.now(),
-    });
-    notifier.kick();
-    return answer(reply, RESP_CODE.success, "success", transfer);
+    try {
+      const page = await bank.statementPage(
+        { from: params.startTime, to: params.endTime },
+        params.cursor,
+        params.pageSize,
+      );
+      return answerOf(RESP_CODE.success, "success", statementData(page));
+    } catch (error) {
+      if (isAppError(error) && error.code === ErrorCode.PROVIDER_REJECTED) {
+        return answerOf(RESP_CODE.invalidParameter, `cursor: ${error.message}`);
+      }
+      throw error;
+    }
   });
-  app.get("/sandbox/transfers/:orderNo", async (request, reply) => {
-    const transfer = db.transfer((request.params as { orderNo: string }).orderNo);
-    if (!transfer)
-      return reply.code(404).send({ respCode: RESP_CODE.accountNotFound, respMsg: "no such transfer" });
-    return answer(reply, RESP_CODE.success, "success", transfer);
+  route(BANK_PATHS.creditQuery, creditQuerySchema.passthrough(), async ({ orderNo }) => {
+    const credit = await bank.findCredit(orderNo);
+    if (!credit) return answerOf(RESP_CODE.accountNotFound, `no credit with orderNo ${orderNo}`);
+    return answerOf(RESP_CODE.success, "success", creditData(credit));
   });
-  app.get("/sandbox/transfers-out", async (_request, reply) =>
-    answer(reply, RESP_CODE.success, "success", db.payouts()),
-  );
-  app.get("/sandbox/accounts", async (_request, reply) =>
-    answer(reply, RESP_CODE.success, "success", db.accounts().map(accountData)),
-  );
-  app.get("/sandbox/calls", async (_request, reply) =>
-    answer(reply, RESP_CODE.success, "success", { ...calls }),
-  );
-  app.get("/sandbox/faults", async (_request, reply) =>
-    answer(reply, RESP_CODE.success, "success", faults.get()),
-  );
-  app.put("/sandbox/faults", async (request, reply) => {
-    const parsed = faultsSchema.partial().safeParse(request.body);
-    if (!parsed.success)
-      return reply.code(400).send({ respCode: RESP_CODE.invalidParameter, respMsg: parsed.error.message });
-    return answer(reply, RESP_CODE.success, "success", faults.set(parsed.data));
-  });
+
+  registerSandboxRoutes(app, { db, notifier, faults, calls });
   app.get("/health", async () => ({ status: "ok" }));
 
   const address = await app.listen({ port: options.port, host: options.host });

@@ -17,6 +17,11 @@ export const faultsSchema = z
     dropNotifications: z.number().int().min(0).max(1_000_000),
     /** Every notification attempt is sent this many extra times, all at once. */
     duplicateNotifications: z.number().int().min(0).max(20),
+    /**
+     * Order numbers of transfers (in or out) the bank's statement and queries no longer know, as
+     * if its records had lost them: reconciliation then finds them missing at the bank.
+     */
+    forgetTransfers: z.array(z.string().min(1).max(100)).max(1_000),
   })
   .strict();
 
@@ -29,6 +34,7 @@ export const NO_FAULTS: Faults = {
   refuseTransfers: 0,
   dropNotifications: 0,
   duplicateNotifications: 0,
+  forgetTransfers: [],
 };
 
 /** The faults in force; the counted ones are used up one at a time. */
@@ -36,7 +42,7 @@ export class FaultPlan {
   private current: Faults = { ...NO_FAULTS };
 
   get(): Faults {
-    return { ...this.current };
+    return { ...this.current, forgetTransfers: [...this.current.forgetTransfers] };
   }
 
   /** Sets the named faults (the others stay); returns all of them. */

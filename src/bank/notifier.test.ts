@@ -9,6 +9,7 @@ import { bankNotificationSchema } from "../providers/bank-protocol.js";
 import { verifyParams } from "../providers/bank-signing.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
 import { BankDatabase } from "./bank-database.js";
+import { bankStore } from "./bank-store.js";
 import { FaultPlan } from "./faults.js";
 import { classifyAnswer, MAX_RETRY_DELAY_MS, Notifier, retryDelay } from "./notifier.js";
 
@@ -62,7 +63,7 @@ describe("Notifier against a real receiver", () => {
     const notifier = new Notifier({
       db,
       bank: new VirtualBank({
-        store: db.store(),
+        store: bankStore(db, () => []),
         institutionCode: "999240",
         permutationKey: Buffer.alloc(32, 1),
       }),

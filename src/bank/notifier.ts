@@ -197,7 +197,7 @@ export class Notifier {
         { orderId: record.reference, error },
         "payout notification refused by the service",
       );
-    await db.store().markNotified(record.reference, record.notified, state.status);
+    db.markNotified(record.reference, record.notified, state.status);
   }
 
   private notification(transfer: BankTransfer): BankNotification {

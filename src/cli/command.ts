@@ -68,7 +68,8 @@ export interface Context {
 
 /** One `vas` command: its help and what it runs. Every command is one entry of COMMANDS. */
 export interface Command extends CommandHelp {
-  run: (args: string[], context: Context) => Promise<void>;
+  /** Resolves with the exit code when it is not 0 (a finding, not a failure: `vas reconcile`'s 3). */
+  run: (args: string[], context: Context) => Promise<unknown>;
 }
 
 export const json = (io: CliIo, value: unknown) => io.stdout(`${JSON.stringify(value)}\n`);

@@ -11,6 +11,7 @@ import { KEY_COMMANDS } from "./commands/keys.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
 import { OPERATOR_COMMANDS } from "./commands/operators.js";
 import { PAYOUT_COMMANDS } from "./commands/payouts.js";
+import { RECONCILIATION_COMMANDS } from "./commands/reconciliation.js";
 import { REQUEST_COMMANDS } from "./commands/request.js";
 import { SECRET_COMMANDS } from "./commands/secrets.js";
 import { SETTLEMENT_COMMANDS } from "./commands/settlements.js";
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   ...PAYOUT_COMMANDS,
   ...SETTLEMENT_COMMANDS,
   ...LEDGER_COMMANDS,
+  ...RECONCILIATION_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,
   ...BANK_COMMANDS,
@@ -82,13 +84,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return opened;
   };
   try {
-    await command.run(args, {
+    const code = await command.run(args, {
       io,
       config: readConfig,
       services,
       client: () => loadClientEnvironment(io.env),
     });
-    return 0;
+    return typeof code === "number" ? code : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`vas ${command.name}: ${error.message}\nRun "vas ${command.name} --help" for usage.\n`);

@@ -3,23 +3,20 @@ import type {
   AccountSummary,
   AmountPolicy,
   Balance,
-  Bank,
   Event,
   EventType,
   Pagination,
   Payout,
-  PayoutInput,
-  PayoutStatus,
   PermanentAccount,
   RefundInput,
-  ResolvedBankAccount,
   SandboxPayoutAccount,
   SandboxTransferInput,
-  Settlement,
   TemporaryAccount,
   Transaction,
 } from "../core/api-types.js";
-import { VasApiError } from "./errors.js";
+import { errorFromResponse, VasApiError } from "./errors.js";
+import { type MoneyOutClient, moneyOutClient } from "./money-out.js";
+import { everyItem, searchOf, type TransactionPage } from "./pages.js";
 import { type ClientOptions, createTransport, type RawResponse, type RequestOptions } from "./transport.js";
 
 export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
@@ -27,6 +24,8 @@ export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "..
 // only: that file imports nothing, so an integrator who unpacks the package without the
 // service's dependencies still type-checks (test/client-package.test.ts does exactly that).
 export type * from "../core/api-types.js";
+export type { MoneyOutClient, PayoutPage, PayoutQuery, SettlementPage } from "./money-out.js";
+export type { TransactionPage } from "./pages.js";
 export {
   API_PREFIX,
   type ClientOptions,
@@ -49,11 +48,6 @@ export interface TransactionQuery {
   timeField?: "paidAt" | "createdAt";
 }
 
-export interface TransactionPage {
-  data: Transaction[];
-  pagination: Pagination;
-}
-
 export interface EventPage {
   data: Event[];
   pagination: Pagination;
@@ -67,32 +61,31 @@ export interface CustomerInput {
   nin?: string;
 }
 
-/** Filters of GET /payouts: `from` and `to` bound `createdAt` (Date or ISO 8601 with a zone). */
-export interface PayoutQuery {
-  page?: number;
-  limit?: number;
-  status?: PayoutStatus;
-  from?: Date | string;
-  to?: Date | string;
-}
-
-export interface PayoutPage {
-  data: Payout[];
-  pagination: Pagination;
-}
-
-export interface SettlementPage {
-  data: Settlement[];
-  pagination: Pagination;
-}
-
 export interface AccountPage {
   data: AccountSummary[];
   pagination: Pagination;
 }
 
+/** Every transaction matching the filters; and one payment found by its session id. */
+export interface Transactions {
+  (query?: Omit<TransactionQuery, "page">): AsyncIterableIterator<Transaction>;
+  /**
+   * POST /transactions/requery: your payment with this bank session id, recorded already, or
+   * found at the bank and recorded now (`recovered`: its notification never came); throws
+   * VasApiError 404 TRANSACTION_NOT_FOUND when neither has it.
+   */
+  requery(sessionId: string, options?: RequestOptions): Promise<Requeried>;
+}
+
+/** What a requery found. */
+export interface Requeried {
+  transaction: Transaction;
+  /** True when the bank had it and it was recorded now (201); false when it was recorded already (200). */
+  recovered: boolean;
+}
+
 /** A client for the Virtual Account Service: signs every request, retries safely, throws VasApiError. */
-export interface VasClient {
+export interface VasClient extends MoneyOutClient {
   /** POST /account/generate: creates the customer's permanent account, or re-issues it. */
   generateAccount(customer: CustomerInput, options?: RequestOptions): Promise<PermanentAccount>;
   /** POST /account/generate/temporary: a new account expiring after `duration` minutes (default 40). */
@@ -112,8 +105,11 @@ export interface VasClient {
   reactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
   /** GET /transactions: one page, newest first. */
   listTransactions(query?: TransactionQuery, options?: RequestOptions): Promise<TransactionPage>;
-  /** Every transaction matching the filters, newest first, fetched page by page. */
-  transactions(query?: Omit<TransactionQuery, "page">): AsyncIterableIterator<Transaction>;
+  /**
+   * Every transaction matching the filters, newest first, fetched page by page; and
+   * `transactions.requery(sessionId)`, a payment found by its session id.
+   */
+  transactions: Transactions;
   /** GET /transactions/:id. */
   getTransaction(id: string, options?: RequestOptions): Promise<Transaction>;
   /**
@@ -130,45 +126,6 @@ export interface VasClient {
   ): Promise<EventPage>;
   /** GET /events/:id, with its deliveries. */
   getEvent(id: string, options?: RequestOptions): Promise<Event>;
-  /** The banks money can be sent to. */
-  banks: {
-    /** GET /banks: every bank, by CBN code. */
-    list(options?: RequestOptions): Promise<Bank[]>;
-    /** GET /banks/resolve: the name the bank gives an account (throws ACCOUNT_NOT_RESOLVED when none). */
-    resolve(
-      query: { bankCode: string; accountNumber: string },
-      options?: RequestOptions,
-    ): Promise<ResolvedBankAccount>;
-  };
-  /** Money sent from the available balance to accounts at banks. */
-  payouts: {
-    /**
-     * POST /payouts: held at once and answered `pending`; the bank's outcome follows. Pass your
-     * own `idempotencyKey` (and `reference`) to retry it safely from another process.
-     */
-    create(input: PayoutInput, options?: RequestOptions): Promise<Payout>;
-    /** GET /payouts: one page, newest first. */
-    list(query?: PayoutQuery, options?: RequestOptions): Promise<PayoutPage>;
-    /** Every payout matching the filters, newest first, fetched page by page. */
-    all(query?: Omit<PayoutQuery, "page">): AsyncIterableIterator<Payout>;
-    /** GET /payouts/:id: where it stands now. */
-    get(id: string, options?: RequestOptions): Promise<Payout>;
-  };
-  /** The available balance paid to the business's own account, by hand or on its schedule. */
-  settlements: {
-    /** GET /settlements: one page, newest first (`status` is the settlement's payout's). */
-    list(query?: PayoutQuery, options?: RequestOptions): Promise<SettlementPage>;
-    /** Every settlement, newest first, fetched page by page. */
-    all(query?: Omit<PayoutQuery, "page">): AsyncIterableIterator<Settlement>;
-    /** GET /settlements/:id: its payout's status now, and what it covered. */
-    get(id: string, options?: RequestOptions): Promise<Settlement>;
-    /** GET /settlements/:id/transactions: the transactions it covered, newest first. */
-    transactions(
-      id: string,
-      query?: { page?: number; limit?: number },
-      options?: RequestOptions,
-    ): Promise<TransactionPage>;
-  };
   /** The sandbox (servers with SANDBOX=true). */
   sandbox: {
     /** POST /sandbox/transfers: the Virtual Bank pays into one of your accounts. */
@@ -182,6 +139,11 @@ export interface VasClient {
 
 export function createClient(options: ClientOptions): VasClient {
   const { request, call } = createTransport(options);
+  const listTransactions = async (query: TransactionQuery = {}, requestOptions?: RequestOptions) => {
+    const path = `/transactions${searchOf(query)}`;
+    const { data, pagination } = await call<TransactionPage>("GET", path, undefined, requestOptions);
+    return { data, pagination };
+  };
 
   return {
     request,
@@ -232,33 +194,27 @@ export function createClient(options: ClientOptions): VasClient {
       const path = `${accountPath(accountNumber)}/reactivate`;
       return (await call<{ data: AccountDetail }>("POST", path, undefined, requestOptions)).data;
     },
-    async listTransactions(query = {}, requestOptions) {
-      const { data, pagination } = await call<TransactionPage>(
-        "GET",
-        `/transactions${searchOf(query)}`,
-        undefined,
-        requestOptions,
-      );
-      return { data, pagination };
-    },
-    async *transactions(query = {}) {
+    listTransactions,
+    transactions: Object.assign(
       // Pages are fixed by the filters' bounds at the first call's time; a transfer recorded
       // meanwhile shifts later pages by one, so ids already seen are skipped.
-      const seen = new Set<string>();
-      for (let page = 1; ; page++) {
-        const { data, pagination } = await this.listTransactions({
-          ...query,
-          page,
-          limit: query.limit ?? 100,
-        });
-        for (const transaction of data) {
-          if (seen.has(transaction.id)) continue;
-          seen.add(transaction.id);
-          yield transaction;
-        }
-        if (page >= pagination.pages) return;
-      }
-    },
+      (query: Omit<TransactionQuery, "page"> = {}) =>
+        everyItem((page, limit) => listTransactions({ ...query, page, limit }), query.limit),
+      {
+        async requery(sessionId: string, requestOptions?: RequestOptions): Promise<Requeried> {
+          const response = await request("POST", "/transactions/requery", { sessionId }, requestOptions);
+          if (response.status !== 200 && response.status !== 201) {
+            throw errorFromResponse(
+              response.status,
+              response.body,
+              response.headers.get("x-request-id") ?? undefined,
+            );
+          }
+          const { data } = response.body as { data: Transaction };
+          return { transaction: data, recovered: response.status === 201 };
+        },
+      },
+    ),
     async getTransaction(id, requestOptions) {
       const path = `/transactions/${encodeURIComponent(id)}`;
       return (await call<{ data: Transaction }>("GET", path, undefined, requestOptions)).data;
@@ -283,56 +239,7 @@ export function createClient(options: ClientOptions): VasClient {
       const search = at === undefined ? "" : `?${new URLSearchParams({ at })}`;
       return (await call<{ data: Balance }>("GET", `/balance${search}`, undefined, requestOptions)).data;
     },
-    banks: {
-      async list(requestOptions) {
-        return (await call<{ data: Bank[] }>("GET", "/banks", undefined, requestOptions)).data;
-      },
-      async resolve({ bankCode, accountNumber }, requestOptions) {
-        const search = new URLSearchParams({ bankCode, accountNumber });
-        const path = `/banks/resolve?${search}`;
-        return (await call<{ data: ResolvedBankAccount }>("GET", path, undefined, requestOptions)).data;
-      },
-    },
-    payouts: {
-      async create(input, requestOptions) {
-        return (await call<{ data: Payout }>("POST", "/payouts", input, requestOptions)).data;
-      },
-      async list(query = {}, requestOptions) {
-        const { data, pagination } = await call<PayoutPage>(
-          "GET",
-          `/payouts${searchOf(query)}`,
-          undefined,
-          requestOptions,
-        );
-        return { data, pagination };
-      },
-      all(query = {}) {
-        return everyItem((page, limit) => this.list({ ...query, page, limit }), query.limit);
-      },
-      async get(id, requestOptions) {
-        const path = `/payouts/${encodeURIComponent(id)}`;
-        return (await call<{ data: Payout }>("GET", path, undefined, requestOptions)).data;
-      },
-    },
-    settlements: {
-      async list(query = {}, requestOptions) {
-        const path = `/settlements${searchOf(query)}`;
-        const { data, pagination } = await call<SettlementPage>("GET", path, undefined, requestOptions);
-        return { data, pagination };
-      },
-      all(query = {}) {
-        return everyItem((page, limit) => this.list({ ...query, page, limit }), query.limit);
-      },
-      async get(id, requestOptions) {
-        const path = `/settlements/${encodeURIComponent(id)}`;
-        return (await call<{ data: Settlement }>("GET", path, undefined, requestOptions)).data;
-      },
-      async transactions(id, query = {}, requestOptions) {
-        const path = `/settlements/${encodeURIComponent(id)}/transactions${searchOf(query)}`;
-        const { data, pagination } = await call<TransactionPage>("GET", path, undefined, requestOptions);
-        return { data, pagination };
-      },
-    },
+    ...moneyOutClient(call),
     sandbox: {
       async transfer(input, requestOptions) {
         return (await call<{ data: Transaction }>("POST", "/sandbox/transfers", input, requestOptions)).data;
@@ -343,36 +250,6 @@ export function createClient(options: ClientOptions): VasClient {
       },
     },
   };
-}
-
-/**
- * Every item of a list, newest first, page by page; an item made meanwhile shifts later pages by
- * one, so ids already seen are skipped.
- */
-async function* everyItem<T extends { id: string }>(
-  list: (page: number, limit: number) => Promise<{ data: T[]; pagination: Pagination }>,
-  limit = 100,
-): AsyncIterableIterator<T> {
-  const seen = new Set<string>();
-  for (let page = 1; ; page++) {
-    const { data, pagination } = await list(page, limit);
-    for (const item of data) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      yield item;
-    }
-    if (page >= pagination.pages) return;
-  }
-}
-
-/** A query string of the filters given (`?...`, or nothing), instants as ISO 8601. */
-function searchOf(query: object): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    params.set(name, value instanceof Date ? value.toISOString() : String(value));
-  }
-  return params.size > 0 ? `?${params}` : "";
 }
 
 const accountPath = (accountNumber: string) => `/account/${encodeURIComponent(accountNumber)}`;

@@ -7,6 +7,7 @@ import {
   MAX_BANK_NAME_LENGTH,
   MAX_NARRATION_LENGTH,
   MAX_PAYER_NAME_LENGTH,
+  MAX_SESSION_ID_LENGTH,
   SESSION_ID,
   TIME_FIELDS,
 } from "./validation.js";
@@ -200,3 +201,19 @@ export type ResponseSchemasMatchService = [
   Assert<Describes<typeof transactionSchema, Transaction>>,
   Assert<Describes<typeof balanceSchema, Balance>>,
 ];
+
+/** Body of POST /transactions/requery, as sent. */
+export const requeryRequestSchema = z
+  .looseObject({
+    sessionId: z
+      .string()
+      .regex(SESSION_ID)
+      .max(MAX_SESSION_ID_LENGTH)
+      .meta({
+        description:
+          "The bank's session id of the payment (what the payer's receipt calls the session id or reference; " +
+          "a transaction's `sessionId`).",
+        examples: ["100004231125093015123456789012"],
+      }),
+  })
+  .meta({ description: "The payment to look for." });

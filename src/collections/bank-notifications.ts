@@ -6,6 +6,7 @@ import {
   checkedNotification,
   type SignedMessage,
 } from "../providers/bank-signing.js";
+import { creditNotification } from "../providers/bank-statement.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { CollectionService, ReceivedTransfer } from "./collection-service.js";
 
@@ -59,18 +60,5 @@ export class BankNotifications {
 
 /** A verified bank notification as the one shape every inbound transfer takes. */
 export function toTransferNotification(notification: BankNotification): TransferNotification {
-  return {
-    sessionId: notification.orderNo,
-    accountNumber: notification.virtualAccountNo,
-    amount: notification.orderAmount,
-    currency: notification.currency,
-    payer: {
-      name: notification.payerAccountName,
-      accountNumber: notification.payerAccountNo,
-      bankName: notification.payerBankName,
-      bankCode: notification.payerBankCode ?? null,
-    },
-    narration: notification.narration ?? "",
-    paidAt: new Date(notification.paidTime).toISOString(),
-  };
+  return creditNotification(notification);
 }

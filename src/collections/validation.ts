@@ -166,5 +166,10 @@ export const TRANSACTION_ID = /^txn_[0-9a-f]{32}$/;
 
 /** The inputs as the route contracts hand them to Fastify (and the dashboard and CLI check theirs). */
 export const sandboxTransferInput = parsedBy(parseSandboxTransfer);
+
+/** POST /transactions/requery's body: the session id to look for. */
+export const requeryInput = parsedBy((body: Record<string, unknown>) => ({
+  sessionId: required(body, "sessionId", sessionIdSchema),
+}));
 export const transactionQuery = parsedBy(parseTransactionQuery);
 export const balanceQuery = parsedBy(parseBalanceQuery);

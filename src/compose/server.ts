@@ -8,6 +8,7 @@ import { metricsRoute } from "../http/metrics.js";
 import { connectRedis } from "../http/rate-limit.js";
 import { JobRunner } from "../jobs/job-runner.js";
 import { recordCheckpoint } from "../ledger-audit/checkpoint.js";
+import { DISCREPANCY_CATEGORIES, type ReconciliationReport } from "../reconciliation/report.js";
 import { storageFailure } from "../storage/errors.js";
 import { probeWrite } from "../storage/health-repository.js";
 import { type DeliveryLog, DeliveryWorker } from "../webhooks/delivery-worker.js";
@@ -25,10 +26,10 @@ export function buildServerApp(
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
   const { accounts, lifecycle, collections, banks, payouts, payoutListing, refunds } = services;
-  const { settlements, settlementTerms, events, webhooks, redelivery } = services;
+  const { settlements, settlementTerms, events, webhooks, redelivery, reconciliation } = services;
   const domain = {
     ...{ accounts, lifecycle, collections, banks, payouts, payoutListing, refunds },
-    ...{ settlements, settlementTerms, events, webhooks, redelivery },
+    ...{ settlements, settlementTerms, events, webhooks, redelivery, reconciliation },
   };
   const app = buildApp({
     authenticator: services.authenticator,
@@ -187,6 +188,11 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
       for (const skipped of pass.skipped) log.debug(skipped, "settlement passed over");
     },
   });
+  jobs.add({
+    name: "reconcile",
+    intervalMs: config.reconciliation.intervalMs,
+    run: () => reconcilePass(services, log),
+  });
   const notices = services.bankPayoutNotices;
   if (notices) {
     jobs.add({ name: "virtual-bank-payout-notices", intervalMs: notices.intervalMs, run: notices.run });
@@ -242,4 +248,52 @@ export function createDeliveryWorker(services: Services, log: DeliveryLog, now?:
     log,
     ...(now ? { now } : {}),
   });
+}
+
+/**
+ * The reconcile job's pass (issue 27): credits the bank's statement has that no notification
+ * brought, each day's report once it is over; every discrepancy raises the alarm (the metric, an
+ * error line, the console's banner).
+ */
+async function reconcilePass(services: Services, log: FastifyInstance["log"]): Promise<void> {
+  const { reconciliation, metrics } = services;
+  const pass = await reconciliation.runPass();
+  for (const transaction of pass.recovered) {
+    metrics.reconciliationRecovered.inc();
+    log.warn(
+      { transactionId: transaction.id, sessionId: transaction.sessionId, amount: transaction.amount },
+      "payment recovered from the bank's statement: its notification never arrived",
+    );
+  }
+  for (const report of pass.reports) logReport(log, report);
+  const attention = await reconciliation.needingAttention();
+  for (const category of DISCREPANCY_CATEGORIES) {
+    metrics.reconciliationDiscrepancies.set(
+      { category },
+      attention.reduce((sum, report) => sum + report[category].count, 0),
+    );
+  }
+}
+
+/** A report as an operator reads it in the log: an error when it found discrepancies. */
+export function logReport(
+  log: Pick<FastifyInstance["log"], "info" | "error">,
+  report: ReconciliationReport,
+): void {
+  const counts = Object.fromEntries(
+    DISCREPANCY_CATEGORIES.map((category) => [category, report[category].count]),
+  );
+  const details = {
+    reportId: report.id,
+    date: report.date,
+    matched: report.matched.count,
+    recovered: report.recovered.count,
+    ...counts,
+  };
+  if (report.discrepancies > 0) {
+    log.error(
+      { ...details, code: "RECONCILIATION_DISCREPANCY" },
+      "reconciliation found discrepancies with the bank: see the console's Reconciliation page or vas reconcile",
+    );
+  } else log.info(details, "reconciliation: the ledger and the bank agree");
 }

@@ -16,20 +16,21 @@ import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
-import { BankService } from "../payouts/banks.js";
-import { PayoutListing } from "../payouts/payout-listing.js";
+import type { BankService } from "../payouts/banks.js";
+import type { PayoutListing } from "../payouts/payout-listing.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
-import { PayoutService } from "../payouts/payout-service.js";
-import { PayoutSettings } from "../payouts/payout-settings.js";
-import { PayoutTracker } from "../payouts/payout-tracker.js";
-import { RefundService } from "../payouts/refunds.js";
-import { SettlementTermsService } from "../payouts/settlement-terms.js";
-import { SettlementService } from "../payouts/settlements.js";
+import type { PayoutService } from "../payouts/payout-service.js";
+import type { PayoutSettings } from "../payouts/payout-settings.js";
+import type { PayoutTracker } from "../payouts/payout-tracker.js";
+import type { RefundService } from "../payouts/refunds.js";
+import type { SettlementTermsService } from "../payouts/settlement-terms.js";
+import type { SettlementService } from "../payouts/settlements.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
 import { type VirtualBankStore, virtualBankStore } from "../providers/virtual-bank-store.js";
+import { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
 import { postgresStores } from "../storage/postgres/stores.js";
@@ -37,6 +38,7 @@ import { sqliteStores } from "../storage/sqlite/stores.js";
 import type { Stores } from "../storage/stores.js";
 import { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import { RedeliveryService } from "../webhooks/redelivery.js";
+import { moneyOut } from "./money-out.js";
 
 // The one place where the service is put together: config -> storage -> services -> jobs ->
 // app. The server (main.ts), the CLI, the tests and the benchmarks all build through here, with
@@ -82,6 +84,8 @@ export interface Services {
   settlements: SettlementService;
   /** Asks the bank about every pending payout until it is final (the check-payouts job). */
   payoutTracker: PayoutTracker;
+  /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
+  reconciliation: ReconciliationService;
   /**
    * The embedded Virtual Bank's payout notifications (its outcomes and reversals, told to the
    * service as a bank's would be): a job, with the embedded bank only.
@@ -213,24 +217,19 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       now,
     });
     collections.onConflict(() => metrics.transferConflicts.inc());
-    // The partner bank answers name enquiries and makes payouts: the HTTP bank, else the embedded one.
-    const banks = new BankService({ directory: http ?? embedded, now });
-    const payouts = new PayoutService({
+    // The partner bank answers name enquiries, makes payouts and keeps the statement: the HTTP
+    // bank, else the embedded one.
+    const partner = http ?? embedded;
+    const money = moneyOut({
+      config,
       storage: opened,
-      locks: stores.rowLocks,
-      deliveries: stores.deliveries,
-      banks,
+      stores,
+      bank: partner,
+      embedded: http ? undefined : embedded,
+      metrics,
       now,
     });
-    const payoutTracker = new PayoutTracker({
-      storage: opened,
-      rail: http ?? embedded,
-      payouts,
-      checkIntervalMs: config.payouts.checkIntervalMs,
-      stuckAfterMs: config.payouts.stuckAfterMs,
-      onStuck: (count) => metrics.payoutsStuck.set(count),
-      now,
-    });
+    const { payouts } = money;
     const businesses = new BusinessService({
       storage: opened,
       box,
@@ -262,31 +261,16 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
-      banks,
-      payoutSettings: new PayoutSettings({ storage: opened, now }),
-      payouts,
-      payoutListing: new PayoutListing({ db: opened.db, stuckAfterMs: config.payouts.stuckAfterMs, now }),
-      refunds: new RefundService({ storage: opened, payouts, banks }),
-      settlementTerms: new SettlementTermsService({
+      ...money,
+      reconciliation: new ReconciliationService({
         storage: opened,
-        deliveries: stores.deliveries,
-        banks,
-        coolOffMs: config.settlements.coolOffMs,
+        bank: partner,
+        collections,
+        applyBankState: (state) => payouts.applyBankState(state),
+        issuedTo: (businessId, accountNumber) => opened.hot.issuedTo(businessId, accountNumber),
+        intervalMs: config.reconciliation.intervalMs,
         now,
       }),
-      settlements: new SettlementService({
-        storage: opened,
-        payouts,
-        coolOffMs: config.settlements.coolOffMs,
-        now,
-      }),
-      payoutTracker,
-      bankPayoutNotices: http
-        ? undefined
-        : {
-            intervalMs: Math.min(1_000, Math.max(config.payouts.sandboxSettleMs, 50)),
-            run: () => embedded.notifyPayouts((state) => payouts.applyBankState(state)),
-          },
       httpBank: http,
       bankNotifications:
         bank.kind === "http"

@@ -188,6 +188,7 @@ export const envSchema = z.object({
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   SETTLEMENT_CHECK_INTERVAL_MS: integerString("SETTLEMENT_CHECK_INTERVAL_MS", 10, 3_600_000).default(5_000),
+  RECONCILE_INTERVAL_SECONDS: integerString("RECONCILE_INTERVAL_SECONDS", 1, 86_400).default(300),
   SANDBOX_PAYOUT_SETTLE_MS: integerString("SANDBOX_PAYOUT_SETTLE_MS", 0, 10_000).default(2_000),
   SANDBOX_PAYOUT_REVERSE_MS: integerString("SANDBOX_PAYOUT_REVERSE_MS", 0, 20_000).default(10_000),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.

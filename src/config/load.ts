@@ -69,6 +69,10 @@ export type Config = Readonly<{
     /** How often the schedule looks for daily settlements due and instant ones to make. */
     checkIntervalMs: number;
   };
+  reconciliation: {
+    /** How often the job reads the bank's statement for credits no notification brought (RECONCILE_INTERVAL_SECONDS). */
+    intervalMs: number;
+  };
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
@@ -186,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       coolOffMs: e.SETTLEMENT_COOL_OFF_HOURS * 3_600_000,
       checkIntervalMs: e.SETTLEMENT_CHECK_INTERVAL_MS,
     },
+    reconciliation: { intervalMs: e.RECONCILE_INTERVAL_SECONDS * 1_000 },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV === "development",
       requireHttps: e.NODE_ENV === "production",

@@ -19,3 +19,17 @@ export function lagosDate(now: number): string {
 export function lagosTimeOfDay(now: number): string {
   return new Date(now + LAGOS_OFFSET_MS).toISOString().slice(11, 16);
 }
+
+/** The instants a day in Africa/Lagos (`YYYY-MM-DD`) spans: [from, to), ISO. */
+export function lagosDayWindow(date: string): { from: string; to: string } {
+  const start = Date.parse(`${date}T00:00:00.000Z`) - LAGOS_OFFSET_MS;
+  return { from: new Date(start).toISOString(), to: new Date(start + DAY_MS).toISOString() };
+}
+
+/** The day before `date` (`YYYY-MM-DD`), or `days` before it. */
+export function daysBefore(date: string, days = 1): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) - days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The day after `date` (`YYYY-MM-DD`). */
+export const dayAfter = (date: string): string => daysBefore(date, -1);

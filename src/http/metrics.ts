@@ -60,6 +60,17 @@ export class Metrics {
     help: "The bank's circuit breaker (PROVIDER=http): 0 closed, 1 half-open (probing), 2 open (calls paused).",
     registers: [this.registry],
   });
+  readonly reconciliationDiscrepancies = new Gauge({
+    name: "vas_reconciliation_discrepancies",
+    help: "Discrepancies in the newest reconciliation report of each of the last 7 days, by category (missingAtBank, mismatched, notCredited, payoutStatusMismatch): docs/ledger.md.",
+    labelNames: ["category"] as const,
+    registers: [this.registry],
+  });
+  readonly reconciliationRecovered = new Counter({
+    name: "vas_reconciliation_recovered_total",
+    help: "Credits the bank's statement had and no notification brought, credited by the reconciliation job.",
+    registers: [this.registry],
+  });
   readonly transferConflicts = new Counter({
     name: "vas_transfer_conflicts_total",
     help: "Bank notifications refused because their session id was recorded with another account, amount or currency.",

@@ -9,6 +9,7 @@ import {
 import { permanentRequestSchema, temporaryRequestSchema } from "../accounts/api-schemas.js";
 import {
   balanceSchema,
+  requeryRequestSchema,
   sandboxTransferRequestSchema,
   transactionSchema,
 } from "../collections/api-schemas.js";
@@ -93,6 +94,7 @@ export function componentSchemas(): Record<string, unknown> {
   add(balanceSchema, "Balance");
   add(success(balanceSchema), "BalanceResponse");
   add(sandboxTransferRequestSchema, "SandboxTransferRequest");
+  add(requeryRequestSchema, "RequeryRequest");
   add(endpointSchema, "WebhookEndpoint");
   add(success(endpointSchema), "WebhookEndpointResponse");
   add(success(endpointWithSecretSchema), "WebhookEndpointWithSecretResponse");

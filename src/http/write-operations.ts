@@ -45,7 +45,7 @@ export interface WriteOperation {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Webhooks" | "Events" | "Sandbox";
+  tag: "Webhooks" | "Events" | "Sandbox" | "Collections";
   pathParameter?: unknown;
   /** The request body's component schema, if it takes one. */
   requestBody?: { schema: string; required: boolean };

@@ -17,6 +17,8 @@ export const BANK_PATHS = {
   nameEnquiry: "/api/v2/payout/account/query",
   transferOut: "/api/v2/payout/transfer",
   transferQuery: "/api/v2/payout/transfer/query",
+  statement: "/api/v2/virtual/account/statement",
+  creditQuery: "/api/v2/virtual/account/order/query",
 } as const;
 
 export const PROTOCOL_VERSION = "V2.0";
@@ -214,3 +216,53 @@ export function envelope(now: number): {
 } {
   return { requestTime: now, version: PROTOCOL_VERSION, nonceStr: randomBytes(16).toString("hex") };
 }
+
+/**
+ * The statement (issue 27): the bank's credits into the service's accounts (by their `paidTime`)
+ * and its transfers out (by the time it took them) within [startTime, endTime), Unix
+ * milliseconds, in pages of at most `pageSize`; `cursor` is the last page's `nextCursor`,
+ * opaque to the service. What reconciliation compares the ledger with.
+ */
+export const STATEMENT_PAGE_MAX = 500;
+export const statementQuerySchema = z.object({
+  startTime: z.number().int().min(0),
+  endTime: z.number().int().min(0),
+  pageSize: z.number().int().min(1).max(STATEMENT_PAGE_MAX),
+  cursor: z.string().min(1).max(500).optional(),
+});
+
+/** A credit as the statement and the credit query answer it: the notification's own fields. */
+export const statementCreditSchema = bankNotificationSchema
+  .pick({
+    orderNo: true,
+    virtualAccountNo: true,
+    orderAmount: true,
+    currency: true,
+    payerAccountName: true,
+    payerAccountNo: true,
+    payerBankName: true,
+    payerBankCode: true,
+    narration: true,
+    paidTime: true,
+  })
+  .extend({ type: z.literal("CREDIT") });
+export type StatementCredit = z.infer<typeof statementCreditSchema>;
+
+/** A transfer out as the statement lists it: where it stands now, its amount, when the bank took it. */
+export const statementDebitSchema = transferStateSchema.extend({
+  type: z.literal("DEBIT"),
+  amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
+  transferTime: z.number().int().min(0),
+});
+export type StatementDebit = z.infer<typeof statementDebitSchema>;
+
+/** One page of the statement: its entries, and the cursor of the next (null: the last page). */
+export const statementPageSchema = z.object({
+  entries: z
+    .array(z.discriminatedUnion("type", [statementCreditSchema, statementDebitSchema]))
+    .max(STATEMENT_PAGE_MAX),
+  nextCursor: z.string().min(1).max(500).nullable(),
+});
+
+/** The query of one credit by its `orderNo` (the service's session id): AC100003 when the bank has none. */
+export const creditQuerySchema = z.object({ orderNo: bankNotificationSchema.shape.orderNo });

@@ -1,119 +1,74 @@
-import type { KeyObject } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  BrokenCircuitError,
-  type CircuitBreakerPolicy,
-  CircuitState,
-  ConsecutiveBreaker,
-  circuitBreaker,
-  handleWhen,
-  TaskCancelledError,
-  type TimeoutPolicy,
-  TimeoutStrategy,
-  timeout,
-} from "cockatiel";
+import { BrokenCircuitError } from "cockatiel";
 import type { Bank } from "../core/api-types.js";
-import {
-  AppError,
-  providerOutcomeUnknown,
-  providerPaused,
-  providerRejected,
-  providerUnavailable,
-} from "../errors.js";
+import { providerOutcomeUnknown, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import {
+  BankCaller,
+  type BankCallerOptions,
+  type BreakerState,
+  isUnreachable,
+  refusedUnlessSuccess,
+} from "./bank-caller.js";
 import type { BankDirectory } from "./bank-directory.js";
 import {
   BANK_PATHS,
   type BankAccountData,
-  type BankAnswer,
   bankAccountSchema,
-  bankAnswerSchema,
   bankListSchema,
-  envelope,
   nameEnquiryAnswerSchema,
   ORDER_STATUS,
   RESP_CODE,
+  STATEMENT_PAGE_MAX,
+  statementCreditSchema,
+  statementPageSchema,
   transferStateSchema,
 } from "./bank-protocol.js";
-import { signParams } from "./bank-signing.js";
+import {
+  type BankStatement,
+  creditNotification,
+  type StatementPage,
+  type StatementWindow,
+} from "./bank-statement.js";
 import type { BankPayoutState, PayoutRail, TransferOutRequest } from "./payout-rail.js";
+import type { TransferNotification } from "./transfer-notification.js";
 
 // The AccountProvider of a real bank over HTTP (issue 14). Every call is signed, bounded by a
-// timeout and runs through one circuit breaker; a create is retried with the same
-// accountReference (the bank opens at most one account per reference), and after any failure
-// that may hide a completed create, the bank is asked for the reference before creating again.
+// timeout and runs through one circuit breaker (bank-caller.ts); a create is retried with the
+// same accountReference (the bank opens at most one account per reference), and after any
+// failure that may hide a completed create, the bank is asked for the reference before creating
+// again.
 
-export interface HttpBankOptions {
-  /** The bank's base URL (BANK_URL). */
-  url: string;
-  /** The service's app id at the bank (BANK_APP_ID). */
-  appId: string;
-  /** The service's RSA private key: signs every call. */
-  privateKey: KeyObject;
+export interface HttpBankOptions extends BankCallerOptions {
   /** The name account holders see (the spec's bankName). */
   bankName: string;
-  /** Each call's bound, in milliseconds. */
-  timeoutMs: number;
   /** Creates tried per account (with queries between them) before giving up. */
   createAttempts: number;
   /** The longest one account's opening may take, retries included, in milliseconds. */
   createBudgetMs: number;
-  /** Failed calls in a row that open the breaker. */
-  breakerThreshold: number;
-  /** How long the breaker stays open before one call probes the bank. */
-  breakerHalfOpenMs: number;
   /** Pause before a retry, in milliseconds (doubles each time). */
   retryDelayMs?: number;
-  now?: () => number;
 }
 
-/** The bank could not be reached, timed out, failed (5xx) or asked for a retry: worth trying again. */
-class BankUnreachable extends Error {
-  override readonly name = "BankUnreachable";
-}
+export type { BreakerState };
 
-/** The bank refused the caller (app id, signature, clock): our configuration, not the customer's request. */
-class BankRefusedCaller extends Error {
-  override readonly name = "BankRefusedCaller";
-}
-
-/** Worth another try, and a failure for the breaker: no answer, a timeout, a 5xx, a "busy". */
-const isUnreachable = (error: unknown) =>
-  error instanceof BankUnreachable || error instanceof TaskCancelledError;
-
-export type BreakerState = "closed" | "open" | "half-open";
-
-const stateName = (state: CircuitState): BreakerState =>
-  state === CircuitState.Closed ? "closed" : state === CircuitState.HalfOpen ? "half-open" : "open";
-
-export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
+export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, BankStatement {
   readonly bankName: string;
-  private readonly breaker: CircuitBreakerPolicy;
-  private readonly limit: TimeoutPolicy;
-  private readonly now: () => number;
-  /** BANK_URL without its trailing slash: a path in it (a gateway's prefix) is kept. */
-  private readonly base: string;
+  private readonly caller: BankCaller;
 
   constructor(private readonly options: HttpBankOptions) {
     this.bankName = options.bankName;
-    this.base = options.url.replace(/\/+$/, "");
-    this.now = options.now ?? Date.now;
-    this.breaker = circuitBreaker(handleWhen(isUnreachable), {
-      halfOpenAfter: options.breakerHalfOpenMs,
-      breaker: new ConsecutiveBreaker(options.breakerThreshold),
-    });
-    this.limit = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+    this.caller = new BankCaller(options);
   }
 
   /** The breaker's state, for the metrics. */
   get breakerState(): BreakerState {
-    return stateName(this.breaker.state);
+    return this.caller.breakerState;
   }
 
   /** Calls `listener` when the breaker opens, probes or closes (the metrics, the log); returns how to stop. */
   onBreakerChange(listener: (state: BreakerState) => void): () => void {
-    const subscription = this.breaker.onStateChange((state) => listener(stateName(state)));
-    return () => subscription.dispose();
+    return this.caller.onBreakerChange(listener);
   }
 
   /**
@@ -140,20 +95,20 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
           if (found) return issued(enabled(found));
         }
         creating = true;
-        const answer = refusedUnlessSuccess(await this.call(BANK_PATHS.create, { ...request }));
+        const answer = refusedUnlessSuccess(await this.caller.call(BANK_PATHS.create, { ...request }));
         return issued(enabled(accountData(answer, reference)));
       } catch (error) {
         if (!isUnreachable(error)) {
           // The breaker opened during this request, after a create that may have reached the bank.
           if (error instanceof BrokenCircuitError && maybeOpened) throw providerOutcomeUnknown(lastFailure);
-          throw this.translate(error);
+          throw this.caller.translate(error);
         }
         // A create sent without an answer (a timeout, a 5xx) may have opened the account.
         if (creating) maybeOpened = true;
         lastFailure = error;
       }
     }
-    throw maybeOpened ? providerOutcomeUnknown(lastFailure) : this.translate(lastFailure);
+    throw maybeOpened ? providerOutcomeUnknown(lastFailure) : this.caller.translate(lastFailure);
   }
 
   async findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined> {
@@ -163,14 +118,14 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
 
   /** The bank's account for the reference, whatever its status; undefined when none was opened. */
   private async lookup(accountReference: string): Promise<BankAccountData | undefined> {
-    const answer = await this.call(BANK_PATHS.query, { accountReference });
+    const answer = await this.caller.call(BANK_PATHS.query, { accountReference });
     if (answer.respCode === RESP_CODE.accountNotFound) return undefined;
     return accountData(refusedUnlessSuccess(answer), accountReference);
   }
 
   async setAccountEnabled(accountNumber: string, enabled: boolean): Promise<void> {
     // Setting a status twice is harmless: asked again when an answer is lost on the way.
-    await this.ask(BANK_PATHS.update, {
+    await this.caller.ask(BANK_PATHS.update, {
       virtualAccountNo: accountNumber,
       status: enabled ? "Enabled" : "Disabled",
     });
@@ -178,7 +133,7 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
 
   /** The bank's list of banks a payout can go to. */
   async listBanks(): Promise<Bank[]> {
-    const data = await this.ask(BANK_PATHS.banks, {});
+    const data = await this.caller.ask(BANK_PATHS.banks, {});
     const parsed = bankListSchema.safeParse(data);
     if (!parsed.success)
       throw providerUnavailable(new Error("the bank answered a bank list outside the protocol"));
@@ -187,7 +142,7 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
 
   /** Name enquiry: the name on the account, or undefined when the bank knows no such account. */
   async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
-    const data = await this.ask(BANK_PATHS.nameEnquiry, { bankCode, accountNo: accountNumber }, true);
+    const data = await this.caller.ask(BANK_PATHS.nameEnquiry, { bankCode, accountNo: accountNumber }, true);
     if (data === undefined) return undefined;
     const parsed = nameEnquiryAnswerSchema.safeParse(data);
     if (!parsed.success || parsed.data.bankCode !== bankCode || parsed.data.accountNo !== accountNumber) {
@@ -202,7 +157,7 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
    * `providerRejected`; anything unanswered leaves it to the tracker's next query.
    */
   async transferOut(request: TransferOutRequest): Promise<BankPayoutState> {
-    const data = await this.ask(BANK_PATHS.transferOut, {
+    const data = await this.caller.ask(BANK_PATHS.transferOut, {
       orderId: request.reference,
       amount: request.amount,
       currency: "NGN",
@@ -215,104 +170,47 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail {
   }
 
   async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {
-    const data = await this.ask(BANK_PATHS.transferQuery, { orderId: reference }, true);
+    const data = await this.caller.ask(BANK_PATHS.transferQuery, { orderId: reference }, true);
     return data === undefined ? undefined : transferState(data, reference);
   }
 
-  /**
-   * A call that is harmless to repeat (a question, or setting a status), so one lost answer is
-   * asked again: its data, or undefined for "no such account" when `notFoundIsAnswer`.
-   */
-  private async ask(
-    path: string,
-    params: Record<string, unknown>,
-    notFoundIsAnswer = false,
-  ): Promise<unknown> {
-    let answer: BankAnswer;
-    try {
-      answer = await this.call(path, params);
-    } catch (error) {
-      if (!isUnreachable(error)) throw this.translate(error);
-      try {
-        answer = await this.call(path, params);
-      } catch (again) {
-        throw this.translate(again);
+  /** One page of the bank's statement of the window; its entries must be the protocol's. */
+  async statementPage(window: StatementWindow, cursor: string | undefined): Promise<StatementPage> {
+    const data = await this.caller.ask(BANK_PATHS.statement, {
+      startTime: window.from,
+      endTime: window.to,
+      pageSize: STATEMENT_PAGE_MAX,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    const parsed = statementPageSchema.safeParse(data);
+    if (!parsed.success)
+      throw providerUnavailable(new Error("the bank answered a statement outside the protocol"));
+    const page: StatementPage = { credits: [], debits: [], next: parsed.data.nextCursor ?? undefined };
+    for (const entry of parsed.data.entries) {
+      if (entry.type === "CREDIT") page.credits.push(creditNotification(entry));
+      else {
+        page.debits.push({
+          reference: entry.orderId,
+          amount: entry.amount,
+          status: ORDER_STATUS[entry.orderStatus],
+          reason: entry.failReason ?? null,
+          at: new Date(entry.transferTime).toISOString(),
+        });
       }
     }
-    if (notFoundIsAnswer && answer.respCode === RESP_CODE.accountNotFound) return undefined;
-    return refusedUnlessSuccess(answer);
+    return page;
   }
 
-  /**
-   * One signed call through the breaker and the timeout: the bank's answer when it gave one
-   * (success, or a refusal of the request); throws when it cannot be reached, failed, asked for
-   * a retry (BankUnreachable, counted by the breaker) or refused the caller (BankRefusedCaller).
-   */
-  private call(path: string, params: Record<string, unknown>): Promise<BankAnswer> {
-    return this.breaker.execute(() =>
-      this.limit.execute(async ({ signal }) => {
-        const body = { ...params, ...envelope(this.now()) };
-        let response: Response;
-        let text: string;
-        try {
-          response = await fetch(this.base + path, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json;charset=UTF-8",
-              authorization: `Bearer ${this.options.appId}`,
-              signature: signParams(body, this.options.privateKey),
-              countrycode: "NG",
-            },
-            body: JSON.stringify(body),
-            signal,
-            redirect: "error",
-          });
-          text = await response.text();
-        } catch (error) {
-          if (signal.aborted) throw error;
-          throw new BankUnreachable(`the bank is unreachable: ${(error as Error).message}`, { cause: error });
-        }
-        if (response.status >= 500 || response.status === 429) {
-          throw new BankUnreachable(`the bank answered HTTP ${response.status}`);
-        }
-        const answer = parseAnswer(text);
-        if (!answer)
-          throw new BankUnreachable(`the bank answered HTTP ${response.status} outside the protocol`);
-        if (answer.respCode.startsWith("SYS_"))
-          throw new BankUnreachable(`the bank is busy: ${answer.respMsg}`);
-        if (answer.respCode.startsWith("OPEN_GW_")) {
-          throw new BankRefusedCaller(
-            `the bank refused the service's call (${answer.respCode}): ${answer.respMsg}`,
-          );
-        }
-        return answer;
-      }),
-    );
-  }
-
-  /** A failure as the client sees it: a refusal (400) as it is, 503 while paused, else 502. */
-  private translate(error: unknown): unknown {
-    if (error instanceof AppError) return error;
-    if (error instanceof BrokenCircuitError) {
-      return providerPaused(Math.ceil(this.options.breakerHalfOpenMs / 1000));
+  /** The bank's credit with this order number; undefined when it has none. */
+  async findCredit(sessionId: string): Promise<TransferNotification | undefined> {
+    const data = await this.caller.ask(BANK_PATHS.creditQuery, { orderNo: sessionId }, true);
+    if (data === undefined) return undefined;
+    const parsed = statementCreditSchema.safeParse(data);
+    if (!parsed.success || parsed.data.orderNo !== sessionId) {
+      throw providerUnavailable(new Error("the bank answered a credit outside the protocol"));
     }
-    return providerUnavailable(error);
+    return creditNotification(parsed.data);
   }
-}
-
-function parseAnswer(text: string): BankAnswer | undefined {
-  try {
-    const parsed = bankAnswerSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The answer's data on success; the bank's refusal (its message for the customer) otherwise. */
-function refusedUnlessSuccess(answer: BankAnswer): unknown {
-  if (answer.respCode === RESP_CODE.success) return answer.data;
-  throw providerRejected(answer.respMsg);
 }
 
 /** The account the bank answered, which must be for the reference sent: else a 502. */

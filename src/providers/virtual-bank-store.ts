@@ -1,7 +1,10 @@
 import type { PayoutStatus } from "../core/api-types.js";
 import { advanceCounter } from "../storage/counter-repository.js";
 import type { Executor } from "../storage/executor.js";
+import { type After, afterRow } from "../storage/keyset.js";
 import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
+import { findTransactionBySession, type TransactionRow } from "../storage/transaction-repository.js";
+import type { TransferNotification } from "./transfer-notification.js";
 
 /** One account as the Virtual Bank records it. */
 export interface BankAccountRecord {
@@ -28,7 +31,35 @@ export interface VirtualBankStore {
   payoutsToNotify(now: string, limit: number): Promise<BankPayoutRecord[]>;
   /** Records that the service was told of `status`, if it had last been told of `from`; false otherwise. */
   markNotified(reference: string, from: PayoutStatus, status: PayoutStatus): Promise<boolean>;
+  /**
+   * The credits it made, with value times in [from, to) after `after` (value time, then session
+   * id), oldest first. The embedded bank shares the service's database and credits through the
+   * ingestion path in the same transaction as the ledger, so its book of credits is the
+   * service's transactions (virtual-bank-statement.ts says what that means for reconciliation).
+   */
+  creditsBetween(
+    window: IsoWindow,
+    after: IsoPosition | undefined,
+    limit: number,
+  ): Promise<TransferNotification[]>;
+  /** The credit it made with this session id. */
+  findCredit(sessionId: string): Promise<TransferNotification | undefined>;
+  /** Its transfers out taken in [from, to) after `after` (acceptance time, then reference), oldest first. */
+  payoutsBetween(
+    window: IsoWindow,
+    after: IsoPosition | undefined,
+    limit: number,
+  ): Promise<BankPayoutRecord[]>;
 }
+
+/** A window of ISO 8601 times: [from, to). */
+export interface IsoWindow {
+  from: string;
+  to: string;
+}
+
+/** A place in a time-ordered list: after this time, then this id. */
+export type IsoPosition = After;
 
 /** A transfer out as the Virtual Bank records it: its outcome is fixed by its destination. */
 export interface BankPayoutRecord {
@@ -177,6 +208,40 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
         .execute();
       return rows.map(toPayoutRecord);
     },
+    creditsBetween: async (window, after, limit) =>
+      (
+        await db
+          .selectFrom("transactions")
+          .selectAll()
+          .where("value_at", ">=", window.from)
+          .where("value_at", "<", window.to)
+          .$if(after !== undefined, (query) =>
+            query.where(afterRow("value_at", "session_id", after as IsoPosition)),
+          )
+          .orderBy("value_at")
+          .orderBy("session_id")
+          .limit(limit)
+          .execute()
+      ).map(creditOf),
+    findCredit: async (sessionId) => {
+      const row = await findTransactionBySession(db, sessionId);
+      return row && creditOf(row);
+    },
+    async payoutsBetween(window, after, limit) {
+      const rows = await db
+        .selectFrom("virtual_bank_payouts")
+        .selectAll()
+        .where("accepted_at", ">=", window.from)
+        .where("accepted_at", "<", window.to)
+        .$if(after !== undefined, (query) =>
+          query.where(afterRow("accepted_at", "reference", after as IsoPosition)),
+        )
+        .orderBy("accepted_at")
+        .orderBy("reference")
+        .limit(limit)
+        .execute();
+      return rows.map(toPayoutRecord);
+    },
     async markNotified(reference, from, status) {
       const result = await db
         .updateTable("virtual_bank_payouts")
@@ -188,3 +253,19 @@ export function virtualBankStore(db: Executor): VirtualBankStore {
     },
   };
 }
+
+/** A transaction the embedded bank credited, as its statement has it. */
+const creditOf = (row: TransactionRow): TransferNotification => ({
+  sessionId: row.session_id,
+  accountNumber: row.account_number,
+  amount: Number(row.amount),
+  currency: row.currency,
+  payer: {
+    name: row.payer_name,
+    accountNumber: row.payer_account_number,
+    bankName: row.payer_bank_name,
+    bankCode: row.payer_bank_code,
+  },
+  narration: row.narration,
+  paidAt: row.value_at,
+});

@@ -3,6 +3,7 @@ import type { Bank, SandboxTransferInput } from "../core/api-types.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
+import type { BankStatement, StatementPage, StatementWindow } from "./bank-statement.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import {
   type BankPayoutState,
@@ -13,6 +14,7 @@ import {
 } from "./payout-rail.js";
 import { SerialPermutation } from "./serial-permutation.js";
 import type { TransferNotification } from "./transfer-notification.js";
+import { embeddedStatement } from "./virtual-bank-statement.js";
 import {
   type BankAccountRecord,
   type BankPayoutRecord,
@@ -68,7 +70,7 @@ export const DEFAULT_PAYOUT_DELAYS: PayoutDelays = { settleMs: 2_000, reverseMs:
  * database counter (unique across processes by construction, never reissued) passed through a
  * keyed permutation (consecutive issues look unrelated).
  */
-export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail {
+export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, BankStatement {
   readonly bankName = VIRTUAL_BANK_NAME;
   private readonly permutation: SerialPermutation;
   private readonly blockSize: number;
@@ -76,7 +78,10 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail {
   private end = 0;
   private refill: Promise<void> | undefined;
 
+  private readonly statement: ReturnType<typeof embeddedStatement>;
+
   constructor(private readonly options: VirtualBankOptions) {
+    this.statement = embeddedStatement(options.store, (record) => this.stateOf(record));
     this.permutation = new SerialPermutation(options.permutationKey, SERIAL_SPACE);
     this.blockSize = options.blockSize ?? 32;
   }
@@ -147,6 +152,15 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail {
       notified: "pending",
     });
     return this.stateOf(recorded);
+  }
+
+  /** Its statement: the credits it made and its transfers out (virtual-bank-statement.ts). */
+  statementPage(window: StatementWindow, cursor: string | undefined, size?: number): Promise<StatementPage> {
+    return this.statement.statementPage(window, cursor, size);
+  }
+
+  findCredit(sessionId: string): Promise<TransferNotification | undefined> {
+    return this.statement.findCredit(sessionId);
   }
 
   async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {

@@ -25,6 +25,7 @@ import * as payouts from "./migrations/0021-payouts.js";
 import * as refunds from "./migrations/0022-refunds.js";
 import * as payoutIps from "./migrations/0023-payout-ips.js";
 import * as settlements from "./migrations/0024-settlements.js";
+import * as reconciliation from "./migrations/0025-reconciliation.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -52,6 +53,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0022-refunds": refunds,
   "0023-payout-ips": payoutIps,
   "0024-settlements": settlements,
+  "0025-reconciliation": reconciliation,
 };
 
 /** Every migration, in the order they apply. */

@@ -21,6 +21,11 @@ import type {
   SignInAttemptsTable,
   UsersTable,
 } from "./schema-people.js";
+import type {
+  ReconciliationReportsTable,
+  ReconciliationSeenTable,
+  ReconciliationStateTable,
+} from "./schema-reconciliation.js";
 
 export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
@@ -300,6 +305,9 @@ export interface Database {
   virtual_bank_payouts: VirtualBankPayoutsTable;
   settlement_terms: SettlementTermsTable;
   settlements: SettlementsTable;
+  reconciliation_state: ReconciliationStateTable;
+  reconciliation_reports: ReconciliationReportsTable;
+  reconciliation_seen: ReconciliationSeenTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

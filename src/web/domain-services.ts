@@ -8,6 +8,7 @@ import type { PayoutService } from "../payouts/payout-service.js";
 import type { RefundService } from "../payouts/refunds.js";
 import type { SettlementTermsService } from "../payouts/settlement-terms.js";
 import type { SettlementService } from "../payouts/settlements.js";
+import type { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import type { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import type { RedeliveryService } from "../webhooks/redelivery.js";
 
@@ -26,6 +27,8 @@ export interface DomainServices {
   events: EventService;
   webhooks: WebhookEndpointService;
   redelivery: RedeliveryService;
+  /** Reconciliation with the bank: a business's requery of a payment (the console reads its reports). */
+  reconciliation: ReconciliationService;
 }
 
 /** What the API's routes are given: the domain services, and whether sandbox transfers are served. */

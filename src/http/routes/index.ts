@@ -27,6 +27,7 @@ import * as reactivateAccount from "./reactivate-account.js";
 import * as recoverWebhook from "./recover-webhook.js";
 import * as redeliverEvent from "./redeliver-event.js";
 import * as refundTransaction from "./refund-transaction.js";
+import * as requeryTransaction from "./requery-transaction.js";
 import * as resolveBankAccount from "./resolve-bank-account.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
@@ -53,6 +54,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   reactivateAccount,
   listTransactions,
   getTransaction,
+  requeryTransaction,
   getBalance,
   sandboxTransfer,
   listEvents,

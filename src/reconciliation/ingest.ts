@@ -1,0 +1,61 @@
+import type { CollectionService } from "../collections/collection-service.js";
+import type { Transaction } from "../core/api-types.js";
+import { ErrorCode, isAppError, TRANSFER_REFUSALS } from "../errors.js";
+import type { TransferNotification } from "../providers/transfer-notification.js";
+import type { TransactionRow } from "../storage/transaction-repository.js";
+import type { CreditSide } from "./report.js";
+
+// A credit the bank has and the ledger lacks, through the one ingestion path (acceptance rules,
+// ledger, `payment.received`): what recovery, a requery and a day's report all do with one.
+
+/** What ingesting a credit from the bank's statement did. */
+export type Ingested =
+  | { kind: "recovered"; transaction: Transaction }
+  /** A notification recorded it first (a race with the bank's own retry): nothing more to do. */
+  | { kind: "duplicate"; transaction: Transaction }
+  /** The acceptance rules refused it (its code and message): the bank must return it. */
+  | { kind: "refused"; code: string; reason: string }
+  /** Its session id was recorded with other details: kept as a conflict. */
+  | { kind: "conflict"; reason: string };
+
+const REFUSALS = new Set<string>(TRANSFER_REFUSALS);
+
+export async function ingestCredit(
+  collections: CollectionService,
+  credit: TransferNotification,
+): Promise<Ingested> {
+  try {
+    const received = await collections.receive(credit);
+    return { kind: received.duplicate ? "duplicate" : "recovered", transaction: received.transaction };
+  } catch (error) {
+    if (isAppError(error) && error.code === ErrorCode.TRANSFER_CONFLICT) {
+      return { kind: "conflict", reason: error.message };
+    }
+    if (isAppError(error) && REFUSALS.has(error.code)) {
+      return { kind: "refused", code: error.code, reason: error.message };
+    }
+    throw error;
+  }
+}
+
+/** The bank's side of a credit. */
+export const bankSide = (credit: TransferNotification): CreditSide => ({
+  accountNumber: credit.accountNumber,
+  amount: credit.amount,
+  currency: credit.currency,
+  paidAt: credit.paidAt,
+});
+
+/** The ledger's side of a credit. */
+export const ledgerSide = (row: TransactionRow): CreditSide => ({
+  accountNumber: row.account_number,
+  amount: Number(row.amount),
+  currency: row.currency,
+  paidAt: row.value_at,
+});
+
+/** Whether the bank's credit is the transaction recorded for its session id: same account, amount and currency. */
+export const alike = (credit: TransferNotification, row: TransactionRow) =>
+  credit.accountNumber === row.account_number &&
+  credit.amount === Number(row.amount) &&
+  credit.currency === row.currency;

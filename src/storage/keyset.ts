@@ -1,0 +1,14 @@
+import { type RawBuilder, type SqlBool, sql } from "kysely";
+
+/** After this row, in (time, id) order. */
+export interface After {
+  time: string;
+  id: string;
+}
+
+/**
+ * Rows after `after` in (time, id) order, as one row-value comparison (SQLite and PostgreSQL
+ * both compare `(a, b) > (x, y)` in the index's order): what keyset paging continues from.
+ */
+export const afterRow = (timeColumn: string, idColumn: string, after: After): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(idColumn)}) > (${after.time}, ${after.id})`;

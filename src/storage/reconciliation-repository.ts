@@ -1,0 +1,229 @@
+import { type Selectable, type SqlBool, sql } from "kysely";
+import type { Executor } from "./executor.js";
+import { type After, afterRow } from "./keyset.js";
+
+export type { After };
+
+import type { PayoutsTable } from "./schema-payouts.js";
+import type {
+  ReconciliationReportsTable,
+  ReconciliationSeenTable,
+  ReconciliationStateTable,
+} from "./schema-reconciliation.js";
+import type { TransactionRow } from "./transaction-repository.js";
+
+// Reconciliation's reads and writes (issue 27): the job's claim on the bank's statement, the
+// reports (append-only), what a run saw at the bank, and the ledger's side of a window.
+
+export type ReconciliationStateRow = Selectable<ReconciliationStateTable>;
+export type ReconciliationReportRow = Selectable<ReconciliationReportsTable>;
+export type PayoutRow = Selectable<PayoutsTable>;
+
+/** A window of ISO 8601 instants, [from, to). */
+export interface TimeWindow {
+  from: string;
+  to: string;
+}
+
+/**
+ * Claims the job for `owner` until `until`, when no other process holds an unexpired claim;
+ * answers the job's state, or undefined when another holds it.
+ */
+export async function claimJob(
+  db: Executor,
+  name: string,
+  owner: string,
+  now: string,
+  until: string,
+): Promise<ReconciliationStateRow | undefined> {
+  await db
+    .insertInto("reconciliation_state")
+    .values({ name, updated_at: now })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  return db
+    .updateTable("reconciliation_state")
+    .set({ claimed_by: owner, claimed_until: until, updated_at: now })
+    .where("name", "=", name)
+    .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Records the job's progress under `owner`'s claim (false: the claim was lost); `release` ends the claim. */
+export async function recordJob(
+  db: Executor,
+  name: string,
+  owner: string,
+  changes: { covered_to?: string; reported_through?: string; release?: boolean },
+  now: string,
+): Promise<boolean> {
+  const { release, ...progress } = changes;
+  const result = await db
+    .updateTable("reconciliation_state")
+    .set({ ...progress, updated_at: now, ...(release ? { claimed_by: null, claimed_until: null } : {}) })
+    .where("name", "=", name)
+    .where("claimed_by", "=", owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The transactions recorded for these session ids (any business). */
+export function transactionsBySession(
+  db: Executor,
+  sessionIds: readonly string[],
+): Promise<TransactionRow[]> {
+  if (sessionIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom("transactions").selectAll().where("session_id", "in", sessionIds).execute();
+}
+
+/** The payouts with these ids (any business). */
+export function payoutsByIds(db: Executor, ids: readonly string[]): Promise<PayoutRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("payouts").selectAll().where("id", "in", ids).execute();
+}
+
+/** Records what a run found at the bank (each once). */
+export async function markSeen(
+  db: Executor,
+  runId: string,
+  kind: ReconciliationSeenTable["kind"],
+  refs: readonly string[],
+): Promise<void> {
+  if (refs.length === 0) return;
+  await db
+    .insertInto("reconciliation_seen")
+    .values(refs.map((ref) => ({ run_id: runId, kind, ref })))
+    .onConflict((oc) => oc.columns(["run_id", "kind", "ref"]).doNothing())
+    .execute();
+}
+
+/** Drops a run's record of what it saw (its report holds what it concluded). */
+export async function forgetSeen(db: Executor, runId: string): Promise<void> {
+  await db.deleteFrom("reconciliation_seen").where("run_id", "=", runId).execute();
+}
+
+/** Not among what the run saw at the bank. */
+const notSeen = (runId: string, kind: ReconciliationSeenTable["kind"], column: string) =>
+  sql<SqlBool>`not exists (select 1 from reconciliation_seen s where s.run_id = ${runId} and s.kind = ${kind} and s.ref = ${sql.ref(column)})`;
+
+/** Transactions with value times in the window that the run did not see at the bank, in (value time, session id) order. */
+export function unseenTransactions(
+  db: Executor,
+  runId: string,
+  window: TimeWindow,
+  after: After | undefined,
+  limit: number,
+): Promise<TransactionRow[]> {
+  return db
+    .selectFrom("transactions as t")
+    .selectAll("t")
+    .where("t.value_at", ">=", window.from)
+    .where("t.value_at", "<", window.to)
+    .$if(after !== undefined, (query) => query.where(afterRow("t.value_at", "t.session_id", after as After)))
+    .where(notSeen(runId, "credit", "t.session_id"))
+    .orderBy("t.value_at")
+    .orderBy("t.session_id")
+    .limit(limit)
+    .execute();
+}
+
+/** Payouts the bank took in the window (by when it first acknowledged them) that the run did not see. */
+export function unseenPayouts(
+  db: Executor,
+  runId: string,
+  window: TimeWindow,
+  after: After | undefined,
+  limit: number,
+): Promise<PayoutRow[]> {
+  return db
+    .selectFrom("payouts as p")
+    .selectAll("p")
+    .where("p.submitted_at", ">=", window.from)
+    .where("p.submitted_at", "<", window.to)
+    .$if(after !== undefined, (query) => query.where(afterRow("p.submitted_at", "p.id", after as After)))
+    .where(notSeen(runId, "debit", "p.id"))
+    .orderBy("p.submitted_at")
+    .orderBy("p.id")
+    .limit(limit)
+    .execute();
+}
+
+/** The count and sum in kobo of the transactions with value times in the window. */
+export async function ledgerTotals(
+  db: Executor,
+  window: TimeWindow,
+): Promise<{ count: number; amount: number }> {
+  const row = await db
+    .selectFrom("transactions")
+    .select(({ fn }) => [
+      fn.countAll<string | number>().as("count"),
+      fn.sum<string | number | null>("amount").as("amount"),
+    ])
+    .where("value_at", ">=", window.from)
+    .where("value_at", "<", window.to)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), amount: Number(row.amount ?? 0) };
+}
+
+/** The kept conflicts of transactions with value times in the window: what the bank said, and what was recorded. */
+export function conflictsIn(db: Executor, window: TimeWindow) {
+  return db
+    .selectFrom("transfer_conflicts as c")
+    .innerJoin("transactions as t", "t.id", "c.transaction_id")
+    .select([
+      "c.session_id",
+      "c.business_id",
+      "c.account_number",
+      "c.amount",
+      "c.currency",
+      "c.first_seen_at",
+      "t.id as transaction_id",
+      "t.account_number as recorded_account_number",
+      "t.amount as recorded_amount",
+      "t.currency as recorded_currency",
+      "t.value_at",
+    ])
+    .where("t.value_at", ">=", window.from)
+    .where("t.value_at", "<", window.to)
+    .orderBy("t.value_at")
+    .orderBy("c.session_id")
+    .execute();
+}
+
+export async function insertReport(db: Executor, row: ReconciliationReportRow): Promise<void> {
+  await db.insertInto("reconciliation_reports").values(row).execute();
+}
+
+export function findReport(db: Executor, id: string): Promise<ReconciliationReportRow | undefined> {
+  return db.selectFrom("reconciliation_reports").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Reports, newest first: of one day, or of every day. */
+export function listReports(
+  db: Executor,
+  options: { date?: string; limit: number },
+): Promise<ReconciliationReportRow[]> {
+  return db
+    .selectFrom("reconciliation_reports")
+    .selectAll()
+    .$if(options.date !== undefined, (query) => query.where("date", "=", options.date ?? ""))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(options.limit)
+    .execute();
+}
+
+/** The newest report of each day from `sinceDate` on, newest day first. */
+export async function latestPerDay(db: Executor, sinceDate: string): Promise<ReconciliationReportRow[]> {
+  const rows = await db
+    .selectFrom("reconciliation_reports")
+    .selectAll()
+    .where("date", ">=", sinceDate)
+    .orderBy("date", "desc")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.date) && seen.add(row.date));
+}
