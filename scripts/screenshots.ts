@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { permanentInput } from "../src/accounts/validation.js";
+import { transactionQuery } from "../src/collections/validation.js";
 import { buildServerApp } from "../src/compose/server.js";
 import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
@@ -194,6 +195,33 @@ try {
   await capture(business, "settlement-account-review");
   await business.getByRole("button", { name: /^Settle to / }).click();
   await capture(business, "settlements");
+  // Find a payment: a session id neither the service nor the bank has.
+  await business.goto(`${origin}/dashboard/transactions`);
+  await business.getByLabel("Session id").fill("100004251125093015123456789012");
+  await business.getByRole("button", { name: "Find" }).click();
+  await capture(business, "transactions-find");
+  // Reconciliation: a payment described a second time with another amount is kept as a
+  // conflict, and the day's report shows it beside the recorded one, under the console's banner.
+  const [first] = (await services.collections.listTransactions(kola, check(transactionQuery, { limit: "1" })))
+    .items;
+  if (first) {
+    await services.collections
+      .receive({
+        sessionId: first.sessionId,
+        accountNumber: first.accountNumber,
+        amount: first.amount + 100_000,
+        currency: "NGN",
+        payer: first.payer,
+        narration: first.narration,
+        paidAt: first.paidAt,
+      })
+      .catch(() => undefined);
+  }
+  await admin.goto(`${origin}/admin/reconciliation`);
+  await admin.getByRole("button", { name: "Reconcile" }).click();
+  await capture(admin, "admin-reconciliation-report");
+  await admin.goto(`${origin}/admin/reconciliation`);
+  await capture(admin, "admin-reconciliation");
   await admin.goto(`${origin}/admin/payouts`);
   await capture(admin, "admin-payouts");
   await admin.goto(`${origin}/admin/businesses/${kola.businessId}`);

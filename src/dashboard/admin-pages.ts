@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
+import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
@@ -25,6 +26,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   signInRoutes(pages, deps, ADMIN_SURFACE);
   securityPages(pages, deps, ADMIN_SURFACE);
   adminPayoutPages(pages, deps, ADMIN_SURFACE);
+  adminReconciliationPages(pages, deps, ADMIN_SURFACE);
   const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
 
   pages.get("/", async (request, reply) =>

@@ -35,6 +35,10 @@ declare module "fastify" {
     /** The dashboard session the request's cookie opens, if any. */
     session?: Session;
   }
+  interface FastifyReply {
+    /** What @fastify/view adds to every page this reply renders (the console's banner). */
+    locals: Record<string, unknown> | null;
+  }
 }
 
 /** A form's fields: the dashboard posts application/x-www-form-urlencoded. */

@@ -137,6 +137,25 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
       return refusal(reply, error, "transactions", { ...view, items: [], pagination: undefined });
     }
   });
+
+  // Find a payment (issue 27): the API's requery. Found recorded, or at the bank and credited
+  // now: its page; found nowhere (or refused by the rules): the list, with why beside the form.
+  pages.post("/transactions/find", signedInOnly, async (request, reply) => {
+    const forBusiness = await ownedBy(signedIn(request).businessId);
+    const sessionId = ((request.body as Form).sessionId ?? "").trim();
+    try {
+      const found = await deps.reconciliation.requery(forBusiness, sessionId);
+      const how = found.duplicate ? "recorded" : "recovered";
+      return reply.redirect(`/dashboard/transactions/${found.transaction.id}?found=${how}`, 303);
+    } catch (error) {
+      const [balance, listed] = await Promise.all([
+        deps.collections.balance(forBusiness),
+        deps.collections.listTransactions(forBusiness, check(transactionQuery, { limit: `${PAGE_SIZE}` })),
+      ]);
+      const view = { title: "Transactions", filters: {}, balance, ...listed, find: { sessionId } };
+      return refusal(reply, error, "transactions", view);
+    }
+  });
 }
 
 /** A list page's filter form as its query: empty fields mean "any", and the page size is the page's. */

@@ -20,7 +20,14 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const { id } = request.params as { id: string };
-    return page(reply, "transaction", await data(forBusiness, session.userId, id, {}));
+    const { found } = request.query as { found?: string };
+    const notice =
+      found === "recovered"
+        ? "Found at the bank and credited now: its notification never came. Your webhooks get its payment.received."
+        : found === "recorded"
+          ? "This payment was already here."
+          : undefined;
+    return page(reply, "transaction", { ...(await data(forBusiness, session.userId, id, {})), notice });
   });
 
   pages.post("/transactions/:id/refund", signedInOnly, async (request, reply) => {

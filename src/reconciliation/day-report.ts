@@ -102,7 +102,7 @@ export async function reconcileDay(
           currency: conflict.currency,
           paidAt: conflict.value_at,
         },
-        note: `a notification with other details came at ${conflict.first_seen_at} and was kept as a conflict; the first recording stands`,
+        note: `a notification with other details came at ${conflict.first_seen_at.slice(0, 19).replace("T", " ")} UTC and was kept as a conflict; the first recording stands`,
       });
     }
     const report: ReconciliationReport = {
