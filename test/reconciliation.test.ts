@@ -6,8 +6,13 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import type { VasApiError } from "../src/client/index.js";
+import { logReport } from "../src/compose/server.js";
 import { CLI } from "../src/core/actor.js";
 import { lagosDate, lagosDayWindow } from "../src/core/lagos-time.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
+import { statementPages } from "../src/providers/bank-statement.js";
+import { embeddedStatement } from "../src/providers/virtual-bank-statement.js";
+import { virtualBankStore } from "../src/providers/virtual-bank-store.js";
 import type { ReconciliationReport } from "../src/reconciliation/report.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { type BankProcess, clientKeyFiles, freePort, startBankProcess } from "./helpers/bank-process.js";
@@ -45,6 +50,8 @@ for (const dialect of DIALECTS) {
     let env: Record<string, string>;
     const masterKey = randomBytes(32);
     const today = lagosDate(Date.now());
+    /** Payments credited by a requery, in the order they were paid: a day's report counts them recovered. */
+    const requeried: string[] = [];
 
     before(async () => {
       dir = mkdtempSync(path.join(tmpdir(), "vas-reconcile-"));
@@ -133,6 +140,7 @@ for (const dialect of DIALECTS) {
 
       const found = await requery(ada, { sessionId: orderNo });
       assert.equal(found.statusCode, 201, found.body);
+      requeried.push(orderNo);
       const transaction = found.json().data;
       assert.equal(transaction.sessionId, orderNo);
       assert.equal(transaction.amount, 2_500_00);
@@ -153,6 +161,7 @@ for (const dialect of DIALECTS) {
       const client = await listeningClient(h, ada);
       const found = await client.transactions.requery(orderNo);
       assert.equal(found.recovered, true);
+      requeried.push(orderNo);
       assert.equal(found.transaction.sessionId, orderNo);
       const again = await client.transactions.requery(orderNo);
       assert.deepEqual(again, { transaction: found.transaction, recovered: false });
@@ -195,8 +204,12 @@ for (const dialect of DIALECTS) {
       assert.equal(report.date, today);
       assert.deepEqual(
         report.recovered.items.map((item) => item.sessionId),
-        [dropped],
-        "the dropped payment is credited now",
+        [...requeried, dropped],
+        "those requeried earlier, and the dropped payment, credited now",
+      );
+      assert.equal(
+        report.recovered.items.at(-1)?.note,
+        "its notification never came: credited now, by this report, from the bank's statement",
       );
       assert.equal(await recorded(dropped), 1);
       assert.equal(await events(dropped), 1);
@@ -207,7 +220,12 @@ for (const dialect of DIALECTS) {
       assert.equal(report.missingAtBank.amount, 1_000_00);
       assert.deepEqual(
         report.mismatched.items.map((item) => [item.sessionId, item.ledger?.amount, item.bank?.amount]),
-        [[contradicted, 3_000_00, 30_00]],
+        [[contradicted, 3_000_00, 3_000_00]],
+        "the statement agrees with the ledger; the kept notification is the discrepancy",
+      );
+      assert.match(
+        report.mismatched.items[0]?.note ?? "",
+        /a notification with other details \(NGN 30\.00 into \d{10}\)/,
       );
       assert.equal(report.notCredited.count, 0);
       assert.equal(report.payoutStatusMismatch.count, 0);
@@ -226,11 +244,18 @@ for (const dialect of DIALECTS) {
         }
       }
       assert.deepEqual(report.ledgerTotal, { count: listed, amount: listedAmount });
-      const accounted = [report.matched, report.recovered, report.missingAtBank];
-      assert.equal(
-        accounted.reduce((sum, tally) => sum + tally.amount, 0),
-        listedAmount,
-        "every transaction of the day matched, recovered or missing at the bank",
+      // Each credit in one category: the contradicted one is mismatched, not matched as well.
+      const accounted = [report.matched, report.recovered, report.missingAtBank, report.mismatched];
+      assert.deepEqual(
+        accounted.reduce(
+          (sum, tally) => ({ count: sum.count + tally.count, amount: sum.amount + tally.amount }),
+          {
+            count: 0,
+            amount: 0,
+          },
+        ),
+        { count: listed, amount: listedAmount },
+        "every transaction of the day matched, recovered, missing at the bank or mismatched, once",
       );
       assert.equal(
         report.bankTotal.amount,
@@ -254,6 +279,79 @@ for (const dialect of DIALECTS) {
       );
       assert.equal((await runVas(["reconcile", "--date", "2026-02-30"], cliEnv)).code, 2);
       await bank.setFaults({ forgetTransfers: [] });
+    });
+
+    test("payouts: a final status the ledger never heard is applied, one the bank forgot is a mismatch; a credit the rules refuse is not credited", async () => {
+      const forAda = { businessId: ada.businessId, businessName: ada.name };
+      await notifiedPayment(50_000_00);
+      await h.services.payoutSettings.setApiPayouts(ada.businessId, true);
+      const payee = SANDBOX_PAYEES.find((candidate) => candidate.outcome === "successful");
+      assert.ok(payee);
+      const payout = async () => {
+        const made = await h.services.payouts.create(forAda, {
+          amount: 1_000_00,
+          bankCode: payee.bankCode,
+          accountNumber: payee.accountNumber,
+          narration: "Supplier",
+        });
+        await h.services.payoutTracker.run();
+        return made.id;
+      };
+      const status = async (id: string) => (await h.services.payoutListing.find(id)).status;
+      const until = async (check: () => Promise<boolean>, what: string) => {
+        for (let i = 0; !(await check()); i++) {
+          assert.ok(i < 200, what);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      // Paid, and then forgotten by the bank.
+      const forgottenPayout = await payout();
+      await until(
+        async () => (await status(forgottenPayout)) === "successful",
+        "the bank's notification came",
+      );
+      await bank.setFaults({ forgetTransfers: [forgottenPayout] });
+      // Paid at the bank, every status notification lost: the ledger still says pending.
+      await bank.setFaults({ dropNotifications: 1_000 });
+      const unheard = await payout();
+      await until(
+        async () =>
+          (await bank.transfersOut()).some((t) => t.reference === unheard && t.outcome === "successful"),
+        "the bank took it",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(await status(unheard), "pending");
+      // A payment into an account deactivated before its lost notification is found.
+      const second = await h.request({
+        url: `${API}/account/generate`,
+        body: customer({ email: "two@ada.example" }),
+        as: ada,
+      });
+      const secondAccount = second.json().data.accountNumber as string;
+      const refusedOrder = await abandonedPayment(800_00, secondAccount);
+      await bank.setFaults({ dropNotifications: 1_000 });
+      const deactivated = await h.request({
+        url: `${API}/account/${secondAccount}/deactivate`,
+        body: {},
+        as: ada,
+      });
+      assert.equal(deactivated.statusCode, 200, deactivated.body);
+      assertFailCode(await requery(ada, { sessionId: refusedOrder }), 422, "ACCOUNT_DEACTIVATED");
+
+      const report = await h.services.reconciliation.reconcile(today, "manual");
+      assert.equal(await status(unheard), "successful", "the bank's final status, applied");
+      assert.deepEqual(
+        report.payoutStatusMismatch.items.map((item) => [item.payoutId, item.ledgerStatus, item.bankStatus]),
+        [[forgottenPayout, "successful", null]],
+      );
+      assert.ok(report.payoutsMatched.count >= 1);
+      assert.deepEqual(
+        report.notCredited.items.map((item) => [item.sessionId, item.bank?.amount]),
+        [[refusedOrder, 800_00]],
+      );
+      assert.match(report.notCredited.items[0]?.note ?? "", /ACCOUNT_DEACTIVATED/);
+      assert.equal(await recorded(refusedOrder), 0);
+      await bank.setFaults({ dropNotifications: 0, forgetTransfers: [] });
     });
 
     test("the dashboard's Find a payment credits one the bank has; the console lists the reports, each discrepancy side by side, under a banner", async () => {
@@ -327,9 +425,9 @@ for (const dialect of DIALECTS) {
       assert.equal(run.statusCode, 303);
       const report = await operator.get(String(run.headers.location));
       assert.equal(report.response.statusCode, 200);
-      assert.match(report.response.body, /Mismatched: 1, NGN 30\.00/);
+      assert.match(report.response.body, /Mismatched: 1, NGN 3,000\.00/);
       assert.match(report.response.body, /NGN 3,000\.00\s+into \d{10}/, "the ledger's side");
-      assert.match(report.response.body, /NGN 30\.00\s+into \d{10}/, "the bank's side");
+      assert.match(report.response.body, /NGN 30\.00 into \d{10}/, "the kept notification");
       assert.equal(
         (await operator.get("/admin/reconciliation/rcn_00000000000000000000000000000000")).response
           .statusCode,
@@ -396,6 +494,57 @@ for (const dialect of DIALECTS) {
 
 for (const dialect of DIALECTS) {
   describe(`the reconcile job's days, on ${dialect} (the embedded bank, a clock of the test's)`, () => {
+    test("the embedded bank's statement pages the service's own tables in order, ties and all", async () => {
+      const now = Date.parse("2026-03-10T10:00:00.000Z");
+      const h = await createHarness({ dialect, now: () => now });
+      try {
+        const business = await h.createBusiness({ name: "Pages Ltd" });
+        const forBusiness = { businessId: business.businessId, businessName: business.name };
+        const generated = await h.request({ url: `${API}/account/generate`, body: customer(), as: business });
+        const accountNumber = generated.json().data.accountNumber;
+        const sessions: string[] = [];
+        for (const amount of [3_000_00, 2_000_00, 1_000_00]) {
+          const paid = await h.request({
+            url: `${API}/sandbox/transfers`,
+            body: { accountNumber, amount },
+            as: business,
+          });
+          sessions.push(paid.json().data.sessionId);
+        }
+        await h.services.payoutSettings.setApiPayouts(business.businessId, true);
+        const payee = SANDBOX_PAYEES.find((candidate) => candidate.outcome === "successful");
+        assert.ok(payee);
+        const references: string[] = [];
+        for (let i = 0; i < 2; i++) {
+          const payout = await h.services.payouts.create(forBusiness, {
+            amount: 100_00,
+            bankCode: payee.bankCode,
+            accountNumber: payee.accountNumber,
+            narration: `Payout ${i}`,
+          });
+          references.push(payout.id);
+        }
+        await h.services.payoutTracker.run();
+        const statement = embeddedStatement(virtualBankStore(h.storage.db), (record) => ({
+          reference: record.reference,
+          status: "pending",
+          reason: null,
+        }));
+        const window = { from: now - 60_000, to: now + 60_000 };
+        for (const size of [1, 2, 4]) {
+          const read: string[] = [];
+          for await (const page of statementPages(statement, window, size)) {
+            assert.ok(page.credits.length + page.debits.length <= size);
+            read.push(...page.credits.map((c) => c.sessionId), ...page.debits.map((d) => d.reference));
+          }
+          // One instant: credits by session id, then transfers out by reference.
+          assert.deepEqual(read, [...[...sessions].sort(), ...[...references].sort()], `pages of ${size}`);
+        }
+      } finally {
+        await h.close();
+      }
+    });
+
     test("each day is reported once after it has ended, days missed are caught up, a pass that finds the job held does nothing", async () => {
       // 23:30 in Lagos on 10 March.
       let now = Date.parse("2026-03-10T22:30:00.000Z");
@@ -446,6 +595,25 @@ for (const dialect of DIALECTS) {
         now += 2 * 60_000;
         assert.deepEqual(days(await reconciliation.runPass()), ["2026-03-14"]);
         assert.equal((await reconciliation.reports()).length, 6);
+        // The alarm in the log: an error line for a report with a discrepancy, info otherwise.
+        const lines: Array<{ level: string; details: Record<string, unknown>; message: string }> = [];
+        const log = {
+          info: (details: Record<string, unknown>, message: string) =>
+            lines.push({ level: "info", details, message }),
+          error: (details: Record<string, unknown>, message: string) =>
+            lines.push({ level: "error", details, message }),
+        } as unknown as Parameters<typeof logReport>[0];
+        const [clean] = await reconciliation.reports({ limit: 1 });
+        assert.ok(clean);
+        logReport(log, clean);
+        logReport(log, { ...clean, mismatched: { count: 1, amount: 5_00, items: [] }, discrepancies: 1 });
+        assert.deepEqual(
+          lines.map((line) => [line.level, line.details.code, line.details.mismatched]),
+          [
+            ["info", undefined, 0],
+            ["error", "RECONCILIATION_DISCREPANCY", 1],
+          ],
+        );
       } finally {
         await h.close();
       }

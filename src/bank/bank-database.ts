@@ -68,6 +68,7 @@ const SCHEMA = `
     last_error text
   );
   create index if not exists transfers_due on transfers (next_attempt_at) where status = 'pending';
+  create index if not exists transfers_paid on transfers (paid_time, order_no);
   create table if not exists transfers_out (
     reference text primary key,
     bank_code text not null,
@@ -83,6 +84,7 @@ const SCHEMA = `
     next_attempt_at integer not null default 0,
     last_error text
   );
+  create index if not exists transfers_out_accepted on transfers_out (accepted_at, reference);
 `;
 
 type AccountRow = {

@@ -251,7 +251,9 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
     }
   });
   route(BANK_PATHS.transferQuery, transferQuerySchema.passthrough(), async ({ orderId }) => {
-    const state = await bank.queryTransfer(orderId);
+    // A transfer the sandbox was told to forget is unknown here too, as in the statement.
+    const forgotten = faults.get().forgetTransfers.includes(orderId);
+    const state = forgotten ? undefined : await bank.queryTransfer(orderId);
     if (!state) return answerOf(RESP_CODE.accountNotFound, `no transfer with orderId ${orderId}`);
     return answerOf(RESP_CODE.success, "success", transferData(state));
   });

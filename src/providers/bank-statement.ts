@@ -1,4 +1,5 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import { providerUnavailable } from "../errors.js";
 import type { StatementCredit } from "./bank-protocol.js";
 import type { TransferNotification } from "./transfer-notification.js";
 
@@ -11,8 +12,11 @@ import type { TransferNotification } from "./transfer-notification.js";
  * `providerRejected(message)`.
  */
 export interface BankStatement {
-  /** One page of the statement of [from, to) (Unix milliseconds): `cursor` is the last page's `next`. */
-  statementPage(window: StatementWindow, cursor: string | undefined): Promise<StatementPage>;
+  /**
+   * One page of the statement of [from, to) (Unix milliseconds), of at most `size` entries (the
+   * protocol's most, 500, by default): `cursor` is the last page's `next`.
+   */
+  statementPage(window: StatementWindow, cursor: string | undefined, size?: number): Promise<StatementPage>;
   /** The bank's credit with this session id (its `orderNo`), into any of the service's accounts. */
   findCredit(sessionId: string): Promise<TransferNotification | undefined>;
 }
@@ -43,15 +47,20 @@ export interface BankDebit {
   at: string;
 }
 
-/** Every page of the statement of `window`, one at a time (never the whole statement in memory). */
+/** Every page of the statement of `window` (of `size` entries), one at a time: never the whole statement in memory. */
 export async function* statementPages(
   bank: BankStatement,
   window: StatementWindow,
+  size?: number,
 ): AsyncGenerator<StatementPage> {
   let cursor: string | undefined;
   do {
-    const page = await bank.statementPage(window, cursor);
+    const page = await bank.statementPage(window, cursor, size);
     yield page;
+    // A bank that answers the same cursor again would be read forever.
+    if (page.next !== undefined && page.next === cursor) {
+      throw providerUnavailable(new Error("the bank's statement gave the same cursor twice"));
+    }
     cursor = page.next;
   } while (cursor !== undefined);
 }

@@ -175,11 +175,15 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, Ban
   }
 
   /** One page of the bank's statement of the window; its entries must be the protocol's. */
-  async statementPage(window: StatementWindow, cursor: string | undefined): Promise<StatementPage> {
+  async statementPage(
+    window: StatementWindow,
+    cursor: string | undefined,
+    size = STATEMENT_PAGE_MAX,
+  ): Promise<StatementPage> {
     const data = await this.caller.ask(BANK_PATHS.statement, {
       startTime: window.from,
       endTime: window.to,
-      pageSize: STATEMENT_PAGE_MAX,
+      pageSize: size,
       ...(cursor === undefined ? {} : { cursor }),
     });
     const parsed = statementPageSchema.safeParse(data);

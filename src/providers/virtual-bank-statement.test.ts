@@ -113,16 +113,13 @@ describe("the embedded bank's statement", () => {
           const window = { from: DAY, to: DAY + 100 };
           const seenCredits: string[] = [];
           const seenDebits: string[] = [];
-          let cursor: string | undefined;
           let pages = 0;
-          do {
-            const page = await statement.statementPage(window, cursor, size);
+          for await (const page of statementPages(statement, window, size)) {
             assert.ok(page.credits.length + page.debits.length <= size);
             seenCredits.push(...page.credits.map((c) => c.sessionId));
             seenDebits.push(...page.debits.map((d) => d.reference));
-            cursor = page.next;
             assert.ok(++pages < 100, "the pages end");
-          } while (cursor !== undefined);
+          }
           const expected = (rows: Array<[string, number]>) =>
             rows
               .filter(([, at]) => at >= 0 && at < 100)

@@ -7,7 +7,6 @@ import {
   encodeCursor,
   type StatementPage,
   type StatementPosition,
-  type StatementWindow,
 } from "./bank-statement.js";
 import type { BankPayoutState } from "./payout-rail.js";
 import type { BankPayoutRecord, IsoWindow, VirtualBankStore } from "./virtual-bank-store.js";
@@ -26,9 +25,7 @@ const PAGE = STATEMENT_PAGE_MAX;
 export function embeddedStatement(
   store: VirtualBankStore,
   stateOf: (record: BankPayoutRecord) => BankPayoutState,
-): BankStatement & {
-  statementPage(window: StatementWindow, cursor: string | undefined, size?: number): Promise<StatementPage>;
-} {
+): BankStatement {
   const debitOf = (record: BankPayoutRecord) => {
     const state = stateOf(record);
     const { reference, amount, acceptedAt: at } = record;

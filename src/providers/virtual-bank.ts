@@ -78,7 +78,7 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
   private end = 0;
   private refill: Promise<void> | undefined;
 
-  private readonly statement: ReturnType<typeof embeddedStatement>;
+  private readonly statement: BankStatement;
 
   constructor(private readonly options: VirtualBankOptions) {
     this.statement = embeddedStatement(options.store, (record) => this.stateOf(record));

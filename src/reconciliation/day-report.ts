@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { CollectionService } from "../collections/collection-service.js";
-import type { PayoutStatus } from "../core/api-types.js";
-import { type BankDebit, type BankStatement, statementPages } from "../providers/bank-statement.js";
-import type { BankPayoutState, PayoutRail } from "../providers/payout-rail.js";
+import { formatNaira } from "../ledger/kobo.js";
+import { statementPages } from "../providers/bank-statement.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import type { Storage } from "../storage/database.js";
 import {
   type After,
   conflictsIn,
@@ -12,24 +9,23 @@ import {
   insertReport,
   ledgerTotals,
   markSeen,
-  type PayoutRow,
-  payoutsByIds,
+  recoveredAmong,
   type TimeWindow,
   transactionsBySession,
-  unseenPayouts,
   unseenTransactions,
 } from "../storage/reconciliation-repository.js";
 import type { TransactionRow } from "../storage/transaction-repository.js";
 import { alike, bankSide, ingestCredit, ledgerSide } from "./ingest.js";
+import { compareDebits, payoutsOnly } from "./payout-comparison.js";
 import {
   discrepancyCount,
   emptyCategories,
   type ReconciliationReport,
-  type ReportCategories,
   record,
   type Tally,
   tally,
 } from "./report.js";
+import { type ConflictRow, type DayReportDeps, PAGE, type Run } from "./run.js";
 
 // One day's reconciliation (issue 27): the bank's statement of the window, page by page, against
 // the ledger; then the ledger's side of the window for what the statement lacked (read in SQL
@@ -37,24 +33,10 @@ import {
 // the ledger lacks is ingested on the way (recovered); a final payout status the ledger has not
 // heard yet is applied through the tracker's path. The report is stored, never changed.
 
-export interface DayReportDeps {
-  storage: Storage;
-  bank: BankStatement & Pick<PayoutRail, "queryTransfer">;
-  collections: CollectionService;
-  /** Applies a transfer out's state as the bank reports it (the tracker's path). */
-  applyBankState: (state: BankPayoutState) => Promise<unknown>;
-}
+export type { DayReportDeps } from "./run.js";
 
-/** Rows of the ledger read at a time for what the bank lacked. */
-const PAGE = 500;
-
-/** The ledger may move a payout from its status to the bank's (the tracker would, on its next pass). */
-const CATCHES_UP: ReadonlySet<string> = new Set([
-  "pending>successful",
-  "pending>failed",
-  "pending>reversed",
-  "successful>reversed",
-]);
+/** The discrepancies a report's summary keeps for the console's banner. */
+const HEADLINE = 3;
 
 export async function reconcileDay(
   deps: DayReportDeps,
@@ -62,20 +44,24 @@ export async function reconcileDay(
 ): Promise<ReconciliationReport> {
   const runId = `rcn_${randomUUID().replaceAll("-", "")}`;
   const db = deps.storage.db;
-  const found = emptyCategories();
+  const conflicts = new Map<string, ConflictRow[]>();
+  for (const conflict of await conflictsIn(db, run.window)) {
+    conflicts.set(conflict.session_id, [...(conflicts.get(conflict.session_id) ?? []), conflict]);
+  }
+  const state: Run = { deps, found: emptyCategories(), conflicts, now: run.now };
   const bankTotal: Tally = { count: 0, amount: 0 };
   const statementWindow = { from: Date.parse(run.window.from), to: Date.parse(run.window.to) };
   try {
     for await (const page of statementPages(deps.bank, statementWindow)) {
       for (const credit of page.credits) tally(bankTotal, credit.amount);
-      await compareCredits(deps, found, page.credits);
+      await compareCredits(state, page.credits);
       await markSeen(
         db,
         runId,
         "credit",
         page.credits.map((credit) => credit.sessionId),
       );
-      await compareDebits(deps, found, page.debits);
+      await compareDebits(state, page.debits);
       await markSeen(
         db,
         runId,
@@ -83,28 +69,32 @@ export async function reconcileDay(
         page.debits.map((debit) => debit.reference),
       );
     }
-    await ledgerOnly(deps, found, runId, run.window);
-    await payoutsOnly(deps, found, runId, run.window);
-    for (const conflict of await conflictsIn(db, run.window)) {
-      record(found.mismatched, Number(conflict.amount), {
-        sessionId: conflict.session_id,
-        businessId: conflict.business_id,
-        transactionId: conflict.transaction_id,
+    await ledgerOnly(state, runId, run.window);
+    await payoutsOnly(state, runId, run.window);
+    // Conflicts whose credit was not compared above (a transaction of another day): counted now.
+    for (const [sessionId, kept] of conflicts) {
+      const [first] = kept;
+      if (!first) continue;
+      record(state.found.mismatched, Number(first.recorded_amount), {
+        sessionId,
+        businessId: first.business_id,
+        transactionId: first.transaction_id,
         ledger: {
-          accountNumber: conflict.recorded_account_number,
-          amount: Number(conflict.recorded_amount),
-          currency: conflict.recorded_currency,
-          paidAt: conflict.value_at,
+          accountNumber: first.recorded_account_number,
+          amount: Number(first.recorded_amount),
+          currency: first.recorded_currency,
+          paidAt: first.value_at,
         },
         bank: {
-          accountNumber: conflict.account_number,
-          amount: Number(conflict.amount),
-          currency: conflict.currency,
-          paidAt: conflict.value_at,
+          accountNumber: first.account_number,
+          amount: Number(first.amount),
+          currency: first.currency,
+          paidAt: first.value_at,
         },
-        note: `a notification with other details came at ${conflict.first_seen_at.slice(0, 19).replace("T", " ")} UTC and was kept as a conflict; the first recording stands`,
+        note: conflictNote(kept),
       });
     }
+    const { found } = state;
     const report: ReconciliationReport = {
       id: runId,
       date: run.date,
@@ -113,6 +103,7 @@ export async function reconcileDay(
       ...found,
       ledgerTotal: await ledgerTotals(db, run.window),
       bankTotal,
+      headline: [...found.missingAtBank.items, ...found.mismatched.items].slice(0, HEADLINE),
       discrepancies: discrepancyCount(found),
       createdAt: run.now(),
     };
@@ -133,39 +124,48 @@ export async function reconcileDay(
   }
 }
 
+/** What the kept conflicts of one session id said, in an operator's words. */
+const conflictNote = (kept: ConflictRow[]) =>
+  `${kept.length === 1 ? "a notification" : `${kept.length} notifications`} with other details (${kept
+    .map(
+      (c) =>
+        `${c.currency === "NGN" ? formatNaira(Number(c.amount)) : `${c.amount} (${c.currency})`} into ${c.account_number}`,
+    )
+    .join("; ")}) came, the first at ${kept[0]?.first_seen_at.slice(0, 19).replace("T", " ")} UTC, kept as ` +
+  `conflict${kept.length === 1 ? "" : "s"}; the first recording stands`;
+
 /** The statement's credits against the ledger: alike, other, or missing (then ingested). */
-async function compareCredits(deps: DayReportDeps, found: ReportCategories, credits: TransferNotification[]) {
-  const recorded = new Map(
-    (
-      await transactionsBySession(
-        deps.storage.db,
-        credits.map((credit) => credit.sessionId),
-      )
-    ).map((row) => [row.session_id, row]),
-  );
+async function compareCredits(run: Run, credits: TransferNotification[]) {
+  const db = run.deps.storage.db;
+  const sessionIds = credits.map((credit) => credit.sessionId);
+  const [rows, recovered] = await Promise.all([
+    transactionsBySession(db, sessionIds),
+    recoveredAmong(db, sessionIds),
+  ]);
+  const recorded = new Map(rows.map((row) => [row.session_id, row]));
   for (const credit of credits) {
     const row = recorded.get(credit.sessionId);
     if (row) {
-      compareOne(found, credit, row);
+      compareOne(run, credit, row, recovered.has(credit.sessionId));
       continue;
     }
-    const ingested = await ingestCredit(deps.collections, credit);
+    const ingested = await ingestCredit(run.deps, credit, "report", run.now);
     const item = { sessionId: credit.sessionId, bank: bankSide(credit) };
     switch (ingested.kind) {
       case "recovered":
-        record(found.recovered, credit.amount, {
+        record(run.found.recovered, credit.amount, {
           ...item,
           businessId: null,
           transactionId: ingested.transaction.id,
           ledger: null,
-          note: "the bank's notification never arrived: credited now from its statement",
+          note: "its notification never came: credited now, by this report, from the bank's statement",
         });
         break;
       case "duplicate":
-        tally(found.matched, credit.amount);
+        tally(run.found.matched, credit.amount);
         break;
       case "refused":
-        record(found.notCredited, credit.amount, {
+        record(run.found.notCredited, credit.amount, {
           ...item,
           businessId: null,
           transactionId: null,
@@ -174,46 +174,67 @@ async function compareCredits(deps: DayReportDeps, found: ReportCategories, cred
         });
         break;
       case "conflict":
-        // Kept as a conflict: counted once, with the conflicts of the window.
+        // Recorded meanwhile with other details: kept as a conflict, in the next report.
         break;
     }
   }
 }
 
-function compareOne(found: ReportCategories, credit: TransferNotification, row: TransactionRow) {
-  if (alike(credit, row)) {
-    tally(found.matched, credit.amount);
-    return;
-  }
-  record(found.mismatched, credit.amount, {
+/** A credit both have: matched, recovered earlier, or mismatched (a kept conflict included). */
+function compareOne(run: Run, credit: TransferNotification, row: TransactionRow, recovered: boolean) {
+  const kept = run.conflicts.get(credit.sessionId);
+  run.conflicts.delete(credit.sessionId);
+  const item = {
     sessionId: credit.sessionId,
     businessId: row.business_id,
     transactionId: row.id,
     ledger: ledgerSide(row),
     bank: bankSide(credit),
-    note: "the bank's statement has this session id with another account, amount or currency",
-  });
+  };
+  if (!alike(credit, row)) {
+    const note = "the bank's statement has this session id with another account, amount or currency";
+    record(run.found.mismatched, Number(row.amount), {
+      ...item,
+      note: kept ? `${note}; ${conflictNote(kept)}` : note,
+    });
+  } else if (kept) {
+    record(run.found.mismatched, Number(row.amount), {
+      ...item,
+      note: `the bank's statement agrees with the ledger, but ${conflictNote(kept)}: ask the bank which is right`,
+    });
+  } else if (recovered) {
+    record(run.found.recovered, credit.amount, {
+      ...item,
+      note: "its notification never came: credited from the bank's statement (the job or a requery)",
+    });
+  } else tally(run.found.matched, credit.amount);
 }
 
 /** The ledger's transactions of the window the statement lacked: asked of the bank one by one, then missing. */
-async function ledgerOnly(deps: DayReportDeps, found: ReportCategories, runId: string, window: TimeWindow) {
+async function ledgerOnly(run: Run, runId: string, window: TimeWindow) {
+  const db = run.deps.storage.db;
   let after: After | undefined;
   for (;;) {
-    const rows = await unseenTransactions(deps.storage.db, runId, window, after, PAGE);
+    const rows = await unseenTransactions(db, runId, window, after, PAGE);
     for (const row of rows) {
       // Listed under another day, or on a later page than it was read: the bank's query is the word.
-      const credit = await deps.bank.findCredit(row.session_id);
-      if (credit) compareOne(found, credit, row);
-      else {
-        record(found.missingAtBank, Number(row.amount), {
-          sessionId: row.session_id,
-          businessId: row.business_id,
-          transactionId: row.id,
-          ledger: ledgerSide(row),
-          bank: null,
-          note: "credited in the ledger; the bank's statement and its query have no such credit",
-        });
+      const credit = await run.deps.bank.findCredit(row.session_id);
+      if (credit) {
+        compareOne(run, credit, row, (await recoveredAmong(db, [row.session_id])).has(row.session_id));
+        continue;
       }
+      const kept = run.conflicts.get(row.session_id);
+      run.conflicts.delete(row.session_id);
+      record(run.found.missingAtBank, Number(row.amount), {
+        sessionId: row.session_id,
+        businessId: row.business_id,
+        transactionId: row.id,
+        ledger: ledgerSide(row),
+        bank: null,
+        note:
+          "credited in the ledger; the bank's statement and its query have no such credit" +
+          (kept ? `; ${conflictNote(kept)}` : ""),
+      });
     }
     const last = rows.at(-1);
     if (rows.length < PAGE || !last) return;
@@ -221,105 +242,7 @@ async function ledgerOnly(deps: DayReportDeps, found: ReportCategories, runId: s
   }
 }
 
-/** The statement's transfers out against the payouts. */
-async function compareDebits(deps: DayReportDeps, found: ReportCategories, debits: BankDebit[]) {
-  const payouts = new Map(
-    (
-      await payoutsByIds(
-        deps.storage.db,
-        debits.map((d) => d.reference),
-      )
-    ).map((p) => [p.id, p]),
-  );
-  for (const debit of debits) await comparePayout(deps, found, payouts.get(debit.reference), debit);
-}
-
-/** Payouts the bank took in the window (by the ledger's word) that its statement lacked. */
-async function payoutsOnly(deps: DayReportDeps, found: ReportCategories, runId: string, window: TimeWindow) {
-  let after: After | undefined;
-  for (;;) {
-    const rows = await unseenPayouts(deps.storage.db, runId, window, after, PAGE);
-    for (const payout of rows) {
-      const state = await deps.bank.queryTransfer(payout.id);
-      await comparePayout(
-        deps,
-        found,
-        payout,
-        state && { ...state, amount: Number(payout.amount), at: payout.submitted_at ?? "" },
-      );
-    }
-    const last = rows.at(-1);
-    if (rows.length < PAGE || !last) return;
-    after = { time: last.submitted_at ?? "", id: last.id };
-  }
-}
-
-async function comparePayout(
-  deps: DayReportDeps,
-  found: ReportCategories,
-  payout: PayoutRow | undefined,
-  debit: BankDebit | undefined,
-) {
-  const mismatch = (
-    amount: number,
-    ledgerStatus: PayoutStatus | null,
-    bankStatus: PayoutStatus | null,
-    note: string,
-  ) =>
-    record(found.payoutStatusMismatch, amount, {
-      payoutId: payout?.id ?? debit?.reference ?? "",
-      businessId: payout?.business_id ?? null,
-      amount,
-      ledgerStatus,
-      bankStatus,
-      note,
-    });
-  if (!payout) {
-    if (debit)
-      mismatch(
-        debit.amount,
-        null,
-        debit.status,
-        "the bank sent money out under a reference the ledger has no payout for",
-      );
-    return;
-  }
-  const amount = Number(payout.amount);
-  if (!debit) {
-    // Refused by the bank before it took it (failed), or not sent yet (pending): nothing at the bank is right.
-    if (payout.status === "successful" || payout.status === "reversed") {
-      mismatch(amount, payout.status, null, "the ledger paid this out; the bank has no such transfer");
-    }
-    return;
-  }
-  if (debit.amount !== amount) {
-    mismatch(
-      amount,
-      payout.status,
-      debit.status,
-      `the bank sent ${debit.amount} kobo, the ledger held ${amount}`,
-    );
-    return;
-  }
-  if (payout.status !== debit.status && CATCHES_UP.has(`${payout.status}>${debit.status}`)) {
-    // The bank's notification of it is late or lost: applied now, as the tracker would.
-    await deps.applyBankState({ reference: payout.id, status: debit.status, reason: debit.reason });
-    tally(found.payoutsMatched, amount);
-    return;
-  }
-  if (payout.status !== debit.status) {
-    mismatch(
-      amount,
-      payout.status,
-      debit.status,
-      `the ledger has it ${payout.status}, the bank ${debit.status}`,
-    );
-    return;
-  }
-  tally(found.payoutsMatched, amount);
-}
-
-/** The stored summary: every category's count and sum, and the totals. */
+/** The stored summary: every category's count and sum, the totals, and the first discrepancies (the banner's). */
 export const summaryOf = (report: ReconciliationReport) => ({
   matched: report.matched,
   recovered: pick(report.recovered),
@@ -330,7 +253,9 @@ export const summaryOf = (report: ReconciliationReport) => ({
   payoutStatusMismatch: pick(report.payoutStatusMismatch),
   ledgerTotal: report.ledgerTotal,
   bankTotal: report.bankTotal,
+  headline: report.headline,
 });
+export type StoredSummary = Partial<ReturnType<typeof summaryOf>>;
 
 /** The stored items: each category's. */
 export const itemsOf = (report: ReconciliationReport) => ({

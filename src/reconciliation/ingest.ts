@@ -2,6 +2,8 @@ import type { CollectionService } from "../collections/collection-service.js";
 import type { Transaction } from "../core/api-types.js";
 import { ErrorCode, isAppError, TRANSFER_REFUSALS } from "../errors.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
+import type { Storage } from "../storage/database.js";
+import { noteRecovered } from "../storage/reconciliation-repository.js";
 import type { TransactionRow } from "../storage/transaction-repository.js";
 import type { CreditSide } from "./report.js";
 
@@ -20,13 +22,20 @@ export type Ingested =
 
 const REFUSALS = new Set<string>(TRANSFER_REFUSALS);
 
+/**
+ * Ingests a credit the ledger lacks; one recorded now is noted as recovered (`via` found it),
+ * so that a day's report counts it as recovered rather than matched.
+ */
 export async function ingestCredit(
-  collections: CollectionService,
+  deps: { collections: CollectionService; storage: Storage },
   credit: TransferNotification,
+  via: "job" | "requery" | "report",
+  now: () => string,
 ): Promise<Ingested> {
+  let ingested: Ingested;
   try {
-    const received = await collections.receive(credit);
-    return { kind: received.duplicate ? "duplicate" : "recovered", transaction: received.transaction };
+    const received = await deps.collections.receive(credit);
+    ingested = { kind: received.duplicate ? "duplicate" : "recovered", transaction: received.transaction };
   } catch (error) {
     if (isAppError(error) && error.code === ErrorCode.TRANSFER_CONFLICT) {
       return { kind: "conflict", reason: error.message };
@@ -36,7 +45,25 @@ export async function ingestCredit(
     }
     throw error;
   }
+  if (ingested.kind === "recovered")
+    await noteRecovery(deps.storage, credit.sessionId, ingested.transaction.id, via, now);
+  return ingested;
 }
+
+/** Notes that a credit was found at the bank, not notified (once per session id). */
+export const noteRecovery = (
+  storage: Storage,
+  sessionId: string,
+  transactionId: string,
+  via: "job" | "requery" | "report",
+  now: () => string,
+) =>
+  noteRecovered(storage.db, {
+    session_id: sessionId,
+    transaction_id: transactionId,
+    via,
+    recovered_at: now(),
+  });
 
 /** The bank's side of a credit. */
 export const bankSide = (credit: TransferNotification): CreditSide => ({

@@ -17,9 +17,15 @@ import {
 } from "../storage/reconciliation-repository.js";
 import { findTransactionBySession } from "../storage/transaction-repository.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
-import { type DayReportDeps, reconcileDay } from "./day-report.js";
-import { ingestCredit } from "./ingest.js";
-import { isReportDate, type ReconciliationReport } from "./report.js";
+import { type DayReportDeps, reconcileDay, type StoredSummary } from "./day-report.js";
+import { ingestCredit, noteRecovery } from "./ingest.js";
+import {
+  type CreditItem,
+  isReportDate,
+  type PayoutItem,
+  type ReconciliationReport,
+  type Tally,
+} from "./report.js";
 
 // Reconciliation with the bank (issue 27, docs/ledger.md "Reconciliation"): a business's requery
 // of one payment; the job that reads the bank's statement every interval and credits what no
@@ -41,6 +47,12 @@ const JOB = "bank-statement";
  * lists late (after its value time) is still read. A day is reported once it has been over this long.
  */
 export const OVERLAP_MS = 10 * 60_000;
+
+/** The claim's shortest lease; renewed after each hour of the statement and each day reported. */
+const LEASE_MS = 5 * 60_000;
+
+/** The statement is read an hour of value time at a time. */
+const CHUNK_MS = 60 * 60_000;
 
 /** The first read of a new service covers the day before it. */
 const FIRST_WINDOW_MS = 24 * 60 * 60_000;
@@ -94,15 +106,20 @@ export class ReconciliationService {
     }
     const { storage, bank, collections } = this.options;
     const recorded = await findTransactionBySession(storage.db, sessionId);
-    if (recorded) {
-      if (recorded.business_id !== business.businessId) throw notAtTheBank(sessionId);
+    if (recorded?.business_id === business.businessId) {
       return { transaction: await collections.getTransaction(business, recorded.id), duplicate: true };
     }
+    // Another business's payment is asked of the bank all the same, so that the answer (404, or a
+    // 502 while the bank is down) never tells that its session id exists.
     const credit = await bank.findCredit(sessionId);
-    if (!credit || !(await this.options.issuedTo(business.businessId, credit.accountNumber))) {
+    if (recorded || !credit || !(await this.options.issuedTo(business.businessId, credit.accountNumber))) {
       throw notAtTheBank(sessionId);
     }
-    return collections.receive(credit, unit);
+    const received = await collections.receive(credit, unit);
+    if (!received.duplicate) {
+      await noteRecovery(storage, sessionId, received.transaction.id, "requery", () => isoNow(this.now));
+    }
+    return received;
   }
 
   /**
@@ -113,27 +130,32 @@ export class ReconciliationService {
   async runPass(): Promise<ReconcilePass> {
     const { storage } = this.options;
     const started = this.now();
-    const lease = new Date(started + Math.max(this.options.intervalMs * 4, 5 * 60_000)).toISOString();
-    const state = await claimJob(storage.db, JOB, this.owner, new Date(started).toISOString(), lease);
+    const state = await claimJob(
+      storage.db,
+      JOB,
+      this.owner,
+      new Date(started).toISOString(),
+      this.leaseEnd(),
+    );
     const pass: ReconcilePass = { ran: state !== undefined, recovered: [], refused: 0, reports: [] };
     if (!state) return pass;
     try {
-      const from = state.covered_to ? Date.parse(state.covered_to) - OVERLAP_MS : started - FIRST_WINDOW_MS;
-      await this.recover({ from, to: started }, pass);
-      await recordJob(
-        storage.db,
-        JOB,
-        this.owner,
-        { covered_to: new Date(started).toISOString() },
-        isoNow(this.now),
-      );
+      // The statement since the last read, an hour at a time, each hour's end kept as it is done
+      // (with the claim renewed): a failure, or a long outage's backlog, resumes where it stopped.
+      let from = state.covered_to ? Date.parse(state.covered_to) - OVERLAP_MS : started - FIRST_WINDOW_MS;
+      while (from < started) {
+        const to = Math.min(from + CHUNK_MS, started);
+        await this.recover({ from, to }, pass);
+        if (!(await this.progress({ covered_to: new Date(to).toISOString() }))) return pass;
+        from = to;
+      }
       // The last day that has been over for the overlap, and those before it not reported yet.
       const lastDay = daysBefore(lagosDate(started - OVERLAP_MS));
       const firstDay = state.reported_through ? dayAfter(state.reported_through) : lastDay;
       const catchUpFrom = daysBefore(lastDay, CATCH_UP_DAYS - 1);
       for (let day = maxDate(firstDay, catchUpFrom); day <= lastDay; day = dayAfter(day)) {
         pass.reports.push(await this.reconcile(day, "scheduled"));
-        await recordJob(storage.db, JOB, this.owner, { reported_through: day }, isoNow(this.now));
+        if (!(await this.progress({ reported_through: day }))) return pass;
       }
     } finally {
       await recordJob(storage.db, JOB, this.owner, { release: true }, isoNow(this.now));
@@ -141,24 +163,38 @@ export class ReconciliationService {
     return pass;
   }
 
+  /** When a claim taken or renewed now ends. */
+  private leaseEnd(): string {
+    return new Date(this.now() + Math.max(this.options.intervalMs * 4, LEASE_MS)).toISOString();
+  }
+
+  /** Records the job's progress and renews its claim; false when the claim was lost (this pass stops). */
+  private progress(changes: { covered_to?: string; reported_through?: string }): Promise<boolean> {
+    return recordJob(
+      this.options.storage.db,
+      JOB,
+      this.owner,
+      { ...changes, claimed_until: this.leaseEnd() },
+      isoNow(this.now),
+    );
+  }
+
   /** Reads the statement of the window for credits the ledger lacks, and ingests each. */
   private async recover(window: { from: number; to: number }, pass: ReconcilePass): Promise<void> {
-    const { storage, bank, collections } = this.options;
+    const { storage, bank } = this.options;
     for await (const page of statementPages(bank, window)) {
+      const sessionIds = page.credits.map((credit) => credit.sessionId);
       const recorded = new Set(
-        (
-          await transactionsBySession(
-            storage.db,
-            page.credits.map((c) => c.sessionId),
-          )
-        ).map((row) => row.session_id),
+        (await transactionsBySession(storage.db, sessionIds)).map((row) => row.session_id),
       );
       for (const credit of page.credits) {
         if (recorded.has(credit.sessionId)) continue;
-        const ingested = await ingestCredit(collections, credit);
+        const ingested = await ingestCredit(this.options, credit, "job", () => isoNow(this.now));
         if (ingested.kind === "recovered") pass.recovered.push(ingested.transaction);
         if (ingested.kind === "refused") pass.refused++;
       }
+      // A long page of ingestions still holds the claim.
+      if (!(await this.progress({}))) return;
     }
   }
 
@@ -194,7 +230,7 @@ export class ReconciliationService {
 
   /** The newest report of each of the last `days` days that has a discrepancy: what the console's banner shows. */
   async needingAttention(days = 7): Promise<ReconciliationReport[]> {
-    const since = daysBefore(lagosDate(this.now()), days);
+    const since = daysBefore(lagosDate(this.now()), days - 1);
     return (await latestPerDay(this.options.storage.db, since))
       .filter((row) => row.discrepancies > 0)
       .map(reportOf);
@@ -203,29 +239,31 @@ export class ReconciliationService {
 
 const maxDate = (a: string, b: string) => (a > b ? a : b);
 
-/** A stored report as the domain reads it. */
-function reportOf(row: ReconciliationReportRow): ReconciliationReport {
-  const summary = JSON.parse(row.summary) as Record<string, { count: number; amount: number }>;
-  const items = JSON.parse(row.items) as Record<string, unknown[]>;
-  const category = (name: string) => ({
-    ...(summary[name] ?? { count: 0, amount: 0 }),
-    items: items[name] ?? [],
+/** A stored report as the domain reads it; read without its items (the banner), its categories have none. */
+function reportOf(row: Omit<ReconciliationReportRow, "items"> & { items?: string }): ReconciliationReport {
+  const summary = JSON.parse(row.summary) as StoredSummary;
+  const items = (row.items === undefined ? {} : JSON.parse(row.items)) as Partial<Record<string, unknown[]>>;
+  const none = { count: 0, amount: 0 };
+  const category = <I>(name: keyof StoredSummary) => ({
+    ...((summary[name] as Tally | undefined) ?? none),
+    items: (items[name] ?? []) as I[],
   });
   return {
     id: row.id,
     date: row.date,
     trigger: row.trigger,
     window: { from: row.window_from, to: row.window_to },
-    matched: summary.matched ?? { count: 0, amount: 0 },
-    recovered: category("recovered"),
-    missingAtBank: category("missingAtBank"),
-    mismatched: category("mismatched"),
-    notCredited: category("notCredited"),
-    payoutsMatched: summary.payoutsMatched ?? { count: 0, amount: 0 },
-    payoutStatusMismatch: category("payoutStatusMismatch"),
-    ledgerTotal: summary.ledgerTotal ?? { count: 0, amount: 0 },
-    bankTotal: summary.bankTotal ?? { count: 0, amount: 0 },
+    matched: summary.matched ?? none,
+    recovered: category<CreditItem>("recovered"),
+    missingAtBank: category<CreditItem>("missingAtBank"),
+    mismatched: category<CreditItem>("mismatched"),
+    notCredited: category<CreditItem>("notCredited"),
+    payoutsMatched: summary.payoutsMatched ?? none,
+    payoutStatusMismatch: category<PayoutItem>("payoutStatusMismatch"),
+    ledgerTotal: summary.ledgerTotal ?? none,
+    bankTotal: summary.bankTotal ?? none,
+    headline: summary.headline ?? [],
     discrepancies: row.discrepancies,
     createdAt: row.created_at,
-  } as ReconciliationReport;
+  };
 }

@@ -73,6 +73,8 @@ export interface ReconciliationReport extends ReportCategories {
   /** Every transaction in the ledger with a value time in the window, and every credit in the bank's statement. */
   ledgerTotal: Tally;
   bankTotal: Tally;
+  /** The first few items missing at the bank or mismatched: what the console's banner names. */
+  headline: CreditItem[];
   /** The count of items in every category that is a discrepancy (all but matched and recovered). */
   discrepancies: number;
   createdAt: string;

@@ -55,7 +55,7 @@ export async function recordJob(
   db: Executor,
   name: string,
   owner: string,
-  changes: { covered_to?: string; reported_through?: string; release?: boolean },
+  changes: { covered_to?: string; reported_through?: string; claimed_until?: string; release?: boolean },
   now: string,
 ): Promise<boolean> {
   const { release, ...progress } = changes;
@@ -128,7 +128,7 @@ export function unseenTransactions(
     .execute();
 }
 
-/** Payouts the bank took in the window (by when it first acknowledged them) that the run did not see. */
+/** Payouts made in the window that the run did not see at the bank. */
 export function unseenPayouts(
   db: Executor,
   runId: string,
@@ -139,11 +139,11 @@ export function unseenPayouts(
   return db
     .selectFrom("payouts as p")
     .selectAll("p")
-    .where("p.submitted_at", ">=", window.from)
-    .where("p.submitted_at", "<", window.to)
-    .$if(after !== undefined, (query) => query.where(afterRow("p.submitted_at", "p.id", after as After)))
+    .where("p.created_at", ">=", window.from)
+    .where("p.created_at", "<", window.to)
+    .$if(after !== undefined, (query) => query.where(afterRow("p.created_at", "p.id", after as After)))
     .where(notSeen(runId, "debit", "p.id"))
-    .orderBy("p.submitted_at")
+    .orderBy("p.created_at")
     .orderBy("p.id")
     .limit(limit)
     .execute();
@@ -166,7 +166,11 @@ export async function ledgerTotals(
   return { count: Number(row.count), amount: Number(row.amount ?? 0) };
 }
 
-/** The kept conflicts of transactions with value times in the window: what the bank said, and what was recorded. */
+/**
+ * The kept conflicts of transactions with value times in the window, and those seen in the window
+ * (a conflict that comes after its day's report is in the report of the day it came): what the
+ * bank said, and what was recorded.
+ */
 export function conflictsIn(db: Executor, window: TimeWindow) {
   return db
     .selectFrom("transfer_conflicts as c")
@@ -184,8 +188,12 @@ export function conflictsIn(db: Executor, window: TimeWindow) {
       "t.currency as recorded_currency",
       "t.value_at",
     ])
-    .where("t.value_at", ">=", window.from)
-    .where("t.value_at", "<", window.to)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("t.value_at", ">=", window.from), eb("t.value_at", "<", window.to)]),
+        eb.and([eb("c.last_seen_at", ">=", window.from), eb("c.last_seen_at", "<", window.to)]),
+      ]),
+    )
     .orderBy("t.value_at")
     .orderBy("c.session_id")
     .execute();
@@ -214,11 +222,14 @@ export function listReports(
     .execute();
 }
 
-/** The newest report of each day from `sinceDate` on, newest day first. */
-export async function latestPerDay(db: Executor, sinceDate: string): Promise<ReconciliationReportRow[]> {
+/** The newest report of each day from `sinceDate` on, newest day first, without its items (its summary has the first few). */
+export async function latestPerDay(
+  db: Executor,
+  sinceDate: string,
+): Promise<Omit<ReconciliationReportRow, "items">[]> {
   const rows = await db
     .selectFrom("reconciliation_reports")
-    .selectAll()
+    .select(["id", "date", "trigger", "window_from", "window_to", "discrepancies", "summary", "created_at"])
     .where("date", ">=", sinceDate)
     .orderBy("date", "desc")
     .orderBy("created_at", "desc")
@@ -226,4 +237,32 @@ export async function latestPerDay(db: Executor, sinceDate: string): Promise<Rec
     .execute();
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.date) && seen.add(row.date));
+}
+
+/** Notes a credit found at the bank that no notification brought (once per session id). */
+export async function noteRecovered(
+  db: Executor,
+  recovery: {
+    session_id: string;
+    transaction_id: string;
+    via: "job" | "requery" | "report";
+    recovered_at: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto("reconciliation_recoveries")
+    .values(recovery)
+    .onConflict((oc) => oc.column("session_id").doNothing())
+    .execute();
+}
+
+/** Which of these session ids were recovered from the bank rather than notified. */
+export async function recoveredAmong(db: Executor, sessionIds: readonly string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("reconciliation_recoveries")
+    .select("session_id")
+    .where("session_id", "in", sessionIds)
+    .execute();
+  return new Set(rows.map((row) => row.session_id));
 }

@@ -36,3 +36,11 @@ export interface ReconciliationSeenTable {
   kind: "credit" | "debit";
   ref: string;
 }
+
+/** A credit found at the bank that no notification brought. */
+export interface ReconciliationRecoveriesTable {
+  session_id: string;
+  transaction_id: string;
+  via: "job" | "requery" | "report";
+  recovered_at: string;
+}

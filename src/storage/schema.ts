@@ -22,6 +22,7 @@ import type {
   UsersTable,
 } from "./schema-people.js";
 import type {
+  ReconciliationRecoveriesTable,
   ReconciliationReportsTable,
   ReconciliationSeenTable,
   ReconciliationStateTable,
@@ -308,6 +309,7 @@ export interface Database {
   reconciliation_state: ReconciliationStateTable;
   reconciliation_reports: ReconciliationReportsTable;
   reconciliation_seen: ReconciliationSeenTable;
+  reconciliation_recoveries: ReconciliationRecoveriesTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

@@ -12,8 +12,10 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 //   kobo per category) and its items (each discrepancy, the ledger's side and the bank's) are JSON.
 // - `reconciliation_seen`: what one run found in the bank's statement, while the run lasts (the
 //   ledger's side is then read for what the bank did not have, in SQL, not in memory).
-// - Indexes for a day across every business: transactions by value time, payouts by when the bank
-//   took them.
+// - `reconciliation_recoveries`: each credit found at the bank that no notification brought, and
+//   how (the job, a requery, a report): a day's report counts it as recovered, not as matched.
+// - Indexes for a day across every business: transactions by value time, payouts by when they
+//   were made.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -62,10 +64,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("transactions")
     .columns(["value_at", "session_id"])
     .execute();
+  await db.schema.createIndex("payouts_time_idx").on("payouts").columns(["created_at", "id"]).execute();
+
   await db.schema
-    .createIndex("payouts_submitted_idx")
-    .on("payouts")
-    .columns(["submitted_at", "id"])
+    .createTable("reconciliation_recoveries")
+    .addColumn("session_id", "text", (c) => c.primaryKey())
+    .addColumn("transaction_id", "text", (c) => c.notNull().references("transactions.id"))
+    .addColumn("via", "text", (c) => c.notNull().check(sql`via in ('job', 'requery', 'report')`))
+    .addColumn("recovered_at", "text", (c) => c.notNull())
     .execute();
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
@@ -85,7 +91,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex("payouts_submitted_idx").execute();
+  await db.schema.dropTable("reconciliation_recoveries").execute();
+  await db.schema.dropIndex("payouts_time_idx").execute();
   await db.schema.dropIndex("transactions_value_time_idx").execute();
   await db.schema.dropTable("reconciliation_seen").execute();
   await db.schema.dropTable("reconciliation_reports").execute();
