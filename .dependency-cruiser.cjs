@@ -18,7 +18,7 @@ const CORE =
 const STORAGE = "^src/storage/";
 const PROVIDERS = "^src/providers/";
 const DOMAIN =
-  "^src/(accounts|collections|payouts|reconciliation|events|webhooks|businesses|auth|idempotency|jobs|ledger-audit)/|^src/ledger/";
+  "^src/(accounts|collections|payouts|reconciliation|mail|events|webhooks|businesses|auth|idempotency|jobs|ledger-audit)/|^src/ledger/";
 const FRONTS = "^src/(http|dashboard|cli|bank|web)/";
 const CLIENT = "^src/client/";
 const CLI_ROOT = "^src/cli/(main|run|command)\\.ts$";

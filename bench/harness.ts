@@ -142,6 +142,7 @@ export async function startProcess(
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
+      SMTP_URL: "smtp://127.0.0.1:2525",
       PORT: String(port),
       HOST: "127.0.0.1",
       ...env,

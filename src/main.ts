@@ -46,6 +46,13 @@ async function main(): Promise<void> {
     );
   }
   if (migrated.length > 0) log.info({ migrations: migrated }, "database migrated");
+  // Without SMTP_URL (development), mail is written to files: say where, so its links can be followed.
+  if (config.mail.transport.kind === "files") {
+    log.info(
+      { directory: config.mail.transport.dir },
+      "No SMTP_URL set: mail (confirmations, invitations, recovery links) is written as .eml files here",
+    );
+  } else log.info({ mail: server.services.mailer.destination }, "mail is sent over SMTP");
 
   // SIGTERM, SIGINT (and an uncaught error): stop taking connections, finish the requests and
   // background runs in flight, close the database; past SHUTDOWN_TIMEOUT_MS, or on a second

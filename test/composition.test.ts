@@ -32,6 +32,7 @@ test("the harness builds the very app production builds: same routes, same setti
       "check-payouts",
       "settle",
       "reconcile",
+      "send-mail",
       "virtual-bank-payout-notices",
     ]);
   } finally {

@@ -140,7 +140,7 @@ describe("/metrics on the public port: production, METRICS_TOKEN", () => {
   };
 
   test("production without METRICS_PORT or METRICS_TOKEN: not served (404)", async () => {
-    const h = await createHarness({ env: { NODE_ENV: "production" } });
+    const h = await createHarness({ env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525" } });
     try {
       const response = await scrape(h);
       assertFailCode(response, 404, "NOT_FOUND");
@@ -153,7 +153,9 @@ describe("/metrics on the public port: production, METRICS_TOKEN", () => {
 
   for (const env of ["production", "development"]) {
     test(`${env} with METRICS_TOKEN: 401 without it or with a wrong one, 200 with it`, async () => {
-      const h = await createHarness({ env: { NODE_ENV: env, METRICS_TOKEN: TOKEN } });
+      const h = await createHarness({
+        env: { NODE_ENV: env, METRICS_TOKEN: TOKEN, SMTP_URL: "smtp://127.0.0.1:2525" },
+      });
       try {
         for (const authorization of [
           undefined,
@@ -183,6 +185,7 @@ describe("/metrics on the public port: production, METRICS_TOKEN", () => {
     const database = await createTestDatabase(DIALECTS[0] ?? "sqlite", dir);
     const config = testConfig(database.location, randomBytes(32), {
       NODE_ENV: "production",
+      SMTP_URL: "smtp://127.0.0.1:2525",
       PORT: "0",
       METRICS_PORT: "0",
       METRICS_TOKEN: TOKEN,

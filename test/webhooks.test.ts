@@ -354,7 +354,12 @@ for (const dialect of DIALECTS) {
 describe("webhook addresses (no SSRF)", () => {
   test("production refuses http, credentials and private literal addresses when saving", async () => {
     const h = await createHarness({
-      env: { NODE_ENV: "production", SANDBOX: "true", WEBHOOK_ALLOW_PRIVATE: "false" },
+      env: {
+        NODE_ENV: "production",
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        SANDBOX: "true",
+        WEBHOOK_ALLOW_PRIVATE: "false",
+      },
     });
     try {
       const created = await h.createBusiness({ name: "Prod Ltd" });
@@ -459,7 +464,11 @@ describe("webhook addresses (no SSRF)", () => {
 
   test("production's default refuses private addresses; WEBHOOK_ALLOW_PRIVATE is on by default in development only", () => {
     const key = "0".repeat(64);
-    assert.equal(loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: key }).webhooks.allowPrivate, false);
+    assert.equal(
+      loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", VAS_MASTER_KEY: key }).webhooks
+        .allowPrivate,
+      false,
+    );
     assert.equal(loadConfig({ NODE_ENV: "test" }).webhooks.allowPrivate, false);
     assert.equal(loadConfig({ NODE_ENV: "development" }).webhooks.allowPrivate, true);
     assert.equal(loadConfig({}).webhooks.allowPrivate, true, "development is the default NODE_ENV");
@@ -468,8 +477,12 @@ describe("webhook addresses (no SSRF)", () => {
       false,
     );
     assert.equal(
-      loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: key, WEBHOOK_ALLOW_PRIVATE: "true" }).webhooks
-        .allowPrivate,
+      loadConfig({
+        NODE_ENV: "production",
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        VAS_MASTER_KEY: key,
+        WEBHOOK_ALLOW_PRIVATE: "true",
+      }).webhooks.allowPrivate,
       true,
     );
   });

@@ -104,6 +104,8 @@ export class BusinessService {
   private readonly box: SecretBox;
   private readonly clock: Clock;
   private readonly onCredentialsChanged: () => void;
+  private readonly verificationListeners: Array<(businessId: string, change: VerificationChange) => unknown> =
+    [];
 
   constructor(options: BusinessServiceOptions) {
     this.storage = options.storage;
@@ -192,7 +194,7 @@ export class BusinessService {
     alsoInTransaction?: (trx: Executor) => Promise<void>,
   ): Promise<VerificationChange> {
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
-    return this.changeCredentials(async (trx) => {
+    const change = await this.changeCredentials(async (trx) => {
       const business = await findBusiness(trx, businessId);
       if (!business) throw notFound(`no business with id ${businessId}`);
       const from = business.verification_status;
@@ -216,6 +218,18 @@ export class BusinessService {
       await alsoInTransaction?.(trx);
       return toChange(event);
     });
+    // Told once it is committed (the mail to the business's people): a listener's failure never changes the answer.
+    for (const listener of this.verificationListeners) {
+      await Promise.resolve()
+        .then(() => listener(businessId, change))
+        .catch(() => {});
+    }
+    return change;
+  }
+
+  /** Calls `listener` after each verification change is committed (the business's mail). */
+  onVerificationChange(listener: (businessId: string, change: VerificationChange) => unknown): void {
+    this.verificationListeners.push(listener);
   }
 
   /** Every change of the business's verification status, oldest first. */

@@ -69,6 +69,7 @@ export function buildServerApp(
       secureCookies: config.dashboard.secureCookies,
       signInPerMinute: config.dashboard.signInPerMinute,
       sandbox: sandboxTransfers(config),
+      notices: services.notices,
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).
@@ -101,6 +102,9 @@ export const EVENT_PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /** How often expired replay and Idempotency-Key records are pruned. */
 export const PRUNE_INTERVAL_MS = 60_000;
+
+/** How often the mail job sends what is due (a message just queued is sent at once). */
+export const MAIL_INTERVAL_MS = 15_000;
 
 /** How often the ledger's heads are checkpointed (only those that moved; see docs/ledger.md). */
 export const LEDGER_CHECKPOINT_INTERVAL_MS = 60 * 60_000;
@@ -193,6 +197,8 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     intervalMs: config.reconciliation.intervalMs,
     run: () => reconcilePass(services, log),
   });
+  jobs.add({ name: "send-mail", intervalMs: MAIL_INTERVAL_MS, run: () => services.mailer.deliver() });
+  services.mailer.useLog(log);
   const notices = services.bankPayoutNotices;
   if (notices) {
     jobs.add({ name: "virtual-bank-payout-notices", intervalMs: notices.intervalMs, run: notices.run });
@@ -224,6 +230,7 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
       await metricsApp?.close();
       await jobs.stop();
       await services.payoutTracker.idle();
+      await services.mailer.idle();
       await deliveries.stop();
       await services.close();
       // An unreachable Redis cannot say goodbye: drop the connection instead.

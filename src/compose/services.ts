@@ -16,6 +16,8 @@ import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
+import type { Mailer } from "../mail/mailer.js";
+import type { MailNotices } from "../mail/notices.js";
 import type { BankService } from "../payouts/banks.js";
 import type { PayoutListing } from "../payouts/payout-listing.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
@@ -38,6 +40,7 @@ import { sqliteStores } from "../storage/sqlite/stores.js";
 import type { Stores } from "../storage/stores.js";
 import { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import { RedeliveryService } from "../webhooks/redelivery.js";
+import { mailOnChanges, openMail } from "./mail.js";
 import { moneyOut } from "./money-out.js";
 
 // The one place where the service is put together: config -> storage -> services -> jobs ->
@@ -84,6 +87,9 @@ export interface Services {
   settlements: SettlementService;
   /** Asks the bank about every pending payout until it is final (the check-payouts job). */
   payoutTracker: PayoutTracker;
+  /** Outgoing mail: the outbox (the mail job sends it), and what is mailed when. */
+  mailer: Mailer;
+  notices: MailNotices;
   /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
   reconciliation: ReconciliationService;
   /**
@@ -230,12 +236,14 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       now,
     });
     const { payouts } = money;
+    const mail = openMail(config, opened, box, now);
     const businesses = new BusinessService({
       storage: opened,
       box,
       now,
       onCredentialsChanged: () => authenticator.invalidate(),
     });
+    mailOnChanges(mail.notices, { businesses, payouts, settlementTerms: money.settlementTerms });
     return {
       config,
       storage: opened,
@@ -262,6 +270,8 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
       ...money,
+      mailer: mail.mailer,
+      notices: mail.notices,
       reconciliation: new ReconciliationService({
         storage: opened,
         bank: partner,
@@ -318,7 +328,10 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       metrics,
       masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
       migrated,
-      close: () => opened.close(),
+      close: async () => {
+        mail.transport.close();
+        await opened.close();
+      },
     };
   } catch (error) {
     await opened.close().catch(() => {});

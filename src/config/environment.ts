@@ -188,6 +188,23 @@ export const envSchema = z.object({
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   SETTLEMENT_CHECK_INTERVAL_MS: integerString("SETTLEMENT_CHECK_INTERVAL_MS", 10, 3_600_000).default(5_000),
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: "SMTP_URL must be an smtp:// or smtps:// URL, like smtp://user:pass@mail.example.com:587",
+    })
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .max(200, "MAIL_FROM must be at most 200 characters")
+    .default("Virtual Account Service <no-reply@vas.localhost>"),
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "PUBLIC_URL must be an http:// or https:// URL, like https://vas.example.com",
+    })
+    .optional(),
   RECONCILE_INTERVAL_SECONDS: integerString("RECONCILE_INTERVAL_SECONDS", 1, 86_400).default(300),
   SANDBOX_PAYOUT_SETTLE_MS: integerString("SANDBOX_PAYOUT_SETTLE_MS", 0, 10_000).default(2_000),
   SANDBOX_PAYOUT_REVERSE_MS: integerString("SANDBOX_PAYOUT_REVERSE_MS", 0, 20_000).default(10_000),

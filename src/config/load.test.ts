@@ -254,16 +254,25 @@ describe("loadConfig", () => {
       assert.equal(loadConfig({}).sandbox, true);
       assert.equal(loadConfig({ NODE_ENV: "development" }).sandbox, true);
       assert.equal(loadConfig({ NODE_ENV: "test" }).sandbox, true);
-      assert.equal(loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY }).sandbox, false);
       assert.equal(
-        loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY, SANDBOX: "" }).sandbox,
+        loadConfig({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", VAS_MASTER_KEY: HEX_KEY })
+          .sandbox,
+        false,
+      );
+      assert.equal(
+        loadConfig({
+          NODE_ENV: "production",
+          SMTP_URL: "smtp://127.0.0.1:2525",
+          VAS_MASTER_KEY: HEX_KEY,
+          SANDBOX: "",
+        }).sandbox,
         false,
       );
     });
 
     test("an explicit value wins in every environment", () => {
       for (const NODE_ENV of ["development", "test", "production"]) {
-        const base = { NODE_ENV, VAS_MASTER_KEY: HEX_KEY };
+        const base = { NODE_ENV, VAS_MASTER_KEY: HEX_KEY, SMTP_URL: "smtp://127.0.0.1:2525" };
         assert.equal(loadConfig({ ...base, SANDBOX: "true" }).sandbox, true, NODE_ENV);
         assert.equal(loadConfig({ ...base, SANDBOX: "1" }).sandbox, true, NODE_ENV);
         assert.equal(loadConfig({ ...base, SANDBOX: "false" }).sandbox, false, NODE_ENV);
@@ -279,21 +288,62 @@ describe("loadConfig", () => {
 
   describe("production", () => {
     test("NODE_ENV=production without VAS_MASTER_KEY is a ConfigError", () => {
-      const error = configError({ NODE_ENV: "production" });
+      const error = configError({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525" });
       assert.match(error.message, /VAS_MASTER_KEY/);
       assert.match(error.message, /production/);
     });
 
+    test("NODE_ENV=production without SMTP_URL is a ConfigError: the dashboard's mail has no way out", () => {
+      const error = configError({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY });
+      assert.match(error.message, /SMTP_URL is required when NODE_ENV=production/);
+      assert.match(
+        configError({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY, SMTP_URL: "http://mail.example.com" })
+          .message,
+        /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/,
+      );
+    });
+
+    test("mail: SMTP when SMTP_URL is set, else files in DATA_DIR/mail; links start with PUBLIC_URL or the listening address", () => {
+      const dev = loadConfig({ DATA_DIR: "/tmp/vas-mail-config", HOST: "0.0.0.0", PORT: "3100" });
+      assert.deepEqual(dev.mail.transport, { kind: "files", dir: "/tmp/vas-mail-config/mail" });
+      assert.equal(dev.mail.publicUrl, "http://localhost:3100");
+      const prod = loadConfig({
+        NODE_ENV: "production",
+        VAS_MASTER_KEY: HEX_KEY,
+        SMTP_URL: "smtps://user:pass@mail.example.com:465",
+        PUBLIC_URL: "https://vas.example.com/",
+        MAIL_FROM: "Payments <payments@example.com>",
+      });
+      assert.deepEqual(prod.mail, {
+        transport: { kind: "smtp", url: "smtps://user:pass@mail.example.com:465" },
+        from: "Payments <payments@example.com>",
+        publicUrl: "https://vas.example.com",
+      });
+      assert.match(configError({ PUBLIC_URL: "ftp://x" }).message, /PUBLIC_URL must be an http/);
+    });
+
     test("an empty VAS_MASTER_KEY counts as missing", () => {
-      assert.match(configError({ NODE_ENV: "production", VAS_MASTER_KEY: "" }).message, /VAS_MASTER_KEY/);
+      assert.match(
+        configError({ NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", VAS_MASTER_KEY: "" })
+          .message,
+        /VAS_MASTER_KEY/,
+      );
     });
 
     test("loads with a 64-hex key (either case)", () => {
-      const config = loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY });
+      const config = loadConfig({
+        NODE_ENV: "production",
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        VAS_MASTER_KEY: HEX_KEY,
+      });
       assert.equal(config.env, "production");
       assert.deepEqual(config.masterKey, KEY_BYTES);
       assert.deepEqual(
-        loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY.toUpperCase() }).masterKey,
+        loadConfig({
+          NODE_ENV: "production",
+          SMTP_URL: "smtp://127.0.0.1:2525",
+          VAS_MASTER_KEY: HEX_KEY.toUpperCase(),
+        }).masterKey,
         KEY_BYTES,
       );
     });
@@ -305,7 +355,11 @@ describe("loadConfig", () => {
         keyBytes.toString("base64").replace(/=$/, ""),
         keyBytes.toString("base64url"),
       ]) {
-        const config = loadConfig({ NODE_ENV: "production", VAS_MASTER_KEY: text });
+        const config = loadConfig({
+          NODE_ENV: "production",
+          SMTP_URL: "smtp://127.0.0.1:2525",
+          VAS_MASTER_KEY: text,
+        });
         assert.deepEqual(config.masterKey, keyBytes, text);
       }
     });
@@ -384,6 +438,7 @@ describe("PROVIDER=http", () => {
         ...http,
         BANK_URL: "http://bank.example",
         NODE_ENV: "production",
+        SMTP_URL: "smtp://127.0.0.1:2525",
         VAS_MASTER_KEY: HEX_KEY,
       }).problems,
       ["BANK_URL must be https:// when NODE_ENV=production"],

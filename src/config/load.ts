@@ -69,6 +69,14 @@ export type Config = Readonly<{
     /** How often the schedule looks for daily settlements due and instant ones to make. */
     checkIntervalMs: number;
   };
+  mail: {
+    /** SMTP (SMTP_URL), or, without it (development and tests), .eml files in DATA_DIR/mail. */
+    transport: { kind: "smtp"; url: string } | { kind: "files"; dir: string };
+    /** The From of every mail (MAIL_FROM). */
+    from: string;
+    /** Where users reach the service (PUBLIC_URL, no trailing slash): every link in a mail starts with it. */
+    publicUrl: string;
+  };
   reconciliation: {
     /** How often the job reads the bank's statement for credits no notification brought (RECONCILE_INTERVAL_SECONDS). */
     intervalMs: number;
@@ -140,6 +148,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "VAS_MASTER_KEY is required when NODE_ENV=production (generate one with: openssl rand -hex 32)",
     ]);
   }
+  if (e.NODE_ENV === "production" && !e.SMTP_URL) {
+    // Sign-up confirmation, invitations and recovery are mailed: without a way to send them, a
+    // business could not sign up or get back in.
+    throw new ConfigError([
+      "SMTP_URL is required when NODE_ENV=production: the dashboard mails confirmations, invitations and recovery links (smtp://user:pass@host:587)",
+    ]);
+  }
   const problems: string[] = [];
   const provider = providerConfig(e, problems);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -191,6 +206,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkIntervalMs: e.SETTLEMENT_CHECK_INTERVAL_MS,
     },
     reconciliation: { intervalMs: e.RECONCILE_INTERVAL_SECONDS * 1_000 },
+    mail: {
+      transport: e.SMTP_URL
+        ? ({ kind: "smtp", url: e.SMTP_URL } as const)
+        : ({ kind: "files", dir: path.join(path.resolve(e.DATA_DIR), "mail") } as const),
+      from: e.MAIL_FROM,
+      publicUrl: (e.PUBLIC_URL ?? `http://${publicHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ""),
+    },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? e.NODE_ENV === "development",
       requireHttps: e.NODE_ENV === "production",
@@ -208,3 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   });
 }
+
+/** The host a link can name for a listening address: a wildcard one is reached as localhost. */
+const publicHost = (host: string) =>
+  host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;

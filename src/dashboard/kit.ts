@@ -4,6 +4,7 @@ import type { BusinessService } from "../businesses/business-service.js";
 import type { Session, Sessions } from "../businesses/sessions.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
+import type { MailNotices } from "../mail/notices.js";
 import type { PayoutSettings } from "../payouts/payout-settings.js";
 import type { DomainServices } from "../web/domain-services.js";
 
@@ -28,6 +29,8 @@ export interface DashboardDependencies extends DomainServices {
   signInPerMinute: number;
   /** SANDBOX: the account page offers a simulated transfer. */
   sandbox: boolean;
+  /** What the dashboard mails as it happens (a sign-in from a new browser). */
+  notices: MailNotices;
 }
 
 declare module "fastify" {

@@ -117,7 +117,16 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     const verified = passedCode || !user.totpEnabled;
     const { token } = await deps.sessions.start(user, verified);
     setSessionCookie(reply, token, deps.secureCookies);
-    // Only a browser that passed every factor becomes a known device.
+    // Only a browser that passed every factor becomes a known device; the first time, the user
+    // is mailed (a sign-in nobody recognises is seen at once).
+    if (verified && trustedDevice(request, deps.deviceKey)?.userId !== user.id) {
+      await deps.notices.newDevice(
+        user,
+        new Date().toISOString(),
+        request.ip,
+        request.headers["user-agent"] ?? "",
+      );
+    }
     if (verified) {
       rememberDevice(request, reply, {
         userId: user.id,

@@ -76,6 +76,7 @@ export interface PayoutServiceOptions {
 export class PayoutService {
   private readonly now: Clock;
   private readonly heldListeners: Array<(payout: Payout) => void> = [];
+  private readonly movedListeners: Array<(businessId: string, payout: Payout) => unknown> = [];
 
   constructor(private readonly options: PayoutServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -84,6 +85,11 @@ export class PayoutService {
   /** Calls `listener` with each payout once it is held (the tracker asks the bank at once). */
   onHeld(listener: (payout: Payout) => void): void {
     this.heldListeners.push(listener);
+  }
+
+  /** Calls `listener` with a payout each time this process moves it to a final status (the business's mail). */
+  onMoved(listener: (businessId: string, payout: Payout) => unknown): void {
+    this.movedListeners.push(listener);
   }
 
   /**
@@ -290,7 +296,16 @@ export class PayoutService {
       }
       return current;
     });
-    const latest = moved ?? (await findPayoutById(storage.db, state.reference));
+    if (moved) {
+      const view = payoutView(moved);
+      for (const listener of this.movedListeners) {
+        await Promise.resolve()
+          .then(() => listener(moved.business_id, view))
+          .catch(() => {});
+      }
+      return view;
+    }
+    const latest = await findPayoutById(storage.db, state.reference);
     return latest && payoutView(latest);
   }
 }

@@ -1,5 +1,6 @@
 import { type Clock, isoNow } from "../clock.js";
 import { ErrorCode, isAppError } from "../errors.js";
+import { Kicker } from "../jobs/kicker.js";
 import type { BankPayoutState, PayoutRail } from "../providers/payout-rail.js";
 import type { Storage } from "../storage/database.js";
 import { claimCheck, duePayouts, scheduleCheck, stuckPayouts } from "../storage/payout-checks.js";
@@ -44,8 +45,10 @@ export interface TrackerLog {
 export class PayoutTracker {
   private readonly now: Clock;
   private log: TrackerLog = { warn: () => {} };
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly kicker = new Kicker(
+    () => this.run(),
+    (error) => this.log.warn({ err: error }, "payout check failed"),
+  );
 
   constructor(private readonly options: PayoutTrackerOptions) {
     this.now = options.now ?? Date.now;
@@ -56,26 +59,14 @@ export class PayoutTracker {
     this.log = log;
   }
 
-  /** Runs a pass soon (a payout was just held): one at a time, one more if asked while running. */
+  /** Checks the due payouts now, not at the next interval (a payout just held). */
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run()
-      .catch((error: unknown) => this.log.warn({ err: error }, "payout check failed"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.kicker.kick();
   }
 
   /** Waits for a pass in flight (shutdown, tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.kicker.idle();
   }
 
   /** One pass: every due payout checked once, then the stuck ones counted. */

@@ -56,6 +56,7 @@ export function settlementTermsView(row: SettlementTermsRow | undefined, coolOff
 
 /** Where a business's settlements go, when, and what they keep back. */
 export class SettlementTermsService {
+  private readonly accountListeners: Array<(businessId: string, terms: SettlementTerms) => unknown> = [];
   private readonly now: Clock;
 
   constructor(private readonly options: SettlementTermsOptions) {
@@ -134,7 +135,18 @@ export class SettlementTermsService {
         now,
       );
     });
-    return this.terms(businessId);
+    const terms = await this.terms(businessId);
+    for (const listener of this.accountListeners) {
+      await Promise.resolve()
+        .then(() => listener(businessId, terms))
+        .catch(() => {});
+    }
+    return terms;
+  }
+
+  /** Calls `listener` after a settlement account is changed (the business's mail). */
+  onAccountChanged(listener: (businessId: string, terms: SettlementTerms) => unknown): void {
+    this.accountListeners.push(listener);
   }
 
   /** Sets the schedule: `manual`, `daily` at `dailyAt` (HH:MM, Africa/Lagos) or `instant`, and the reserve in kobo. */

@@ -26,6 +26,7 @@ import * as refunds from "./migrations/0022-refunds.js";
 import * as payoutIps from "./migrations/0023-payout-ips.js";
 import * as settlements from "./migrations/0024-settlements.js";
 import * as reconciliation from "./migrations/0025-reconciliation.js";
+import * as mail from "./migrations/0026-mail.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -54,6 +55,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0023-payout-ips": payoutIps,
   "0024-settlements": settlements,
   "0025-reconciliation": reconciliation,
+  "0026-mail": mail,
 };
 
 /** Every migration, in the order they apply. */

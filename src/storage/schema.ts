@@ -7,6 +7,7 @@ import type {
   TransactionsTable,
   TransferConflictsTable,
 } from "./schema-ledger.js";
+import type { MailOutboxTable } from "./schema-mail.js";
 import type {
   PayoutPostingsTable,
   PayoutsTable,
@@ -310,6 +311,7 @@ export interface Database {
   reconciliation_reports: ReconciliationReportsTable;
   reconciliation_seen: ReconciliationSeenTable;
   reconciliation_recoveries: ReconciliationRecoveriesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

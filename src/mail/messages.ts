@@ -1,0 +1,130 @@
+import { lagosDate, lagosTimeOfDay } from "../core/lagos-time.js";
+import { formatNaira } from "../ledger/kobo.js";
+import type { MailContent } from "./mailer.js";
+
+// The service's mails (issue 28), each in plain text and HTML built from the same parts: no
+// remote images, no scripts, nothing a mail client fetches; every link starts with PUBLIC_URL.
+// What a person sees first is what happened; then what to do, with one link.
+
+/** HTML's five special characters, escaped. */
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+interface Parts {
+  subject: string;
+  /** Paragraphs, plain text. */
+  lines: string[];
+  action?: { label: string; url: string };
+  /** The last paragraph: why they got this mail. */
+  footer: string;
+}
+
+/** A mail from its parts: the text, and the same in simple inline-styled HTML. */
+export function compose({ subject, lines, action, footer }: Parts): MailContent {
+  const text = [...lines, ...(action ? [`${action.label}: ${action.url}`] : []), "--", footer].join("\n\n");
+  const paragraph = (line: string) =>
+    `<p style="margin:0 0 16px">${escapeHtml(line).replaceAll("\n", "<br>")}</p>`;
+  const html = [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#14213d">',
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">',
+    '<p style="margin:0 0 24px;font-weight:bold">Virtual Account Service</p>',
+    ...lines.map(paragraph),
+    action
+      ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#0b5d4b;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>` +
+        `<p style="margin:0 0 16px;font-size:13px;color:#4a5568">Or open this address: ${escapeHtml(action.url)}</p>`
+      : "",
+    `<p style="margin:24px 0 0;font-size:13px;color:#4a5568">${escapeHtml(footer)}</p>`,
+    "</div></body></html>",
+  ].join("\n");
+  return { subject, text, html };
+}
+
+/** An instant as a person in Lagos reads it, the zone named, and in UTC. */
+export const lagosTime = (iso: string) => {
+  const at = Date.parse(iso);
+  return `${lagosDate(at)} ${lagosTimeOfDay(at)} WAT (${iso.slice(0, 16).replace("T", " ")} UTC)`;
+};
+
+/** An account number with all but its last four digits hidden. */
+const masked = (accountNumber: string) => `******${accountNumber.slice(-4)}`;
+
+const ABOUT_BUSINESS = (business: string) =>
+  `You get this mail because you are a member of ${business} on the Virtual Account Service.`;
+
+export const MESSAGES = {
+  verificationApproved: (p: { business: string; publicUrl: string }) =>
+    compose({
+      subject: `${p.business} is verified`,
+      lines: [
+        `Good news: ${p.business} is verified.`,
+        "You can now create API keys, issue accounts to your customers and receive payments.",
+      ],
+      action: { label: "Open the dashboard", url: `${p.publicUrl}/dashboard/home` },
+      footer: ABOUT_BUSINESS(p.business),
+    }),
+  verificationRejected: (p: { business: string; reason: string; publicUrl: string }) =>
+    compose({
+      subject: `${p.business}: your details need a change`,
+      lines: [
+        `We could not verify ${p.business} yet. The reviewer said:`,
+        p.reason,
+        "Correct your details and submit them again; they are reviewed again as soon as you do.",
+      ],
+      action: { label: "Correct your details", url: `${p.publicUrl}/dashboard/verification` },
+      footer: ABOUT_BUSINESS(p.business),
+    }),
+  newDevice: (p: { email: string; at: string; address: string; device: string; publicUrl: string }) =>
+    compose({
+      subject: "A new sign-in to your account",
+      lines: [
+        `Someone signed in to ${p.email} from a browser that had not signed in before.`,
+        `When: ${lagosTime(p.at)}\nFrom: ${p.address}\nBrowser: ${p.device}`,
+        "If this was you, there is nothing to do. If it was not, change your password now: every other session ends when you do. Then turn on two-factor sign-in.",
+      ],
+      action: { label: "Change your password", url: `${p.publicUrl}/dashboard/security` },
+      footer: `You get this mail because someone signed in as ${p.email}.`,
+    }),
+  settlementAccountChanged: (p: {
+    business: string;
+    accountName: string;
+    bankName: string;
+    accountNumber: string;
+    usableFrom: string;
+    publicUrl: string;
+  }) =>
+    compose({
+      subject: `${p.business}: the settlement account was changed`,
+      lines: [
+        `The account ${p.business}'s settlements are paid to was changed to ${p.accountName}, ${p.bankName} ${masked(p.accountNumber)}.`,
+        `No settlement goes to it before ${lagosTime(p.usableFrom)}.`,
+        "If nobody at your business made this change, sign in and set your account back, change your password, and tell us: a settlement account is where your money goes.",
+      ],
+      action: { label: "Review your settlements", url: `${p.publicUrl}/dashboard/settlements` },
+      footer: ABOUT_BUSINESS(p.business),
+    }),
+  payoutFailed: (p: {
+    business: string;
+    payoutId: string;
+    amount: number;
+    accountName: string;
+    bankName: string;
+    reason: string | null;
+    refund: boolean;
+    publicUrl: string;
+  }) =>
+    compose({
+      subject: `${p.business}: a ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} failed`,
+      lines: [
+        `The ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} to ${p.accountName} at ${p.bankName} failed${p.reason ? `: ${p.reason}` : "."}`,
+        "Its amount and fee are back in your available balance. Check the account details and send it again.",
+      ],
+      action: { label: "See the payout", url: `${p.publicUrl}/dashboard/payouts/${p.payoutId}` },
+      footer: ABOUT_BUSINESS(p.business),
+    }),
+} as const;

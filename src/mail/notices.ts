@@ -1,0 +1,137 @@
+import type { Payout, SettlementTerms } from "../core/api-types.js";
+import { findBusiness } from "../storage/business-repository.js";
+import type { Storage } from "../storage/database.js";
+import { businessUserEmails } from "../storage/mail-repository.js";
+import type { Mailer } from "./mailer.js";
+import { MESSAGES } from "./messages.js";
+
+// What the service tells people by mail as things happen (issue 28, item 1): a business's
+// verification decided, a sign-in from a new browser, its settlement account changed, a payout
+// failed. Each is queued after the change is committed; the mail job sends it.
+
+export interface MailNoticesOptions {
+  storage: Storage;
+  mailer: Mailer;
+  /** Where users reach the service: every link starts with it (PUBLIC_URL). */
+  publicUrl: string;
+}
+
+export class MailNotices {
+  constructor(private readonly options: MailNoticesOptions) {}
+
+  /** A business's verification approved or rejected (with the reviewer's reason): to its people. */
+  async verificationDecided(
+    businessId: string,
+    change: { to: string; reason: string | null },
+  ): Promise<void> {
+    if (change.to !== "completed" && change.to !== "rejected") return;
+    const { publicUrl } = this.options;
+    await this.toBusiness(
+      businessId,
+      `verification.${change.to === "completed" ? "approved" : "rejected"}`,
+      (business) =>
+        change.to === "completed"
+          ? MESSAGES.verificationApproved({ business, publicUrl })
+          : MESSAGES.verificationRejected({
+              business,
+              reason: change.reason ?? "No reason was given.",
+              publicUrl,
+            }),
+    );
+  }
+
+  /** A sign-in, with every factor passed, from a browser the user had not signed in from before. */
+  async newDevice(
+    user: { email: string; businessId: string | null },
+    at: string,
+    address: string,
+    device: string,
+  ) {
+    const { mailer, publicUrl } = this.options;
+    await mailer.queue(
+      "sign_in.new_device",
+      user.email,
+      MESSAGES.newDevice({ email: user.email, at, address, device: describeDevice(device), publicUrl }),
+      user.businessId,
+    );
+    mailer.kick();
+  }
+
+  /** A business's settlement account changed: to its people (money goes there after the cool-off). */
+  async settlementAccountChanged(businessId: string, terms: SettlementTerms): Promise<void> {
+    const account = terms.account;
+    if (!account) return;
+    await this.toBusiness(businessId, "settlement_account.updated", (business) =>
+      MESSAGES.settlementAccountChanged({
+        business,
+        accountName: account.accountName,
+        bankName: account.bankName,
+        accountNumber: account.accountNumber,
+        usableFrom: account.usableFrom,
+        publicUrl: this.options.publicUrl,
+      }),
+    );
+  }
+
+  /** A payout (or refund, or settlement) that failed: to its business's people. */
+  async payoutMoved(businessId: string, payout: Payout): Promise<void> {
+    if (payout.status !== "failed") return;
+    await this.toBusiness(businessId, "payout.failed", (business) =>
+      MESSAGES.payoutFailed({
+        business,
+        payoutId: payout.id,
+        amount: payout.amount,
+        accountName: payout.accountName,
+        bankName: payout.bankName,
+        reason: payout.failureReason,
+        refund: payout.refundOf !== null,
+        publicUrl: this.options.publicUrl,
+      }),
+    );
+  }
+
+  /** Queues one message to each of a business's people, then sends. */
+  private async toBusiness(
+    businessId: string,
+    kind: string,
+    message: (business: string) => ReturnType<(typeof MESSAGES)[keyof typeof MESSAGES]>,
+  ): Promise<void> {
+    const { storage, mailer } = this.options;
+    const [business, emails] = await Promise.all([
+      findBusiness(storage.db, businessId),
+      businessUserEmails(storage.db, businessId),
+    ]);
+    if (!business) return;
+    for (const email of emails) await mailer.queue(kind, email, message(business.name), businessId);
+    if (emails.length > 0) mailer.kick();
+  }
+}
+
+/** A browser in a few words from its User-Agent: what a person recognises. */
+export function describeDevice(userAgent: string): string {
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /OPR\//.test(userAgent)
+      ? "Opera"
+      : /Chrome\//.test(userAgent)
+        ? "Chrome"
+        : /Firefox\//.test(userAgent)
+          ? "Firefox"
+          : /Safari\//.test(userAgent)
+            ? "Safari"
+            : undefined;
+  const system = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Windows/.test(userAgent)
+        ? "Windows"
+        : /Mac OS X/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : undefined;
+  if (!browser && !system)
+    return userAgent ? `an unrecognised browser (${userAgent.slice(0, 80)})` : "an unknown browser";
+  return `${browser ?? "A browser"} on ${system ?? "an unknown system"}`;
+}

@@ -1,0 +1,76 @@
+import { type Selectable, sql } from "kysely";
+import type { Executor } from "./executor.js";
+import type { MailOutboxTable } from "./schema-mail.js";
+
+// The mail outbox's reads and writes (issue 28): queued, claimed by one sender at a time, sent
+// (its content dropped) or tried again, and given up on after its attempts.
+
+export type MailRow = Selectable<MailOutboxTable>;
+
+export async function queueMail(db: Executor, row: MailRow): Promise<void> {
+  await db.insertInto("mail_outbox").values(row).execute();
+}
+
+/**
+ * Claims up to `limit` messages due by `now` for this sender until `until`: the conditions are
+ * checked again on the rows it updates, so two senders never take one message.
+ */
+export async function claimDueMail(
+  db: Executor,
+  now: string,
+  until: string,
+  limit: number,
+): Promise<MailRow[]> {
+  const claimable = sql<boolean>`status = 'queued' and next_attempt_at <= ${now} and (claimed_until is null or claimed_until < ${now})`;
+  return db
+    .updateTable("mail_outbox")
+    .set({ claimed_until: until })
+    .where(claimable)
+    .where(
+      "id",
+      "in",
+      db.selectFrom("mail_outbox").select("id").where(claimable).orderBy("next_attempt_at").limit(limit),
+    )
+    .returningAll()
+    .execute();
+}
+
+/** Sent: its content is dropped. */
+export async function markMailSent(db: Executor, id: string, now: string): Promise<void> {
+  await db
+    .updateTable("mail_outbox")
+    .set({ status: "sent", sealed: null, sent_at: now, claimed_until: null, last_error: null })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Not sent: tried again at `next`, or given up on (its content dropped) when `next` is undefined. */
+export async function markMailUnsent(
+  db: Executor,
+  id: string,
+  attempts: number,
+  error: string,
+  next: string | undefined,
+): Promise<void> {
+  await db
+    .updateTable("mail_outbox")
+    .set(
+      next === undefined
+        ? { status: "failed", sealed: null, attempts, last_error: error, claimed_until: null }
+        : { attempts, last_error: error, next_attempt_at: next, claimed_until: null },
+    )
+    .where("id", "=", id)
+    .execute();
+}
+
+/** The emails of a business's users (today its owner; with teams, every member). */
+export async function businessUserEmails(db: Executor, businessId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select("email")
+    .where("business_id", "=", businessId)
+    .where("role", "=", "business")
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => row.email);
+}
