@@ -18,6 +18,7 @@ import { CLI } from "../src/core/actor.js";
 import { check } from "../src/core/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { launchBrowser } from "../test/helpers/browser.js";
+import { linkIn, mailsTo } from "../test/helpers/mail-files.js";
 
 const OUT = path.resolve("docs/images");
 const PASSWORD = "correct horse battery staple 42";
@@ -233,6 +234,24 @@ try {
   await capture(business, "webhooks");
   await business.goto(`${origin}/dashboard/security`);
   await capture(business, "security");
+  // Forgot password, from a browser that is not signed in: the link comes by mail (an .eml file
+  // here, without SMTP_URL).
+  const stranger = await (
+    await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } })
+  ).newPage();
+  await stranger.goto(`${origin}/dashboard/login`);
+  await stranger.getByRole("link", { name: "Forgot your password?" }).click();
+  await stranger.getByLabel("Email").fill("owner@kolafoods.example");
+  await stranger.getByRole("button", { name: "Mail me a link" }).click();
+  await capture(stranger, "forgot");
+  await services.mailer.idle();
+  const reset = (await mailsTo(dir, "owner@kolafoods.example")).find(
+    (mail) => mail.subject === "Reset your password",
+  );
+  await stranger.goto(
+    linkIn(reset, `${config.mail.publicUrl}/dashboard/reset?token=`).replace(config.mail.publicUrl, origin),
+  );
+  await capture(stranger, "reset-password");
   process.stdout.write(`Screenshots written to ${OUT}\n`);
 } finally {
   await browser.close();

@@ -70,6 +70,7 @@ export function buildServerApp(
       signInPerMinute: config.dashboard.signInPerMinute,
       sandbox: sandboxTransfers(config),
       notices: services.notices,
+      passwordResets: services.passwordResets,
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).

@@ -5,6 +5,7 @@ import { Authenticator } from "../auth/authenticator.js";
 import { BusinessProfiles } from "../businesses/business-profile.js";
 import { BusinessService } from "../businesses/business-service.js";
 import { type MasterKeySource, resolveMasterKey } from "../businesses/master-key.js";
+import { PasswordResets } from "../businesses/password-resets.js";
 import { SecretBox, SecretBoxError } from "../businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "../businesses/service-keys.js";
 import { Sessions } from "../businesses/sessions.js";
@@ -90,6 +91,8 @@ export interface Services {
   /** Outgoing mail: the outbox (the mail job sends it), and what is mailed when. */
   mailer: Mailer;
   notices: MailNotices;
+  /** "Forgot password": reset links mailed, and used once. */
+  passwordResets: PasswordResets;
   /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
   reconciliation: ReconciliationService;
   /**
@@ -272,6 +275,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       ...money,
       mailer: mail.mailer,
       notices: mail.notices,
+      passwordResets: new PasswordResets({ storage: opened, notices: mail.notices, now }),
       reconciliation: new ReconciliationService({
         storage: opened,
         bank: partner,

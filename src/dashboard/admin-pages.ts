@@ -3,6 +3,7 @@ import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schem
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
+import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
 
@@ -24,6 +25,7 @@ const ACTIONS = {
 export function adminPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   notFoundPage(pages);
   signInRoutes(pages, deps, ADMIN_SURFACE);
+  recoveryPages(pages, deps, ADMIN_SURFACE);
   securityPages(pages, deps, ADMIN_SURFACE);
   adminPayoutPages(pages, deps, ADMIN_SURFACE);
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);

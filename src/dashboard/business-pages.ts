@@ -4,6 +4,7 @@ import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
 import { payoutPages } from "./payout-pages.js";
+import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
 import { settlementPages } from "./settlement-pages.js";
 import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
@@ -14,6 +15,7 @@ import { webhookPages } from "./webhook-pages.js";
 export function businessPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   notFoundPage(pages);
   signInRoutes(pages, deps, BUSINESS_SURFACE);
+  recoveryPages(pages, deps, BUSINESS_SURFACE);
   keyPages(pages, deps);
   securityPages(pages, deps, BUSINESS_SURFACE);
   moneyPages(pages, deps);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
+import type { PasswordResets } from "../businesses/password-resets.js";
 import type { Session, Sessions } from "../businesses/sessions.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
@@ -31,6 +32,8 @@ export interface DashboardDependencies extends DomainServices {
   sandbox: boolean;
   /** What the dashboard mails as it happens (a sign-in from a new browser). */
   notices: MailNotices;
+  /** "Forgot password": the mailed link and the new password. */
+  passwordResets: PasswordResets;
 }
 
 declare module "fastify" {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
 import { Kicker } from "../jobs/kicker.js";
 import type { Mail, MailTransport } from "../providers/mail-transport.js";
@@ -14,9 +13,15 @@ import { claimDueMail, markMailSent, markMailUnsent, queueMail } from "../storag
 /** A message's content: what is sealed until it is sent. */
 export type MailContent = Omit<Mail, "to">;
 
+/** What seals a message at rest (the master key's SecretBox). */
+export interface Sealer {
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+}
+
 export interface MailerOptions {
   storage: Storage;
-  box: SecretBox;
+  box: Sealer;
   transport: MailTransport;
   now?: Clock;
   log?: MailLog;

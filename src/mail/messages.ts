@@ -127,4 +127,14 @@ export const MESSAGES = {
       action: { label: "See the payout", url: `${p.publicUrl}/dashboard/payouts/${p.payoutId}` },
       footer: ABOUT_BUSINESS(p.business),
     }),
+  passwordReset: (p: { email: string; link: string; minutes: number }) =>
+    compose({
+      subject: "Reset your password",
+      lines: [
+        `Someone asked to reset the password of ${p.email}. If it was you, choose a new password with the link below: it works once, for ${p.minutes} minutes, and signs you out everywhere.`,
+        "If it was not you, ignore this mail: your password stays as it is.",
+      ],
+      action: { label: "Choose a new password", url: p.link },
+      footer: `You get this mail because a password reset was asked for ${p.email}.`,
+    }),
 } as const;

@@ -19,6 +19,11 @@ export interface MailNoticesOptions {
 export class MailNotices {
   constructor(private readonly options: MailNoticesOptions) {}
 
+  /** Where users reach the service: links start with it. */
+  get publicUrl(): string {
+    return this.options.publicUrl;
+  }
+
   /** A business's verification approved or rejected (with the reviewer's reason): to its people. */
   async verificationDecided(
     businessId: string,
@@ -52,6 +57,18 @@ export class MailNotices {
       "sign_in.new_device",
       user.email,
       MESSAGES.newDevice({ email: user.email, at, address, device: describeDevice(device), publicUrl }),
+      user.businessId,
+    );
+    mailer.kick();
+  }
+
+  /** A password reset link, to the user who asked (the link is a secret: sealed in the outbox, never logged). */
+  async passwordReset(user: { email: string; businessId: string | null }, link: string, minutes: number) {
+    const { mailer } = this.options;
+    await mailer.queue(
+      "password.reset",
+      user.email,
+      MESSAGES.passwordReset({ email: user.email, link, minutes }),
       user.businessId,
     );
     mailer.kick();

@@ -27,6 +27,7 @@ import * as payoutIps from "./migrations/0023-payout-ips.js";
 import * as settlements from "./migrations/0024-settlements.js";
 import * as reconciliation from "./migrations/0025-reconciliation.js";
 import * as mail from "./migrations/0026-mail.js";
+import * as passwordResets from "./migrations/0027-password-resets.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -56,6 +57,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0024-settlements": settlements,
   "0025-reconciliation": reconciliation,
   "0026-mail": mail,
+  "0027-password-resets": passwordResets,
 };
 
 /** Every migration, in the order they apply. */

@@ -67,3 +67,13 @@ export interface AuditLogTable {
   detail: string | null;
   created_at: string;
 }
+
+/** A password reset link: its token's SHA-256 only; good once, until it expires. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** When it was used, or voided by a newer link (null: still good until it expires). */
+  used_at: string | null;
+}

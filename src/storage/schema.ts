@@ -19,6 +19,7 @@ import type {
   AuditLogTable,
   BusinessProfilesTable,
   DashboardSessionsTable,
+  PasswordResetsTable,
   SignInAttemptsTable,
   UsersTable,
 } from "./schema-people.js";
@@ -312,6 +313,7 @@ export interface Database {
   reconciliation_seen: ReconciliationSeenTable;
   reconciliation_recoveries: ReconciliationRecoveriesTable;
   mail_outbox: MailOutboxTable;
+  password_resets: PasswordResetsTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

@@ -215,3 +215,53 @@ export async function deleteEndedSessions(db: Executor, before: string, batch: n
     .execute();
   return ended.length;
 }
+
+/** A new reset link for the user; every earlier one still good is voided. */
+export async function insertPasswordReset(
+  db: Executor,
+  row: { token_hash: string; user_id: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db
+    .updateTable("password_resets")
+    .set({ used_at: row.created_at })
+    .where("user_id", "=", row.user_id)
+    .where("used_at", "is", null)
+    .execute();
+  await db
+    .insertInto("password_resets")
+    .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** Takes a reset link: the user it was for, when it was still good at `now` (then it is used up). */
+export async function takePasswordReset(
+  db: Executor,
+  tokenHash: string,
+  now: string,
+): Promise<string | undefined> {
+  const taken = await db
+    .updateTable("password_resets")
+    .set({ used_at: now })
+    .where("token_hash", "=", tokenHash)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .returning("user_id")
+    .executeTakeFirst();
+  return taken?.user_id;
+}
+
+/** The user a reset link is for, while it is still good at `now` (the form is shown only then). */
+export async function liveResetUser(
+  db: Executor,
+  tokenHash: string,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("password_resets")
+    .select("user_id")
+    .where("token_hash", "=", tokenHash)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return row?.user_id;
+}

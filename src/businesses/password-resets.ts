@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type Clock, isoNow } from "../clock.js";
+import { AppError, ErrorCode } from "../errors.js";
+import type { MailNotices } from "../mail/notices.js";
+import type { Storage } from "../storage/database.js";
+import type { UserRole } from "../storage/schema-people.js";
+import { writeTransaction } from "../storage/transactions.js";
+import {
+  findUser,
+  findUserByEmail,
+  insertActorAudit,
+  insertPasswordReset,
+  liveResetUser,
+  revokeUserSessions,
+  takePasswordReset,
+  updateUser,
+} from "../storage/user-repository.js";
+import { checkPassword, hashPassword } from "./passwords.js";
+import { actorOf, parseEmail } from "./users.js";
+
+// "Forgot password" (issue 28, item 4): a single-use link mailed to the address, good for 30
+// minutes, kept only as its hash; using it sets the new password and ends every session of the
+// user. The answer to a request is the same whether or not the address has an account.
+
+/** How long a reset link works. */
+export const RESET_LINK_MINUTES = 30;
+
+export interface PasswordResetsOptions {
+  storage: Storage;
+  notices: MailNotices;
+  now?: Clock;
+}
+
+const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A link that is no good (never made, used, voided by a newer one, or expired): ask again. */
+const linkExpired = () =>
+  new AppError(
+    ErrorCode.NOT_FOUND,
+    410,
+    "This link has expired or was already used. Ask for a new one: each works once, for 30 minutes.",
+  );
+
+export class PasswordResets {
+  private readonly now: Clock;
+
+  constructor(private readonly options: PasswordResetsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Mails a reset link to the `role`'s user with this email, when there is one; answers the same
+   * either way. `base` is the surface the link opens (/dashboard or /admin).
+   */
+  async request(role: UserRole, emailText: string, base: string): Promise<void> {
+    const email = parseEmail(emailText);
+    const { storage, notices } = this.options;
+    const row = await findUserByEmail(storage.db, role, email);
+    if (!row) return;
+    const token = randomBytes(32).toString("base64url");
+    const now = this.now();
+    await writeTransaction(storage, async (trx) => {
+      await insertPasswordReset(trx, {
+        token_hash: hashOf(token),
+        user_id: row.id,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(now + RESET_LINK_MINUTES * 60_000).toISOString(),
+      });
+      await insertActorAudit(trx, {
+        actor: actorOf(row),
+        businessId: row.business_id,
+        action: "password.reset_requested",
+        detail: {},
+        at: new Date(now).toISOString(),
+      });
+    });
+    const link = `${notices.publicUrl}${base}/reset?token=${token}`;
+    await notices.passwordReset({ email: row.email, businessId: row.business_id }, link, RESET_LINK_MINUTES);
+  }
+
+  /** Whether the link's token is still good (its form is shown only then). */
+  async isLive(token: string): Promise<boolean> {
+    return (await liveResetUser(this.options.storage.db, hashOf(token), isoNow(this.now))) !== undefined;
+  }
+
+  /** Sets the new password with a good link, uses the link up and ends every session of the user. */
+  async reset(token: string, password: string): Promise<void> {
+    const { storage } = this.options;
+    const tokenHash = hashOf(token);
+    const userId = await liveResetUser(storage.db, tokenHash, isoNow(this.now));
+    const row = userId === undefined ? undefined : await findUser(storage.db, userId);
+    if (!row) throw linkExpired();
+    checkPassword(password, [row.email]);
+    const passwordHash = await hashPassword(password);
+    await writeTransaction(storage, async (trx) => {
+      const now = isoNow(this.now);
+      // Taken under the write: two tabs sending the form use the link once.
+      if ((await takePasswordReset(trx, tokenHash, now)) !== row.id) throw linkExpired();
+      await updateUser(trx, row.id, { password_hash: passwordHash, password_changed_at: now });
+      await revokeUserSessions(trx, row.id, now);
+      await insertActorAudit(trx, {
+        actor: actorOf(row),
+        businessId: row.business_id,
+        action: "password.reset",
+        detail: {},
+        at: now,
+      });
+    });
+  }
+}
