@@ -65,8 +65,8 @@ for (const dialect of DIALECTS) {
         return totpCode(secret, now());
       };
       if (options.twoFactor) {
-        secret = (await h.services.users.beginTotp(user.id)).secret;
-        await h.services.users.confirmTotp(user.id, code(), PASSWORD);
+        secret = (await h.services.secondFactor.beginTotp(user.id)).secret;
+        await h.services.secondFactor.confirmTotp(user.id, code(), PASSWORD);
       }
       const owner = pageClient(h.app);
       const login = await owner.get("/dashboard/login");

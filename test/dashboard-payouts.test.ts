@@ -60,12 +60,12 @@ for (const dialect of DIALECTS) {
       const user = await h.services.users.signUp({ businessName: "Kola Payouts", email, password: PASSWORD });
       const forBusiness = { businessId: user.businessId as string, businessName: "Kola Payouts" };
       await verifyBusiness(h.services, forBusiness.businessId);
-      const { secret } = await h.services.users.beginTotp(user.id);
+      const { secret } = await h.services.secondFactor.beginTotp(user.id);
       const code = () => {
         offset += STEP_MS;
         return totpCode(secret, now());
       };
-      await h.services.users.confirmTotp(user.id, code(), PASSWORD);
+      await h.services.secondFactor.confirmTotp(user.id, code(), PASSWORD);
       const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
       const accountNumber = account.account.accountNumber;
 

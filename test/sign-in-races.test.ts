@@ -115,9 +115,9 @@ for (const dialect of DATABASE_KINDS) {
 
     test("30 half-signed-in sessions send one code at once: exactly one full session", async () => {
       const { email, user } = await signUp("code");
-      const { secret } = await cluster.services.users.beginTotp(user.id);
+      const { secret } = await cluster.services.secondFactor.beginTotp(user.id);
       const now = Date.now();
-      await cluster.services.users.confirmTotp(user.id, totpCode(secret, now), PASSWORD);
+      await cluster.services.secondFactor.confirmTotp(user.id, totpCode(secret, now), PASSWORD);
       const halves: WebClient[] = [];
       for (let i = 0; i < 30; i++) {
         const client = browser();
@@ -167,8 +167,8 @@ for (const dialect of DATABASE_KINDS) {
 
     test("9 wrong codes at once: 5 are checked, the rest paused (429)", async () => {
       const { email, user } = await signUp("codes");
-      const { secret } = await cluster.services.users.beginTotp(user.id);
-      await cluster.services.users.confirmTotp(user.id, totpCode(secret, Date.now()), PASSWORD);
+      const { secret } = await cluster.services.secondFactor.beginTotp(user.id);
+      await cluster.services.secondFactor.confirmTotp(user.id, totpCode(secret, Date.now()), PASSWORD);
       const halves = Array.from({ length: 9 }, browser);
       for (const client of halves) {
         await signIn(client, email, PASSWORD);

@@ -129,20 +129,27 @@ for (const dialect of DIALECTS) {
         email: address,
         password: PASSWORD,
       });
-      const { secret, uri } = await h.services.users.beginTotp(user.id);
+      const { secret, uri } = await h.services.secondFactor.beginTotp(user.id);
       assert.match(uri, /^otpauth:\/\/totp\//);
-      assert.equal((await refusal(h.services.users.confirmTotp(user.id, "000000", PASSWORD))).status, 401);
+      assert.equal(
+        (await refusal(h.services.secondFactor.confirmTotp(user.id, "000000", PASSWORD))).status,
+        401,
+      );
       const withoutPassword = await refusal(
-        h.services.users.confirmTotp(user.id, totpCode(secret, clock), "guess"),
+        h.services.secondFactor.confirmTotp(user.id, totpCode(secret, clock), "guess"),
       );
       assert.equal(withoutPassword.status, 401, "turning it on asks for the current password");
-      await h.services.users.confirmTotp(user.id, totpCode(secret, clock), PASSWORD);
+      await h.services.secondFactor.confirmTotp(user.id, totpCode(secret, clock), PASSWORD);
       const signedIn = await h.services.users.signIn("business", address, PASSWORD);
       assert.equal(signedIn.totpEnabled, true);
       clock += 30_000;
       const code = totpCode(secret, clock);
-      await h.services.users.verifySignInCode(user.id, code);
-      assert.equal((await refusal(h.services.users.verifySignInCode(user.id, code))).status, 401, "replayed");
+      await h.services.secondFactor.verifySignInCode(user.id, code);
+      assert.equal(
+        (await refusal(h.services.secondFactor.verifySignInCode(user.id, code))).status,
+        401,
+        "replayed",
+      );
       const row = await h.storage.db
         .selectFrom("users")
         .selectAll()
@@ -152,7 +159,7 @@ for (const dialect of DIALECTS) {
         row.totp_secret_ciphertext && !row.totp_secret_ciphertext.includes(secret),
         "the secret is sealed",
       );
-      await h.services.users.disableTotp(user.id, PASSWORD);
+      await h.services.secondFactor.disableTotp(user.id, PASSWORD);
       assert.equal((await h.services.users.signIn("business", address, PASSWORD)).totpEnabled, false);
     });
 
@@ -165,23 +172,23 @@ for (const dialect of DIALECTS) {
       const sessions = h.services.sessions;
       const mine = await sessions.start(user, true);
       const stolen = await sessions.start(user, true);
-      const { secret } = await h.services.users.beginTotp(user.id);
+      const { secret } = await h.services.secondFactor.beginTotp(user.id);
       clock += 30_000;
       const wrong = await refusal(
-        h.services.users.confirmTotp(user.id, totpCode(secret, clock), "not it", mine.session.id),
+        h.services.secondFactor.confirmTotp(user.id, totpCode(secret, clock), "not it", mine.session.id),
       );
       assert.equal(wrong.status, 401);
       assert.ok(await sessions.resolve(stolen.token), "a refused change ends nothing");
-      await h.services.users.confirmTotp(user.id, totpCode(secret, clock), PASSWORD, mine.session.id);
+      await h.services.secondFactor.confirmTotp(user.id, totpCode(secret, clock), PASSWORD, mine.session.id);
       assert.ok(await sessions.resolve(mine.token), "the session that turned it on stays");
       assert.equal(await sessions.resolve(stolen.token), undefined, "every other one ends");
 
       const other = await sessions.start(user, true);
       assert.equal(
-        (await refusal(h.services.users.disableTotp(user.id, "not it", mine.session.id))).status,
+        (await refusal(h.services.secondFactor.disableTotp(user.id, "not it", mine.session.id))).status,
         401,
       );
-      await h.services.users.disableTotp(user.id, PASSWORD, mine.session.id);
+      await h.services.secondFactor.disableTotp(user.id, PASSWORD, mine.session.id);
       assert.ok(await sessions.resolve(mine.token));
       assert.equal(await sessions.resolve(other.token), undefined);
       const actions = await h.storage.db

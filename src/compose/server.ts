@@ -59,6 +59,7 @@ export function buildServerApp(
     logger: overrides.logger ?? { level: config.logLevel },
     dashboard: {
       users: services.users,
+      secondFactor: services.secondFactor,
       businesses: services.businesses,
       profiles: services.profiles,
       ...domain,

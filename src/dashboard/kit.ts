@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
+import type { SecondFactor } from "../businesses/second-factor.js";
 import type { Session, Sessions } from "../businesses/sessions.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
@@ -15,6 +16,8 @@ import type { DomainServices } from "../web/domain-services.js";
 /** What the dashboard and the console need: the domain services, never the public API. */
 export interface DashboardDependencies extends DomainServices {
   users: UserService;
+  /** Two-factor sign-in: enrolment, the code at sign-in and before money moves. */
+  secondFactor: SecondFactor;
   businesses: BusinessService;
   profiles: BusinessProfiles;
   sessions: Sessions;

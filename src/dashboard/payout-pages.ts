@@ -57,7 +57,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     let payoutId: string;
     try {
       const input = orderOf(form);
-      await deps.users.confirmWithCode(session.userId, form.code, "payout");
+      await deps.secondFactor.confirmWithCode(session.userId, form.code, "payout");
       const payout = await deps.payouts.create(forBusiness, input, { channel: "dashboard" });
       payoutId = payout.id;
       await deps.users.record(session.actor, forBusiness.businessId, "payout.sent", {
@@ -94,7 +94,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     const form = request.body as Form;
     const on = form.apiPayouts === "on";
     try {
-      if (on) await deps.users.confirmWithCode(session.userId, form.code, "payouts.api_enabled");
+      if (on) await deps.secondFactor.confirmWithCode(session.userId, form.code, "payouts.api_enabled");
       await deps.payoutSettings.setApiPayouts(forBusiness.businessId, on);
       await deps.users.record(session.actor, forBusiness.businessId, `payouts.api_${on ? "on" : "off"}`, {});
     } catch (error) {

@@ -36,7 +36,7 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
 
   pages.post("/security/totp/start", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
-    await deps.users.beginTotp(session.userId);
+    await deps.secondFactor.beginTotp(session.userId);
     return reply.redirect(base, 303);
   });
 
@@ -44,7 +44,7 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
     const session = signedIn(request);
     try {
       const form = request.body as Form;
-      await deps.users.confirmTotp(session.userId, form.code ?? "", form.password ?? "", session.id);
+      await deps.secondFactor.confirmTotp(session.userId, form.code ?? "", form.password ?? "", session.id);
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
@@ -59,7 +59,7 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   pages.post("/security/totp/disable", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
     try {
-      await deps.users.disableTotp(session.userId, (request.body as Form).password ?? "", session.id);
+      await deps.secondFactor.disableTotp(session.userId, (request.body as Form).password ?? "", session.id);
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
@@ -72,7 +72,10 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   });
 
   async function data(userId: string) {
-    const [user, pending] = await Promise.all([deps.users.getUser(userId), deps.users.pendingTotp(userId)]);
+    const [user, pending] = await Promise.all([
+      deps.users.getUser(userId),
+      deps.secondFactor.pendingTotp(userId),
+    ]);
     const activity = activityLines(await deps.users.activity(user));
     // The QR code is drawn here, as an SVG image in the page: no request leaves this server.
     const qr = pending

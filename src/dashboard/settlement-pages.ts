@@ -45,7 +45,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
     try {
-      await deps.users.confirmWithCode(session.userId, form.code, "settlement_account");
+      await deps.secondFactor.confirmWithCode(session.userId, form.code, "settlement_account");
       await deps.settlementTerms.setAccount(forBusiness.businessId, session.actor, {
         bankCode: form.bankCode ?? "",
         accountNumber: (form.accountNumber ?? "").trim(),

@@ -90,7 +90,7 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
     const form = request.body as Form;
     try {
-      await deps.users.verifySignInCode(session.userId, form.code ?? "");
+      await deps.secondFactor.verifySignInCode(session.userId, form.code ?? "");
     } catch (error) {
       return refusal(reply, error, "sign-in-code", { ...view, title: "Enter your code" });
     }

@@ -41,7 +41,7 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
         amount: nairaToKobo(form.amount ?? ""),
         ...(form.reason?.trim() ? { reason: form.reason.trim() } : {}),
       });
-      await deps.users.confirmWithCode(session.userId, form.code, "refund");
+      await deps.secondFactor.confirmWithCode(session.userId, form.code, "refund");
       const refund = await deps.refunds.refund(forBusiness, id, input, {
         channel: "dashboard",
         ...(form.reference ? { reference: form.reference } : {}),

@@ -1,0 +1,157 @@
+import type { Clock } from "../clock.js";
+import { AppError, ErrorCode, validationFailed } from "../errors.js";
+import type { Storage } from "../storage/database.js";
+import { writeTransaction } from "../storage/transactions.js";
+import {
+  insertAudit,
+  revokeUserSessions,
+  type UserRow,
+  updateUser,
+  useTotpStep,
+} from "../storage/user-repository.js";
+import type { SecretBox } from "./secret-box.js";
+import { codeSubject, SignInAttempts } from "./sign-in-attempts.js";
+import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.js";
+import { invalidCode, requirePassword, requireUser, userAudit } from "./user-records.js";
+import { toUser, type User } from "./users.js";
+
+// The second factor (issue 21; recovery, issue 28): a TOTP app enrolled with the password and a
+// first code, asked for at sign-in and before money moves, each time step good once, guesses
+// counted per user; turned off with the password.
+
+export interface SecondFactorOptions {
+  storage: Storage;
+  box: SecretBox;
+  now?: Clock;
+}
+
+const totpContext = (userId: string) => `users:${userId}:totp`;
+
+export class SecondFactor {
+  private readonly now: Clock;
+  private readonly attempts: SignInAttempts;
+
+  constructor(private readonly options: SecondFactorOptions) {
+    this.now = options.now ?? Date.now;
+    this.attempts = new SignInAttempts(options.storage.db, this.now);
+  }
+
+  /**
+   * The second factor: a current TOTP code. Guesses count against the user before they are
+   * checked, and a step is marked used by one conditional write, so of any number of
+   * concurrent sign-ins with one code exactly one succeeds.
+   */
+  async verifySignInCode(userId: string, code: string): Promise<User> {
+    const row = await requireUser(this.options.storage.db, userId);
+    await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp" });
+    return toUser(row);
+  }
+
+  /**
+   * Before moving money or where it goes (a payout, a refund, API payouts on, the settlement
+   * account): the user's current TOTP code when they have two-factor sign-in on, by the same
+   * rules as signing in (counted guesses, each step used once); nothing when they do not.
+   */
+  async confirmWithCode(userId: string, code: string | undefined, action: string): Promise<void> {
+    const row = await requireUser(this.options.storage.db, userId);
+    if (!row.totp_enabled_at) return;
+    await this.spendCode(row, code ?? "", `${action}.confirmed`, `${action}.code_failed`, {});
+  }
+
+  private async spendCode(
+    row: UserRow,
+    code: string,
+    succeeded: string,
+    failed: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    const subject = codeSubject(row.id);
+    await this.attempts.count(subject);
+    const secret = row.totp_enabled_at ? this.totpSecret(row) : undefined;
+    const step =
+      secret === undefined
+        ? undefined
+        : acceptedTotpStep(secret, String(code), this.now(), row.totp_last_step);
+    const used =
+      step !== undefined &&
+      (await writeTransaction(this.options.storage, async (trx) => {
+        if (!(await useTotpStep(trx, row.id, step))) return false;
+        await this.attempts.clear(subject, trx);
+        await insertAudit(trx, this.audit(row, succeeded, detail));
+        return true;
+      }));
+    if (!used) {
+      await insertAudit(this.options.storage.db, this.audit(row, failed, { reason: "wrong code" }));
+      throw invalidCode();
+    }
+  }
+
+  /** Starts two-factor enrolment: a new secret (kept sealed, not yet enabled) and its URI. */
+  async beginTotp(userId: string): Promise<{ secret: string; uri: string }> {
+    const row = await requireUser(this.options.storage.db, userId);
+    if (row.totp_enabled_at) throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already on");
+    const secret = newTotpSecret();
+    await updateUser(this.options.storage.db, row.id, {
+      totp_secret_ciphertext: this.options.box.seal(secret, totpContext(row.id)),
+      totp_last_step: null,
+    });
+    return { secret, uri: totpUri(secret, row.email) };
+  }
+
+  /** The secret of an enrolment started but not confirmed, to show again (undefined: none). */
+  async pendingTotp(userId: string): Promise<{ secret: string; uri: string } | undefined> {
+    const row = await requireUser(this.options.storage.db, userId);
+    const secret = row.totp_enabled_at ? undefined : this.totpSecret(row);
+    return secret === undefined ? undefined : { secret, uri: totpUri(secret, row.email) };
+  }
+
+  /**
+   * Turns two-factor sign-in on, once a code from the new secret proves the app has it and the
+   * current password proves the person is the user (a stolen session cannot enrol its own
+   * authenticator); the user's other sessions end.
+   */
+  async confirmTotp(userId: string, code: string, password: string, keepSession?: string): Promise<void> {
+    const row = await requireUser(this.options.storage.db, userId);
+    const secret = this.totpSecret(row);
+    if (!secret || row.totp_enabled_at) throw validationFailed("start two-factor sign-in first");
+    await requirePassword(this.options.storage.db, row, password, "totp.enable_failed", this.isoNow());
+    const step = acceptedTotpStep(secret, String(code), this.now(), null);
+    if (step === undefined) throw invalidCode();
+    await writeTransaction(this.options.storage, async (trx) => {
+      const now = this.isoNow();
+      await updateUser(trx, row.id, { totp_enabled_at: now, totp_last_step: step });
+      await revokeUserSessions(trx, row.id, now, keepSession);
+      await insertAudit(trx, this.audit(row, "totp.enabled", {}));
+    });
+  }
+
+  /** Turns two-factor sign-in off (the password is required); the user's other sessions end. */
+  async disableTotp(userId: string, password: string, keepSession?: string): Promise<void> {
+    const row = await requireUser(this.options.storage.db, userId);
+    await requirePassword(this.options.storage.db, row, password, "totp.disable_failed", this.isoNow());
+    await writeTransaction(this.options.storage, async (trx) => {
+      const now = this.isoNow();
+      await updateUser(trx, row.id, {
+        totp_secret_ciphertext: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+      });
+      await revokeUserSessions(trx, row.id, now, keepSession);
+      await insertAudit(trx, this.audit(row, "totp.disabled", {}));
+    });
+  }
+
+  private totpSecret(row: UserRow): string | undefined {
+    return row.totp_secret_ciphertext === null
+      ? undefined
+      : this.options.box.open(row.totp_secret_ciphertext, totpContext(row.id));
+  }
+
+  private audit(row: UserRow, action: string, detail: Record<string, unknown>) {
+    return userAudit(row, action, detail, this.isoNow());
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+}

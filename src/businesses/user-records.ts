@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { AppError, ErrorCode } from "../errors.js";
+import type { Executor } from "../storage/executor.js";
+import { findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
+import { passwordMatches } from "./passwords.js";
+
+// What the services about people share (user-service.ts, second-factor.ts): the refusals they
+// answer with, a user's row required, the current password required, an audit row of a user.
+
+export const invalidCredentials = () =>
+  new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The email or password is not right");
+export const invalidCode = () => new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "That code is not right");
+const wrongPassword = () =>
+  new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
+
+/** The user's row; an unknown id is the same refusal as wrong credentials. */
+export async function requireUser(db: Executor, userId: string): Promise<UserRow> {
+  const row = await findUser(db, userId);
+  if (!row) throw invalidCredentials();
+  return row;
+}
+
+/**
+ * The current password, asked for before a sensitive change; a wrong one is audited, so that
+ * someone guessing from a session left open shows in the activity list.
+ */
+export async function requirePassword(
+  db: Executor,
+  row: UserRow,
+  password: string,
+  failure: string,
+  at: string,
+): Promise<void> {
+  if (await passwordMatches(row.password_hash, password)) return;
+  await insertAudit(db, userAudit(row, failure, {}, at));
+  throw wrongPassword();
+}
+
+/** An audit row of what a user (or, undefined, someone unknown) did. */
+export function userAudit(
+  row: UserRow | undefined,
+  action: string,
+  detail: Record<string, unknown>,
+  at: string,
+) {
+  return {
+    id: randomUUID(),
+    business_id: row?.business_id ?? null,
+    actor_type: row ? (row.role === "operator" ? "operator" : "user") : "anonymous",
+    actor_id: row?.id ?? null,
+    action,
+    detail: JSON.stringify(detail),
+    created_at: at,
+  };
+}
