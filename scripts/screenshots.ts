@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { permanentInput } from "../src/accounts/validation.js";
+import { totpCode } from "../src/businesses/totp.js";
 import { transactionQuery } from "../src/collections/validation.js";
 import { buildServerApp } from "../src/compose/server.js";
 import { openServices } from "../src/compose/services.js";
@@ -234,6 +235,19 @@ try {
   await capture(business, "webhooks");
   await business.goto(`${origin}/dashboard/security`);
   await capture(business, "security");
+  // Two-factor sign-in on, and the recovery codes it comes with, shown once.
+  await business.goto(`${origin}/dashboard/security`);
+  await business.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  const kolaUser = await services.users.businessUserByEmail("owner@kolafoods.example");
+  const pending = await services.secondFactor.pendingTotp(kolaUser.id);
+  await business.getByLabel("Code from the app").fill(totpCode(pending?.secret ?? "", Date.now()));
+  await business.getByLabel("Your password, to turn it on").fill(PASSWORD);
+  await business.getByRole("button", { name: "Turn on" }).click();
+  await business.getByText("Your recovery codes.").waitFor();
+  await capture(business, "security-recovery-codes");
+  await admin.goto(`${origin}/admin/businesses/${kola.businessId}`);
+  await admin.reload();
+  await capture(admin, "admin-business-people");
   // Forgot password, from a browser that is not signed in: the link comes by mail (an .eml file
   // here, without SMTP_URL).
   const stranger = await (

@@ -13,6 +13,7 @@ import {
 } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
+import { linkIn, mailsTo } from "./helpers/mail-files.js";
 
 // The business dashboard and the operator console in a real browser (issue 13), on each database:
 // found by role and label, as a screen reader finds them.
@@ -266,6 +267,11 @@ for (const dialect of DIALECTS) {
       await page.getByLabel("Your password, to turn it on").fill(PASSWORD);
       await page.getByRole("button", { name: "Turn on" }).click();
       assert.match(await page.getByRole("status").innerText(), /Two-factor sign-in is on/);
+      const codes = await page
+        .getByRole("list", { name: "Recovery codes" })
+        .getByRole("listitem")
+        .allInnerTexts();
+      assert.equal(codes.length, 10, "ten recovery codes, shown once");
 
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByLabel("Email").fill(email);
@@ -287,6 +293,47 @@ for (const dialect of DIALECTS) {
       await page.getByLabel("New password again").fill("another long passphrase 77");
       await page.getByRole("button", { name: "Change password" }).click();
       assert.match(await page.getByRole("status").innerText(), /Your password is changed/);
+
+      // The phone is lost: a recovery code signs in, once.
+      const signInWithCode = async (code: string) => {
+        await page.getByRole("button", { name: "Sign out" }).click();
+        await page.getByLabel("Email").fill(email);
+        await page.getByLabel("Password").fill("another long passphrase 77");
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByLabel("Code").fill(code);
+        await page.getByRole("button", { name: "Continue" }).click();
+      };
+      await signInWithCode(codes[0] as string);
+      await page.getByRole("heading", { name: "Two Factor Ltd" }).waitFor();
+      await signInWithCode(codes[0] as string);
+      assert.match(await page.getByRole("alert").innerText(), /That code is not right/);
+      await context.close();
+    });
+
+    test("a forgotten password, reset from the mailed link", async () => {
+      const { context, page } = await open();
+      const email = `owner.${dialect}@forgot.example`;
+      await signUp(page, "Forgot Ltd", email);
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("link", { name: "Forgot your password?" }).click();
+      await page.getByLabel("Email").fill(email);
+      await page.getByRole("button", { name: "Mail me a link" }).click();
+      assert.match(await page.getByRole("status").innerText(), /If an account has that address/);
+      await h.services.mailer.idle();
+      const [mail] = (await mailsTo(h.dir, email)).filter((m) => m.subject === "Reset your password");
+      const link = new URL(linkIn(mail, "http"));
+      await page.goto(`${origin}${link.pathname}${link.search}`);
+      await page.getByLabel("New password").fill("a brand new long passphrase 31");
+      await page.getByLabel("The same again").fill("a brand new long passphrase 31");
+      await page.getByRole("button", { name: "Set the password" }).click();
+      assert.match(await page.getByRole("status").innerText(), /Your password is set/);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill("a brand new long passphrase 31");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Forgot Ltd" }).waitFor();
+      // Used once: the link now says so.
+      await page.goto(`${origin}${link.pathname}${link.search}`);
+      assert.match(await page.getByRole("alert").innerText(), /expired or was already used/);
       await context.close();
     });
 

@@ -1,12 +1,20 @@
+import { createHmac, randomInt } from "node:crypto";
 import type { Clock } from "../clock.js";
+import type { Actor } from "../core/actor.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
+import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
+import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
+  insertActorAudit,
   insertAudit,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
   revokeUserSessions,
   type UserRow,
   updateUser,
+  useRecoveryCode,
   useTotpStep,
 } from "../storage/user-repository.js";
 import type { SecretBox } from "./secret-box.js";
@@ -22,8 +30,27 @@ import { toUser, type User } from "./users.js";
 export interface SecondFactorOptions {
   storage: Storage;
   box: SecretBox;
+  /** Keys the HMACs kept in place of recovery codes (a service key). */
+  recoveryKey: Buffer;
+  /** Mails the user when an operator resets their two-factor. */
+  notices?: MailNotices;
   now?: Clock;
 }
+
+/** How many recovery codes come with two-factor sign-in. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/** A recovery code as typed: ten letters and digits, a dash in the middle or not (never a 6-digit TOTP code). */
+const RECOVERY_CODE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;
+
+/** Letters and digits no one misreads (no 0/o, 1/l/i). */
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** A new recovery code, `xxxxx-xxxxx`: about 49 bits, drawn without bias. */
+const newRecoveryCode = () => {
+  const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
+  return `${chars.slice(0, 5).join("")}-${chars.slice(5).join("")}`;
+};
 
 const totpContext = (userId: string) => `users:${userId}:totp`;
 
@@ -43,8 +70,99 @@ export class SecondFactor {
    */
   async verifySignInCode(userId: string, code: string): Promise<User> {
     const row = await requireUser(this.options.storage.db, userId);
-    await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp" });
+    if (RECOVERY_CODE.test(code.trim())) await this.spendRecoveryCode(row, code);
+    else await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp" });
     return toUser(row);
+  }
+
+  /**
+   * A recovery code in place of the app's: counted as a guess like a code, used up by one
+   * conditional write (two sign-ins with one code: one succeeds), audited with how many are left.
+   */
+  private async spendRecoveryCode(row: UserRow, code: string): Promise<void> {
+    const subject = codeSubject(row.id);
+    await this.attempts.count(subject);
+    const hash = this.recoveryHash(row.id, code);
+    const used =
+      row.totp_enabled_at !== null &&
+      (await writeTransaction(this.options.storage, async (trx) => {
+        if (!(await useRecoveryCode(trx, row.id, hash, this.isoNow()))) return false;
+        await this.attempts.clear(subject, trx);
+        const left = await recoveryCodesLeft(trx, row.id);
+        await insertAudit(trx, this.audit(row, "sign_in.succeeded", { factor: "recovery_code", left }));
+        return true;
+      }));
+    if (!used) {
+      await insertAudit(
+        this.options.storage.db,
+        this.audit(row, "sign_in.failed", { reason: "wrong recovery code" }),
+      );
+      throw invalidCode();
+    }
+  }
+
+  /** Ten new recovery codes for the user (the old ones are void), with the password; shown once. */
+  async regenerateRecoveryCodes(userId: string, password: string): Promise<string[]> {
+    const row = await requireUser(this.options.storage.db, userId);
+    if (!row.totp_enabled_at) throw validationFailed("Turn two-factor sign-in on first");
+    await requirePassword(
+      this.options.storage.db,
+      row,
+      password,
+      "recovery_codes.change_failed",
+      this.isoNow(),
+    );
+    return writeTransaction(this.options.storage, async (trx) => {
+      const codes = await this.newRecoveryCodes(trx, row.id);
+      await insertAudit(trx, this.audit(row, "recovery_codes.replaced", {}));
+      return codes;
+    });
+  }
+
+  /** How many of the user's recovery codes are left. */
+  recoveryCodesLeft(userId: string): Promise<number> {
+    return recoveryCodesLeft(this.options.storage.db, userId);
+  }
+
+  /**
+   * An operator turns a user's two-factor sign-in off (they lost their phone and their codes):
+   * the secret and codes are gone, every session of the user ends, it is audited under the
+   * operator, and the user is mailed.
+   */
+  async resetByOperator(userId: string, operator: Actor): Promise<void> {
+    const row = await requireUser(this.options.storage.db, userId);
+    if (row.role !== "business")
+      throw validationFailed(`${row.email} is an operator: only a business user's two-factor is reset here`);
+    if (!row.totp_enabled_at) throw validationFailed(`${row.email} has no two-factor sign-in to reset`);
+    await writeTransaction(this.options.storage, async (trx) => {
+      const now = this.isoNow();
+      await turnOff(trx, row.id, now);
+      await insertActorAudit(trx, {
+        actor: operator,
+        businessId: row.business_id,
+        action: "totp.reset_by_operator",
+        detail: { email: row.email },
+        at: now,
+      });
+    });
+    await this.options.notices?.twoFactorReset({ email: row.email, businessId: row.business_id });
+  }
+
+  /** Ten fresh codes, stored as HMACs in place of the user's earlier ones. */
+  private async newRecoveryCodes(trx: Executor, userId: string): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await replaceRecoveryCodes(
+      trx,
+      userId,
+      codes.map((code) => this.recoveryHash(userId, code)),
+      this.isoNow(),
+    );
+    return codes;
+  }
+
+  private recoveryHash(userId: string, code: string): string {
+    const normalised = code.trim().toLowerCase().replace("-", "");
+    return createHmac("sha256", this.options.recoveryKey).update(`${userId}:${normalised}`).digest("hex");
   }
 
   /**
@@ -110,18 +228,20 @@ export class SecondFactor {
    * current password proves the person is the user (a stolen session cannot enrol its own
    * authenticator); the user's other sessions end.
    */
-  async confirmTotp(userId: string, code: string, password: string, keepSession?: string): Promise<void> {
+  async confirmTotp(userId: string, code: string, password: string, keepSession?: string): Promise<string[]> {
     const row = await requireUser(this.options.storage.db, userId);
     const secret = this.totpSecret(row);
     if (!secret || row.totp_enabled_at) throw validationFailed("start two-factor sign-in first");
     await requirePassword(this.options.storage.db, row, password, "totp.enable_failed", this.isoNow());
     const step = acceptedTotpStep(secret, String(code), this.now(), null);
     if (step === undefined) throw invalidCode();
-    await writeTransaction(this.options.storage, async (trx) => {
+    return writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
       await updateUser(trx, row.id, { totp_enabled_at: now, totp_last_step: step });
       await revokeUserSessions(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.enabled", {}));
+      // Ten recovery codes come with it, shown once by the caller.
+      return this.newRecoveryCodes(trx, row.id);
     });
   }
 
@@ -131,12 +251,7 @@ export class SecondFactor {
     await requirePassword(this.options.storage.db, row, password, "totp.disable_failed", this.isoNow());
     await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
-      await updateUser(trx, row.id, {
-        totp_secret_ciphertext: null,
-        totp_enabled_at: null,
-        totp_last_step: null,
-      });
-      await revokeUserSessions(trx, row.id, now, keepSession);
+      await turnOff(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.disabled", {}));
     });
   }
@@ -154,4 +269,15 @@ export class SecondFactor {
   private isoNow(): string {
     return new Date(this.now()).toISOString();
   }
+}
+
+/** Two-factor off for the user: the secret and the recovery codes gone, every session (but `keep`) ended. */
+async function turnOff(trx: Executor, userId: string, now: string, keep?: string): Promise<void> {
+  await updateUser(trx, userId, {
+    totp_secret_ciphertext: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+  });
+  await replaceRecoveryCodes(trx, userId, [], now);
+  await revokeUserSessions(trx, userId, now, keep);
 }

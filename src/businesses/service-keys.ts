@@ -13,6 +13,8 @@ export const ServiceKey = {
   dashboardCsrf: "dashboard.csrf_key",
   /** Signs the dashboard's device cookies (OWASP's device-cookie lockout). */
   dashboardDevice: "dashboard.device_key",
+  /** Keys the HMACs kept in place of recovery codes (second-factor.ts). */
+  recoveryCodes: "users.recovery_code_key",
   /** Authenticates the ledger's checkpoints (ledger/checkpoint.ts). */
   ledgerCheckpoint: "ledger.checkpoint_key",
 } as const;

@@ -8,6 +8,7 @@ import { isUniqueViolation } from "../storage/errors.js";
 import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
+  businessUsers,
   findUserByEmail,
   insertActorAudit,
   insertAudit,
@@ -152,6 +153,18 @@ export class UserService {
   /** Forgets sign-in attempts whose window ended a day ago (the prune-sessions job). */
   pruneSignInAttempts(): Promise<number> {
     return this.attempts.prune();
+  }
+
+  /** A business's user by email (the CLI's resets); none is a 404. */
+  async businessUserByEmail(emailText: string): Promise<User> {
+    const row = await findUserByEmail(this.options.storage.db, "business", parseEmail(emailText));
+    if (!row) throw new AppError(ErrorCode.NOT_FOUND, 404, `no business user has email ${emailText.trim()}`);
+    return toUser(row);
+  }
+
+  /** A business's users (the console's business page). */
+  async businessUsers(businessId: string): Promise<User[]> {
+    return (await businessUsers(this.options.storage.db, businessId)).map(toUser);
   }
 
   async getUser(userId: string): Promise<User> {

@@ -93,11 +93,13 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     let fingerprintKey: Buffer;
     let csrfKey: Buffer;
     let deviceKey: Buffer;
+    let recoveryKey: Buffer;
     try {
       permutationKey = await loadServiceKey(opened.db, box, ServiceKey.virtualBankPermutation);
       fingerprintKey = await loadServiceKey(opened.db, box, ServiceKey.identityFingerprint);
       csrfKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardCsrf);
       deviceKey = await loadServiceKey(opened.db, box, ServiceKey.dashboardDevice);
+      recoveryKey = await loadServiceKey(opened.db, box, ServiceKey.recoveryCodes);
     } catch (error) {
       throw error instanceof SecretBoxError ? new MasterKeyMismatchError(error) : error;
     }
@@ -170,7 +172,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       box,
       businesses,
       users: new UserService({ storage: opened, businesses, now }),
-      secondFactor: new SecondFactor({ storage: opened, box, now }),
+      secondFactor: new SecondFactor({ storage: opened, box, recoveryKey, notices: mail.notices, now }),
       profiles: new BusinessProfiles(opened, businesses, now),
       sessions: new Sessions(
         opened,

@@ -16,6 +16,11 @@ const WHAT: Readonly<Record<string, string>> = {
   "totp.enable_failed": "Two-factor sign-in not turned on: the password was wrong",
   "totp.disabled": "Two-factor sign-in turned off; other sessions ended",
   "totp.disable_failed": "Two-factor sign-in not turned off: the password was wrong",
+  "totp.reset_by_operator": "Two-factor sign-in reset by an operator; every session ended",
+  "recovery_codes.replaced": "New recovery codes made; the old ones no longer work",
+  "recovery_codes.change_failed": "Recovery codes not replaced: the password was wrong",
+  "password.reset_requested": "Password reset link asked for",
+  "password.reset": "Password reset from the mailed link; every session ended",
   "key.created": "API key created",
   "key.deactivated": "API key deactivated",
   "key.activated": "API key activated",
@@ -64,6 +69,13 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
     const { reason, factor } = entry.detail;
     if (entry.action === "sign_in.failed" && typeof reason === "string") what = `${what}: ${reason}`;
     if (entry.action === "sign_in.succeeded" && factor === "totp") what = "Signed in with a two-factor code";
+    if (entry.action === "sign_in.succeeded" && factor === "recovery_code") {
+      const { left } = entry.detail;
+      what = `Signed in with a recovery code${typeof left === "number" ? ` (${left} left)` : ""}`;
+    }
+    if (entry.action === "totp.reset_by_operator" && typeof entry.detail.email === "string") {
+      what = `${what}: ${entry.detail.email}`;
+    }
     const { amount } = entry.detail;
     if ((entry.action === "payout.sent" || entry.action === "refund.sent") && typeof amount === "number") {
       what = `${what}: ${formatNaira(amount)}`;

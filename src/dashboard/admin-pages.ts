@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { validationFailed } from "../errors.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
@@ -76,6 +77,26 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}#payout-terms`, 303);
   });
 
+  // A user who lost their phone and their recovery codes: checked out of band, then reset.
+  pages.post("/businesses/:id/users/:userId/reset-two-factor", operatorsOnly, async (request, reply) => {
+    const { id, userId } = request.params as { id: string; userId: string };
+    const form = request.body as Form;
+    try {
+      if (form.confirm !== "yes") {
+        throw validationFailed(
+          "Tick the box to confirm you checked who is asking: resetting two-factor lets the password alone sign in",
+        );
+      }
+      if (!(await deps.users.businessUsers(id)).some((user) => user.id === userId)) {
+        return reply.callNotFound();
+      }
+      await deps.secondFactor.resetByOperator(userId, signedIn(request).actor);
+    } catch (error) {
+      return refusal(reply, error, "admin-business", { ...(await detail(id)), usersError: true });
+    }
+    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}?reset=1#users-heading`, 303);
+  });
+
   pages.post("/businesses/:id/:action", operatorsOnly, async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
     const form = request.body as Form;
@@ -92,13 +113,14 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   async function detail(id: string) {
     const business = await deps.businesses.getBusiness(id);
     const forBusiness = { businessId: id, businessName: business.name };
-    const [profile, history, keys, balance, recent, payoutTerms] = await Promise.all([
+    const [profile, history, keys, balance, recent, payoutTerms, users] = await Promise.all([
       deps.profiles.find(id),
       deps.businesses.verificationHistory(id),
       deps.businesses.listKeys(id),
       deps.collections.balance(forBusiness),
       deps.accounts.list(forBusiness, { page: 1, limit: 10 }),
       payoutTermsView(deps, id),
+      deps.users.businessUsers(id),
     ]);
     const activeKeys = keys.filter((key) => key.status === "active").length;
     return {
@@ -109,6 +131,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       keys: { total: keys.length, active: activeKeys },
       balance,
       accounts: recent.items,
+      users,
       ...payoutTerms,
     };
   }

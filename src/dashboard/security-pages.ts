@@ -42,9 +42,36 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
 
   pages.post("/security/totp/confirm", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
+    let recoveryCodes: string[];
     try {
       const form = request.body as Form;
-      await deps.secondFactor.confirmTotp(session.userId, form.code ?? "", form.password ?? "", session.id);
+      recoveryCodes = await deps.secondFactor.confirmTotp(
+        session.userId,
+        form.code ?? "",
+        form.password ?? "",
+        session.id,
+      );
+    } catch (error) {
+      return refusal(reply, error, "security", {
+        ...(await data(session.userId)),
+        totpError: (error as Error).message,
+      });
+    }
+    // The codes are in this answer only: a refresh does not show them again.
+    return render(reply, session.userId, {
+      done: "Two-factor sign-in is on: you will be asked for a code. Your other sessions have ended.",
+      recoveryCodes,
+    });
+  });
+
+  pages.post("/security/recovery-codes", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    let recoveryCodes: string[];
+    try {
+      recoveryCodes = await deps.secondFactor.regenerateRecoveryCodes(
+        session.userId,
+        (request.body as Form).password ?? "",
+      );
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
@@ -52,7 +79,8 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
       });
     }
     return render(reply, session.userId, {
-      done: "Two-factor sign-in is on: you will be asked for a code. Your other sessions have ended.",
+      done: "New recovery codes: the old ones no longer work.",
+      recoveryCodes,
     });
   });
 
@@ -72,16 +100,17 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   });
 
   async function data(userId: string) {
-    const [user, pending] = await Promise.all([
+    const [user, pending, codesLeft] = await Promise.all([
       deps.users.getUser(userId),
       deps.secondFactor.pendingTotp(userId),
+      deps.secondFactor.recoveryCodesLeft(userId),
     ]);
     const activity = activityLines(await deps.users.activity(user));
     // The QR code is drawn here, as an SVG image in the page: no request leaves this server.
     const qr = pending
       ? `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(pending.uri, { type: "svg", margin: 1 })).toString("base64")}`
       : undefined;
-    return { title: "Sign-in and security", surface, user, pending, qr, activity };
+    return { title: "Sign-in and security", surface, user, pending, qr, activity, codesLeft };
   }
 
   async function render(

@@ -127,6 +127,17 @@ export const MESSAGES = {
       action: { label: "See the payout", url: `${p.publicUrl}/dashboard/payouts/${p.payoutId}` },
       footer: ABOUT_BUSINESS(p.business),
     }),
+  twoFactorReset: (p: { email: string; publicUrl: string }) =>
+    compose({
+      subject: "Two-factor sign-in was turned off for your account",
+      lines: [
+        `An operator turned two-factor sign-in off for ${p.email}, as asked when the phone and the recovery codes were lost. Every session of the account has ended.`,
+        "Sign in with your password, then turn two-factor sign-in on again from Sign-in and security, and keep the new recovery codes somewhere safe.",
+        "If you did not ask for this, change your password at once and tell us.",
+      ],
+      action: { label: "Sign in", url: `${p.publicUrl}/dashboard/login` },
+      footer: `You get this mail because two-factor sign-in was reset for ${p.email}.`,
+    }),
   passwordReset: (p: { email: string; link: string; minutes: number }) =>
     compose({
       subject: "Reset your password",

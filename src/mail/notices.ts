@@ -74,6 +74,18 @@ export class MailNotices {
     mailer.kick();
   }
 
+  /** An operator turned the user's two-factor sign-in off. */
+  async twoFactorReset(user: { email: string; businessId: string | null }) {
+    const { mailer, publicUrl } = this.options;
+    await mailer.queue(
+      "totp.reset",
+      user.email,
+      MESSAGES.twoFactorReset({ email: user.email, publicUrl }),
+      user.businessId,
+    );
+    mailer.kick();
+  }
+
   /** A business's settlement account changed: to its people (money goes there after the cool-off). */
   async settlementAccountChanged(businessId: string, terms: SettlementTerms): Promise<void> {
     const account = terms.account;

@@ -28,6 +28,7 @@ import * as settlements from "./migrations/0024-settlements.js";
 import * as reconciliation from "./migrations/0025-reconciliation.js";
 import * as mail from "./migrations/0026-mail.js";
 import * as passwordResets from "./migrations/0027-password-resets.js";
+import * as recoveryCodes from "./migrations/0028-recovery-codes.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -58,6 +59,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0025-reconciliation": reconciliation,
   "0026-mail": mail,
   "0027-password-resets": passwordResets,
+  "0028-recovery-codes": recoveryCodes,
 };
 
 /** Every migration, in the order they apply. */

@@ -77,3 +77,11 @@ export interface PasswordResetsTable {
   /** When it was used, or voided by a newer link (null: still good until it expires). */
   used_at: string | null;
 }
+
+/** A recovery code: its HMAC only; good once, instead of a TOTP code at sign-in. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}

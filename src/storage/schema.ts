@@ -20,6 +20,7 @@ import type {
   BusinessProfilesTable,
   DashboardSessionsTable,
   PasswordResetsTable,
+  RecoveryCodesTable,
   SignInAttemptsTable,
   UsersTable,
 } from "./schema-people.js";
@@ -314,6 +315,7 @@ export interface Database {
   reconciliation_recoveries: ReconciliationRecoveriesTable;
   mail_outbox: MailOutboxTable;
   password_resets: PasswordResetsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

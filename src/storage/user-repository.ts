@@ -265,3 +265,57 @@ export async function liveResetUser(
     .executeTakeFirst();
   return row?.user_id;
 }
+
+/** The user's recovery codes, replaced by these (the old ones, used or not, are gone). */
+export async function replaceRecoveryCodes(
+  db: Executor,
+  userId: string,
+  hashes: string[],
+  now: string,
+): Promise<void> {
+  await db.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+  if (hashes.length === 0) return;
+  await db
+    .insertInto("recovery_codes")
+    .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null })))
+    .execute();
+}
+
+/** Uses a recovery code up: false when the user has no such code left. */
+export async function useRecoveryCode(
+  db: Executor,
+  userId: string,
+  hash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("recovery_codes")
+    .set({ used_at: now })
+    .where("user_id", "=", userId)
+    .where("code_hash", "=", hash)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** How many of the user's recovery codes are left. */
+export async function recoveryCodesLeft(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("recovery_codes")
+    .select(({ fn }) => fn.countAll<string | number>().as("left"))
+    .where("user_id", "=", userId)
+    .where("used_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.left);
+}
+
+/** A business's users, first signed up first. */
+export function businessUsers(db: Executor, businessId: string): Promise<UserRow[]> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("role", "=", "business")
+    .orderBy("created_at")
+    .execute();
+}

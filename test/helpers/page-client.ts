@@ -11,7 +11,7 @@ export function pageClient(app: FastifyInstance) {
     }
   };
   const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  return {
+  const client = {
     async get(url: string) {
       const response = await app.inject({ method: "GET", url, headers: { cookie: cookie() } });
       keep(response.headers["set-cookie"]);
@@ -28,5 +28,11 @@ export function pageClient(app: FastifyInstance) {
       keep(response.headers["set-cookie"]);
       return response;
     },
+    /** Signs in at `base` (/dashboard or /admin) with the form, as a person would: the form's answer. */
+    async signIn(base: string, email: string, password: string) {
+      const { token } = await client.get(`${base}/login`);
+      return client.post(`${base}/login`, { _csrf: token ?? "", email, password });
+    },
   };
+  return client;
 }

@@ -1,3 +1,4 @@
+import { CLI } from "../../core/actor.js";
 import { type Command, json, parse, positionals, UsageError } from "../command.js";
 
 // Operators of the console (/admin): created from the CLI, by whoever runs the service.
@@ -29,6 +30,30 @@ export const OPERATOR_COMMANDS: readonly Command[] = [
       const operator = await (await services()).users.createOperator(values.email, password);
       if (values.json) json(io, { operatorId: operator.id, email: operator.email });
       else io.stdout(`Operator ${operator.email} created (id ${operator.id}): sign in at /admin/login\n`);
+    },
+  },
+  {
+    name: "user reset-two-factor",
+    synopsis: "--email <email> [--json]",
+    description: [
+      "Turn two-factor sign-in off for a business's user who lost their phone and their recovery",
+      "codes (check who is asking first): their secret and codes are gone, every session of theirs",
+      "ends, it is audited, and they are mailed. They sign in with the password and turn it on again.",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, {
+        email: { type: "string" },
+        json: { type: "boolean" },
+      });
+      positionals(rest, 0, "no positional arguments");
+      if (!values.email) throw new UsageError("--email is required");
+      const { users, secondFactor } = await services();
+      const user = await users.businessUserByEmail(values.email);
+      await secondFactor.resetByOperator(user.id, CLI);
+      if (values.json) return json(io, { userId: user.id, email: user.email, twoFactor: "off" });
+      io.stdout(
+        `Two-factor sign-in is off for ${user.email}; their sessions have ended and they were mailed.\n`,
+      );
     },
   },
 ];
