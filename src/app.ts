@@ -152,6 +152,10 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
     { prefix: API_PREFIX },
   );
   const dashboard = deps.dashboard;
-  if (dashboard) app.register((scope) => registerDashboard(scope, dashboard));
+  if (dashboard) {
+    app.register((scope) => registerDashboard(scope, dashboard));
+    // Someone who types the service's address lands where people work, not on a 404.
+    app.get("/", async (_request, reply) => reply.redirect("/dashboard", 302));
+  }
   return app;
 }

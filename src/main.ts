@@ -84,9 +84,15 @@ async function main(): Promise<void> {
     await server.close().catch(() => {});
     throw error;
   }
+  // PUBLIC_URL, or the address it listens at (PORT=0 picks one only now).
+  const reachedAt = config.port === 0 ? addresses.address : config.mail.publicUrl;
   log.info(
     {
       ...addresses,
+      // Where a person goes first: the dashboard, the operator console, the API's reference.
+      dashboard: `${reachedAt}/dashboard`,
+      console: `${reachedAt}/admin`,
+      docs: `${reachedAt}/docs`,
       database: describeDatabase(config.database),
       institutionCode: config.nubanInstitutionCode,
       jobs: server.jobs.names(),

@@ -122,7 +122,12 @@ for (const dialect of DIALECTS) {
 
     describe("routing", () => {
       test("unknown routes are a 404 in the fail envelope, without authentication", async () => {
-        for (const url of ["/", `${API}/account/nope/more`, `${API}/nope`, "/api/v2/external/account/list"]) {
+        for (const url of [
+          "/nope",
+          `${API}/account/nope/more`,
+          `${API}/nope`,
+          "/api/v2/external/account/list",
+        ]) {
           const response = await h.app.inject({ method: "GET", url });
           assertFail(response, 404, "NOT_FOUND");
         }

@@ -33,6 +33,22 @@ describe("the server process", () => {
     assert.ok(!server.output().includes(readFileSync(file, "utf8").trim()), "the key itself is never logged");
   });
 
+  test("the start-up log says where the dashboard, the console, the docs and the mail are; / opens the dashboard", async () => {
+    const ready = server
+      .output()
+      .split("\n")
+      .find((line) => line.includes("Virtual Account Service ready"));
+    assert.ok(ready);
+    const fields = JSON.parse(ready) as Record<string, string>;
+    assert.equal(fields.dashboard, `${server.url}/dashboard`);
+    assert.equal(fields.console, `${server.url}/admin`);
+    assert.equal(fields.docs, `${server.url}/docs`);
+    assert.ok(server.output().includes(`"directory":"${path.join(dir, "mail")}"`), "where mail is written");
+    const root = await fetch(`${server.url}/`, { redirect: "manual" });
+    assert.equal(root.status, 302);
+    assert.equal(root.headers.get("location"), "/dashboard");
+  });
+
   test("SIGTERM lets an in-flight request finish, then exits 0", async () => {
     const services = await openServices(
       testConfig(
