@@ -59,6 +59,7 @@ for (const dialect of DIALECTS) {
           MAIL_FROM: "Virtual Account Service <no-reply@vas.example.test>",
           SIGN_IN_RATE_LIMIT_PER_MIN: "0",
           SANDBOX_PAYOUT_SETTLE_MS: "0",
+          SANDBOX_PAYOUT_REVERSE_MS: "0",
         },
       });
     });
@@ -174,17 +175,29 @@ for (const dialect of DIALECTS) {
       const dormant = SANDBOX_PAYEES.find((payee) => payee.outcome === "failed");
       const paid = SANDBOX_PAYEES.find((payee) => payee.outcome === "successful");
       assert.ok(dormant && paid);
-      const payout = await h.services.payouts.create(forBusiness, {
-        amount: 2_500_00,
-        bankCode: dormant.bankCode,
-        accountNumber: dormant.accountNumber,
-        narration: "Deposit refund",
-      });
-      await h.services.payoutTracker.run();
-      await h.services.bankPayoutNotices?.run();
+      /** A payout to `payee`, sent and finished by the embedded bank at once. */
+      const payTo = async (payee: { bankCode: string; accountNumber: string }, amount: number) => {
+        const made = await h.services.payouts.create(forBusiness, {
+          amount,
+          bankCode: payee.bankCode,
+          accountNumber: payee.accountNumber,
+          narration: "Supplier",
+        });
+        await h.services.payoutTracker.run();
+        await h.services.bankPayoutNotices?.run();
+        return made;
+      };
+      const payout = await payTo(dormant, 2_500_00);
       const failed = await mailTo(email, /a payout of NGN 2,500\.00 failed/);
       wellFormed(failed, `/dashboard/payouts/${payout.id}`);
       assert.match(failed.text ?? "", /Account dormant/);
+
+      const returned = SANDBOX_PAYEES.find((payee) => payee.outcome === "reversed");
+      assert.ok(returned);
+      const sentBack = await payTo(returned, 1_200_00);
+      const back = await mailTo(email, /a payout of NGN 1,200\.00 came back/);
+      wellFormed(back, `/dashboard/payouts/${sentBack.id}`);
+      assert.match(back.text ?? "", /the fee is not returned/);
 
       await h.services.settlementTerms.setAccount(businessId, CLI, {
         bankCode: paid.bankCode,

@@ -57,6 +57,19 @@ const masked = (accountNumber: string) => `******${accountNumber.slice(-4)}`;
 const ABOUT_BUSINESS = (business: string) =>
   `You get this mail because you are a member of ${business} on the Virtual Account Service.`;
 
+/** What a payout's mail says of it. */
+interface PayoutMail {
+  business: string;
+  payoutId: string;
+  amount: number;
+  accountName: string;
+  bankName: string;
+  /** The bank's words: why it failed or came back. */
+  reason: string | null;
+  refund: boolean;
+  publicUrl: string;
+}
+
 export const MESSAGES = {
   verificationApproved: (p: { business: string; publicUrl: string }) =>
     compose({
@@ -108,21 +121,22 @@ export const MESSAGES = {
       action: { label: "Review your settlements", url: `${p.publicUrl}/dashboard/settlements` },
       footer: ABOUT_BUSINESS(p.business),
     }),
-  payoutFailed: (p: {
-    business: string;
-    payoutId: string;
-    amount: number;
-    accountName: string;
-    bankName: string;
-    reason: string | null;
-    refund: boolean;
-    publicUrl: string;
-  }) =>
+  payoutFailed: (p: PayoutMail) =>
     compose({
       subject: `${p.business}: a ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} failed`,
       lines: [
         `The ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} to ${p.accountName} at ${p.bankName} failed${p.reason ? `: ${p.reason}` : "."}`,
         "Its amount and fee are back in your available balance. Check the account details and send it again.",
+      ],
+      action: { label: "See the payout", url: `${p.publicUrl}/dashboard/payouts/${p.payoutId}` },
+      footer: ABOUT_BUSINESS(p.business),
+    }),
+  payoutReturned: (p: PayoutMail) =>
+    compose({
+      subject: `${p.business}: a ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} came back`,
+      lines: [
+        `The ${p.refund ? "refund" : "payout"} of ${formatNaira(p.amount)} to ${p.accountName} at ${p.bankName} was paid, then sent back by the receiving bank${p.reason ? `: ${p.reason}` : "."}`,
+        "Its amount is back in your available balance; the fee is not returned, as the transfer was made. Check the account with its owner before sending it again.",
       ],
       action: { label: "See the payout", url: `${p.publicUrl}/dashboard/payouts/${p.payoutId}` },
       footer: ABOUT_BUSINESS(p.business),

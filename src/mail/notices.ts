@@ -102,11 +102,12 @@ export class MailNotices {
     );
   }
 
-  /** A payout (or refund, or settlement) that failed: to its business's people. */
+  /** A payout (or refund, or settlement) that failed, or came back after it was paid: to its business's people. */
   async payoutMoved(businessId: string, payout: Payout): Promise<void> {
-    if (payout.status !== "failed") return;
-    await this.toBusiness(businessId, "payout.failed", (business) =>
-      MESSAGES.payoutFailed({
+    if (payout.status !== "failed" && payout.status !== "reversed") return;
+    const message = payout.status === "failed" ? MESSAGES.payoutFailed : MESSAGES.payoutReturned;
+    await this.toBusiness(businessId, `payout.${payout.status}`, (business) =>
+      message({
         business,
         payoutId: payout.id,
         amount: payout.amount,
