@@ -19,7 +19,8 @@ import { CLI } from "../src/core/actor.js";
 import { check } from "../src/core/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { launchBrowser } from "../test/helpers/browser.js";
-import { linkIn, mailsTo } from "../test/helpers/mail-files.js";
+import { lastMail, linkIn, mailsTo, pathOf } from "../test/helpers/mail-files.js";
+import { signedUpOwner } from "../test/helpers/members.js";
 
 const OUT = path.resolve("docs/images");
 const PASSWORD = "correct horse battery staple 42";
@@ -49,7 +50,7 @@ mkdirSync(OUT, { recursive: true });
 try {
   await services.users.createOperator(OPERATOR.email, OPERATOR.password);
   // A second business waiting in the queue, so the operator's list has more than one row.
-  const waiting = await services.users.signUp({
+  const waiting = await signedUpOwner(services, {
     businessName: "Ada Textiles",
     email: "owner@adatextiles.example",
     password: PASSWORD,
@@ -72,6 +73,16 @@ try {
   await business.getByLabel("Your email").fill("owner@kolafoods.example");
   await business.getByLabel("Password").fill(PASSWORD);
   await business.getByRole("button", { name: "Create account" }).click();
+  await business.getByText("Check your email.").waitFor();
+  await capture(business, "sign-up-sent");
+  const confirmation = await lastMail(
+    { dir, mailer: services.mailer },
+    "owner@kolafoods.example",
+    "Confirm your email to create your account",
+  );
+  await business.goto(`${origin}${pathOf(linkIn(confirmation, "http"))}`);
+  await capture(business, "confirm-email");
+  await business.getByRole("button", { name: "Confirm and create my account" }).click();
   await business.getByLabel("Registered name").fill("Kola Foods Limited");
   await business.getByLabel("RC number").fill("RC1234567");
   await business.getByLabel("Registered address").fill("12 Marina Road, Lagos Island, Lagos");
@@ -248,6 +259,18 @@ try {
   await admin.goto(`${origin}/admin/businesses/${kola.businessId}`);
   await admin.reload();
   await capture(admin, "admin-business-people");
+  // The team: an invitation out, then the invitee's page from the mailed link.
+  await business.goto(`${origin}/dashboard/team`);
+  await business.getByLabel("Their email").fill("tunde@kolafoods.example");
+  await business.getByLabel("Role", { exact: true }).selectOption("finance");
+  await business.getByRole("button", { name: "Send the invitation" }).click();
+  await capture(business, "team");
+  const invitation = await lastMail({ dir, mailer: services.mailer }, "tunde@kolafoods.example", /^Join /);
+  const invitee = await (
+    await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } })
+  ).newPage();
+  await invitee.goto(`${origin}${pathOf(linkIn(invitation, "http"))}`);
+  await capture(invitee, "join");
   // Forgot password, from a browser that is not signed in: the link comes by mail (an .eml file
   // here, without SMTP_URL).
   const stranger = await (

@@ -86,6 +86,8 @@ export const ErrorCode = {
   // The dashboard and the console (sign-in), not the signed API.
   INVALID_CREDENTIALS: "INVALID_CREDENTIALS",
   SIGN_IN_LOCKED: "SIGN_IN_LOCKED",
+  /** A member's role does not allow what they asked (the dashboard's permission table). */
+  FORBIDDEN: "FORBIDDEN",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

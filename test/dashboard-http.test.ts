@@ -146,13 +146,10 @@ for (const dialect of DIALECTS) {
 
     async function signUp(business: string, email: string) {
       const browser = pageClient(h.app);
-      const { token } = await browser.get("/dashboard/signup");
-      const created = await browser.post("/dashboard/signup", {
-        _csrf: token ?? "",
-        businessName: business,
-        email,
-        password: PASSWORD,
-      });
+      const created = await browser.signUp(
+        { dir: h.dir, mailer: h.services.mailer },
+        { businessName: business, email, password: PASSWORD },
+      );
       assert.equal(created.statusCode, 303, created.body);
       return browser;
     }
@@ -190,7 +187,7 @@ for (const dialect of DIALECTS) {
         ["owner@activity.example", "Signed in"],
         ["owner@activity.example", "Sign-in failed: wrong password"],
         ["owner@activity.example", "Signed out"],
-        ["owner@activity.example", "Signed up"],
+        ["owner@activity.example", "Signed up (email confirmed)"],
       ]);
       assert.doesNotMatch(
         page.response.body,

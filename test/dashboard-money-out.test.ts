@@ -7,6 +7,7 @@ import { payoutQuery } from "../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Money out in the dashboard and the console over HTTP (issue 26, items 8 and 10): a payout from
@@ -55,7 +56,7 @@ for (const dialect of DIALECTS) {
       serial++;
       const name = `Money Out ${serial} Ltd`;
       const email = `owner${serial}.${dialect}@moneyout.example`;
-      const user = await h.services.users.signUp({ businessName: name, email, password: PASSWORD });
+      const user = await signedUpOwner(h.services, { businessName: name, email, password: PASSWORD });
       const forBusiness = { businessId: user.businessId as string, businessName: name };
       await verifyBusiness(h.services, forBusiness.businessId);
       let secret: string | undefined;

@@ -12,6 +12,7 @@ import {
 } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
 
 // Money out in a real browser (issue 26's browser test): fund an account in the sandbox, resolve
 // a destination, confirm a payout with its fee shown, see it successful, and refund a payment,
@@ -57,7 +58,11 @@ for (const dialect of DIALECTS) {
 
     test("fund in the sandbox, resolve a destination, confirm a payout with its fee, see it successful, refund a payment", async () => {
       const email = `owner.${dialect}@kolapayouts.example`;
-      const user = await h.services.users.signUp({ businessName: "Kola Payouts", email, password: PASSWORD });
+      const user = await signedUpOwner(h.services, {
+        businessName: "Kola Payouts",
+        email,
+        password: PASSWORD,
+      });
       const forBusiness = { businessId: user.businessId as string, businessName: "Kola Payouts" };
       await verifyBusiness(h.services, forBusiness.businessId);
       const { secret } = await h.services.secondFactor.beginTotp(user.id);

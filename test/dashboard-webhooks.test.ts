@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { createDeliveryWorker } from "../src/compose/server.js";
 import type { DeliveryWorker } from "../src/webhooks/delivery-worker.js";
 import { launchBrowser, listenOnLoopback, skipWithoutBrowser as skip } from "./helpers/browser.js";
+import { signUpInBrowser } from "./helpers/browser-sign-up.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { type Receiver, startReceiver } from "./helpers/receiver.js";
@@ -38,12 +39,16 @@ for (const dialect of DIALECTS) {
       gone.answer = () => ({ status: 410 });
       browser = await launchBrowser();
       page = await (await browser.newContext()).newPage();
-      await page.goto(`${origin}/dashboard/signup`);
-      await page.getByLabel("Business name").fill("Hook Foods");
-      await page.getByLabel("Your email").fill(`owner.${dialect}@hookfoods.example`);
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Create account" }).click();
-      await page.getByRole("heading", { name: "Verification", level: 1 }).waitFor();
+      await signUpInBrowser(
+        page,
+        origin,
+        { dir: h.dir, mailer: h.services.mailer },
+        {
+          businessName: "Hook Foods",
+          email: `owner.${dialect}@hookfoods.example`,
+          password: PASSWORD,
+        },
+      );
     });
 
     after(async () => {

@@ -11,6 +11,7 @@ import {
   openRecordingPage,
   skipWithoutBrowser as skip,
 } from "./helpers/browser.js";
+import { signUpInBrowser } from "./helpers/browser-sign-up.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { linkIn, mailsTo } from "./helpers/mail-files.js";
@@ -51,12 +52,16 @@ for (const dialect of DIALECTS) {
     const open = () => openRecordingPage(browser);
 
     async function signUp(page: Page, businessName: string, email: string): Promise<void> {
-      await page.goto(`${origin}/dashboard/signup`);
-      await page.getByLabel("Business name").fill(businessName);
-      await page.getByLabel("Your email").fill(email);
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Create account" }).click();
-      await page.getByRole("heading", { name: "Verification", level: 1 }).waitFor();
+      await signUpInBrowser(
+        page,
+        origin,
+        { dir: h.dir, mailer: h.services.mailer },
+        {
+          businessName,
+          email,
+          password: PASSWORD,
+        },
+      );
     }
 
     async function submitDetails(page: Page): Promise<void> {

@@ -9,6 +9,7 @@ import { CLI } from "../src/core/actor.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Issue 28, item 1: outgoing mail, for real. A real SMTP server on loopback (smtp-server) takes
@@ -102,7 +103,7 @@ for (const dialect of DIALECTS) {
       serial++;
       const email = `owner${serial}.${dialect}@mail.example`;
       const name = `Mail & Co ${serial} Ltd`;
-      const user = await h.services.users.signUp({ businessName: name, email, password: PASSWORD });
+      const user = await signedUpOwner(h.services, { businessName: name, email, password: PASSWORD });
       return { email, name, user, businessId: user.businessId as string };
     }
 
@@ -250,7 +251,7 @@ describe("mail without SMTP_URL (development)", () => {
   test("each message is an .eml file in DATA_DIR/mail", async () => {
     const h = await createHarness({ env: { PUBLIC_URL } });
     try {
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Files Ltd",
         email: "owner@files.example",
         password: PASSWORD,

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { linkIn, mailsTo } from "./helpers/mail-files.js";
+import { signedUpOwner } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Issue 28, item 4: "Forgot password" on both surfaces, over HTTP. The link is mailed (read back
@@ -32,7 +33,7 @@ for (const dialect of DIALECTS) {
     let serial = 0;
     const account = async () => {
       const email = `owner${++serial}.${dialect}@reset.example`;
-      await h.services.users.signUp({ businessName: `Reset ${serial} Ltd`, email, password: PASSWORD });
+      await signedUpOwner(h.services, { businessName: `Reset ${serial} Ltd`, email, password: PASSWORD });
       return email;
     };
     const signIn = async (client: ReturnType<typeof pageClient>, email: string, password: string) => {

@@ -27,6 +27,7 @@ import {
   type TestBusiness,
   verifyBusiness,
 } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
 import { signedBankNotification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
 import { listeningClient } from "./helpers/sdk.js";
@@ -356,7 +357,7 @@ for (const dialect of DIALECTS) {
 
     test("the dashboard's Find a payment credits one the bank has; the console lists the reports, each discrepancy side by side, under a banner", async () => {
       const password = "correct horse battery staple 42";
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Cara Crafts",
         email: `owner.${dialect}@cara.example`,
         password,

@@ -4,6 +4,8 @@ import { MAX_FAILED_SIGN_INS } from "../src/businesses/sign-in-attempts.js";
 import { totpCode } from "../src/businesses/totp.js";
 import { type Cluster, startCluster } from "./helpers/cluster.js";
 import { DATABASE_KINDS } from "./helpers/databases.js";
+import { linkIn, pathOf, waitForMails } from "./helpers/mail-files.js";
+import { signedUpOwner } from "./helpers/members.js";
 import { type WebClient, webClient } from "./helpers/web-client.js";
 
 // Sign-in under concurrency (issue 24, items 1 to 3), against two real server processes on one
@@ -30,7 +32,7 @@ for (const dialect of DATABASE_KINDS) {
     };
     const signUp = async (name: string) => {
       const email = `${name}.${dialect}@races.example`;
-      const user = await cluster.services.users.signUp({
+      const user = await signedUpOwner(cluster.services, {
         businessName: `${name} Ltd`,
         email,
         password: PASSWORD,
@@ -144,7 +146,7 @@ for (const dialect of DATABASE_KINDS) {
       assert.equal(full.length, 1);
     });
 
-    test("10 sign-ups with one email at once: one business and its user, the rest told to sign in", async () => {
+    test("10 sign-ups with one email at once, then their 10 links at once: one business and its owner", async () => {
       const email = `twice.${dialect}@races.example`;
       const before = (await cluster.services.businesses.listBusinesses()).length;
       const clients = Array.from({ length: 10 }, browser);
@@ -154,14 +156,58 @@ for (const dialect of DATABASE_KINDS) {
           client.post("/dashboard/signup", { businessName: `Racer ${i} Ltd`, email, password: PASSWORD }),
         ),
       );
-      assert.deepEqual(statuses(answers), { 303: 1, 409: 9 });
-      for (const refused of answers.filter((a) => a.status === 409)) {
-        assert.match(refused.body, /An account with this email exists: sign in instead/);
+      assert.deepEqual(statuses(answers), { 303: 10 }, "each gets the same answer");
+      assert.deepEqual(new Set(answers.map((a) => a.location)), new Set(["/dashboard/signup?sent=1"]));
+      assert.equal(
+        (await cluster.services.businesses.listBusinesses()).length,
+        before,
+        "a sign-up makes nothing before its link is used",
+      );
+      const links = (await waitForMails(cluster.dir, email, 10)).map((mail) => linkIn(mail, "http"));
+      const confirmed = await Promise.all(
+        links.map(async (link, i) => {
+          const client = clients[i] as WebClient;
+          await client.get(pathOf(link));
+          return client.post("/dashboard/confirm", { token: new URL(link).searchParams.get("token") ?? "" });
+        }),
+      );
+      assert.deepEqual(statuses(confirmed), { 303: 1, 410: 9 });
+      for (const refused of confirmed.filter((a) => a.status === 410)) {
+        assert.match(refused.body, /This email has an account now/);
       }
       assert.equal(
         (await cluster.services.businesses.listBusinesses()).length,
         before + 1,
         "no business without a user",
+      );
+    });
+
+    test("one invitation's link sent 6 times at once: one member joins, the rest are told it was used", async () => {
+      const { user } = await signUp("inviter");
+      const email = `invited.${dialect}@races.example`;
+      await cluster.services.invitations.invite(user.businessId as string, user.id, email, "developer");
+      await cluster.services.mailer.idle();
+      const [invitation] = await waitForMails(cluster.dir, email, 1);
+      const link = linkIn(invitation, "http");
+      const clients = Array.from({ length: 6 }, browser);
+      await Promise.all(clients.map((client) => client.get(pathOf(link))));
+      const joined = await Promise.all(
+        clients.map((client) =>
+          client.post("/dashboard/join", {
+            token: new URL(link).searchParams.get("token") ?? "",
+            password: PASSWORD,
+            confirm: PASSWORD,
+          }),
+        ),
+      );
+      assert.deepEqual(statuses(joined), { 303: 1, 410: 5 });
+      const members = await cluster.services.team.members(user.businessId as string);
+      assert.deepEqual(
+        members.map((m) => [m.email, m.role]),
+        [
+          [user.email, "owner"],
+          [email, "developer"],
+        ],
       );
     });
 

@@ -7,6 +7,7 @@ import { runCli } from "../src/cli/run.js";
 import { isAppError } from "../src/errors.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
 
 // Dashboard users, operators and their sessions, through the domain services (issue 13). The
 // pages are tested in a browser (dashboard.test.ts); the rules are here, at exact instants.
@@ -37,9 +38,9 @@ for (const dialect of DIALECTS) {
     });
     after(() => h.close());
 
-    test("sign-up creates a not_submitted business with no keys, and a user with an argon2id hash", async () => {
+    test("a confirmed sign-up creates a not_submitted business with no keys, and its owner with an argon2id hash", async () => {
       const address = email();
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Kola Foods",
         email: ` ${address.toUpperCase()} `,
         password: PASSWORD,
@@ -55,10 +56,12 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.match(row.password_hash, /^\$argon2id\$/);
       assert.ok(!row.password_hash.includes(PASSWORD));
-      const again = await refusal(
-        h.services.users.signUp({ businessName: "Other", email: address, password: PASSWORD }),
-      );
-      assert.equal(again.status, 409);
+      const again = await h.services.signUps.begin({
+        businessName: "Other",
+        email: address,
+        password: PASSWORD,
+      });
+      assert.equal(again.token, undefined, "a taken email gets no link (its owner is mailed instead)");
     });
 
     test("sign-up refuses a weak password or a bad email before creating anything", async () => {
@@ -66,7 +69,7 @@ for (const dialect of DIALECTS) {
       assert.equal(
         (
           await refusal(
-            h.services.users.signUp({ businessName: "Weak", email: email(), password: "password1234" }),
+            signedUpOwner(h.services, { businessName: "Weak", email: email(), password: "password1234" }),
           )
         ).status,
         400,
@@ -74,7 +77,7 @@ for (const dialect of DIALECTS) {
       assert.equal(
         (
           await refusal(
-            h.services.users.signUp({ businessName: "Weak", email: "not-an-email", password: PASSWORD }),
+            signedUpOwner(h.services, { businessName: "Weak", email: "not-an-email", password: PASSWORD }),
           )
         ).status,
         400,
@@ -84,7 +87,7 @@ for (const dialect of DIALECTS) {
 
     test("a wrong password and an unknown email get the same answer", async () => {
       const address = email();
-      await h.services.users.signUp({ businessName: "Same Answer", email: address, password: PASSWORD });
+      await signedUpOwner(h.services, { businessName: "Same Answer", email: address, password: PASSWORD });
       const wrong = await refusal(h.services.users.signIn("business", address, "not the password at all"));
       const unknown = await refusal(h.services.users.signIn("business", "nobody@example.com", PASSWORD));
       assert.deepEqual(wrong, unknown);
@@ -95,7 +98,7 @@ for (const dialect of DIALECTS) {
 
     test(`${MAX_FAILED_SIGN_INS} failures pause sign-in for ${LOCKOUT_MS / 60_000} minutes, to the millisecond`, async () => {
       const address = email();
-      await h.services.users.signUp({ businessName: "Paused", email: address, password: PASSWORD });
+      await signedUpOwner(h.services, { businessName: "Paused", email: address, password: PASSWORD });
       for (let i = 0; i < MAX_FAILED_SIGN_INS - 1; i++) {
         await refusal(h.services.users.signIn("business", address, "wrong password here"));
       }
@@ -124,7 +127,7 @@ for (const dialect of DIALECTS) {
 
     test("two-factor: enrol with a code, then each sign-in needs a fresh code; a code works once", async () => {
       const address = email();
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Two Factor",
         email: address,
         password: PASSWORD,
@@ -164,7 +167,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("turning two-factor on or off asks for the password, is audited, and ends the other sessions", async () => {
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Sensitive",
         email: email(),
         password: PASSWORD,
@@ -205,7 +208,7 @@ for (const dialect of DIALECTS) {
 
     test("sessions end when idle, at their absolute end, on sign-out, and on a password change", async () => {
       const { idleMs, absoluteMs } = h.services.sessions.settings;
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Sessions",
         email: email(),
         password: PASSWORD,
@@ -272,7 +275,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("verification: submitted with the details, decided by an operator, refused out of turn", async () => {
-      const user = await h.services.users.signUp({
+      const user = await signedUpOwner(h.services, {
         businessName: "Verify Me",
         email: email(),
         password: PASSWORD,

@@ -1,6 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
-import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
 import type { UserRole } from "../storage/schema-people.js";
@@ -15,6 +13,7 @@ import {
   takePasswordReset,
   updateUser,
 } from "../storage/user-repository.js";
+import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
 import { actorOf, parseEmail } from "./users.js";
 
@@ -31,15 +30,8 @@ export interface PasswordResetsOptions {
   now?: Clock;
 }
 
-const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/** A link that is no good (never made, used, voided by a newer one, or expired): ask again. */
-const linkExpired = () =>
-  new AppError(
-    ErrorCode.NOT_FOUND,
-    410,
-    "This link has expired or was already used. Ask for a new one: each works once, for 30 minutes.",
-  );
+/** A link that is no good: ask again. */
+const linkExpired = () => linkGone(`Ask for a new one: each works once, for ${RESET_LINK_MINUTES} minutes.`);
 
 export class PasswordResets {
   private readonly now: Clock;
@@ -57,11 +49,11 @@ export class PasswordResets {
     const { storage, notices } = this.options;
     const row = await findUserByEmail(storage.db, role, email);
     if (!row) return;
-    const token = randomBytes(32).toString("base64url");
+    const { token, hash } = newLinkToken();
     const now = this.now();
     await writeTransaction(storage, async (trx) => {
       await insertPasswordReset(trx, {
-        token_hash: hashOf(token),
+        token_hash: hash,
         user_id: row.id,
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + RESET_LINK_MINUTES * 60_000).toISOString(),
@@ -80,13 +72,13 @@ export class PasswordResets {
 
   /** Whether the link's token is still good (its form is shown only then). */
   async isLive(token: string): Promise<boolean> {
-    return (await liveResetUser(this.options.storage.db, hashOf(token), isoNow(this.now))) !== undefined;
+    return (await liveResetUser(this.options.storage.db, linkHash(token), isoNow(this.now))) !== undefined;
   }
 
   /** Sets the new password with a good link, uses the link up and ends every session of the user. */
   async reset(token: string, password: string): Promise<void> {
     const { storage } = this.options;
-    const tokenHash = hashOf(token);
+    const tokenHash = linkHash(token);
     const userId = await liveResetUser(storage.db, tokenHash, isoNow(this.now));
     const row = userId === undefined ? undefined : await findUser(storage.db, userId);
     if (!row) throw linkExpired();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
-import type { UserRole } from "../storage/schema-people.js";
+import type { MemberRole, UserRole } from "../storage/schema-people.js";
 import {
   deleteEndedSessions,
   findLiveSession,
@@ -26,6 +26,8 @@ export interface Session {
   role: UserRole;
   businessId: string | null;
   email: string;
+  /** The user's role at their business, read with the session on every request (null: an operator). */
+  memberRole: MemberRole | null;
   /** False between the password and the TOTP code: only the code page is open to it. */
   verified: boolean;
 }
@@ -75,6 +77,7 @@ export class Sessions {
         role: user.role,
         businessId: user.businessId,
         email: user.email,
+        memberRole: user.memberRole,
         verified,
       },
     };
@@ -98,6 +101,7 @@ export class Sessions {
       role: row.role,
       businessId: row.business_id,
       email: row.email,
+      memberRole: row.member_role,
       verified: row.verified === 1,
     };
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
+import type { MemberRole } from "../storage/schema-people.js";
 import { findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
 import { passwordMatches } from "./passwords.js";
 
@@ -50,6 +51,29 @@ export function userAudit(
     actor_id: row?.id ?? null,
     action,
     detail: JSON.stringify(detail),
+    created_at: at,
+    actor_email: row?.email ?? null,
+  };
+}
+
+/** A new user's row: an operator (no business, no member role) or a member of a business. */
+export function newUserRow(
+  who: { businessId: string; memberRole: MemberRole } | "operator",
+  email: string,
+  passwordHash: string,
+  at: string,
+): UserRow {
+  return {
+    id: randomUUID(),
+    role: who === "operator" ? "operator" : "business",
+    business_id: who === "operator" ? null : who.businessId,
+    member_role: who === "operator" ? null : who.memberRole,
+    email,
+    password_hash: passwordHash,
+    totp_secret_ciphertext: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    password_changed_at: at,
     created_at: at,
   };
 }

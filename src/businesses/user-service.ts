@@ -1,10 +1,8 @@
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Storage } from "../storage/database.js";
-import { isUniqueViolation } from "../storage/errors.js";
 import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
@@ -18,23 +16,18 @@ import {
   type UserRow,
   updateUser,
 } from "../storage/user-repository.js";
-import type { BusinessService } from "./business-service.js";
 import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passwords.js";
 import { passwordSubject, SignInAttempts, type TrustedDevice } from "./sign-in-attempts.js";
-import { invalidCredentials, requirePassword, requireUser, userAudit } from "./user-records.js";
+import { invalidCredentials, newUserRow, requirePassword, requireUser, userAudit } from "./user-records.js";
 import { type ActivityEntry, parseEmail, toUser, type User } from "./users.js";
 
 export interface UserServiceOptions {
   storage: Storage;
-  businesses: BusinessService;
   now?: Clock;
 }
 
-const emailTaken = () =>
-  new AppError(ErrorCode.CONFLICT, 409, "An account with this email exists: sign in instead");
-
 /**
- * The people who sign in: a business's users (sign-up creates the business) and operators.
+ * The people who sign in: a business's members (sign-ups.ts and team.ts make them) and operators.
  * Passwords are argon2id hashes; a TOTP secret is sealed by the master key; repeated failures
  * pause sign-in; every sign-in, failure and credential change is in the audit log.
  */
@@ -47,28 +40,6 @@ export class UserService {
     this.attempts = new SignInAttempts(options.storage.db, this.now);
   }
 
-  /** Creates the business (not_submitted, no keys yet) and its first user. */
-  async signUp(input: { businessName: string; email: string; password: string }): Promise<User> {
-    const email = parseEmail(input.email);
-    checkPassword(input.password, [email, input.businessName]);
-    if (await findUserByEmail(this.options.storage.db, "business", email)) throw emailTaken();
-    const passwordHash = await hashPassword(input.password);
-    let row: UserRow | undefined;
-    // The business and its user in one transaction: a sign-up that loses a race for the email
-    // (the unique index decides) leaves no business behind.
-    try {
-      await this.options.businesses.registerBusiness(input.businessName, async (trx, business) => {
-        row = this.newUser("business", business.id, email, passwordHash);
-        await insertUser(trx, row);
-        await insertAudit(trx, this.audit(row, "user.signed_up", { email }));
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
-    return toUser(row as UserRow);
-  }
-
   /** Creates an operator (the CLI). */
   async createOperator(emailText: string, password: string): Promise<User> {
     const email = parseEmail(emailText);
@@ -76,7 +47,7 @@ export class UserService {
     if (await findUserByEmail(this.options.storage.db, "operator", email)) {
       throw new AppError(ErrorCode.CONFLICT, 409, `an operator with email ${email} exists`);
     }
-    const row = this.newUser("operator", null, email, await hashPassword(password));
+    const row = newUserRow("operator", email, await hashPassword(password), this.isoNow());
     await writeTransaction(this.options.storage, async (trx) => {
       await insertUser(trx, row);
       await insertAudit(trx, this.audit(row, "operator.created", { email }));
@@ -174,22 +145,6 @@ export class UserService {
   /** Records what a user did to a business (key changes, for example) in the audit log. */
   async record(actor: Actor, businessId: string | null, action: string, detail: Record<string, unknown>) {
     await insertActorAudit(this.options.storage.db, { actor, businessId, action, detail, at: this.isoNow() });
-  }
-
-  private newUser(role: UserRole, businessId: string | null, email: string, passwordHash: string): UserRow {
-    const now = this.isoNow();
-    return {
-      id: randomUUID(),
-      role,
-      business_id: businessId,
-      email,
-      password_hash: passwordHash,
-      totp_secret_ciphertext: null,
-      totp_enabled_at: null,
-      totp_last_step: null,
-      password_changed_at: now,
-      created_at: now,
-    };
   }
 
   private audit(row: UserRow | undefined, action: string, detail: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import type { Actor } from "../core/actor.js";
 import { emailSchema } from "../core/validation.js";
 import { validationFailed } from "../errors.js";
-import type { UserRole } from "../storage/schema-people.js";
+import type { MemberRole, UserRole } from "../storage/schema-people.js";
 import type { UserRow } from "../storage/user-repository.js";
 
 /** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
@@ -11,6 +11,8 @@ export interface User {
   businessId: string | null;
   email: string;
   totpEnabled: boolean;
+  /** A business user's role at their business (null for an operator). */
+  memberRole: MemberRole | null;
 }
 
 /** One line of the audit log as its reader sees it: when, who (a user's email, or the kind of actor), what. */
@@ -29,6 +31,7 @@ export const toUser = (row: UserRow): User => ({
   businessId: row.business_id,
   email: row.email,
   totpEnabled: row.totp_enabled_at !== null,
+  memberRole: row.member_role,
 });
 
 /** The actor a signed-in user acts as. */

@@ -72,6 +72,9 @@ export function buildServerApp(
       sandbox: sandboxTransfers(config),
       notices: services.notices,
       passwordResets: services.passwordResets,
+      signUps: services.signUps,
+      team: services.team,
+      invitations: services.invitations,
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).
@@ -163,6 +166,8 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     run: async () => {
       await services.sessions.prune();
       await services.users.pruneSignInAttempts();
+      await services.signUps.prune();
+      await services.invitations.prune();
     },
   });
   jobs.add({

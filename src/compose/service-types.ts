@@ -4,11 +4,14 @@ import type { AccountService } from "../accounts/account-service.js";
 import type { Authenticator } from "../auth/authenticator.js";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
+import type { Invitations } from "../businesses/invitations.js";
 import type { MasterKeySource } from "../businesses/master-key.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
 import type { SecondFactor } from "../businesses/second-factor.js";
 import type { SecretBox } from "../businesses/secret-box.js";
 import type { Sessions } from "../businesses/sessions.js";
+import type { SignUps } from "../businesses/sign-ups.js";
+import type { Team } from "../businesses/team.js";
 import type { UserService } from "../businesses/user-service.js";
 import type { Clock } from "../clock.js";
 
@@ -87,6 +90,12 @@ export interface Services {
   notices: MailNotices;
   /** "Forgot password": reset links mailed, and used once. */
   passwordResets: PasswordResets;
+  /** Sign-ups waiting for their email's confirmation. */
+  signUps: SignUps;
+  /** A business's members and their roles. */
+  team: Team;
+  /** Invitations to a business's team. */
+  invitations: Invitations;
   /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
   reconciliation: ReconciliationService;
   /**

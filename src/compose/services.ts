@@ -3,12 +3,15 @@ import { AccountService } from "../accounts/account-service.js";
 import { Authenticator } from "../auth/authenticator.js";
 import { BusinessProfiles } from "../businesses/business-profile.js";
 import { BusinessService } from "../businesses/business-service.js";
+import { Invitations } from "../businesses/invitations.js";
 import { resolveMasterKey } from "../businesses/master-key.js";
 import { PasswordResets } from "../businesses/password-resets.js";
 import { SecondFactor } from "../businesses/second-factor.js";
 import { SecretBox, SecretBoxError } from "../businesses/secret-box.js";
 import { loadServiceKey, ServiceKey } from "../businesses/service-keys.js";
 import { Sessions } from "../businesses/sessions.js";
+import { SignUps } from "../businesses/sign-ups.js";
+import { Team } from "../businesses/team.js";
 import { UserService } from "../businesses/user-service.js";
 import { BankNotifications } from "../collections/bank-notifications.js";
 import { CollectionService } from "../collections/collection-service.js";
@@ -165,14 +168,18 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       onCredentialsChanged: () => authenticator.invalidate(),
     });
     mailOnChanges(mail.notices, { businesses, payouts, settlementTerms: money.settlementTerms });
+    const secondFactor = new SecondFactor({ storage: opened, box, recoveryKey, notices: mail.notices, now });
     return {
       config,
       storage: opened,
       stores,
       box,
       businesses,
-      users: new UserService({ storage: opened, businesses, now }),
-      secondFactor: new SecondFactor({ storage: opened, box, recoveryKey, notices: mail.notices, now }),
+      users: new UserService({ storage: opened, now }),
+      secondFactor,
+      signUps: new SignUps({ storage: opened, businesses, notices: mail.notices, now }),
+      team: new Team({ storage: opened, secondFactor, now }),
+      invitations: new Invitations({ storage: opened, notices: mail.notices, now }),
       profiles: new BusinessProfiles(opened, businesses, now),
       sessions: new Sessions(
         opened,

@@ -4,7 +4,7 @@ import { formatNaira } from "../ledger/kobo.js";
 // The audit log as the Security page shows it: who did what, and when, in words.
 
 const WHAT: Readonly<Record<string, string>> = {
-  "user.signed_up": "Signed up",
+  "user.signed_up": "Signed up (email confirmed)",
   "operator.created": "Operator account created",
   "sign_in.succeeded": "Signed in",
   "sign_in.password_accepted": "Password accepted; two-factor code asked for",
@@ -46,6 +46,15 @@ const WHAT: Readonly<Record<string, string>> = {
   "settlement_account.code_failed": "Settlement account not changed: the two-factor code was wrong",
   "settlement_schedule.updated": "Settlement schedule changed",
   "settlement.run": "Settlement asked for",
+  "member.invited": "Member invited",
+  "member.invitation_revoked": "Invitation revoked",
+  "member.joined": "Joined the team",
+  "member.role_changed": "Member's role changed",
+  "member.removed": "Member removed; their sessions ended",
+  "ownership.transferred": "Business handed over",
+  "ownership.transfer_failed": "Business not handed over: the password was wrong",
+  "ownership.transfer.confirmed": "Two-factor code given to hand the business over",
+  "ownership.transfer.code_failed": "Business not handed over: the two-factor code was wrong",
 };
 
 const WHO: Readonly<Record<string, string>> = {
@@ -76,6 +85,7 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
     if (entry.action === "totp.reset_by_operator" && typeof entry.detail.email === "string") {
       what = `${what}: ${entry.detail.email}`;
     }
+    what = `${what}${teamDetail(entry)}`;
     const { amount } = entry.detail;
     if ((entry.action === "payout.sent" || entry.action === "refund.sent") && typeof amount === "number") {
       what = `${what}: ${formatNaira(amount)}`;
@@ -86,4 +96,20 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
       what,
     };
   });
+}
+
+/** Who a team change was about, and the roles, in words (": ada@example.com, Developer to Finance"). */
+function teamDetail(entry: ActivityEntry): string {
+  const { email, role, from, to } = entry.detail;
+  const words = (value: unknown) =>
+    typeof value === "string" ? value[0]?.toUpperCase() + value.slice(1) : "";
+  if (entry.action === "member.role_changed" && typeof email === "string") {
+    return `: ${email}, ${words(from)} to ${words(to)}`;
+  }
+  if ((entry.action === "member.invited" || entry.action === "member.removed") && typeof email === "string") {
+    return `: ${email} (${words(role)})`;
+  }
+  if (entry.action === "member.joined" && typeof role === "string") return ` as ${words(role)}`;
+  if (entry.action === "ownership.transferred" && typeof to === "string") return ` to ${to}`;
+  return "";
 }

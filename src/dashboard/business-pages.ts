@@ -1,21 +1,27 @@
 import type { FastifyInstance } from "fastify";
+import { enforceAccess } from "./access.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
-import { type DashboardDependencies, type Form, notFoundPage, page, setSessionCookie } from "./kit.js";
+import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
 import { payoutPages } from "./payout-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
 import { settlementPages } from "./settlement-pages.js";
-import { guard, refusal, signedIn, signInRoutes, signInThrottle } from "./sign-in.js";
+import { refusal, signedIn, signInRoutes } from "./sign-in.js";
+import { signUpPages } from "./signup-pages.js";
+import { teamPages } from "./team-pages.js";
 import { transactionPages } from "./transaction-pages.js";
 import { webhookPages } from "./webhook-pages.js";
 
 /** What a business's user sees: sign-up, sign-in, the overview and verification. */
 export function businessPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   notFoundPage(pages);
+  enforceAccess(pages);
   signInRoutes(pages, deps, BUSINESS_SURFACE);
   recoveryPages(pages, deps, BUSINESS_SURFACE);
+  signUpPages(pages, deps);
+  teamPages(pages, deps);
   keyPages(pages, deps);
   securityPages(pages, deps, BUSINESS_SURFACE);
   moneyPages(pages, deps);
@@ -23,36 +29,12 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   transactionPages(pages, deps);
   settlementPages(pages, deps);
   webhookPages(pages, deps);
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
 
   pages.get("/", async (request, reply) =>
     reply.redirect(request.session?.role === "business" ? BUSINESS_SURFACE.home : "/dashboard/login", 303),
   );
 
-  pages.get("/signup", async (_request, reply) =>
-    page(reply, "sign-up", { title: "Create your account", form: {} }),
-  );
-
-  pages.post("/signup", { preHandler: signInThrottle(pages, deps) }, async (request, reply) => {
-    const form = request.body as Form;
-    try {
-      const user = await deps.users.signUp({
-        businessName: form.businessName ?? "",
-        email: form.email ?? "",
-        password: form.password ?? "",
-      });
-      const { token } = await deps.sessions.start(user, true);
-      setSessionCookie(reply, token, deps.secureCookies);
-      return reply.redirect("/dashboard/verification", 303);
-    } catch (error) {
-      return refusal(reply, error, "sign-up", {
-        title: "Create your account",
-        form: { businessName: form.businessName ?? "", email: form.email ?? "" },
-      });
-    }
-  });
-
-  pages.get("/home", signedInOnly, async (request, reply) => {
+  pages.get("/home", async (request, reply) => {
     const { businessId } = signedIn(request);
     const business = await deps.businesses.getBusiness(ownBusiness(businessId));
     const balance = await deps.collections.balance({
@@ -62,13 +44,13 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
     return page(reply, "home", { title: business.name, business, balance });
   });
 
-  pages.get("/verification", signedInOnly, async (request, reply) => {
+  pages.get("/verification", async (request, reply) => {
     const data = await verificationData(ownBusiness(signedIn(request).businessId));
     const { profile } = data;
     return page(reply, "verification", { ...data, form: profile ?? {} });
   });
 
-  pages.post("/verification", signedInOnly, async (request, reply) => {
+  pages.post("/verification", async (request, reply) => {
     const session = signedIn(request);
     const businessId = ownBusiness(session.businessId);
     const form = request.body as Form;

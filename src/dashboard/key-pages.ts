@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiKeyStatus } from "../storage/schema.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, page } from "./kit.js";
-import { guard, signedIn } from "./sign-in.js";
+import { signedIn } from "./sign-in.js";
 
 /** What each button on a key does: the status it sets and the word for the audit log. */
 const KEY_ACTIONS = {
@@ -16,14 +16,12 @@ const KEY_ACTIONS = {
  * The same domain calls and rules as `vas key ...`; another business's key is 404.
  */
 export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
-
-  pages.get("/keys", signedInOnly, async (request, reply) => {
+  pages.get("/keys", async (request, reply) => {
     const businessId = ownBusiness(signedIn(request).businessId);
     return page(reply, "keys", await keysData(businessId));
   });
 
-  pages.post("/keys", signedInOnly, async (request, reply) => {
+  pages.post("/keys", async (request, reply) => {
     const session = signedIn(request);
     const businessId = ownBusiness(session.businessId);
     const created = await deps.businesses.createKey(businessId);
@@ -36,7 +34,7 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
     );
   });
 
-  pages.post("/keys/:id/:action", signedInOnly, async (request, reply) => {
+  pages.post("/keys/:id/:action", async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
     const status = KEY_ACTIONS[action as keyof typeof KEY_ACTIONS];
     if (!status) return reply.callNotFound();

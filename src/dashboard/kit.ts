@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
+import type { Invitations } from "../businesses/invitations.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
+import { may, type Permission } from "../businesses/roles.js";
 import type { SecondFactor } from "../businesses/second-factor.js";
 import type { Session, Sessions } from "../businesses/sessions.js";
+import type { SignUps } from "../businesses/sign-ups.js";
+import type { Team } from "../businesses/team.js";
 import type { UserService } from "../businesses/user-service.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
@@ -37,6 +41,12 @@ export interface DashboardDependencies extends DomainServices {
   notices: MailNotices;
   /** "Forgot password": the mailed link and the new password. */
   passwordResets: PasswordResets;
+  /** Sign-up, confirmed by a mailed link. */
+  signUps: SignUps;
+  /** The business's members and their roles. */
+  team: Team;
+  /** Invitations to the business's team. */
+  invitations: Invitations;
 }
 
 declare module "fastify" {
@@ -73,7 +83,34 @@ export function page(
   return reply
     .code(status)
     .type("text/html; charset=utf-8")
-    .view(view, { session: request.session, csrf, url: request.url, ...data });
+    .view(view, {
+      session: request.session,
+      csrf,
+      url: request.url,
+      // What the member's role allows (the server refuses the rest; pages hide what would be refused).
+      can: (permission: Permission) => may(request.session?.memberRole, permission),
+      ...data,
+    });
+}
+
+/**
+ * After a form did what it asked: to `url` with `?done=<what>` (a refresh then reloads the page,
+ * never posts again); the page shows the notice `what` names in its own list of fixed texts.
+ */
+export function doneRedirect(reply: FastifyReply, url: string, what: string): FastifyReply {
+  return reply.redirect(`${url}${url.includes("?") ? "&" : "?"}done=${encodeURIComponent(what)}`, 303);
+}
+
+/** The notice a page's `?done=` names, from the page's own texts (anything else shows nothing). */
+export function doneNotice(query: unknown, notices: Record<string, string>): string | undefined {
+  const what = (query as { done?: unknown }).done;
+  return typeof what === "string" && Object.hasOwn(notices, what) ? notices[what] : undefined;
+}
+
+/** A mailed link's token: what the query names, if it is one (anything else is no link). */
+export function linkToken(query: unknown): string {
+  const token = (query as { token?: unknown }).token;
+  return typeof token === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : "";
 }
 
 /** The 404 page of a prefix (/dashboard, /admin). */

@@ -5,10 +5,10 @@ import type { PayoutInput } from "../core/api-types.js";
 import { check } from "../core/validation.js";
 import { isAppError } from "../errors.js";
 import { payoutInput, payoutQuery } from "../payouts/validation.js";
-import { actingFor, BUSINESS_SURFACE } from "./business-scope.js";
+import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
-import { guard, refusal, signedIn } from "./sign-in.js";
+import { refusal, signedIn } from "./sign-in.js";
 
 /**
  * A reference for a form that moves money, made when the form is drawn: sent twice (a double
@@ -23,9 +23,7 @@ export const formReference = (): string => `dash_${randomBytes(12).toString("hex
  * the API. A dashboard payout is the API's payout (limits, balance, hold), not gated by the switch.
  */
 export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
-
-  pages.get("/payouts", signedInOnly, async (request, reply) => {
+  pages.get("/payouts", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const data = await listData(forBusiness, session.userId, { filters: filtersOf(request.query), form: {} });
@@ -34,7 +32,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
   });
 
   // The details of a payout to send, checked and named: the review the user confirms.
-  pages.post("/payouts/review", signedInOnly, async (request, reply) => {
+  pages.post("/payouts/review", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
@@ -50,7 +48,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     }
   });
 
-  pages.post("/payouts", signedInOnly, async (request, reply) => {
+  pages.post("/payouts", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
@@ -80,7 +78,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     return reply.redirect(`/dashboard/payouts/${payoutId}`, 303);
   });
 
-  pages.get("/payouts/:id", signedInOnly, async (request, reply) => {
+  pages.get("/payouts/:id", async (request, reply) => {
     const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
     const { id } = request.params as { id: string };
     const payout = await deps.payoutListing.get(forBusiness, id);
@@ -88,7 +86,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
   });
 
   // The owner's switch for POST /payouts: on asks for the two-factor code; off never does.
-  pages.post("/payouts/api", signedInOnly, async (request, reply) => {
+  pages.post("/payouts/api", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;

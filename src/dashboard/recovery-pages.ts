@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { RESET_LINK_MINUTES } from "../businesses/password-resets.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, type Form, linkToken, page } from "./kit.js";
 import { refusal, type Surface, signInThrottle } from "./sign-in.js";
 
 // "Forgot password" on both surfaces (issue 28, item 4): ask for a link by email (the same answer
@@ -25,7 +25,7 @@ export function recoveryPages(pages: FastifyInstance, deps: DashboardDependencie
   });
 
   pages.get("/reset", async (request, reply) => {
-    const token = tokenOf(request.query);
+    const token = linkToken(request.query);
     const live = token !== "" && (await deps.passwordResets.isLive(token));
     return page(
       reply,
@@ -66,9 +66,3 @@ export function recoveryPages(pages: FastifyInstance, deps: DashboardDependencie
     return reply.redirect(`${surface.base}/login?reset=1`, 303);
   });
 }
-
-/** The link's token: what the query names, if it is one (anything else is no link). */
-const tokenOf = (query: unknown) => {
-  const token = (query as { token?: unknown }).token;
-  return typeof token === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : "";
-};

@@ -4,10 +4,10 @@ import { check, listQuery } from "../core/validation.js";
 import { isAppError } from "../errors.js";
 import { accountAtBankQuery } from "../payouts/banks.js";
 import { payoutQuery } from "../payouts/validation.js";
-import { actingFor, BUSINESS_SURFACE } from "./business-scope.js";
+import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
-import { guard, refusal, signedIn } from "./sign-in.js";
+import { refusal, signedIn } from "./sign-in.js";
 
 /**
  * Where the business's money goes: its settlement account (named by the bank, confirmed with the
@@ -15,9 +15,7 @@ import { guard, refusal, signedIn } from "./sign-in.js";
  * its settlements with the transactions each covered.
  */
 export function settlementPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
-
-  pages.get("/settlements", signedInOnly, async (request, reply) => {
+  pages.get("/settlements", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const data = await overview(forBusiness, session.userId, filtersOf(request.query), {});
@@ -26,7 +24,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
   });
 
   // The account to change to, named by the bank: the review the owner confirms with their code.
-  pages.post("/settlements/account/review", signedInOnly, async (request, reply) => {
+  pages.post("/settlements/account/review", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
@@ -40,7 +38,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     }
   });
 
-  pages.post("/settlements/account", signedInOnly, async (request, reply) => {
+  pages.post("/settlements/account", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
@@ -62,7 +60,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     return reply.redirect("/dashboard/settlements", 303);
   });
 
-  pages.post("/settlements/schedule", signedInOnly, async (request, reply) => {
+  pages.post("/settlements/schedule", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
@@ -81,7 +79,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     return reply.redirect("/dashboard/settlements", 303);
   });
 
-  pages.post("/settlements/run", signedInOnly, async (request, reply) => {
+  pages.post("/settlements/run", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     let id: string;
@@ -97,7 +95,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     return reply.redirect(`/dashboard/settlements/${id}`, 303);
   });
 
-  pages.get("/settlements/:id", signedInOnly, async (request, reply) => {
+  pages.get("/settlements/:id", async (request, reply) => {
     const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
     const { id } = request.params as { id: string };
     const query = request.query as { page?: string };

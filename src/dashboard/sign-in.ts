@@ -75,7 +75,7 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     } catch (error) {
       return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "" });
     }
-    return startSession(request, reply, user);
+    return startSession(request, reply, deps, surface, user);
   });
 
   pages.get("/login/code", async (request, reply) => {
@@ -96,7 +96,9 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     }
     // A new session (and cookie) once every factor is passed: the half-signed-in one ends.
     await deps.sessions.end(session);
-    return startSession(request, reply, await deps.users.getUser(session.userId), true);
+    return startSession(request, reply, deps, surface, await deps.users.getUser(session.userId), {
+      passedCode: true,
+    });
   });
 
   pages.post("/logout", async (request, reply) => {
@@ -112,31 +114,42 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     reply.clearCookie(SESSION_COOKIE, { path: "/" });
     return reply.redirect(`${surface.base}/login`, 303);
   });
+}
 
-  async function startSession(request: FastifyRequest, reply: FastifyReply, user: User, passedCode = false) {
-    const verified = passedCode || !user.totpEnabled;
-    const { token } = await deps.sessions.start(user, verified);
-    setSessionCookie(reply, token, deps.secureCookies);
-    // Only a browser that passed every factor becomes a known device; the first time, the user
-    // is mailed (a sign-in nobody recognises is seen at once).
-    if (verified && trustedDevice(request, deps.deviceKey)?.userId !== user.id) {
-      await deps.notices.newDevice(
-        user,
-        new Date().toISOString(),
-        request.ip,
-        request.headers["user-agent"] ?? "",
-      );
-    }
-    if (verified) {
-      rememberDevice(request, reply, {
-        userId: user.id,
-        key: deps.deviceKey,
-        path: surface.base,
-        secure: deps.secureCookies,
-      });
-    }
-    return reply.redirect(verified ? surface.home : `${surface.base}/login/code`, 303);
+/**
+ * Starts a session for a user who passed the password (and the code, when `passedCode`) and
+ * sends them on: home when every factor is passed, otherwise the code page. A browser that
+ * passed every factor becomes a known device; the first time, the user is mailed (a sign-in
+ * nobody recognises is seen at once), unless `firstSignIn` (the account was just made here).
+ */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: DashboardDependencies,
+  surface: Surface,
+  user: User,
+  options: { passedCode?: boolean; firstSignIn?: boolean; to?: string } = {},
+) {
+  const verified = options.passedCode === true || !user.totpEnabled;
+  const { token } = await deps.sessions.start(user, verified);
+  setSessionCookie(reply, token, deps.secureCookies);
+  if (verified && !options.firstSignIn && trustedDevice(request, deps.deviceKey)?.userId !== user.id) {
+    await deps.notices.newDevice(
+      user,
+      new Date().toISOString(),
+      request.ip,
+      request.headers["user-agent"] ?? "",
+    );
   }
+  if (verified) {
+    rememberDevice(request, reply, {
+      userId: user.id,
+      key: deps.deviceKey,
+      path: surface.base,
+      secure: deps.secureCookies,
+    });
+  }
+  return reply.redirect(verified ? (options.to ?? surface.home) : `${surface.base}/login/code`, 303);
 }
 
 /**

@@ -2,11 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { ForBusiness } from "../core/actor.js";
 import { check } from "../core/validation.js";
 import { refundInput } from "../payouts/refunds.js";
-import { actingFor, BUSINESS_SURFACE } from "./business-scope.js";
+import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { koboToNairaText, nairaToKobo } from "./money-pages.js";
 import { formReference } from "./payout-pages.js";
-import { guard, refusal, signedIn } from "./sign-in.js";
+import { refusal, signedIn } from "./sign-in.js";
 
 /**
  * One of the business's transactions, its refunds, and a refund to its payer (in full or in
@@ -14,9 +14,7 @@ import { guard, refusal, signedIn } from "./sign-in.js";
  * reference made when the form was drawn, so a form sent twice refunds once.
  */
 export function transactionPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
-
-  pages.get("/transactions/:id", signedInOnly, async (request, reply) => {
+  pages.get("/transactions/:id", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const { id } = request.params as { id: string };
@@ -30,7 +28,7 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     return page(reply, "transaction", { ...(await data(forBusiness, session.userId, id, {})), notice });
   });
 
-  pages.post("/transactions/:id/refund", signedInOnly, async (request, reply) => {
+  pages.post("/transactions/:id/refund", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const { id } = request.params as { id: string };

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { check } from "../core/validation.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
-import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
-import { guard, refusal, signedIn } from "./sign-in.js";
+import { refusal, signedIn } from "./sign-in.js";
 
 const RECENT_EVENTS = 20;
 
@@ -14,8 +14,6 @@ const RECENT_EVENTS = 20;
  * call; the worker delivers, never the page.
  */
 export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies): void {
-  const signedInOnly = { preHandler: guard(BUSINESS_SURFACE) };
-
   const ownedBy = async (businessId: string | null) => {
     const summary = await deps.businesses.getBusiness(ownBusiness(businessId));
     return { businessId: summary.businessId, businessName: summary.name };
@@ -29,13 +27,13 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     return { title: "Webhooks", endpoints, events: events.items, types: SUBSCRIBABLE_TYPES, form: {} };
   };
 
-  pages.get("/webhooks", signedInOnly, async (request, reply) => {
+  pages.get("/webhooks", async (request, reply) => {
     const business = await ownedBy(signedIn(request).businessId);
     const notice = (request.query as { notice?: string }).notice;
     return page(reply, "webhooks", { ...(await overview(business)), notice: NOTICES[notice ?? ""] });
   });
 
-  pages.post("/webhooks", signedInOnly, async (request, reply) => {
+  pages.post("/webhooks", async (request, reply) => {
     const session = signedIn(request);
     const business = await ownedBy(session.businessId);
     const form = request.body as Form & Record<string, string | string[]>;
@@ -63,7 +61,7 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     }
   });
 
-  pages.post("/webhooks/:id/:action", signedInOnly, async (request, reply) => {
+  pages.post("/webhooks/:id/:action", async (request, reply) => {
     const session = signedIn(request);
     const business = await ownedBy(session.businessId);
     const { id, action } = request.params as { id: string; action: string };
@@ -96,7 +94,7 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     }
   });
 
-  pages.get("/events/:id", signedInOnly, async (request, reply) => {
+  pages.get("/events/:id", async (request, reply) => {
     const business = await ownedBy(signedIn(request).businessId);
     const { id } = request.params as { id: string };
     const [event, attempts, endpoints] = await Promise.all([
@@ -115,7 +113,7 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     });
   });
 
-  pages.post("/events/:id/redeliver", signedInOnly, async (request, reply) => {
+  pages.post("/events/:id/redeliver", async (request, reply) => {
     const business = await ownedBy(signedIn(request).businessId);
     const { id } = request.params as { id: string };
     await deps.redelivery.redeliver(business, id, {});

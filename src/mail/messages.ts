@@ -162,4 +162,42 @@ export const MESSAGES = {
       action: { label: "Choose a new password", url: p.link },
       footer: `You get this mail because a password reset was asked for ${p.email}.`,
     }),
+  signUpConfirmation: (p: { email: string; business: string; link: string; hours: number }) =>
+    compose({
+      subject: "Confirm your email to create your account",
+      lines: [
+        `Someone signed up ${p.business} to the Virtual Account Service with ${p.email}. If it was you, confirm this address: the account is made, and you are signed in, when you do.`,
+        `The link works once, for ${p.hours} hours. If it was not you, ignore this mail: nothing is made without it.`,
+      ],
+      action: { label: "Confirm my email", url: p.link },
+      footer: `You get this mail because ${p.email} was used to sign up.`,
+    }),
+  signUpTaken: (p: { email: string; publicUrl: string }) =>
+    compose({
+      subject: "Someone tried to sign up with your email",
+      lines: [
+        `Someone tried to create a new account with ${p.email}, which already has one. Nothing was changed.`,
+        `If it was you, sign in instead; if you forgot your password, reset it: ${p.publicUrl}/dashboard/forgot`,
+        "If it was not you, there is nothing to do.",
+      ],
+      action: { label: "Sign in", url: `${p.publicUrl}/dashboard/login` },
+      footer: `You get this mail because ${p.email} was used to sign up.`,
+    }),
+  invitation: (p: {
+    email: string;
+    business: string;
+    role: string;
+    invitedBy: string;
+    link: string;
+    days: number;
+  }) =>
+    compose({
+      subject: `Join ${p.business} on the Virtual Account Service`,
+      lines: [
+        `${p.invitedBy} invited ${p.email} to join ${p.business}'s team as ${p.role}.`,
+        `Accept with the link below and choose your password. It works once, for ${p.days} days. If you did not expect this, ignore this mail.`,
+      ],
+      action: { label: "Accept the invitation", url: p.link },
+      footer: `You get this mail because someone at ${p.business} invited ${p.email}.`,
+    }),
 } as const;

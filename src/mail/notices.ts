@@ -2,7 +2,7 @@ import type { Payout, SettlementTerms } from "../core/api-types.js";
 import { findBusiness } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import { businessUserEmails } from "../storage/mail-repository.js";
-import type { Mailer } from "./mailer.js";
+import type { MailContent, Mailer } from "./mailer.js";
 import { MESSAGES } from "./messages.js";
 
 // What the service tells people by mail as things happen (issue 28, item 1): a business's
@@ -52,38 +52,63 @@ export class MailNotices {
     address: string,
     device: string,
   ) {
-    const { mailer, publicUrl } = this.options;
-    await mailer.queue(
+    const { publicUrl } = this.options;
+    await this.toPerson(
       "sign_in.new_device",
       user.email,
       MESSAGES.newDevice({ email: user.email, at, address, device: describeDevice(device), publicUrl }),
       user.businessId,
     );
-    mailer.kick();
   }
 
   /** A password reset link, to the user who asked (the link is a secret: sealed in the outbox, never logged). */
   async passwordReset(user: { email: string; businessId: string | null }, link: string, minutes: number) {
-    const { mailer } = this.options;
-    await mailer.queue(
+    await this.toPerson(
       "password.reset",
       user.email,
       MESSAGES.passwordReset({ email: user.email, link, minutes }),
       user.businessId,
     );
-    mailer.kick();
+  }
+
+  /** A sign-up's confirmation link (a secret: sealed in the outbox, never logged). */
+  async signUpConfirmation(email: string, business: string, link: string, hours: number) {
+    await this.toPerson(
+      "sign_up.confirm",
+      email,
+      MESSAGES.signUpConfirmation({ email, business, link, hours }),
+    );
+  }
+
+  /** A sign-up with an email that has an account: to that account, instead of a link. */
+  async signUpTaken(email: string) {
+    const { publicUrl } = this.options;
+    await this.toPerson("sign_up.taken", email, MESSAGES.signUpTaken({ email, publicUrl }));
+  }
+
+  /** An invitation to join a business's team (its link is a secret, as a reset link's). */
+  async invitation(
+    businessId: string,
+    invitation: {
+      email: string;
+      business: string;
+      role: string;
+      invitedBy: string;
+      link: string;
+      days: number;
+    },
+  ) {
+    await this.toPerson("member.invited", invitation.email, MESSAGES.invitation(invitation), businessId);
   }
 
   /** An operator turned the user's two-factor sign-in off. */
   async twoFactorReset(user: { email: string; businessId: string | null }) {
-    const { mailer, publicUrl } = this.options;
-    await mailer.queue(
+    await this.toPerson(
       "totp.reset",
       user.email,
-      MESSAGES.twoFactorReset({ email: user.email, publicUrl }),
+      MESSAGES.twoFactorReset({ email: user.email, publicUrl: this.options.publicUrl }),
       user.businessId,
     );
-    mailer.kick();
   }
 
   /** A business's settlement account changed: to its people (money goes there after the cool-off). */
@@ -118,6 +143,17 @@ export class MailNotices {
         publicUrl: this.options.publicUrl,
       }),
     );
+  }
+
+  /** Queues one message to one person, then sends. */
+  private async toPerson(
+    kind: string,
+    email: string,
+    message: MailContent,
+    businessId: string | null = null,
+  ) {
+    await this.options.mailer.queue(kind, email, message, businessId);
+    this.options.mailer.kick();
   }
 
   /** Queues one message to each of a business's people, then sends. */

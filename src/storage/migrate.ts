@@ -29,6 +29,7 @@ import * as reconciliation from "./migrations/0025-reconciliation.js";
 import * as mail from "./migrations/0026-mail.js";
 import * as passwordResets from "./migrations/0027-password-resets.js";
 import * as recoveryCodes from "./migrations/0028-recovery-codes.js";
+import * as teams from "./migrations/0029-teams.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -60,6 +61,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0026-mail": mail,
   "0027-password-resets": passwordResets,
   "0028-recovery-codes": recoveryCodes,
+  "0029-teams": teams,
 };
 
 /** Every migration, in the order they apply. */

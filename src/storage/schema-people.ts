@@ -4,6 +4,9 @@
 
 export type UserRole = "business" | "operator";
 
+/** What a business user may do at their business (businesses/roles.ts has the permissions). */
+export type MemberRole = "owner" | "admin" | "developer" | "finance" | "viewer";
+
 /** Attempts at one sign-in subject in its current window (counted before anything is checked). */
 export interface SignInAttemptsTable {
   /** SHA-256 (hex) of the subject: an email from untrusted clients, a device, a user's code. */
@@ -30,6 +33,8 @@ export interface UsersTable {
   totp_last_step: number | null;
   password_changed_at: string;
   created_at: string;
+  /** A business user's role (one owner a business); null for an operator. */
+  member_role: MemberRole | null;
 }
 
 /** A server-side session; the cookie holds a token whose SHA-256 is the id. */
@@ -66,6 +71,8 @@ export interface AuditLogTable {
   /** JSON. */
   detail: string | null;
   created_at: string;
+  /** The actor's email, kept when a member is removed (their row goes). */
+  actor_email: string | null;
 }
 
 /** A password reset link: its token's SHA-256 only; good once, until it expires. */
@@ -84,4 +91,31 @@ export interface RecoveryCodesTable {
   code_hash: string;
   created_at: string;
   used_at: string | null;
+}
+
+/** A sign-up waiting for its email to be confirmed: no business exists before it is. */
+export interface SignUpsTable {
+  token_hash: string;
+  email: string;
+  business_name: string;
+  /** argon2id of the password chosen at sign-up. */
+  password_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** An invitation to join a business's team: a single-use link for seven days. */
+export interface InvitationsTable {
+  id: string;
+  token_hash: string;
+  business_id: string;
+  email: string;
+  member_role: MemberRole;
+  /** The user who invited (null: the CLI's invite-owner). */
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
 }

@@ -28,9 +28,11 @@ import type {
   AuditLogTable,
   BusinessProfilesTable,
   DashboardSessionsTable,
+  InvitationsTable,
   PasswordResetsTable,
   RecoveryCodesTable,
   SignInAttemptsTable,
+  SignUpsTable,
   UsersTable,
 } from "./schema-people.js";
 import type {
@@ -258,6 +260,8 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   password_resets: PasswordResetsTable;
   recovery_codes: RecoveryCodesTable;
+  sign_ups: SignUpsTable;
+  invitations: InvitationsTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */

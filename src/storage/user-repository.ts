@@ -73,6 +73,7 @@ export function findLiveSession(db: Executor, id: string, now: string) {
       "u.role",
       "u.business_id",
       "u.email",
+      "u.member_role",
       "u.totp_enabled_at",
     ])
     .where("s.id", "=", id)
@@ -130,7 +131,7 @@ export function findBusinessProfile(
     .executeTakeFirst();
 }
 
-export async function insertAudit(db: Executor, row: AuditRow): Promise<void> {
+export async function insertAudit(db: Executor, row: Insertable<AuditLogTable>): Promise<void> {
   await db.insertInto("audit_log").values(row).execute();
 }
 
@@ -177,7 +178,8 @@ export function recentAudit(
     .select([
       "audit_log.action",
       "audit_log.actor_type",
-      "users.email as actor_email",
+      // A removed member's row is gone: their email was kept on their entries.
+      (eb) => eb.fn.coalesce("users.email", "audit_log.actor_email").as("actor_email"),
       "audit_log.detail",
       "audit_log.created_at",
     ]);

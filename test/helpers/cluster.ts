@@ -10,6 +10,8 @@ import { type ServerProcess, startServerProcess } from "./server-process.js";
 /** Several real server processes on one fresh database, with one verified business. */
 export interface Cluster {
   database: TestDatabase;
+  /** The processes' DATA_DIR (development mail is written to its mail/). */
+  dir: string;
   /** The same database opened in the test process (the "CLI" side). */
   services: Services;
   servers: ServerProcess[];
@@ -26,7 +28,7 @@ export async function startCluster(
   const dir = mkdtempSync(path.join(tmpdir(), "vas-cluster-"));
   const database = await createTestDatabase(dialect, dir);
   const masterKey = randomBytes(32);
-  const services = await openServices(testConfig(database.location, masterKey));
+  const services = await openServices(testConfig(database.location, masterKey, { DATA_DIR: dir }));
   const created = await services.businesses.createBusiness("Cluster Ltd", "completed");
   const business = {
     businessId: created.business.id,
@@ -47,6 +49,7 @@ export async function startCluster(
   );
   return {
     database,
+    dir,
     services,
     servers,
     business,

@@ -21,3 +21,41 @@ export function linkIn(mail: ParsedMail | undefined, prefix: string): string {
   if (!link) throw new Error(`no link starting ${prefix} in: ${mail?.text}`);
   return link;
 }
+
+/** The newest mail to `to` with `subject`, once the mailer has sent what it holds. */
+export async function lastMail(
+  mail: { dir: string; mailer: { idle(): Promise<void> } },
+  to: string,
+  subject: string | RegExp,
+): Promise<ParsedMail> {
+  await mail.mailer.idle();
+  const found = (await mailsTo(mail.dir, to)).filter((m) =>
+    typeof subject === "string" ? m.subject === subject : subject.test(m.subject ?? ""),
+  );
+  const newest = found.at(-1);
+  if (!newest) throw new Error(`no mail "${subject}" to ${to}`);
+  return newest;
+}
+
+/** A mailed link, as a path and query on this server (the mail's PUBLIC_URL may differ). */
+export function pathOf(link: string): string {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Waits (up to `timeoutMs`) until `count` mails to `to` are written, by this process or another. */
+export async function waitForMails(
+  dir: string,
+  to: string,
+  count: number,
+  timeoutMs = 15_000,
+): Promise<ParsedMail[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await mailsTo(dir, to);
+    if (mails.length >= count) return mails;
+    if (Date.now() > until)
+      throw new Error(`${mails.length} of ${count} mails to ${to} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

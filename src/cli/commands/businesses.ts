@@ -76,6 +76,25 @@ export const BUSINESS_COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: "business invite-owner",
+    synopsis: "<businessId> <email> [--json]",
+    description: [
+      "Invite the owner of a business made with business create (it has no dashboard user): they",
+      "are mailed a link that works once, for 7 days, to choose their password and sign in. A",
+      "business that has an owner is refused; its owner invites members from the dashboard's Team page.",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
+      const [id, email] = positionals(rest, 2, "<businessId> <email>") as [string, string];
+      const business = businessId(id);
+      const invited = await (await services()).invitations.inviteOwner(business, email);
+      if (values.json) return json(io, { businessId: business, ...invited });
+      io.stdout(
+        `Invitation mailed to ${invited.email}: the link works once, until ${invited.expiresAt} (UTC).\n`,
+      );
+    },
+  },
+  {
     name: "business history",
     synopsis: "<businessId> [--json]",
     description: ["Every change of the business's verification status: when, from, to, by whom and why."],

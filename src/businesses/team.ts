@@ -1,0 +1,168 @@
+import { type Clock, isoNow } from "../clock.js";
+import { AppError, ErrorCode } from "../errors.js";
+import type { Storage } from "../storage/database.js";
+import type { Executor } from "../storage/executor.js";
+import { deleteMember, setMemberRole } from "../storage/team-repository.js";
+import { writeTransaction } from "../storage/transactions.js";
+import { businessUsers, findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
+import { ASSIGNABLE_ROLES, type MemberRole, may, type Permission, ROLE_LABELS } from "./roles.js";
+import type { SecondFactor } from "./second-factor.js";
+import { requirePassword, userAudit } from "./user-records.js";
+
+// A business's team (issue 28, item 3): its members and their roles, role changes, removal
+// (their sessions end at once) and handing the business to another member; invitations are in
+// invitations.ts. The acting member's role is read again here, from the database, for every
+// change: the dashboard checks it too, but nothing rests on that alone.
+
+export interface TeamOptions {
+  storage: Storage;
+  secondFactor: SecondFactor;
+  now?: Clock;
+}
+
+/** A member as the team page lists them. */
+export interface Member {
+  id: string;
+  email: string;
+  role: MemberRole;
+  totpEnabled: boolean;
+  joinedAt: string;
+}
+
+export const forbidden = (what: string) =>
+  new AppError(
+    ErrorCode.FORBIDDEN,
+    403,
+    `Your role does not allow this: ${what}. Ask your business's owner.`,
+  );
+const noSuchMember = () => new AppError(ErrorCode.NOT_FOUND, 404, "There is no such member of your business");
+const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
+
+/** A role an invitation or a change may give, or a 400 that says which may. */
+export function assignable(role: unknown): MemberRole {
+  const found = ASSIGNABLE_ROLES.find((r) => r === role);
+  if (!found) {
+    throw invalid(
+      `Role must be one of ${ASSIGNABLE_ROLES.map((r) => ROLE_LABELS[r]).join(", ")} (an owner is made by a transfer)`,
+    );
+  }
+  return found;
+}
+
+export class Team {
+  private readonly now: Clock;
+
+  constructor(private readonly options: TeamOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The business's members, the owner first, then by when they joined. */
+  async members(businessId: string): Promise<Member[]> {
+    const rows = await businessUsers(this.options.storage.db, businessId);
+    return rows
+      .map((row) => ({
+        id: row.id,
+        email: row.email,
+        role: row.member_role ?? "viewer",
+        totpEnabled: row.totp_enabled_at !== null,
+        joinedAt: row.created_at,
+      }))
+      .sort((a, b) => Number(b.role === "owner") - Number(a.role === "owner"));
+  }
+
+  /** Gives a member (not the owner, not oneself) another role. */
+  async changeRole(businessId: string, byUserId: string, memberId: string, roleText: unknown): Promise<void> {
+    const by = await this.acting(businessId, byUserId, "members", "change roles");
+    const role = assignable(roleText);
+    await writeTransaction(this.options.storage, async (trx) => {
+      const member = await this.otherMember(trx, businessId, by, memberId, "change");
+      await setMemberRole(trx, member.id, role);
+      await insertAudit(
+        trx,
+        userAudit(
+          by,
+          "member.role_changed",
+          { email: member.email, from: member.member_role, to: role },
+          isoNow(this.now),
+        ),
+      );
+    });
+  }
+
+  /** Removes a member (not the owner, not oneself): their sessions end at once. */
+  async remove(businessId: string, byUserId: string, memberId: string): Promise<void> {
+    const by = await this.acting(businessId, byUserId, "members", "remove members");
+    await writeTransaction(this.options.storage, async (trx) => {
+      const member = await this.otherMember(trx, businessId, by, memberId, "remove");
+      await deleteMember(trx, member.id, member.email);
+      await insertAudit(
+        trx,
+        userAudit(by, "member.removed", { email: member.email, role: member.member_role }, isoNow(this.now)),
+      );
+    });
+  }
+
+  /**
+   * The owner hands the business to another member, with their password and a two-factor code
+   * (two-factor sign-in must be on): the member becomes the owner, the owner an admin.
+   */
+  async transferOwnership(
+    businessId: string,
+    byUserId: string,
+    memberId: string,
+    password: string,
+    code: string,
+  ): Promise<void> {
+    const by = await this.acting(businessId, byUserId, "ownership", "hand the business over");
+    const { storage, secondFactor } = this.options;
+    if (!by.totp_enabled_at) {
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        403,
+        "Turn on two-factor sign-in first: handing the business over takes your password and a code",
+      );
+    }
+    await requirePassword(storage.db, by, password, "ownership.transfer_failed", isoNow(this.now));
+    const member = await this.otherMember(storage.db, businessId, by, memberId, "hand over to");
+    await secondFactor.confirmWithCode(by.id, code, "ownership.transfer");
+    await writeTransaction(storage, async (trx) => {
+      // The owner steps down first: the database holds one owner a business.
+      await setMemberRole(trx, by.id, "admin");
+      await setMemberRole(trx, member.id, "owner");
+      await insertAudit(trx, userAudit(by, "ownership.transferred", { to: member.email }, isoNow(this.now)));
+    });
+  }
+
+  private acting(businessId: string, userId: string, permission: Permission, what: string): Promise<UserRow> {
+    return actingMember(this.options.storage.db, businessId, userId, permission, what);
+  }
+
+  /** Another member of the business, not the owner (an owner hands over; they are not changed). */
+  private async otherMember(
+    db: Executor,
+    businessId: string,
+    by: UserRow,
+    memberId: string,
+    verb: string,
+  ): Promise<UserRow> {
+    const member = await findUser(db, memberId);
+    if (!member || member.business_id !== businessId || member.role !== "business") throw noSuchMember();
+    if (member.id === by.id) throw invalid(`You cannot ${verb} yourself: ask another admin or the owner`);
+    if (member.member_role === "owner") throw forbidden(`${verb} the owner`);
+    return member;
+  }
+}
+
+/** The acting member's row, read now, when their role grants `permission` (`what` names the refusal). */
+export async function actingMember(
+  db: Executor,
+  businessId: string,
+  userId: string,
+  permission: Permission,
+  what: string,
+): Promise<UserRow> {
+  const row = await findUser(db, userId);
+  if (!row || row.business_id !== businessId) throw noSuchMember();
+  if (!may(row.member_role, permission)) throw forbidden(what);
+  return row;
+}

@@ -1,0 +1,151 @@
+import type { Insertable, Selectable } from "kysely";
+import type { Executor } from "./executor.js";
+import type { InvitationsTable, MemberRole, SignUpsTable } from "./schema-people.js";
+
+// A business's team: its members' roles, the invitations to join it, and the sign-ups waiting
+// for their email to be confirmed (issue 28, items 2 and 3).
+
+export type SignUpRow = Selectable<SignUpsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
+
+export async function insertSignUp(db: Executor, row: Insertable<SignUpsTable>): Promise<void> {
+  await db.insertInto("sign_ups").values(row).execute();
+}
+
+/** The sign-up a link confirms, while it is still good at `now`. */
+export function liveSignUp(db: Executor, tokenHash: string, now: string): Promise<SignUpRow | undefined> {
+  return db
+    .selectFrom("sign_ups")
+    .selectAll()
+    .where("token_hash", "=", tokenHash)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+}
+
+/** Uses a sign-up's link up, when it was still good at `now`: the sign-up, or nothing. */
+export function takeSignUp(db: Executor, tokenHash: string, now: string): Promise<SignUpRow | undefined> {
+  return db
+    .updateTable("sign_ups")
+    .set({ used_at: now })
+    .where("token_hash", "=", tokenHash)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A new invitation; earlier ones to the same email at the business, still open, are revoked. */
+export async function insertInvitation(db: Executor, row: Insertable<InvitationsTable>): Promise<void> {
+  await db
+    .updateTable("invitations")
+    .set({ revoked_at: row.created_at })
+    .where("business_id", "=", row.business_id)
+    .where("email", "=", row.email)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .execute();
+  await db.insertInto("invitations").values(row).execute();
+}
+
+/** The invitation a link opens, while it is still good at `now`. */
+export function liveInvitation(
+  db: Executor,
+  tokenHash: string,
+  now: string,
+): Promise<InvitationRow | undefined> {
+  return db
+    .selectFrom("invitations")
+    .selectAll()
+    .where("token_hash", "=", tokenHash)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+}
+
+/** Accepts an invitation, when it was still good at `now`: the invitation, or nothing. */
+export function takeInvitation(
+  db: Executor,
+  tokenHash: string,
+  now: string,
+): Promise<InvitationRow | undefined> {
+  return db
+    .updateTable("invitations")
+    .set({ accepted_at: now })
+    .where("token_hash", "=", tokenHash)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A business's invitations still open at `now`, newest first. */
+export function openInvitations(db: Executor, businessId: string, now: string): Promise<InvitationRow[]> {
+  return db
+    .selectFrom("invitations")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now)
+    .orderBy("created_at", "desc")
+    .execute();
+}
+
+/** Revokes a business's open invitation: whether there was one. */
+export async function revokeInvitation(
+  db: Executor,
+  businessId: string,
+  id: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("invitations")
+    .set({ revoked_at: now })
+    .where("id", "=", id)
+    .where("business_id", "=", businessId)
+    .where("accepted_at", "is", null)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Sets a member's role. */
+export async function setMemberRole(db: Executor, userId: string, role: MemberRole): Promise<void> {
+  await db.updateTable("users").set({ member_role: role }).where("id", "=", userId).execute();
+}
+
+/** Whether the business has an owner. */
+export async function hasOwner(db: Executor, businessId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .where("member_role", "=", "owner")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Removes a member: their sessions, links and codes, then their row; the audit entries they made
+ * keep their email.
+ */
+export async function deleteMember(db: Executor, userId: string, email: string): Promise<void> {
+  await db.updateTable("audit_log").set({ actor_email: email }).where("actor_id", "=", userId).execute();
+  await db.deleteFrom("dashboard_sessions").where("user_id", "=", userId).execute();
+  await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+  await db.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+  await db.deleteFrom("users").where("id", "=", userId).execute();
+}
+
+/** Forgets the rows of `table` (sign-ups or invitations) whose link stopped working before `before`. */
+export async function deleteExpiredLinks(
+  db: Executor,
+  table: "sign_ups" | "invitations",
+  before: string,
+): Promise<number> {
+  const deleted = await db.deleteFrom(table).where("expires_at", "<", before).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
