@@ -107,6 +107,11 @@ try {
   await business.goto(`${origin}/dashboard/keys`);
   await business.getByRole("button", { name: "Create a key pair" }).click();
   await capture(business, "key-created");
+  // Revoking asks for the prefix and warns about the only active key (not sent here).
+  await business.goto(`${origin}/dashboard/keys`);
+  await business.getByRole("link", { name: /^Revoke key vak_/ }).click();
+  await business.getByLabel(/Type the key's prefix/).fill("vak_");
+  await capture(business, "key-revoke");
 
   const kola = { businessId: "", businessName: "Kola Foods" };
   kola.businessId = (await services.businesses.listBusinesses()).find((b) => b.name === "Kola Foods")

@@ -126,6 +126,22 @@ for (const dialect of DIALECTS) {
         await page.getByRole("table", { name: "Recent events, newest first" }).innerText(),
         /endpoint\.enabled/,
       );
+      // Removing asks for a tick first; then it is gone, and the page says so.
+      const row = page.getByRole("row").filter({ hasText: gone.url });
+      await row.getByRole("button", { name: `Remove for ${gone.url}` }).click();
+      assert.match(await page.getByRole("alert").innerText(), /Tick the box beside Remove to confirm/);
+      await page
+        .getByRole("row")
+        .filter({ hasText: gone.url })
+        .getByRole("checkbox", { name: "Yes, remove it" })
+        .check();
+      await page
+        .getByRole("row")
+        .filter({ hasText: gone.url })
+        .getByRole("button", { name: `Remove for ${gone.url}` })
+        .click();
+      assert.match(await page.getByRole("status").innerText(), /The endpoint is removed/);
+      assert.equal(await page.getByRole("row").filter({ hasText: gone.url }).count(), 0);
     });
   });
 }

@@ -123,6 +123,13 @@ for (const dialect of DIALECTS) {
       await business.page.getByText("this is the only time it is shown").waitFor();
       const apiKey = (await business.page.locator("#new-api-key").innerText()).trim();
       const secretKey = (await business.page.locator("#new-secret-key").innerText()).trim();
+      // The form ended in a redirect: a refresh posts nothing again (still one key), and the
+      // secret, shown once, is gone.
+      await business.page.reload();
+      assert.match(await business.page.getByRole("status").innerText(), /Its secret was shown once/);
+      assert.equal(await business.page.locator("#new-secret-key").count(), 0);
+      const { businessId } = await h.services.users.businessUserByEmail(email);
+      assert.equal((await h.services.businesses.listKeys(businessId as string)).length, 1);
       const body = JSON.stringify({ name: "Ada Obi", email: "ada@customer.example", bvn: "22345678901" });
       const timestamp = String(Date.now());
       const generated = await fetch(`${origin}/api/v1/external/account/generate`, {
@@ -169,7 +176,19 @@ for (const dialect of DIALECTS) {
         new RegExp(secretKey),
         "the secret is never shown again",
       );
-      await business.page.getByRole("button", { name: /^Revoke key vak_/ }).click();
+      // Revoking asks for the key's prefix, and warns that it is the only active key.
+      await business.page.getByRole("link", { name: /^Revoke key vak_/ }).click();
+      assert.match(await business.page.getByRole("alert").innerText(), /This is your only active key/);
+      await business.page.getByLabel(/Type the key's prefix/).fill("vak_wrong");
+      await business.page.getByRole("button", { name: "Revoke this key" }).click();
+      assert.match(
+        await business.page.locator("#form-error").innerText(),
+        /That is not this key's prefix: type vak_/,
+      );
+      const prefix = (await h.services.businesses.listKeys(businessId as string))[0]?.prefix ?? "";
+      await business.page.getByLabel(/Type the key's prefix/).fill(prefix);
+      await business.page.getByRole("button", { name: "Revoke this key" }).click();
+      assert.match(await business.page.getByRole("status").innerText(), /The key is revoked/);
       assert.match(await business.page.getByRole("row").nth(1).innerText(), /Revoked/);
       const refused = await fetch(`${origin}/api/v1/external/account/list`, {
         headers: {

@@ -50,8 +50,12 @@ for (const dialect of DIALECTS) {
         code: totpCode(secret, now()),
         password: PASSWORD,
       });
-      assert.equal(confirmed.statusCode, 200);
-      const codes = [...confirmed.body.matchAll(CODES)].map((match) => match[1] as string);
+      assert.equal(confirmed.statusCode, 303);
+      assert.equal(confirmed.headers.location, "/dashboard/security?done=totp-on");
+      const shown = await browser.get("/dashboard/security?done=totp-on");
+      const codes = [...shown.response.body.matchAll(CODES)].map((match) => match[1] as string);
+      const again = await browser.get("/dashboard/security?done=totp-on");
+      assert.equal([...again.response.body.matchAll(CODES)].length, 0, "shown once: a refresh shows none");
       return { email, user, browser, codes, secret };
     }
 
@@ -100,7 +104,9 @@ for (const dialect of DIALECTS) {
         _csrf: page.token ?? "",
         password: PASSWORD,
       });
-      const fresh = [...renewed.body.matchAll(CODES)].map((match) => match[1] as string);
+      assert.equal(renewed.statusCode, 303);
+      const renewedPage = await signedIn.browser.get(renewed.headers.location as string);
+      const fresh = [...renewedPage.response.body.matchAll(CODES)].map((match) => match[1] as string);
       assert.equal(fresh.length, 10);
       assert.equal(
         (await signInWith(email, second as string)).answer.statusCode,

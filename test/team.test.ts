@@ -195,7 +195,11 @@ for (const dialect of DIALECTS) {
       const finance = await member(boss.client, "finance");
       const devPage = await developer.client.get("/dashboard/keys");
       const made = await developer.client.post("/dashboard/keys", { _csrf: devPage.token ?? "" });
-      assert.equal(made.statusCode, 201);
+      assert.equal(made.statusCode, 303);
+      const shown = await developer.client.get("/dashboard/keys");
+      assert.match(shown.response.body, /this is the only time it is shown/);
+      const again = await developer.client.get("/dashboard/keys");
+      assert.doesNotMatch(again.response.body, /this is the only time it is shown/, "shown once");
       const finPage = await finance.client.get("/dashboard/keys");
       assert.equal(
         (await finance.client.post("/dashboard/keys", { _csrf: finPage.token ?? "" })).statusCode,

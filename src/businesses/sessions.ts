@@ -68,6 +68,7 @@ export class Sessions {
       last_seen_at: iso(now),
       expires_at: iso(now + this.settings.absoluteMs),
       revoked_at: null,
+      reveal_sealed: null,
     });
     return {
       token,

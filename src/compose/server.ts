@@ -75,6 +75,7 @@ export function buildServerApp(
       signUps: services.signUps,
       team: services.team,
       invitations: services.invitations,
+      reveals: services.reveals,
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).

@@ -6,6 +6,7 @@ import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
 import type { Invitations } from "../businesses/invitations.js";
 import type { MasterKeySource } from "../businesses/master-key.js";
+import type { OneTimeReveals } from "../businesses/one-time-reveals.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
 import type { SecondFactor } from "../businesses/second-factor.js";
 import type { SecretBox } from "../businesses/secret-box.js";
@@ -96,6 +97,8 @@ export interface Services {
   team: Team;
   /** Invitations to a business's team. */
   invitations: Invitations;
+  /** A new secret, kept for the page a form redirects to, shown once. */
+  reveals: OneTimeReveals;
   /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
   reconciliation: ReconciliationService;
   /**

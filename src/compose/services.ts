@@ -5,6 +5,7 @@ import { BusinessProfiles } from "../businesses/business-profile.js";
 import { BusinessService } from "../businesses/business-service.js";
 import { Invitations } from "../businesses/invitations.js";
 import { resolveMasterKey } from "../businesses/master-key.js";
+import { OneTimeReveals } from "../businesses/one-time-reveals.js";
 import { PasswordResets } from "../businesses/password-resets.js";
 import { SecondFactor } from "../businesses/second-factor.js";
 import { SecretBox, SecretBoxError } from "../businesses/secret-box.js";
@@ -186,6 +187,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         { idleMs: config.dashboard.sessionIdleMs, absoluteMs: config.dashboard.sessionMaxMs },
         now,
       ),
+      reveals: new OneTimeReveals(opened, box),
       csrfKey,
       deviceKey,
       accounts: new AccountService({
@@ -259,6 +261,9 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
       migrated,
       close: async () => {
+        // A message this process is sending finishes first (the CLI's invitations, say): closed
+        // under it, it would stay claimed until its lease ran out.
+        await mail.mailer.idle();
         mail.transport.close();
         await opened.close();
       },

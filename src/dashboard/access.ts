@@ -36,6 +36,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /verification": "business",
   "GET /keys": "read",
   "POST /keys": "keys",
+  "GET /keys/:id/revoke": "keys",
   "POST /keys/:id/:action": "keys",
   "GET /accounts": "read",
   "GET /accounts/:number": "read",

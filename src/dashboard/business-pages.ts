@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { enforceAccess } from "./access.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
-import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
+import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
 import { payoutPages } from "./payout-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
@@ -59,7 +59,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
     } catch (error) {
       return refusal(reply, error, "verification", { ...(await verificationData(businessId)), form });
     }
-    return reply.redirect("/dashboard/verification", 303);
+    return doneRedirect(reply, "/dashboard/verification", "submitted");
   });
 
   async function verificationData(businessId: string) {

@@ -1,7 +1,9 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { IssuedKeyPair } from "../businesses/api-keys.js";
+import { AppError, ErrorCode } from "../errors.js";
 import type { ApiKeyStatus } from "../storage/schema.js";
 import { ownBusiness } from "./business-scope.js";
-import { type DashboardDependencies, page } from "./kit.js";
+import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { signedIn } from "./sign-in.js";
 
 /** What each button on a key does: the status it sets and the word for the audit log. */
@@ -11,14 +13,29 @@ const KEY_ACTIONS = {
   revoke: "revoked",
 } as const satisfies Record<string, ApiKeyStatus>;
 
+const NOTICES: Record<string, string> = {
+  created:
+    "The key pair is made. Its secret was shown once, on the page after creating it: if it was not copied, revoke this key and create another.",
+  deactivated: "The key is deactivated: the API refuses it until it is activated again.",
+  activated: "The key is active again.",
+  revoked: "The key is revoked: the API refuses it from now on, for good.",
+};
+
+const noSuchKey = () => new AppError(ErrorCode.NOT_FOUND, 404, "There is no such API key");
+
 /**
- * A business's API keys: list, create (the secret shown once), deactivate, activate, revoke.
- * The same domain calls and rules as `vas key ...`; another business's key is 404.
+ * A business's API keys: list, create (the secret shown once, on the page the form lands on),
+ * deactivate, activate, and revoke, which asks for the key's prefix to be typed and warns when
+ * it is the last active key. The same domain calls and rules as `vas key ...`; another
+ * business's key is 404.
  */
 export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   pages.get("/keys", async (request, reply) => {
-    const businessId = ownBusiness(signedIn(request).businessId);
-    return page(reply, "keys", await keysData(businessId));
+    const session = signedIn(request);
+    const data = await keysData(ownBusiness(session.businessId));
+    const created = await deps.reveals.take<IssuedKeyPair>(session.id, "api_key");
+    if (created) return page(reply, "key-created", { ...data, created, title: "Your new API key" });
+    return page(reply, "keys", { ...data, done: doneNotice(request.query, NOTICES) });
   });
 
   pages.post("/keys", async (request, reply) => {
@@ -26,13 +43,13 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
     const businessId = ownBusiness(session.businessId);
     const created = await deps.businesses.createKey(businessId);
     await deps.users.record(session.actor, businessId, "key.created", { keyId: created.keyId });
-    return page(
-      reply,
-      "key-created",
-      { ...(await keysData(businessId)), created, title: "Your new API key" },
-      201,
-    );
+    await deps.reveals.keep(session.id, "api_key", created);
+    return doneRedirect(reply, "/dashboard/keys", "created");
   });
+
+  pages.get("/keys/:id/revoke", async (request, reply) =>
+    page(reply, "key-revoke", await revokeData(request)),
+  );
 
   pages.post("/keys/:id/:action", async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
@@ -40,9 +57,20 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
     if (!status) return reply.callNotFound();
     const session = signedIn(request);
     const businessId = ownBusiness(session.businessId);
+    if (action === "revoke") {
+      const data = await revokeData(request);
+      const typed = ((request.body as Form).prefix ?? "").trim().replace(/…$/, "");
+      if (typed !== data.key.prefix) {
+        const error =
+          typed === ""
+            ? "Type the key's prefix to revoke it"
+            : `That is not this key's prefix: type ${data.key.prefix} to revoke it`;
+        return page(reply, "key-revoke", { ...data, error, typed }, 400);
+      }
+    }
     await deps.businesses.setOwnKeyStatus(businessId, id, status);
     await deps.users.record(session.actor, businessId, `key.${action}d`, { keyId: id });
-    return reply.redirect("/dashboard/keys", 303);
+    return doneRedirect(reply, "/dashboard/keys", `${action}d`);
   });
 
   async function keysData(businessId: string) {
@@ -51,5 +79,15 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
       deps.businesses.listKeys(businessId),
     ]);
     return { title: "API keys", business, keys: [...keys].reverse() };
+  }
+
+  /** The key to revoke (the business's own, not yet revoked) and whether it is the last active one. */
+  async function revokeData(request: FastifyRequest) {
+    const { id } = request.params as { id: string };
+    const keys = await deps.businesses.listKeys(ownBusiness(signedIn(request).businessId));
+    const key = keys.find((k) => k.keyId === id && k.status !== "revoked");
+    if (!key) throw noSuchKey();
+    const lastActive = key.status === "active" && keys.filter((k) => k.status === "active").length === 1;
+    return { title: `Revoke key ${key.prefix}`, key, lastActive, typed: "" };
   }
 }

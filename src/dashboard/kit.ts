@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
 import type { Invitations } from "../businesses/invitations.js";
+import type { OneTimeReveals } from "../businesses/one-time-reveals.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
 import { may, type Permission } from "../businesses/roles.js";
 import type { SecondFactor } from "../businesses/second-factor.js";
@@ -47,6 +48,8 @@ export interface DashboardDependencies extends DomainServices {
   team: Team;
   /** Invitations to the business's team. */
   invitations: Invitations;
+  /** A new secret, kept for the page a form redirects to, shown once. */
+  reveals: OneTimeReveals;
 }
 
 declare module "fastify" {
@@ -90,8 +93,21 @@ export function page(
       // What the member's role allows (the server refuses the rest; pages hide what would be refused).
       can: (permission: Permission) => may(request.session?.memberRole, permission),
       ...data,
+      // What the form before this page did (the layout shows it): the page's own words, or these.
+      done: data.done ?? doneNotice(request.query, DONE),
     });
 }
+
+/** What a form says on the page it redirects to, where that page has no words of its own. */
+const DONE: Record<string, string> = {
+  submitted: "Your details are submitted: an operator reviews them, and you are mailed the decision.",
+  transferred:
+    "The sandbox transfer is paid: it is in the account's payments, the transactions and the balance.",
+  "api-on": "Payouts through the API are on.",
+  "api-off": "Payouts through the API are off: POST /payouts answers 403 PAYOUTS_DISABLED.",
+  "account-set": "The settlement account is set. It is used after its cool-off; your team is mailed.",
+  "schedule-saved": "The settlement schedule is saved.",
+};
 
 /**
  * After a form did what it asked: to `url` with `?done=<what>` (a refresh then reloads the page,

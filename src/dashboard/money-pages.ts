@@ -4,7 +4,7 @@ import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
 import { isAppError, validationFailed } from "../errors.js";
 import { actingFor } from "./business-scope.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 /** Rows on a page of the dashboard's lists. */
@@ -76,7 +76,7 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
     } catch (error) {
       return refusal(reply, error, "account", { ...(await accountData(forBusiness, number, "1")), form });
     }
-    return reply.redirect(`/dashboard/accounts/${encodeURIComponent(number)}`, 303);
+    return doneRedirect(reply, `/dashboard/accounts/${encodeURIComponent(number)}`, "transferred");
   });
 
   async function accountData(forBusiness: ForBusiness, number: string, pageNumber: string) {

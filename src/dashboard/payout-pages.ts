@@ -6,7 +6,7 @@ import { check } from "../core/validation.js";
 import { isAppError } from "../errors.js";
 import { payoutInput, payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
@@ -101,7 +101,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
         switchError: true,
       });
     }
-    return reply.redirect("/dashboard/payouts", 303);
+    return doneRedirect(reply, "/dashboard/payouts", on ? "api-on" : "api-off");
   });
 
   /** The form's payout: its amount in naira as kobo, and the API's rules for the rest (400s). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import QRCode from "qrcode";
 import { activityLines } from "./activity.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
 
 /**
@@ -13,7 +13,11 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   const signedInOnly = { preHandler: guard(surface) };
   const base = `${surface.base}/security`;
 
-  pages.get("/security", signedInOnly, async (request, reply) => render(reply, signedIn(request).userId));
+  pages.get("/security", signedInOnly, async (request, reply) => {
+    const session = signedIn(request);
+    const recoveryCodes = await deps.reveals.take<string[]>(session.id, "recovery_codes");
+    return render(reply, session.userId, { recoveryCodes, done: doneNotice(request.query, NOTICES) });
+  });
 
   pages.post("/security/password", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
@@ -29,9 +33,7 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
         passwordError: (error as Error).message,
       });
     }
-    return render(reply, session.userId, {
-      done: "Your password is changed. Your other sessions have ended.",
-    });
+    return doneRedirect(reply, base, "password");
   });
 
   pages.post("/security/totp/start", signedInOnly, async (request, reply) => {
@@ -57,11 +59,9 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
         totpError: (error as Error).message,
       });
     }
-    // The codes are in this answer only: a refresh does not show them again.
-    return render(reply, session.userId, {
-      done: "Two-factor sign-in is on: you will be asked for a code. Your other sessions have ended.",
-      recoveryCodes,
-    });
+    // The codes wait, sealed, for the page this redirects to: shown there once, never again.
+    await deps.reveals.keep(session.id, "recovery_codes", recoveryCodes);
+    return doneRedirect(reply, base, "totp-on");
   });
 
   pages.post("/security/recovery-codes", signedInOnly, async (request, reply) => {
@@ -78,14 +78,20 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
         totpError: (error as Error).message,
       });
     }
-    return render(reply, session.userId, {
-      done: "New recovery codes: the old ones no longer work.",
-      recoveryCodes,
-    });
+    await deps.reveals.keep(session.id, "recovery_codes", recoveryCodes);
+    return doneRedirect(reply, base, "codes");
   });
 
   pages.post("/security/totp/disable", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
+    if ((request.body as Form).confirm !== "yes") {
+      return render(
+        reply,
+        session.userId,
+        { totpError: "Tick the box to confirm: signing in will ask for your password only." },
+        400,
+      );
+    }
     try {
       await deps.secondFactor.disableTotp(session.userId, (request.body as Form).password ?? "", session.id);
     } catch (error) {
@@ -94,9 +100,7 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
         totpError: (error as Error).message,
       });
     }
-    return render(reply, session.userId, {
-      done: "Two-factor sign-in is off. Your other sessions have ended.",
-    });
+    return doneRedirect(reply, base, "totp-off");
   });
 
   async function data(userId: string) {
@@ -122,3 +126,11 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
     return page(reply, "security", { ...(await data(userId)), ...extra }, status);
   }
 }
+
+/** What each form of the page says on the page it lands on. */
+const NOTICES: Record<string, string> = {
+  password: "Your password is changed. Your other sessions have ended.",
+  "totp-on": "Two-factor sign-in is on: you will be asked for a code. Your other sessions have ended.",
+  codes: "New recovery codes: the old ones no longer work.",
+  "totp-off": "Two-factor sign-in is off. Your other sessions have ended.",
+};

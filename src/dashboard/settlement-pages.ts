@@ -5,7 +5,7 @@ import { isAppError } from "../errors.js";
 import { accountAtBankQuery } from "../payouts/banks.js";
 import { payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
@@ -57,7 +57,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
         errorAt: "account",
       });
     }
-    return reply.redirect("/dashboard/settlements", 303);
+    return doneRedirect(reply, "/dashboard/settlements", "account-set");
   });
 
   pages.post("/settlements/schedule", async (request, reply) => {
@@ -76,7 +76,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
         errorAt: "schedule",
       });
     }
-    return reply.redirect("/dashboard/settlements", 303);
+    return doneRedirect(reply, "/dashboard/settlements", "schedule-saved");
   });
 
   pages.post("/settlements/run", async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { check } from "../core/validation.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import { ownBusiness } from "./business-scope.js";
-import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 const RECENT_EVENTS = 20;
@@ -28,9 +28,14 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
   };
 
   pages.get("/webhooks", async (request, reply) => {
-    const business = await ownedBy(signedIn(request).businessId);
-    const notice = (request.query as { notice?: string }).notice;
-    return page(reply, "webhooks", { ...(await overview(business)), notice: NOTICES[notice ?? ""] });
+    const session = signedIn(request);
+    const business = await ownedBy(session.businessId);
+    const shown = await deps.reveals.take<{ endpoint: unknown; title: string }>(session.id, "webhook_secret");
+    if (shown) return page(reply, "webhook-secret", { ...(await overview(business)), ...shown });
+    return page(reply, "webhooks", {
+      ...(await overview(business)),
+      notice: doneNotice(request.query, NOTICES),
+    });
   });
 
   pages.post("/webhooks", async (request, reply) => {
@@ -50,15 +55,11 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
       await deps.users.record(session.actor, business.businessId, "webhook.created", {
         endpointId: created.id,
       });
-      return page(
-        reply,
-        "webhook-secret",
-        { ...(await overview(business)), endpoint: created, title: "Endpoint added" },
-        201,
-      );
+      await deps.reveals.keep(session.id, "webhook_secret", { endpoint: created, title: "Endpoint added" });
     } catch (error) {
       return refusal(reply, error, "webhooks", { ...(await overview(business)), form });
     }
+    return doneRedirect(reply, "/dashboard/webhooks", "added");
   });
 
   pages.post("/webhooks/:id/:action", async (request, reply) => {
@@ -71,24 +72,35 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
         await deps.users.record(session.actor, business.businessId, "webhook.secret_rotated", {
           endpointId: id,
         });
-        return page(reply, "webhook-secret", {
-          ...(await overview(business)),
+        await deps.reveals.keep(session.id, "webhook_secret", {
           endpoint: rotated,
           title: "New signing secret",
         });
+        return doneRedirect(reply, "/dashboard/webhooks", "rotated");
       }
       case "test":
         await deps.webhooks.sendTest(business, id);
-        return reply.redirect("/dashboard/webhooks?notice=test", 303);
+        return doneRedirect(reply, "/dashboard/webhooks", "test");
       case "enable":
       case "disable":
         await deps.webhooks.update(business, id, { enabled: action === "enable" });
         await deps.users.record(session.actor, business.businessId, `webhook.${action}d`, { endpointId: id });
-        return reply.redirect("/dashboard/webhooks", 303);
+        return doneRedirect(reply, "/dashboard/webhooks", `${action}d`);
       case "delete":
+        if ((request.body as Form).confirm !== "yes") {
+          return page(
+            reply,
+            "webhooks",
+            {
+              ...(await overview(business)),
+              deleteError: "Tick the box beside Remove to confirm: a removed endpoint gets nothing more.",
+            },
+            400,
+          );
+        }
         await deps.webhooks.remove(business, id);
         await deps.users.record(session.actor, business.businessId, "webhook.deleted", { endpointId: id });
-        return reply.redirect("/dashboard/webhooks?notice=deleted", 303);
+        return doneRedirect(reply, "/dashboard/webhooks", "deleted");
       default:
         return reply.callNotFound();
     }
@@ -102,14 +114,13 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
       deps.redelivery.attempts(business, id),
       deps.webhooks.list(business),
     ]);
-    const notice = (request.query as { notice?: string }).notice;
     return page(reply, "event", {
       title: `Event ${event.type}`,
       event,
       attempts,
       urls: Object.fromEntries(endpoints.map((endpoint) => [endpoint.id, endpoint.url])),
       json: JSON.stringify(event.data, null, 2),
-      notice: NOTICES[notice ?? ""],
+      notice: doneNotice(request.query, NOTICES),
     });
   });
 
@@ -117,12 +128,18 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     const business = await ownedBy(signedIn(request).businessId);
     const { id } = request.params as { id: string };
     await deps.redelivery.redeliver(business, id, {});
-    return reply.redirect(`/dashboard/events/${encodeURIComponent(id)}?notice=redelivered`, 303);
+    return doneRedirect(reply, `/dashboard/events/${encodeURIComponent(id)}`, "redelivered");
   });
 }
 
 /** What an action that redirects says on the page it lands on. */
 const NOTICES: Record<string, string> = {
+  added:
+    "The endpoint is added. Its signing secret was shown once, on the page after adding it: if it was not copied, rotate the secret.",
+  rotated:
+    "The signing secret is rotated. The new one was shown once; for 24 hours deliveries are signed with both.",
+  enabled: "The endpoint is enabled: deliveries start again.",
+  disabled: "The endpoint is disabled: nothing is sent to it until it is enabled.",
   test: "A webhook.test event is queued: it shows below, and its delivery within seconds.",
   deleted: "The endpoint is removed; its pending deliveries are cancelled.",
   redelivered: "Queued again: the worker delivers it within seconds, with the same webhook-id.",

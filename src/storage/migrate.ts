@@ -30,6 +30,7 @@ import * as mail from "./migrations/0026-mail.js";
 import * as passwordResets from "./migrations/0027-password-resets.js";
 import * as recoveryCodes from "./migrations/0028-recovery-codes.js";
 import * as teams from "./migrations/0029-teams.js";
+import * as sessionReveals from "./migrations/0030-session-reveals.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -62,6 +63,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0027-password-resets": passwordResets,
   "0028-recovery-codes": recoveryCodes,
   "0029-teams": teams,
+  "0030-session-reveals": sessionReveals,
 };
 
 /** Every migration, in the order they apply. */

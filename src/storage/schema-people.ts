@@ -47,6 +47,8 @@ export interface DashboardSessionsTable {
   last_seen_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** What a form made to be shown once on the next page (sealed; taken when shown). */
+  reveal_sealed: string | null;
 }
 
 /** What a business submitted for verification (the latest submission). */

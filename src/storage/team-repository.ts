@@ -149,3 +149,36 @@ export async function deleteExpiredLinks(
   const deleted = await db.deleteFrom(table).where("expires_at", "<", before).executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }
+
+/** Keeps what a session's next page shows once (sealed), in place of anything kept before. */
+export async function keepSessionReveal(db: Executor, sessionId: string, sealed: string): Promise<void> {
+  await db
+    .updateTable("dashboard_sessions")
+    .set({ reveal_sealed: sealed })
+    .where("id", "=", sessionId)
+    .execute();
+}
+
+/**
+ * Takes what the session kept to show once, when it starts with `prefix` (its kind): one page
+ * gets it, however many ask at once; something of another kind stays.
+ */
+export async function takeSessionReveal(
+  db: Executor,
+  sessionId: string,
+  prefix: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("dashboard_sessions")
+    .select("reveal_sealed")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  if (!row?.reveal_sealed?.startsWith(prefix)) return undefined;
+  const taken = await db
+    .updateTable("dashboard_sessions")
+    .set({ reveal_sealed: null })
+    .where("id", "=", sessionId)
+    .where("reveal_sealed", "=", row.reveal_sealed)
+    .executeTakeFirst();
+  return taken.numUpdatedRows > 0n ? row.reveal_sealed : undefined;
+}
