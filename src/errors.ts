@@ -5,14 +5,17 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly statusCode: number,
     message: string,
-    options?: { cause?: unknown; retryAfterSeconds?: number },
+    options?: { cause?: unknown; retryAfterSeconds?: number; fields?: Readonly<Record<string, string>> },
   ) {
     super(withoutStackFor4xx(statusCode, message), options);
     Error.stackTraceLimit = savedStackTraceLimit;
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.fields = options?.fields;
   }
   /** When a retry may succeed (a Retry-After header), for a 503. */
   readonly retryAfterSeconds: number | undefined;
+  /** A form's refusal: each field's problem, in the words of its label (a page shows each beside its field). */
+  readonly fields: Readonly<Record<string, string>> | undefined;
 }
 
 // A refusal (4xx) is an expected answer, not a fault: its stack is never logged, and capturing
@@ -119,6 +122,9 @@ export const signatureVersionRequired = (version: number) =>
   );
 
 export const validationFailed = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
+/** Every field of a form that needs a change, at once: its message lists them in form order. */
+export const fieldsInvalid = (fields: Readonly<Record<string, string>>) =>
+  new AppError(ErrorCode.VALIDATION_FAILED, 400, Object.values(fields).join(". "), { fields });
 export const invalidJson = (message: string) => new AppError(ErrorCode.INVALID_JSON, 400, message);
 export const unsupportedMediaType = () =>
   new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 415, "Content-Type must be application/json");

@@ -9,6 +9,8 @@ import { pageClient } from "./helpers/page-client.js";
 // The dashboard's HTTP surface without a browser (issue 13): headers, limits and refusals that a
 // browser test would only see indirectly.
 
+const PASSWORD = "correct horse battery staple 42";
+
 for (const dialect of DIALECTS) {
   describe(`the dashboard over HTTP on ${dialect}`, () => {
     let h: Harness;
@@ -102,19 +104,85 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test("a form's every problem at once, each beside its field in the words of its label", async () => {
+      const browser = pageClient(h.app);
+      const form = await browser.get("/dashboard/signup");
+      const refused = await browser.post("/dashboard/signup", {
+        _csrf: form.token ?? "",
+        businessName: "   ",
+        email: "not-an-email",
+        password: "short",
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.body, /3 fields need a change/);
+      for (const [field, problem] of [
+        ["businessName", "Business name is required"],
+        ["email", "Your email is not an email address"],
+        ["password", "Password: use at least 12 characters"],
+      ]) {
+        assert.match(refused.body, new RegExp(`id="${field}-error">${problem}</p>`), field);
+        assert.match(refused.body, new RegExp(`<a href="#${field}">${problem}</a>`), field);
+        assert.match(
+          refused.body,
+          new RegExp(`id="${field}"[^>]*aria-describedby="[^"]*${field}-error"[^>]*aria-invalid="true"`),
+        );
+      }
+      assert.match(refused.body, /id="email"[^>]*value="not-an-email"/, "what was typed is kept");
+      assert.doesNotMatch(refused.body, /value="short"/, "but never the password");
+      assert.doesNotMatch(refused.body, /email must be/, "never the API's words");
+
+      await browser.signUp(
+        { dir: h.dir, mailer: h.services.mailer },
+        { businessName: "Fields Ltd", email: "owner@fields.example", password: PASSWORD },
+      );
+      const details = await browser.get("/dashboard/verification");
+      const wrong = await browser.post("/dashboard/verification", {
+        _csrf: details.token ?? "",
+        registeredName: "Fields Limited",
+        rcNumber: "12",
+        address: "",
+        contactName: "Ada Obi",
+        contactEmail: "ada at fields",
+        contactPhone: "12",
+      });
+      assert.equal(wrong.statusCode, 400);
+      assert.match(wrong.body, /4 fields need a change/);
+      for (const problem of [
+        "RC number is RC, BN or IT and 4 to 8 digits",
+        "Registered address is required",
+        "Contact email is not an email address",
+        "Contact phone is 7 to 15 digits",
+      ]) {
+        assert.match(wrong.body, new RegExp(`class="field-error" id="[a-zA-Z]+-error">${problem}`), problem);
+      }
+      assert.match(wrong.body, /id="registeredName"[^>]*value="Fields Limited"/);
+    });
+
     test("sign-in attempts are limited per client address (429), and a stale session cookie is cleared", async () => {
       const browser = pageClient(h.app);
       const { token } = await browser.get("/dashboard/login");
-      const statuses: number[] = [];
+      const answers = [];
       for (let i = 0; i < 4; i++) {
-        const response = await browser.post("/dashboard/login", {
-          _csrf: token ?? "",
-          email: "nobody@example.com",
-          password: "not the password",
-        });
-        statuses.push(response.statusCode);
+        answers.push(
+          await browser.post("/dashboard/login", {
+            _csrf: token ?? "",
+            email: "nobody@example.com",
+            password: "not the password",
+          }),
+        );
       }
-      assert.deepEqual(statuses, [401, 401, 401, 429]);
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        [401, 401, 401, 429],
+      );
+      // The limit's page is the form again, what was typed kept, and says when to try again.
+      const limited = answers[3]?.body ?? "";
+      assert.match(
+        limited,
+        /Too many attempts from your address\. Try again in \d+ seconds? \(at \d\d:\d\d:\d\d UTC\)/,
+      );
+      assert.match(limited, /name="email"[^>]*value="nobody@example.com"/);
+      assert.ok(Number(answers[3]?.headers["retry-after"]) > 0);
       const stale = await h.app.inject({
         method: "GET",
         url: "/dashboard/home",
@@ -129,7 +197,6 @@ for (const dialect of DIALECTS) {
 
 for (const dialect of DIALECTS) {
   describe(`the Security page's recent activity on ${dialect}`, () => {
-    const PASSWORD = "correct horse battery staple 42";
     let h: Harness;
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });

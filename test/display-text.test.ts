@@ -74,10 +74,14 @@ for (const dialect of DIALECTS) {
         contactPhone: "+2348012345678",
       };
       for (const [field, value, message] of [
-        ["registeredName", "Applicant\u0000 Ltd", "the registered name must not contain control characters"],
-        ["address", "1 Marina \u202eLagos", "the address must not contain bidirectional control characters"],
-        ["contactName", "Ada\u001b[31m Obi", "the contact's name must not contain control characters"],
-        ["contactName", "Ada \udc00", "the contact's name must not contain unpaired surrogates"],
+        ["registeredName", "Applicant\u0000 Ltd", "Registered name must not contain control characters"],
+        [
+          "address",
+          "1 Marina \u202eLagos",
+          "Registered address must not contain bidirectional control characters",
+        ],
+        ["contactName", "Ada\u001b[31m Obi", "Contact person must not contain control characters"],
+        ["contactName", "Ada \udc00", "Contact person must not contain unpaired surrogates"],
       ] as const) {
         await assert.rejects(
           h.services.profiles.submit(applicant.businessId, CLI, { ...profile, [field]: value }),

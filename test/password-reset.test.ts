@@ -66,7 +66,7 @@ for (const dialect of DIALECTS) {
       const sent = await pageClient(h.app).get("/dashboard/forgot?sent=1");
       assert.match(sent.response.body, /If an account has that address, a link/);
       assert.match(await newestLink(email), /^\/dashboard\/reset\?token=[A-Za-z0-9_-]{43}$/);
-      assertFailPage(await ask("not an email"), 400, /id="form-error">email must be a valid email address/);
+      assertFailPage(await ask("not an email"), 400, /id="form-error">Email is not an email address/);
     });
 
     test("the link sets a new password once, ends every session, and the old password no longer works", async () => {

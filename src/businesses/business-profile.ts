@@ -1,7 +1,7 @@
-import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
-import { emailSchema } from "../core/validation.js";
+import { checkForm, emailField } from "../core/form-fields.js";
+import { check } from "../core/validation.js";
 import { formTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
@@ -24,41 +24,38 @@ export interface BusinessProfile {
   submittedAt: string;
 }
 
-/** A required field shown to people (operators read it): the display-text rule, line breaks folded. */
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .pipe(formTextSchema(label, max))
-    .pipe(z.string().min(1, { error: `${label} is required` }));
+/** A field shown to people (operators read it): the display-text rule, line breaks folded. */
+const text = (label: string, max: number) => (value: string) => check(formTextSchema(label, max), value);
 
-const profileSchema = z.object({
-  registeredName: text("the registered name", 200),
-  rcNumber: z
-    .string({ error: "the RC number is required" })
-    .transform((value) => value.trim().toUpperCase().replace(/\s+/g, ""))
-    .pipe(
-      z.string().regex(/^(RC|BN|IT)?\d{4,8}$/, {
-        error: "the RC number is RC, BN or IT and 4 to 8 digits (for example RC1234567)",
-      }),
-    ),
-  address: text("the address", 300),
-  contactName: text("the contact's name", 100),
-  contactEmail: emailSchema,
-  contactPhone: z
-    .string({ error: "the contact's phone number is required" })
-    .transform((value) => value.replace(/[\s()-]/g, ""))
-    .pipe(
-      z
-        .string()
-        .regex(/^\+?\d{7,15}$/, { error: "the phone number is 7 to 15 digits, + first if international" }),
-    ),
-});
+// Each field by the label the form gives it: every problem at once, in those words.
+const PROFILE_FIELDS = {
+  registeredName: { label: "Registered name", check: text("Registered name", 200) },
+  rcNumber: {
+    label: "RC number",
+    check: (value: string) => {
+      const rc = value.trim().toUpperCase().replace(/\s+/g, "");
+      if (/^(RC|BN|IT)?\d{4,8}$/.test(rc)) return rc;
+      throw validationFailed(
+        "RC number is RC, BN or IT and 4 to 8 digits, as on the CAC certificate (for example RC1234567)",
+      );
+    },
+  },
+  address: { label: "Registered address", check: text("Registered address", 300) },
+  contactName: { label: "Contact person", check: text("Contact person", 100) },
+  contactEmail: { label: "Contact email", check: emailField("Contact email") },
+  contactPhone: {
+    label: "Contact phone",
+    check: (value: string) => {
+      const phone = value.replace(/[\s()-]/g, "");
+      if (/^\+?\d{7,15}$/.test(phone)) return phone;
+      throw validationFailed("Contact phone is 7 to 15 digits, with + first for an international number");
+    },
+  },
+};
 
-/** Validates a submission: the first problem, in form order, is the 400's message. */
+/** Validates a submission: the details, or one 400 naming every field that needs a change. */
 export function parseBusinessProfile(input: Record<string, unknown>): Omit<BusinessProfile, "submittedAt"> {
-  const parsed = profileSchema.safeParse(input);
-  if (!parsed.success) throw validationFailed(parsed.error.issues[0]?.message ?? "the details are not valid");
-  return parsed.data;
+  return checkForm(input, PROFILE_FIELDS);
 }
 
 const toProfile = (row: BusinessProfileRow): BusinessProfile => ({

@@ -1,4 +1,5 @@
 import { type Clock, isoNow } from "../clock.js";
+import { emailField } from "../core/form-fields.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
 import type { UserRole } from "../storage/schema-people.js";
@@ -15,7 +16,7 @@ import {
 } from "../storage/user-repository.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
-import { actorOf, parseEmail } from "./users.js";
+import { actorOf } from "./users.js";
 
 // "Forgot password" (issue 28, item 4): a single-use link mailed to the address, good for 30
 // minutes, kept only as its hash; using it sets the new password and ends every session of the
@@ -45,7 +46,7 @@ export class PasswordResets {
    * either way. `base` is the surface the link opens (/dashboard or /admin).
    */
   async request(role: UserRole, emailText: string, base: string): Promise<void> {
-    const email = parseEmail(emailText);
+    const email = emailField("Email")(emailText);
     const { storage, notices } = this.options;
     const row = await findUserByEmail(storage.db, role, email);
     if (!row) return;

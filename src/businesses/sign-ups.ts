@@ -1,4 +1,5 @@
 import { type Clock, isoNow } from "../clock.js";
+import { checkForm, emailField, labelled } from "../core/form-fields.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolation } from "../storage/errors.js";
@@ -9,7 +10,7 @@ import type { BusinessService } from "./business-service.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
 import { newUserRow, userAudit } from "./user-records.js";
-import { parseEmail, toUser, type User } from "./users.js";
+import { toUser, type User } from "./users.js";
 
 // Sign-up (issue 28, item 2): the form's answer is the same whether or not the email has an
 // account, so it reveals nothing. A new email is mailed a link that confirms it; the business and
@@ -63,9 +64,17 @@ export class SignUps {
    * password is hashed either way, so both take as long). Nothing is mailed (`request` mails).
    */
   async begin(input: SignUpInput): Promise<{ email: string; token?: string }> {
-    const email = parseEmail(input.email);
-    const businessName = parseBusinessName(input.businessName);
-    checkPassword(input.password, [email, businessName]);
+    const { email, businessName } = checkForm(input as unknown as Record<string, unknown>, {
+      businessName: {
+        label: "Business name",
+        check: (value) => labelled("Business name", "business name", () => parseBusinessName(value)),
+      },
+      email: { label: "Your email", check: emailField("Your email") },
+      password: {
+        label: "Password",
+        check: (value) => checkPassword(value, [input.email, input.businessName]),
+      },
+    });
     const { storage } = this.options;
     const passwordHash = await hashPassword(input.password);
     if (await findUserByEmail(storage.db, "business", email)) return { email };

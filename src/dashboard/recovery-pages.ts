@@ -11,10 +11,14 @@ import { refusal, type Surface, signInThrottle } from "./sign-in.js";
 export function recoveryPages(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
   const throttle = signInThrottle(pages, deps);
   const forgotView = { surface, title: "Reset your password", minutes: RESET_LINK_MINUTES };
+  const forgotThrottle = signInThrottle(pages, deps, (request) => ({
+    view: "forgot",
+    data: { ...forgotView, email: (request.body as Form | undefined)?.email ?? "" },
+  }));
 
   pages.get("/forgot", async (_request, reply) => page(reply, "forgot", { ...forgotView, email: "" }));
 
-  pages.post("/forgot", { preHandler: throttle }, async (request, reply) => {
+  pages.post("/forgot", { preHandler: forgotThrottle }, async (request, reply) => {
     const email = ((request.body as Form).email ?? "").trim();
     try {
       await deps.passwordResets.request(surface.role, email, surface.base);

@@ -36,11 +36,15 @@ export function signedIn(request: FastifyRequest): Session & { actor: ReturnType
   return { ...session, actor: actorOf({ id: session.userId, role: session.role }) };
 }
 
+/** The form a throttled request came from, shown again (its values kept) with when to try again. */
+export type KeptForm = (request: FastifyRequest) => { view: string; data: Record<string, unknown> };
+
 /**
  * A preHandler that refuses (429) a client address past SIGN_IN_RATE_LIMIT_PER_MIN attempts a
- * minute: on the sign-in, code and sign-up forms, where guessing and spam would come from.
+ * minute: on the sign-in, code and sign-up forms, where guessing and spam would come from. With
+ * `keep`, the refusal is the form again, what was typed kept, saying when to try again.
  */
-export function signInThrottle(pages: FastifyInstance, deps: DashboardDependencies) {
+export function signInThrottle(pages: FastifyInstance, deps: DashboardDependencies, keep?: KeptForm) {
   const limited =
     deps.signInPerMinute > 0
       ? pages.createRateLimit({
@@ -49,16 +53,33 @@ export function signInThrottle(pages: FastifyInstance, deps: DashboardDependenci
           keyGenerator: (request) => `sign-in:${request.ip}`,
         })
       : undefined;
-  return async (request: FastifyRequest) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const result = limited && (await limited(request));
-    if (result && !result.isAllowed && result.isExceeded) throw rateLimited(Math.max(1, result.ttlInSeconds));
+    if (!result || result.isAllowed || !result.isExceeded) return;
+    const seconds = Math.max(1, result.ttlInSeconds);
+    if (!keep) throw rateLimited(seconds);
+    const at = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
+    const { view, data } = keep(request);
+    reply.header("retry-after", String(seconds));
+    return page(
+      reply,
+      view,
+      {
+        ...data,
+        error: `Too many attempts from your address. Try again in ${seconds} second${seconds === 1 ? "" : "s"} (at ${at} UTC); what you typed is kept.`,
+      },
+      429,
+    );
   };
 }
 
 /** Sign-in (password, then the TOTP code when the user has one) and sign-out, for one surface. */
 export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
-  const throttle = signInThrottle(pages, deps);
   const view = { surface, title: `Sign in to the ${surface.name}` };
+  const throttle = signInThrottle(pages, deps, (request) => ({
+    view: "sign-in",
+    data: { ...view, email: (request.body as Form | undefined)?.email ?? "" },
+  }));
 
   pages.get("/login", async (request, reply) => {
     const session = request.session;
@@ -165,5 +186,10 @@ export function refusal(
   if (!isAppError(error) || error.statusCode >= 500) throw error;
   const refused = error as AppError;
   if (refused.statusCode === 429) reply.header("retry-after", "60");
-  return page(reply, view, { ...data, error: refused.message }, refused.statusCode);
+  return page(
+    reply,
+    view,
+    { ...data, error: refused.message, fieldErrors: refused.fields },
+    refused.statusCode,
+  );
 }

@@ -14,10 +14,17 @@ import { refusal, signInThrottle, startSession } from "./sign-in.js";
 export function signUpPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   const throttle = signInThrottle(pages, deps);
   const signUpView = { title: "Create your account", hours: SIGN_UP_LINK_HOURS };
+  const signUpThrottle = signInThrottle(pages, deps, (request) => {
+    const form = (request.body as Form | undefined) ?? {};
+    return {
+      view: "sign-up",
+      data: { ...signUpView, form: { businessName: form.businessName, email: form.email } },
+    };
+  });
 
   pages.get("/signup", async (_request, reply) => page(reply, "sign-up", { ...signUpView, form: {} }));
 
-  pages.post("/signup", { preHandler: throttle }, async (request, reply) => {
+  pages.post("/signup", { preHandler: signUpThrottle }, async (request, reply) => {
     const form = request.body as Form;
     try {
       await deps.signUps.request({
