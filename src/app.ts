@@ -37,6 +37,8 @@ export interface AppDependencies extends DomainServices {
   bankNotifications?: { payments: BankNotifications; payouts: PayoutNotifications };
   /** Serve POST /sandbox/transfers (SANDBOX). */
   sandbox: boolean;
+  /** MAX_TRANSFER_KOBO: the limit the sandbox's transfers name. */
+  maxTransferKobo: number;
   requestRecords: RequestRecords;
   metrics: Metrics;
   /** Serve GET /metrics on this app (false when it has a port of its own, or in production without a token). */

@@ -5,13 +5,21 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly statusCode: number,
     message: string,
-    options?: { cause?: unknown; retryAfterSeconds?: number; fields?: Readonly<Record<string, string>> },
+    options?: {
+      cause?: unknown;
+      retryAfterSeconds?: number;
+      fields?: Readonly<Record<string, string>>;
+      hint?: string;
+    },
   ) {
     super(withoutStackFor4xx(statusCode, message), options);
     Error.stackTraceLimit = savedStackTraceLimit;
     this.retryAfterSeconds = options?.retryAfterSeconds;
     this.fields = options?.fields;
+    this.hint = options?.hint;
   }
+  /** What probably went wrong, beside a message the specification fixes (error.hint in the envelope). */
+  readonly hint: string | undefined;
   /** When a retry may succeed (a Retry-After header), for a 503. */
   readonly retryAfterSeconds: number | undefined;
   /** A form's refusal: each field's problem, in the words of its label (a page shows each beside its field). */
@@ -105,8 +113,9 @@ export const invalidTimestamp = () =>
     401,
     "Invalid x-timestamp header: expected Unix time in milliseconds (digits only)",
   );
-export const timestampExpired = () =>
-  new AppError(ErrorCode.TIMESTAMP_EXPIRED, 401, "Request timestamp expired");
+/** A timestamp off by more than 5 minutes; `hint` when it looks like seconds, not milliseconds. */
+export const timestampExpired = (hint?: string) =>
+  new AppError(ErrorCode.TIMESTAMP_EXPIRED, 401, "Request timestamp expired", hint ? { hint } : undefined);
 export const invalidSignature = () => new AppError(ErrorCode.INVALID_SIGNATURE, 401, "Invalid signature");
 export const invalidSignatureVersion = () =>
   new AppError(

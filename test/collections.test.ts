@@ -203,6 +203,11 @@ for (const dialect of DATABASE_KINDS) {
         "accountNumber is required",
       );
       assertFailCode(await pay(number, 5_000_001), 422, "AMOUNT_ABOVE_LIMIT");
+      assertValidation(
+        await pay(number, 1.5),
+        "amount must be a whole number of kobo from 1 to 5000000",
+        // The configured MAX_TRANSFER_KOBO, not the protocol's own ceiling.
+      );
       assert.equal((await pay(number, 5_000_000)).statusCode, 201);
     });
 

@@ -207,7 +207,7 @@ for (const dialect of DIALECTS) {
     const activity = (body: string) =>
       [
         ...body.matchAll(
-          /<tr><td>([^<]*)<\/td><td class="wrap-anywhere">([^<]*)<\/td><td><span class="nowrap">\d{4}-\d\d-\d\d<\/span> <span class="nowrap">\d\d:\d\d:\d\d<\/span><\/td><\/tr>/g,
+          /<tr><td>([^<]*)<\/td><td class="wrap-anywhere">([^<]*)<\/td><td class="wrap-anywhere">[^<]*<\/td><td><span class="nowrap">\d{4}-\d\d-\d\d<\/span> <span class="nowrap">\d\d:\d\d:\d\d<\/span><\/td><\/tr>/g,
         ),
       ].map((m) => [m[2], m[1]]);
 
@@ -249,6 +249,11 @@ for (const dialect of DIALECTS) {
       assert.equal(guessed.statusCode, 401);
       const page = await owner.get("/dashboard/security");
       assert.match(page.response.body, /<h2 id="activity-heading">Recent activity<\/h2>/);
+      // Each sign-in and failure says where it came from: the address and the browser.
+      assert.match(
+        page.response.body,
+        /<td>Signed in<\/td><td class="wrap-anywhere">owner@activity\.example<\/td><td class="wrap-anywhere">127\.0\.0\.1, an unrecognised browser \(lightMyRequest\)<\/td>/,
+      );
       assert.deepEqual(activity(page.response.body), [
         ["owner@activity.example", "Password not changed: the current password was wrong"],
         ["owner@activity.example", "Signed in"],

@@ -147,13 +147,17 @@ for (const dialect of DIALECTS) {
           }
         });
 
-        test("a timestamp in seconds is simply expired", async () => {
+        test("a timestamp in seconds is expired, as the specification says, with a hint to send milliseconds", async () => {
           const seconds = Math.floor(Date.now() / 1000);
-          assertFail(
-            await h.request({ ...endpoint.request(), as: business, timestamp: seconds }),
-            401,
-            "Request timestamp expired",
-          );
+          const response = await h.request({ ...endpoint.request(), as: business, timestamp: seconds });
+          assertFail(response, 401, "Request timestamp expired");
+          assert.match(response.json().error.hint, /looks like Unix time in seconds: send milliseconds/);
+          const stale = await h.request({
+            ...endpoint.request(),
+            as: business,
+            timestamp: Date.now() - 600_000,
+          });
+          assert.equal(stale.json().error.hint, undefined, "a stale timestamp in milliseconds gets no hint");
         });
 
         for (const bad of ["abc", "1.7e12", "-1700000000000", "1700000000000.5", "0x1A"]) {

@@ -255,7 +255,11 @@ describe("migrations behind PgBouncer in transaction mode", {
       try {
         const held = await sql<{
           n: number;
-        }>`select count(*)::int as n from pg_locks where locktype = 'advisory'`.execute(direct.db);
+        }>`select count(*)::int as n from pg_locks
+             where locktype = 'advisory'
+               and database = (select oid from pg_database where datname = current_database())`.execute(
+          direct.db,
+        );
         assert.equal(held.rows[0]?.n, 0, "no advisory lock outlives its transaction");
       } finally {
         await direct.close();

@@ -23,6 +23,13 @@ import {
   verifySignatureV2,
 } from "./signature.js";
 
+/** A hint when a stale timestamp would be fresh read as seconds: the commonest mistake (Unix time in seconds). */
+function secondsHint(timestamp: number, now: number): string | undefined {
+  return isFresh(timestamp * 1000, now)
+    ? "x-timestamp looks like Unix time in seconds: send milliseconds (Date.now() in JavaScript, time.time() * 1000 in Python)"
+    : undefined;
+}
+
 /** The authenticated business behind a request. */
 export interface Caller {
   businessId: string;
@@ -202,7 +209,7 @@ export class Authenticator {
     if (credential.verificationStatus !== "completed") throw businessNotVerified();
     const timestamp = parseTimestamp(timestampText);
     if (timestamp === undefined) throw invalidTimestamp();
-    if (!isFresh(timestamp, this.now())) throw timestampExpired();
+    if (!isFresh(timestamp, this.now())) throw timestampExpired(secondsHint(timestamp, this.now()));
     const version = signatureVersion(headers);
     if (version < credential.minSignatureVersion)
       throw signatureVersionRequired(credential.minSignatureVersion);

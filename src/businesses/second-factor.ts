@@ -21,7 +21,7 @@ import type { SecretBox } from "./secret-box.js";
 import { codeSubject, SignInAttempts } from "./sign-in-attempts.js";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.js";
 import { invalidCode, requirePassword, requireUser, userAudit } from "./user-records.js";
-import { toUser, type User } from "./users.js";
+import { type SignInOrigin, toUser, type User } from "./users.js";
 
 // The second factor (issue 21; recovery, issue 28): a TOTP app enrolled with the password and a
 // first code, asked for at sign-in and before money moves, each time step good once, guesses
@@ -68,10 +68,10 @@ export class SecondFactor {
    * checked, and a step is marked used by one conditional write, so of any number of
    * concurrent sign-ins with one code exactly one succeeds.
    */
-  async verifySignInCode(userId: string, code: string): Promise<User> {
+  async verifySignInCode(userId: string, code: string, from: SignInOrigin = {}): Promise<User> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (RECOVERY_CODE.test(code.trim())) await this.spendRecoveryCode(row, code);
-    else await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp" });
+    if (RECOVERY_CODE.test(code.trim())) await this.spendRecoveryCode(row, code, from);
+    else await this.spendCode(row, code, "sign_in.succeeded", "sign_in.failed", { factor: "totp", ...from });
     return toUser(row);
   }
 
@@ -79,7 +79,7 @@ export class SecondFactor {
    * A recovery code in place of the app's: counted as a guess like a code, used up by one
    * conditional write (two sign-ins with one code: one succeeds), audited with how many are left.
    */
-  private async spendRecoveryCode(row: UserRow, code: string): Promise<void> {
+  private async spendRecoveryCode(row: UserRow, code: string, from: SignInOrigin): Promise<void> {
     const subject = codeSubject(row.id);
     await this.attempts.count(subject);
     const hash = this.recoveryHash(row.id, code);
@@ -89,7 +89,10 @@ export class SecondFactor {
         if (!(await useRecoveryCode(trx, row.id, hash, this.isoNow()))) return false;
         await this.attempts.clear(subject, trx);
         const left = await recoveryCodesLeft(trx, row.id);
-        await insertAudit(trx, this.audit(row, "sign_in.succeeded", { factor: "recovery_code", left }));
+        await insertAudit(
+          trx,
+          this.audit(row, "sign_in.succeeded", { factor: "recovery_code", left, ...from }),
+        );
         return true;
       }));
     if (!used) {

@@ -19,7 +19,7 @@ import {
 import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passwords.js";
 import { passwordSubject, SignInAttempts, type TrustedDevice } from "./sign-in-attempts.js";
 import { invalidCredentials, newUserRow, requirePassword, requireUser, userAudit } from "./user-records.js";
-import { type ActivityEntry, parseEmail, toUser, type User } from "./users.js";
+import { type ActivityEntry, parseEmail, type SignInOrigin, toUser, type User } from "./users.js";
 
 export interface UserServiceOptions {
   storage: Storage;
@@ -62,7 +62,13 @@ export class UserService {
    * and get the same answers, the pause included. The caller asks for the TOTP code next when
    * `totpEnabled`.
    */
-  async signIn(role: UserRole, emailText: string, password: string, device?: TrustedDevice): Promise<User> {
+  async signIn(
+    role: UserRole,
+    emailText: string,
+    password: string,
+    device?: TrustedDevice,
+    from: SignInOrigin = {},
+  ): Promise<User> {
     const email = typeof emailText === "string" ? emailText.trim().toLowerCase() : "";
     const db = this.options.storage.db;
     const row = email === "" ? undefined : await findUserByEmail(db, role, email);
@@ -75,18 +81,18 @@ export class UserService {
       const typed = emailSchema.safeParse(email).success ? email : "(not an email)";
       await insertAudit(
         db,
-        this.audit(undefined, "sign_in.failed", { email: typed, role, reason: "unknown email" }),
+        this.audit(undefined, "sign_in.failed", { email: typed, role, reason: "unknown email", ...from }),
       );
       throw invalidCredentials();
     }
     if (!(await passwordMatches(row.password_hash, password))) {
-      await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "wrong password" }));
+      await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "wrong password", ...from }));
       throw invalidCredentials();
     }
     await this.attempts.clear(subject);
     await insertAudit(
       db,
-      this.audit(row, row.totp_enabled_at ? "sign_in.password_accepted" : "sign_in.succeeded", {}),
+      this.audit(row, row.totp_enabled_at ? "sign_in.password_accepted" : "sign_in.succeeded", { ...from }),
     );
     return toUser(row);
   }

@@ -24,6 +24,12 @@ export interface ActivityEntry {
   detail: Record<string, unknown>;
 }
 
+/** Where a sign-in came from, as its audit entry keeps it: the client's address and its browser in words. */
+export interface SignInOrigin {
+  address?: string;
+  device?: string;
+}
+
 /** A user row as the fronts see it. */
 export const toUser = (row: UserRow): User => ({
   id: row.id,

@@ -12,7 +12,7 @@ import {
   singleParam,
 } from "../core/validation.js";
 import { cleanDisplayText, displayNameSchema, displayTextSchema } from "../display-name.js";
-import { koboSchema } from "../ledger/kobo.js";
+import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
 import { NOTIFICATION_LIMITS } from "../providers/bank-protocol.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 
@@ -63,10 +63,13 @@ const sandboxFields = {
  * Validates a sandbox transfer: accountNumber, amount (whole kobo, 1 or more; the limit is an
  * acceptance rule, answered 422 like any refused transfer), then the optional payer fields.
  */
-export function parseSandboxTransfer(body: Record<string, unknown>): SandboxTransferInput {
+export function parseSandboxTransfer(
+  body: Record<string, unknown>,
+  maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO,
+): SandboxTransferInput {
   const input: SandboxTransferInput = {
     accountNumber: required(body, "accountNumber", sandboxFields.accountNumber),
-    amount: required(body, "amount", koboSchema("amount", NOTIFICATION_LIMITS.orderAmount)),
+    amount: required(body, "amount", koboSchema("amount", NOTIFICATION_LIMITS.orderAmount, maxTransferKobo)),
   };
   for (const field of [
     "payerName",
@@ -166,6 +169,10 @@ export const TRANSACTION_ID = /^txn_[0-9a-f]{32}$/;
 
 /** The inputs as the route contracts hand them to Fastify (and the dashboard and CLI check theirs). */
 export const sandboxTransferInput = parsedBy(parseSandboxTransfer);
+
+/** A sandbox transfer's body, its amount's message naming the configured MAX_TRANSFER_KOBO. */
+export const sandboxTransferInputFor = (maxTransferKobo: number) =>
+  parsedBy((body) => parseSandboxTransfer(body, maxTransferKobo));
 
 /** POST /transactions/requery's body: the session id to look for. */
 export const requeryInput = parsedBy((body: Record<string, unknown>) => ({

@@ -70,6 +70,8 @@ export interface ActivityLine {
   at: string;
   who: string;
   what: string;
+  /** A sign-in's address and browser ("102.89.1.1, Chrome on Android"), when it was kept. */
+  from: string;
 }
 
 export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[] {
@@ -94,6 +96,7 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
       at: entry.at.slice(0, 19).replace("T", " "),
       who: entry.actorEmail ?? WHO[entry.actorType] ?? entry.actorType,
       what,
+      from: [entry.detail.address, entry.detail.device].filter((part) => typeof part === "string").join(", "),
     };
   });
 }

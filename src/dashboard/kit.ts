@@ -38,6 +38,8 @@ export interface DashboardDependencies extends DomainServices {
   signInPerMinute: number;
   /** SANDBOX: the account page offers a simulated transfer. */
   sandbox: boolean;
+  /** MAX_TRANSFER_KOBO: the simulated transfer's limit, as its refusal names it. */
+  maxTransferKobo: number;
   /** What the dashboard mails as it happens (a sign-in from a new browser). */
   notices: MailNotices;
   /** "Forgot password": the mailed link and the new password. */

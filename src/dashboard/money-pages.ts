@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { sandboxTransferInput, transactionQuery } from "../collections/validation.js";
+import { sandboxTransferInputFor, transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
 import { isAppError, validationFailed } from "../errors.js";
@@ -59,7 +59,7 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
       const payerName = form.payerName || payer?.accountName;
       await deps.collections.sandboxTransfer(
         forBusiness,
-        check(sandboxTransferInput, {
+        check(sandboxTransferInputFor(deps.maxTransferKobo), {
           accountNumber: number,
           amount,
           ...(payerName ? { payerName } : {}),

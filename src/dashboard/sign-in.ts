@@ -2,10 +2,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Session } from "../businesses/sessions.js";
 import { actorOf, type User } from "../businesses/users.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
+import { describeDevice } from "../mail/notices.js";
 import { rememberDevice, trustedDevice } from "./device-cookie.js";
 import { type DashboardDependencies, type Form, page, SESSION_COOKIE, setSessionCookie } from "./kit.js";
 
 const MINUTE_MS = 60_000;
+
+/** Where a sign-in comes from, for its audit entry: the address, and the browser in a few words. */
+const origin = (request: FastifyRequest) => ({
+  address: request.ip,
+  device: describeDevice(request.headers["user-agent"] ?? ""),
+});
 
 /** Where a role signs in, and where it lands after. */
 export interface Surface {
@@ -92,7 +99,13 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     let user: User;
     try {
       const device = trustedDevice(request, deps.deviceKey);
-      user = await deps.users.signIn(surface.role, form.email ?? "", form.password ?? "", device);
+      user = await deps.users.signIn(
+        surface.role,
+        form.email ?? "",
+        form.password ?? "",
+        device,
+        origin(request),
+      );
     } catch (error) {
       return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "" });
     }
@@ -111,7 +124,7 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
     const form = request.body as Form;
     try {
-      await deps.secondFactor.verifySignInCode(session.userId, form.code ?? "");
+      await deps.secondFactor.verifySignInCode(session.userId, form.code ?? "", origin(request));
     } catch (error) {
       return refusal(reply, error, "sign-in-code", { ...view, title: "Enter your code" });
     }

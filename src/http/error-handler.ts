@@ -24,7 +24,12 @@ export function failBody(error: AppError) {
   return {
     status: "fail" as const,
     message: error.message,
-    error: { statusCode: error.statusCode, name: error.name, code: error.code },
+    error: {
+      statusCode: error.statusCode,
+      name: error.name,
+      code: error.code,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    },
   };
 }
 

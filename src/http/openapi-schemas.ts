@@ -47,6 +47,16 @@ const failSchema = z
       statusCode: z.int().min(400).max(599).meta({ description: "The HTTP status, repeated." }),
       name: z.literal("AppError"),
       code: z.enum(ErrorCode).meta({ description: "Stable machine-readable code: branch on this." }),
+      hint: z
+        .string()
+        .optional()
+        .meta({
+          description:
+            "What probably went wrong, where the message is the specification's own (a timestamp in seconds, say).",
+          examples: [
+            "x-timestamp looks like Unix time in seconds: send milliseconds (Date.now() in JavaScript)",
+          ],
+        }),
     }),
   })
   .meta({ description: "Every deliberate failure (4xx, 502, 503)." });

@@ -7,8 +7,10 @@ import { z } from "zod";
 export const DEFAULT_MAX_TRANSFER_KOBO = 1_000_000_000;
 
 /** A positive whole number of kobo, at most `max`, sent as `field`. */
-export function koboSchema(field: string, max: number) {
-  const message = `${field} must be a whole number of kobo from 1 to ${max}`;
+export function koboSchema(field: string, max: number, shownMax = max) {
+  // `shownMax`: the limit a person should be told (the configured one), where a larger `max`
+  // is refused later with a code of its own (AMOUNT_ABOVE_LIMIT).
+  const message = `${field} must be a whole number of kobo from 1 to ${shownMax}`;
   return z
     .number({ error: message })
     .int({ error: message })

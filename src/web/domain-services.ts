@@ -32,4 +32,8 @@ export interface DomainServices {
 }
 
 /** What the API's routes are given: the domain services, and whether sandbox transfers are served. */
-export type ApiServices = DomainServices & { sandbox: boolean };
+export type ApiServices = DomainServices & {
+  sandbox: boolean;
+  /** MAX_TRANSFER_KOBO: what the sandbox's transfers say their limit is. */
+  maxTransferKobo: number;
+};

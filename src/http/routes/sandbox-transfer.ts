@@ -1,4 +1,4 @@
-import { sandboxTransferInput } from "../../collections/validation.js";
+import { sandboxTransferInputFor } from "../../collections/validation.js";
 import { ErrorCode, TRANSFER_REFUSALS } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { ContractScope } from "../contract-validation.js";
@@ -36,7 +36,7 @@ export const contract = {
 } satisfies RouteContract;
 
 /** POST /sandbox/transfers: 201 with the transaction, or 422 with the refusal. */
-export function register(app: ContractScope, { collections, sandbox }: ApiServices): void {
+export function register(app: ContractScope, { collections, sandbox, maxTransferKobo }: ApiServices): void {
   // Documented always (the document says when it is off); served in the sandbox only.
   if (!sandbox) return;
   writeRoute(
@@ -44,7 +44,7 @@ export function register(app: ContractScope, { collections, sandbox }: ApiServic
     "POST",
     contract.path,
     201,
-    sandboxTransferInput,
+    sandboxTransferInputFor(maxTransferKobo),
     (_id, input, business, unit) => collections.sandboxTransfer(business, input, unit),
     ({ transaction }) => transaction,
   );
