@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
+import { totpCode } from "../src/businesses/totp.js";
 import {
   launchBrowser,
   listenOnLoopback,
@@ -11,6 +12,7 @@ import { signUpInBrowser } from "./helpers/browser-sign-up.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { lastMail, linkIn, pathOf } from "./helpers/mail-files.js";
+import { signedUpOwner } from "./helpers/members.js";
 
 // A business's team in a real browser (issue 28, item 3), on each database: the owner invites,
 // the member joins from the mailed link and sees only what their role allows, and the server
@@ -18,6 +20,7 @@ import { lastMail, linkIn, pathOf } from "./helpers/mail-files.js";
 
 const PASSWORD = "correct horse battery staple 42";
 const MEMBER_PASSWORD = "kano market before the rains 8";
+const OPERATOR_PASSWORD = "lagos harbour ferry at dawn 7";
 
 for (const dialect of DIALECTS) {
   describe(`the team in a browser on ${dialect}`, { skip }, () => {
@@ -99,6 +102,55 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([...owner.problems, ...viewer.problems], []);
       await owner.context.close();
       await viewer.context.close();
+    });
+
+    test("an operator resets a user's lost two-factor from the console: confirmed, audited, the user mailed", async () => {
+      const email = `lost.${dialect}@phone.example`;
+      const user = await signedUpOwner(h.services, {
+        businessName: "Lost Phone Ltd",
+        email,
+        password: PASSWORD,
+      });
+      const { secret } = await h.services.secondFactor.beginTotp(user.id);
+      await h.services.secondFactor.confirmTotp(user.id, totpCode(secret, Date.now()), PASSWORD);
+      const operatorEmail = `ops.reset.${dialect}@example.com`;
+      await h.services.users.createOperator(operatorEmail, OPERATOR_PASSWORD);
+
+      const operator = await openRecordingPage(browser);
+      await operator.page.goto(`${origin}/admin/login`);
+      await operator.page.getByLabel("Email").fill(operatorEmail);
+      await operator.page.getByLabel("Password").fill(OPERATOR_PASSWORD);
+      await operator.page.getByRole("button", { name: "Sign in" }).click();
+      await operator.page.goto(`${origin}/admin/businesses/${user.businessId}`);
+      await operator.page.getByRole("heading", { name: "People" }).waitFor();
+      // Without the tick the server refuses, and says why.
+      await operator.page.getByRole("button", { name: "Reset two-factor sign-in" }).click();
+      assert.match(
+        await operator.page.getByRole("alert").innerText(),
+        /Tick the box to confirm you checked who is asking/,
+      );
+      assert.equal((await h.services.users.getUser(user.id)).totpEnabled, true);
+      await operator.page.getByRole("checkbox", { name: /I checked who is asking/ }).check();
+      await operator.page.getByRole("button", { name: "Reset two-factor sign-in" }).click();
+      assert.match(
+        await operator.page.getByRole("status").innerText(),
+        /Two-factor sign-in is off for that user/,
+      );
+      assert.equal((await h.services.users.getUser(user.id)).totpEnabled, false);
+      const mail = await lastMail(
+        { dir: h.dir, mailer: h.services.mailer },
+        email,
+        "Two-factor sign-in was turned off for your account",
+      );
+      assert.match(mail.text ?? "", /An operator turned two-factor sign-in off/);
+      const audit = await h.services.users.activity(await h.services.users.getUser(user.id));
+      assert.ok(
+        audit.some(
+          (entry) => entry.action === "totp.reset_by_operator" && entry.actorEmail === operatorEmail,
+        ),
+      );
+      assert.deepEqual(operator.problems, []);
+      await operator.context.close();
     });
   });
 }
