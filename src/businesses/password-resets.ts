@@ -1,6 +1,7 @@
 import { type Clock, isoNow } from "../clock.js";
 import { emailField } from "../core/form-fields.js";
 import type { MailNotices } from "../mail/notices.js";
+import { insertPasswordReset, liveResetUser, takePasswordReset } from "../storage/credential-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
@@ -8,10 +9,7 @@ import {
   findUser,
   findUserByEmail,
   insertActorAudit,
-  insertPasswordReset,
-  liveResetUser,
   revokeUserSessions,
-  takePasswordReset,
   updateUser,
 } from "../storage/user-repository.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";

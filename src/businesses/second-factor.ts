@@ -3,18 +3,20 @@ import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
+import {
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from "../storage/credential-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   insertActorAudit,
   insertAudit,
-  recoveryCodesLeft,
-  replaceRecoveryCodes,
   revokeUserSessions,
   type UserRow,
   updateUser,
-  useRecoveryCode,
   useTotpStep,
 } from "../storage/user-repository.js";
 import type { SecretBox } from "./secret-box.js";
