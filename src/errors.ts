@@ -238,6 +238,13 @@ export const rateLimited = (retryAfterSeconds: number) =>
 
 /** Something of the calling business's that does not exist (or is another business's: never 403). */
 export const accountNotFound = () => new AppError(ErrorCode.ACCOUNT_NOT_FOUND, 404, "Account not found");
+/** A number of the business's that a re-issue replaced: still no account (404), but it says which is. */
+export const accountNumberRetired = (current: string) =>
+  new AppError(
+    ErrorCode.ACCOUNT_RETIRED,
+    404,
+    `Account not found: this number was replaced when the account was re-issued; its number is now ${current}`,
+  );
 export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, "Event not found");
 
 export const accountNotResolved = (bankName: string) =>

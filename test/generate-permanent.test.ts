@@ -103,6 +103,26 @@ for (const dialect of DATABASE_KINDS) {
           ledger.find((n) => n.account_number === second.json().data.accountNumber)?.retired_at,
           null,
         );
+
+        // The retired number is no account (404), and says which number replaced it; another
+        // business asking for it learns nothing.
+        const old = await h.request({
+          url: `${API}/account/${first.json().data.accountNumber}`,
+          as: business,
+        });
+        assert.equal(old.statusCode, 404);
+        assert.equal(old.json().error.code, "ACCOUNT_RETIRED");
+        assert.equal(
+          old.json().message,
+          `Account not found: this number was replaced when the account was re-issued; its number is now ${second.json().data.accountNumber}`,
+        );
+        const other = await h.createBusiness({ name: "Nosy Stores" });
+        const theirs = await h.request({
+          url: `${API}/account/${first.json().data.accountNumber}`,
+          as: other,
+        });
+        assert.equal(theirs.json().error.code, "ACCOUNT_NOT_FOUND");
+        assert.equal(theirs.json().message, "Account not found");
       });
 
       test("a re-issued account keeps its place in the list (creation time unchanged)", async () => {

@@ -2,10 +2,21 @@ import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
 import type { AccountDetail } from "../core/api-types.js";
 import { check } from "../core/validation.js";
-import { accountNotFound, accountNotPermanent, isAppError, providerUnavailable } from "../errors.js";
+import {
+  accountNotFound,
+  accountNotPermanent,
+  accountNumberRetired,
+  isAppError,
+  providerUnavailable,
+} from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider } from "../providers/account-provider.js";
-import { findAccountById, findCurrentAccount, updateAccount } from "../storage/account-repository.js";
+import {
+  findAccountByAnyNumber,
+  findAccountById,
+  findCurrentAccount,
+  updateAccount,
+} from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isStorageUnavailable } from "../storage/errors.js";
@@ -35,15 +46,18 @@ export class AccountLifecycle {
     this.now = options.now ?? Date.now;
   }
 
-  /** The business's account whose current number this is; a retired or another business's number is 404. */
+  /**
+   * The business's account whose current number this is. Another business's or an unknown number
+   * is 404 ACCOUNT_NOT_FOUND; one of its own that a re-issue retired is 404 ACCOUNT_RETIRED,
+   * naming the account's number now.
+   */
   async get(business: ForBusiness, accountNumber: string): Promise<AccountDetail> {
-    const row = await findCurrentAccount(
-      this.options.storage.db,
-      business.businessId,
-      parseNumber(accountNumber),
-    );
-    if (!row) throw accountNotFound();
-    return this.detail(row);
+    const { db } = this.options.storage;
+    const number = parseNumber(accountNumber);
+    const row = await findCurrentAccount(db, business.businessId, number);
+    if (row) return this.detail(row);
+    const replaced = await findAccountByAnyNumber(db, business.businessId, number);
+    throw replaced ? accountNumberRetired(replaced.account_number) : accountNotFound();
   }
 
   /**

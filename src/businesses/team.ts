@@ -2,7 +2,7 @@ import { type Clock, isoNow } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import { deleteMember, setMemberRole } from "../storage/team-repository.js";
+import { deleteMember, moveMemberRole } from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { businessUsers, findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
 import { ASSIGNABLE_ROLES, type MemberRole, may, type Permission, ROLE_LABELS } from "./roles.js";
@@ -76,7 +76,7 @@ export class Team {
     const role = assignable(roleText);
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "change");
-      await setMemberRole(trx, member.id, role);
+      if (!(await moveMemberRole(trx, member.id, "not owner", role))) throw forbidden("change the owner");
       await insertAudit(
         trx,
         userAudit(
@@ -94,7 +94,7 @@ export class Team {
     const by = await this.acting(businessId, byUserId, "members", "remove members");
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "remove");
-      await deleteMember(trx, member.id, member.email);
+      if (!(await deleteMember(trx, member.id, member.email))) throw forbidden("remove the owner");
       await insertAudit(
         trx,
         userAudit(by, "member.removed", { email: member.email, role: member.member_role }, isoNow(this.now)),
@@ -126,9 +126,10 @@ export class Team {
     const member = await this.otherMember(storage.db, businessId, by, memberId, "hand over to");
     await secondFactor.confirmWithCode(by.id, code, "ownership.transfer");
     await writeTransaction(storage, async (trx) => {
-      // The owner steps down first: the database holds one owner a business.
-      await setMemberRole(trx, by.id, "admin");
-      await setMemberRole(trx, member.id, "owner");
+      // The owner steps down first (the database holds one owner a business), each move only
+      // from the role that was read: a hand-over that raced another changes nothing.
+      if (!(await moveMemberRole(trx, by.id, "owner", "admin"))) throw forbidden("hand the business over");
+      if (!(await moveMemberRole(trx, member.id, "not owner", "owner"))) throw noSuchMember();
       await insertAudit(trx, userAudit(by, "ownership.transferred", { to: member.email }, isoNow(this.now)));
     });
   }

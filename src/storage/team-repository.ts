@@ -112,9 +112,23 @@ export async function revokeInvitation(
   return result.numUpdatedRows > 0n;
 }
 
-/** Sets a member's role. */
-export async function setMemberRole(db: Executor, userId: string, role: MemberRole): Promise<void> {
-  await db.updateTable("users").set({ member_role: role }).where("id", "=", userId).execute();
+/**
+ * Moves a member from role `from` (any but the owner, when "not owner") to `to`: whether they
+ * were in it. Conditional, so a change that raced another (a hand-over, say) changes nothing.
+ */
+export async function moveMemberRole(
+  db: Executor,
+  userId: string,
+  from: MemberRole | "not owner",
+  to: MemberRole,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ member_role: to })
+    .where("id", "=", userId)
+    .where("member_role", from === "not owner" ? "<>" : "=", from === "not owner" ? "owner" : from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Whether the business has an owner. */
@@ -132,12 +146,18 @@ export async function hasOwner(db: Executor, businessId: string): Promise<boolea
  * Removes a member: their sessions, links and codes, then their row; the audit entries they made
  * keep their email.
  */
-export async function deleteMember(db: Executor, userId: string, email: string): Promise<void> {
+export async function deleteMember(db: Executor, userId: string, email: string): Promise<boolean> {
   await db.updateTable("audit_log").set({ actor_email: email }).where("actor_id", "=", userId).execute();
   await db.deleteFrom("dashboard_sessions").where("user_id", "=", userId).execute();
   await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
   await db.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
-  await db.deleteFrom("users").where("id", "=", userId).execute();
+  // Never the owner, whatever was read before (a hand-over may have just made them one).
+  const deleted = await db
+    .deleteFrom("users")
+    .where("id", "=", userId)
+    .where("member_role", "<>", "owner")
+    .executeTakeFirst();
+  return deleted.numDeletedRows > 0n;
 }
 
 /** Forgets the rows of `table` (sign-ups or invitations) whose link stopped working before `before`. */

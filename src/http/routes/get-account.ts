@@ -28,8 +28,9 @@ export const contract = {
       200: ok("The account.", "AccountDetailResponse"),
       ...readFailures(
         "No route (`NOT_FOUND`: also a path segment that is not 10 digits), or no current account of the calling business has this number " +
-          "(`ACCOUNT_NOT_FOUND`: another business's, a retired or an unknown number alike).",
-        [ErrorCode.ACCOUNT_NOT_FOUND],
+          "(`ACCOUNT_NOT_FOUND`: another business's or an unknown number alike), or it is one of the calling business's " +
+          "numbers that a re-issue replaced (`ACCOUNT_RETIRED`: the message names the account's number now).",
+        [ErrorCode.ACCOUNT_NOT_FOUND, ErrorCode.ACCOUNT_RETIRED],
       ),
     },
   },
