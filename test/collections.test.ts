@@ -158,7 +158,7 @@ for (const dialect of DATABASE_KINDS) {
       const second = await permanent(business, { email, name: "Second Name" });
       assert.notEqual(first, second);
       assertFailCode(await pay(first, 5_000), 422, "ACCOUNT_RETIRED");
-      assertFailCode(await get(`/account/${first}`), 404, "ACCOUNT_NOT_FOUND");
+      assertFailCode(await get(`/account/${first}`), 404, "ACCOUNT_RETIRED");
       assert.equal((await pay(second, 5_000)).statusCode, 201);
     });
 
