@@ -1,12 +1,8 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
-import {
-  idempotencyKeyRequired,
-  idempotencyKeyReused,
-  invalidIdempotencyKey,
-  requestInProgress,
-} from "../errors.js";
+import { idempotencyKeyRequired } from "../core/money-out-errors.js";
+import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { isCommitOutcomeUnknown } from "../storage/errors.js";
 import type { RecordId } from "../storage/request-record-repository.js";

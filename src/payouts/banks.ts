@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/api-types.js";
+import { accountNotResolved } from "../core/money-out-errors.js";
 import { parsedBy, singleParam } from "../core/validation.js";
-import { accountNotResolved, bankUnavailable, ErrorCode, isAppError, validationFailed } from "../errors.js";
+import { bankUnavailable, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { type BankDirectory, nubanApplies, SANDBOX_PAYEES } from "../providers/bank-directory.js";
 import { isValidNuban } from "../providers/nuban.js";
 

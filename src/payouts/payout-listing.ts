@@ -1,7 +1,8 @@
 import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Pagination, Payout } from "../core/api-types.js";
-import { payoutNotFound, validationFailed } from "../errors.js";
+import { payoutNotFound } from "../core/money-out-errors.js";
+import { validationFailed } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
 import {
   findPayout,

@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Payout } from "../core/api-types.js";
-import { payoutNotFound } from "../errors.js";
+import { payoutNotFound } from "../core/money-out-errors.js";
 import { ORDER_STATUS, payoutNotificationSchema } from "../providers/bank-protocol.js";
 import {
   authenticateBankMessage,

@@ -11,7 +11,7 @@ import {
   payoutsDisabled,
   payoutsPaused,
   refundExceedsPayment,
-} from "../errors.js";
+} from "../core/money-out-errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { payoutFee } from "../ledger/payout-fees.js";

@@ -1,15 +1,9 @@
 import type { ForBusiness } from "../core/actor.js";
 import type { Payout, RefundInput } from "../core/api-types.js";
+import { accountNotResolved, refundExceedsPayment } from "../core/money-out-errors.js";
 import { check, isSent, parsedBy } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
-import {
-  AppError,
-  accountNotResolved,
-  ErrorCode,
-  isAppError,
-  refundExceedsPayment,
-  transactionNotFound,
-} from "../errors.js";
+import { AppError, ErrorCode, isAppError, transactionNotFound } from "../errors.js";
 import { formatNaira, koboSchema } from "../ledger/kobo.js";
 import type { Storage } from "../storage/database.js";
 import { refundedAmounts } from "../storage/payout-repository.js";

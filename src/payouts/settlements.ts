@@ -4,16 +4,14 @@ import { type TransactionPage, viewsOf } from "../collections/transaction-listin
 import type { ForBusiness } from "../core/actor.js";
 import type { Pagination, Settlement, SettlementSchedule } from "../core/api-types.js";
 import { lagosDate, lagosTimeOfDay } from "../core/lagos-time.js";
-import type { ListQuery } from "../core/validation.js";
 import {
-  ErrorCode,
-  isAppError,
   nothingToSettle,
   settlementAccountCoolingOff,
   settlementAccountMissing,
   settlementNotFound,
-  validationFailed,
-} from "../errors.js";
+} from "../core/money-out-errors.js";
+import type { ListQuery } from "../core/validation.js";
+import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
 import type { Storage } from "../storage/database.js";
