@@ -4,7 +4,6 @@ import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
 import {
-  countInValueRange,
   findTransactionBySession,
   firstOrdinalFrom,
   lastOrdinalUpTo,
@@ -12,8 +11,8 @@ import {
   type TransactionRow,
   type TransactionScope,
   transactionPage,
-  valueRangePage,
 } from "../storage/transaction-repository.js";
+import { countMatching, matchingPage } from "../storage/transaction-search.js";
 import type { TransactionQuery } from "./validation.js";
 
 // GET /transactions: which of a business's transactions a query selects, and in what order.
@@ -61,15 +60,9 @@ export async function listTransactions(
   businessId: string,
   query: TransactionQuery,
 ): Promise<TransactionPage> {
-  const { page, limit, accountNumber, from, to } = query;
-  let scope: TransactionScope = { kind: "business", businessId };
-  let count: number | undefined;
-  if (accountNumber !== undefined) {
-    const account = await findAccountByAnyNumber(db, businessId, accountNumber);
-    if (!account) throw accountNotFound();
-    scope = { kind: "account", businessId, accountId: account.id };
-    count = Number(account.transfer_count);
-  }
+  const { page, limit, from, to } = query;
+  const { scope, count: accountCount } = await scopeOf(db, businessId, query.accountNumber);
+  let count = accountCount;
   const paging = (total: number) => ({ page, limit, total, pages: Math.ceil(total / limit) });
   if (query.sessionId !== undefined) {
     const row = await findTransactionBySession(db, query.sessionId);
@@ -77,10 +70,12 @@ export async function listTransactions(
     return { items: found && page === 1 ? await viewsOf(db, [row]) : [], pagination: paging(found ? 1 : 0) };
   }
   if (query.timeField === "paidAt" && (from !== undefined || to !== undefined)) {
-    const range = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
-    const total = await countInValueRange(db, scope, range);
+    // Value times do not follow ordinals (a bank may notify late): a count and an offset over
+    // the range of (business or account, value_at, ordinal), index-only for the count.
+    const range = { timeField: "paidAt" as const, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const total = await countMatching(db, scope, range);
     const offset = (page - 1) * limit;
-    const rows = offset < total ? await valueRangePage(db, scope, range, offset, limit) : [];
+    const rows = offset < total ? await matchingPage(db, scope, range, offset, limit) : [];
     return { items: await viewsOf(db, rows), pagination: paging(total) };
   }
   count ??= (await lastTransaction(db, businessId))?.ordinal ?? 0;
@@ -93,6 +88,24 @@ export async function listTransactions(
   if (upTo < low) return { items: [], pagination: paging(total) };
   const rows = await transactionPage(db, scope, Math.max(low, upTo - limit + 1), upTo);
   return { items: await viewsOf(db, rows), pagination: paging(total) };
+}
+
+/**
+ * Whose transactions a query is of: the business's, or the account's with this number (current
+ * or retired; another business's is 404), with how many it has.
+ */
+export async function scopeOf(
+  db: Executor,
+  businessId: string,
+  accountNumber: string | undefined,
+): Promise<{ scope: TransactionScope; count?: number }> {
+  if (accountNumber === undefined) return { scope: { kind: "business", businessId } };
+  const account = await findAccountByAnyNumber(db, businessId, accountNumber);
+  if (!account) throw accountNotFound();
+  return {
+    scope: { kind: "account", businessId, accountId: account.id },
+    count: Number(account.transfer_count),
+  };
 }
 
 /** The rows as the API answers them, each with what is refunded of it (one query for the page). */

@@ -21,8 +21,9 @@ export function checkForm<
   for (const [name, { label, check, optional }] of Object.entries(checks)) {
     const raw = form[name];
     const value = typeof raw === "string" ? raw : "";
-    if (value.trim() === "" && !optional) {
-      fields[name] = `${label} is required`;
+    if (value.trim() === "") {
+      // An empty optional field is absent: its check never sees it.
+      if (!optional) fields[name] = `${label} is required`;
       continue;
     }
     try {

@@ -42,6 +42,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /accounts/:number": "read",
   "POST /accounts/:number/sandbox-transfer": "accounts",
   "GET /transactions": "read",
+  "GET /transactions/export": "read",
   "POST /transactions/find": "accounts",
   "GET /transactions/:id": "read",
   "POST /transactions/:id/refund": "money",

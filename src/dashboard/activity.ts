@@ -34,6 +34,7 @@ const WHAT: Readonly<Record<string, string>> = {
   "payout.confirmed": "Two-factor code given for a payout",
   "payout.code_failed": "Payout not sent: the two-factor code was wrong",
   "refund.sent": "Refund sent",
+  "transactions.exported": "Transactions exported as CSV",
   "refund.confirmed": "Two-factor code given for a refund",
   "refund.code_failed": "Refund not sent: the two-factor code was wrong",
   "payouts.api_on": "Payouts through the API turned on",

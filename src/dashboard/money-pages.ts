@@ -2,14 +2,13 @@ import type { FastifyInstance } from "fastify";
 import { sandboxTransferInputFor, transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
-import { isAppError, validationFailed } from "../errors.js";
+import { validationFailed } from "../errors.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 /** Rows on a page of the dashboard's lists. */
 export const PAGE_SIZE = 20;
-const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
 /**
  * What a business has issued and received: its accounts (paged, or found by number or email),
@@ -102,58 +101,6 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
       form: {},
     };
   }
-
-  pages.get("/transactions", async (request, reply) => {
-    const forBusiness = await ownedBy(signedIn(request).businessId);
-    const filters = filtersOf(request.query);
-    // The form's date-time fields are minutes in UTC, as labelled; `to` takes its whole minute.
-    for (const [field, seconds] of [
-      ["from", ":00Z"],
-      ["to", ":59.999Z"],
-    ] as const) {
-      const value = filters[field];
-      if (typeof value === "string" && LOCAL_MINUTE.test(value)) filters[field] = `${value}${seconds}`;
-    }
-    const balance = await deps.collections.balance(forBusiness);
-    const view = { title: "Transactions", filters, balance };
-    try {
-      const listed = await deps.collections.listTransactions(
-        forBusiness,
-        check(transactionQuery, { ...filters, limit: `${PAGE_SIZE}` }),
-      );
-      return page(reply, "transactions", { ...view, ...listed });
-    } catch (error) {
-      // A filter on a number that is not one of the business's accounts matches nothing.
-      if (isAppError(error) && error.statusCode === 404) {
-        return page(reply, "transactions", {
-          ...view,
-          items: [],
-          pagination: undefined,
-          error: error.message,
-        });
-      }
-      return refusal(reply, error, "transactions", { ...view, items: [], pagination: undefined });
-    }
-  });
-
-  // Find a payment (issue 27): the API's requery. Found recorded, or at the bank and credited
-  // now: its page; found nowhere (or refused by the rules): the list, with why beside the form.
-  pages.post("/transactions/find", async (request, reply) => {
-    const forBusiness = await ownedBy(signedIn(request).businessId);
-    const sessionId = ((request.body as Form).sessionId ?? "").trim();
-    try {
-      const found = await deps.reconciliation.requery(forBusiness, sessionId);
-      const how = found.duplicate ? "recorded" : "recovered";
-      return reply.redirect(`/dashboard/transactions/${found.transaction.id}?found=${how}`, 303);
-    } catch (error) {
-      const [balance, listed] = await Promise.all([
-        deps.collections.balance(forBusiness),
-        deps.collections.listTransactions(forBusiness, check(transactionQuery, { limit: `${PAGE_SIZE}` })),
-      ]);
-      const view = { title: "Transactions", filters: {}, balance, ...listed, find: { sessionId } };
-      return refusal(reply, error, "transactions", view);
-    }
-  });
 }
 
 /** A list page's filter form as its query: empty fields mean "any", and the page size is the page's. */

@@ -1,19 +1,114 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { stringify } from "csv-stringify";
 import type { FastifyInstance } from "fastify";
+import type { TransactionSearch } from "../collections/transaction-search.js";
+import { transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { Transaction } from "../core/api-types.js";
+import { checkForm } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
+import { isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
-import { koboToNairaText, nairaToKobo } from "./money-pages.js";
+import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { formReference } from "./payout-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
+const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const PAYER_NAME_MAX = 100;
+
 /**
- * One of the business's transactions, its refunds, and a refund to its payer (in full or in
- * part, the user's two-factor code asked when they have it on): the API's refund, sent with a
- * reference made when the form was drawn, so a form sent twice refunds once.
+ * The business's transactions (issue 28, item 8): the list with GET /transactions' filters and
+ * a search by the payer's name and the amount, its CSV export (streamed), and "find a payment"
+ * (the API's requery). One transaction: its figures, its `payment.received` event with the
+ * event's deliveries, its refunds, and a refund to its payer (in full or in part, the user's
+ * two-factor code asked when they have it on): the API's refund, sent with a reference made
+ * when the form was drawn, so a form sent twice refunds once.
  */
 export function transactionPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  pages.get("/transactions", async (request, reply) => {
+    const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
+    const filters = filtersOf(request.query);
+    const balance = await deps.collections.balance(forBusiness);
+    const view = { title: "Transactions", filters, balance, exportable: false };
+    try {
+      const listed = await deps.collections.searchTransactions(forBusiness, searchOf(filters, PAGE_SIZE));
+      return page(reply, "transactions", { ...view, ...listed, exportable: listed.pagination.total > 0 });
+    } catch (error) {
+      // A filter on a number that is not one of the business's accounts matches nothing.
+      if (isAppError(error) && error.statusCode === 404) {
+        return page(reply, "transactions", {
+          ...view,
+          items: [],
+          pagination: undefined,
+          error: error.message,
+        });
+      }
+      return refusal(reply, error, "transactions", { ...view, items: [], pagination: undefined });
+    }
+  });
+
+  // The filtered range as CSV, every page of it, streamed a batch at a time: a year of a busy
+  // business is never built in memory. Times in UTC; money in kobo and in naira.
+  pages.get("/transactions/export", async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const filters = filtersOf(request.query);
+    let batches: AsyncIterable<Transaction[]>;
+    try {
+      batches = await deps.collections.transactionsToExport(forBusiness, searchOf(filters, 1));
+    } catch (error) {
+      const balance = await deps.collections.balance(forBusiness);
+      const view = {
+        title: "Transactions",
+        filters,
+        balance,
+        exportable: false,
+        items: [],
+        pagination: undefined,
+      };
+      return refusal(reply, error, "transactions", view);
+    }
+    await deps.users.record(session.actor, forBusiness.businessId, "transactions.exported", { filters });
+    const csv = stringify({ header: true, columns: CSV_COLUMNS, escape_formulas: true });
+    pipeline(Readable.from(csvRecords(batches)), csv).catch((error: unknown) => {
+      request.log.warn({ err: error }, "a transaction export stopped before its end");
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="transactions-${day}.csv"`)
+      .send(csv);
+  });
+
+  // Find a payment (issue 27): the API's requery. Found recorded, or at the bank and credited
+  // now: its page; found nowhere (or refused by the rules): the list, with why beside the form.
+  pages.post("/transactions/find", async (request, reply) => {
+    const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
+    const sessionId = ((request.body as Form).sessionId ?? "").trim();
+    try {
+      const found = await deps.reconciliation.requery(forBusiness, sessionId);
+      const how = found.duplicate ? "recorded" : "recovered";
+      return reply.redirect(`/dashboard/transactions/${found.transaction.id}?found=${how}`, 303);
+    } catch (error) {
+      const [balance, listed] = await Promise.all([
+        deps.collections.balance(forBusiness),
+        deps.collections.listTransactions(forBusiness, check(transactionQuery, { limit: `${PAGE_SIZE}` })),
+      ]);
+      const view = {
+        title: "Transactions",
+        filters: {},
+        balance,
+        ...listed,
+        find: { sessionId },
+        exportable: false,
+      };
+      return refusal(reply, error, "transactions", view);
+    }
+  });
+
   pages.get("/transactions/:id", async (request, reply) => {
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
@@ -58,14 +153,18 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
 
   async function data(forBusiness: ForBusiness, userId: string, id: string, form: Form) {
     const transaction = await deps.collections.getTransaction(forBusiness, id);
-    const [refunds, user] = await Promise.all([
+    const [refunds, user, event, endpoints] = await Promise.all([
       deps.payoutListing.refundsOf(forBusiness, transaction.id),
       deps.users.getUser(userId),
+      deps.events.ofTransaction(forBusiness, transaction),
+      deps.webhooks.list(forBusiness),
     ]);
     const left = transaction.amount - transaction.refundedAmount;
     return {
       title: `Payment from ${transaction.payer.name}`,
       transaction,
+      event,
+      urls: Object.fromEntries(endpoints.map((endpoint) => [endpoint.id, endpoint.url])),
       refunds,
       left,
       needsCode: user.totpEnabled,
@@ -76,5 +175,102 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
         reference: form.reference || formReference(),
       },
     };
+  }
+}
+
+/**
+ * The list's filters as a search: GET /transactions' own (account, from and to as minutes in
+ * UTC, as the form labels them; `to` takes its whole minute) and the payer's name and the
+ * amount, each refused in the words of its label.
+ */
+export function searchOf(filters: Record<string, string>, limit: number): TransactionSearch {
+  const { payerName, amount, ...rest } = filters;
+  for (const [field, seconds] of [
+    ["from", ":00Z"],
+    ["to", ":59.999Z"],
+  ] as const) {
+    const value = rest[field];
+    if (typeof value === "string" && LOCAL_MINUTE.test(value)) rest[field] = `${value}${seconds}`;
+  }
+  const extra = checkForm(
+    { payerName: payerName ?? "", amount: amount ?? "" },
+    {
+      payerName: {
+        label: "Payer's name",
+        optional: true,
+        check: (value: string) => {
+          const name = value.trim();
+          if (name.length > PAYER_NAME_MAX) {
+            throw validationFailed(`Payer's name is longer than ${PAYER_NAME_MAX} characters`);
+          }
+          return name;
+        },
+      },
+      amount: { label: "Amount", optional: true, check: nairaToKobo },
+    },
+  );
+  return {
+    ...check(transactionQuery, { ...rest, limit: `${limit}` }),
+    ...(extra.payerName !== undefined ? { payerName: extra.payerName } : {}),
+    ...(extra.amount !== undefined ? { amount: extra.amount } : {}),
+  };
+}
+
+/** The export's columns, in order: its header row. */
+const CSV_COLUMNS = [
+  "id",
+  "paid_at_utc",
+  "recorded_at_utc",
+  "account_number",
+  "payer_name",
+  "payer_account_number",
+  "payer_bank_name",
+  "payer_bank_code",
+  "narration",
+  "session_id",
+  "status",
+  "currency",
+  "amount_kobo",
+  "amount_naira",
+  "fee_kobo",
+  "fee_naira",
+  "net_kobo",
+  "net_naira",
+  "refunded_kobo",
+  "refunded_naira",
+  "balance_after_kobo",
+  "balance_after_naira",
+] as const;
+
+/** Each transaction of each batch as one CSV record (kobo as integers, naira as "1500.50"). */
+async function* csvRecords(batches: AsyncIterable<Transaction[]>) {
+  for await (const batch of batches) {
+    for (const t of batch) {
+      const record: Record<(typeof CSV_COLUMNS)[number], string | number> = {
+        id: t.id,
+        paid_at_utc: t.paidAt,
+        recorded_at_utc: t.createdAt,
+        account_number: t.accountNumber,
+        payer_name: t.payer.name,
+        payer_account_number: t.payer.accountNumber,
+        payer_bank_name: t.payer.bankName,
+        payer_bank_code: t.payer.bankCode ?? "",
+        narration: t.narration,
+        session_id: t.sessionId,
+        status: t.status,
+        currency: t.currency,
+        amount_kobo: t.amount,
+        amount_naira: koboToNairaText(t.amount),
+        fee_kobo: t.fee,
+        fee_naira: koboToNairaText(t.fee),
+        net_kobo: t.netAmount,
+        net_naira: koboToNairaText(t.netAmount),
+        refunded_kobo: t.refundedAmount,
+        refunded_naira: koboToNairaText(t.refundedAmount),
+        balance_after_kobo: t.balanceAfter,
+        balance_after_naira: koboToNairaText(t.balanceAfter),
+      };
+      yield record;
+    }
   }
 }

@@ -19,6 +19,7 @@ import {
   type EventRow,
   eventsBySequence,
   eventsOfType,
+  eventsWrittenAt,
   findEvent,
 } from "../storage/event-repository.js";
 import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-repository.js";
@@ -122,6 +123,22 @@ export class EventService {
     const row = await findEvent(db, business.businessId, id);
     if (!row) throw eventNotFound();
     return eventView(row, await deliveriesOf(db, [row.id]));
+  }
+
+  /**
+   * The `payment.received` event of one of the business's transactions, with its deliveries;
+   * undefined once retention has removed it.
+   */
+  async ofTransaction(
+    business: ForBusiness,
+    transaction: { id: string; createdAt: string },
+  ): Promise<Event | undefined> {
+    const db = this.options.storage.db;
+    const rows = await eventsWrittenAt(db, business.businessId, "payment.received", transaction.createdAt);
+    const row = rows.find(
+      (candidate) => (JSON.parse(candidate.data) as { id?: unknown }).id === transaction.id,
+    );
+    return row === undefined ? undefined : eventView(row, await deliveriesOf(db, [row.id]));
   }
 
   /** The oldest instant whose events are still kept. */

@@ -71,6 +71,26 @@ export function findEvent(db: Executor, businessId: string, id: string): Promise
     .executeTakeFirst();
 }
 
+/**
+ * The business's events of `type` written at `createdAt`, one index seek on (business_id,
+ * created_at, sequence): a payment's `payment.received` is written with its transaction, at its
+ * recording time.
+ */
+export function eventsWrittenAt(
+  db: Executor,
+  businessId: string,
+  type: string,
+  createdAt: string,
+): Promise<EventRow[]> {
+  return db
+    .selectFrom("events")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where("created_at", "=", createdAt)
+    .where("type", "=", type)
+    .execute();
+}
+
 /** Events whose sequence lies in [from, upTo], newest first: an index range read. */
 export function eventsBySequence(db: Executor, businessId: string, from: number, upTo: number) {
   return db

@@ -12,3 +12,11 @@ export interface After {
  */
 export const afterRow = (timeColumn: string, idColumn: string, after: After): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(idColumn)}) > (${after.time}, ${after.id})`;
+
+/** Rows before `before` in (time, id) order: keyset paging that walks newest first. */
+export const beforeRow = (
+  timeColumn: string,
+  idColumn: string,
+  before: { time: string; id: string | number },
+): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${sql.ref(timeColumn)}, ${sql.ref(idColumn)}) < (${before.time}, ${before.id})`;

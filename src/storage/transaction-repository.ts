@@ -50,12 +50,13 @@ export type TransactionScope =
   | { kind: "business"; businessId: string }
   | { kind: "account"; businessId: string; accountId: string };
 
-function scoped(db: Executor, scope: TransactionScope) {
+export function scoped(db: Executor, scope: TransactionScope) {
   const query = db.selectFrom("transactions").where("business_id", "=", scope.businessId);
   return scope.kind === "account" ? query.where("account_id", "=", scope.accountId) : query;
 }
 
-const ordinalColumn = (scope: TransactionScope) => (scope.kind === "account" ? "account_ordinal" : "ordinal");
+export const ordinalColumn = (scope: TransactionScope) =>
+  scope.kind === "account" ? "account_ordinal" : "ordinal";
 
 /**
  * The lowest ordinal recorded at or after `from` (or undefined), one index seek: (business or
@@ -92,53 +93,6 @@ export async function lastOrdinalUpTo(
     .limit(1)
     .executeTakeFirst();
   return row === undefined ? undefined : Number((row as Record<string, unknown>)[column]);
-}
-
-/** A range of value times (the bank's `paidAt`), either end open. */
-export interface ValueRange {
-  from?: string;
-  to?: string;
-}
-
-function inValueRange(db: Executor, scope: TransactionScope, range: ValueRange) {
-  let query = scoped(db, scope);
-  if (range.from !== undefined) query = query.where("value_at", ">=", range.from);
-  if (range.to !== undefined) query = query.where("value_at", "<=", range.to);
-  return query;
-}
-
-/**
- * How many transactions have a value time in the range: an index-only count over the range of
- * (business or account, value_at, ordinal). Value times do not follow ordinals (a bank may
- * notify late), so this range is not an ordinal range.
- */
-export async function countInValueRange(
-  db: Executor,
-  scope: TransactionScope,
-  range: ValueRange,
-): Promise<number> {
-  const row = await inValueRange(db, scope, range)
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-/** One page of the transactions with a value time in the range, latest value time first. */
-export function valueRangePage(
-  db: Executor,
-  scope: TransactionScope,
-  range: ValueRange,
-  offset: number,
-  limit: number,
-): Promise<TransactionRow[]> {
-  const column = ordinalColumn(scope);
-  return inValueRange(db, scope, range)
-    .selectAll()
-    .orderBy("value_at", "desc")
-    .orderBy(column, "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
 }
 
 /** Transactions whose ordinal lies in [`from`, `upTo`], newest first: an index range read. */
