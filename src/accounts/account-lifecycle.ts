@@ -15,6 +15,7 @@ import {
   findAccountByAnyNumber,
   findAccountById,
   findCurrentAccount,
+  numbersOfAccount,
   updateAccount,
 } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -29,6 +30,15 @@ import { paymentProgress } from "./amount-policy.js";
 import { accountNumberSchema } from "./validation.js";
 
 export type { AccountDetail };
+
+/** A number an account has had: `retiredAt` is null for its number now. */
+export interface IssuedNumber {
+  accountNumber: string;
+  /** 1 at creation, +1 at each re-issue. */
+  version: number;
+  issuedAt: string;
+  retiredAt: string | null;
+}
 
 export interface AccountLifecycleOptions {
   storage: Storage;
@@ -58,6 +68,22 @@ export class AccountLifecycle {
     if (row) return this.detail(row);
     const replaced = await findAccountByAnyNumber(db, business.businessId, number);
     throw replaced ? accountNumberRetired(replaced.account_number) : accountNotFound();
+  }
+
+  /**
+   * Every number the business's account with this current number has had, its current one
+   * first: each with when it was issued and, for the earlier ones, retired by a re-issue.
+   */
+  async numbers(business: ForBusiness, accountNumber: string): Promise<IssuedNumber[]> {
+    const { db } = this.options.storage;
+    const row = await findCurrentAccount(db, business.businessId, parseNumber(accountNumber));
+    if (!row) throw accountNotFound();
+    return (await numbersOfAccount(db, row.id)).map((issued) => ({
+      accountNumber: issued.account_number,
+      version: Number(issued.version),
+      issuedAt: issued.issued_at,
+      retiredAt: issued.retired_at,
+    }));
   }
 
   /**

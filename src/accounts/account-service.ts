@@ -5,7 +5,11 @@ import { emailSchema, type ListQuery, type Pagination } from "../core/validation
 import { isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
-import { type AccountListRow, accountsByEmail, findCurrentAccount } from "../storage/account-repository.js";
+import {
+  type AccountListRow,
+  accountsByEmail,
+  findAccountByAnyNumber,
+} from "../storage/account-repository.js";
 import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
@@ -180,15 +184,16 @@ export class AccountService {
   }
 
   /**
-   * The dashboard's search: the account whose current number this is (10 digits), or the
-   * accounts with this email (newest first, at most `limit`). Anything else finds nothing.
+   * The dashboard's search: the account this number was issued to (10 digits: its number now,
+   * or one a re-issue retired), or the accounts with this email (newest first, at most
+   * `limit`). Anything else finds nothing.
    */
   async search(business: ForBusiness, text: string, limit = 50): Promise<AccountSummary[]> {
     const query = text.trim();
     const db = this.options.storage.db;
     let rows: AccountListRow[];
     if (/^\d{10}$/.test(query)) {
-      const row = await findCurrentAccount(db, business.businessId, query);
+      const row = await findAccountByAnyNumber(db, business.businessId, query);
       rows = row ? [row] : [];
     } else {
       const email = emailSchema.safeParse(query);

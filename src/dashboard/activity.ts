@@ -35,6 +35,10 @@ const WHAT: Readonly<Record<string, string>> = {
   "payout.code_failed": "Payout not sent: the two-factor code was wrong",
   "refund.sent": "Refund sent",
   "transactions.exported": "Transactions exported as CSV",
+  "account.issued": "Account issued",
+  "account.reissued": "Account re-issued: a new number for its customer",
+  "account.deactivated": "Account deactivated",
+  "account.reactivated": "Account reactivated",
   "refund.confirmed": "Two-factor code given for a refund",
   "refund.code_failed": "Refund not sent: the two-factor code was wrong",
   "payouts.api_on": "Payouts through the API turned on",
@@ -89,7 +93,10 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
       what = `${what}: ${entry.detail.email}`;
     }
     what = `${what}${teamDetail(entry)}`;
-    const { amount } = entry.detail;
+    const { amount, accountNumber } = entry.detail;
+    if (entry.action.startsWith("account.") && typeof accountNumber === "string") {
+      what = `${what}: ${accountNumber}`;
+    }
     if ((entry.action === "payout.sent" || entry.action === "refund.sent") && typeof amount === "number") {
       what = `${what}: ${formatNaira(amount)}`;
     }

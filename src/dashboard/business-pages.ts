@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { enforceAccess } from "./access.js";
+import { accountPages } from "./account-pages.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
@@ -24,6 +25,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   teamPages(pages, deps);
   keyPages(pages, deps);
   securityPages(pages, deps, BUSINESS_SURFACE);
+  accountPages(pages, deps);
   moneyPages(pages, deps);
   payoutPages(pages, deps);
   transactionPages(pages, deps);

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { sandboxTransferInputFor, transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
 import { check, listQuery } from "../core/validation.js";
-import { validationFailed } from "../errors.js";
+import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { actingFor } from "./business-scope.js";
-import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
+import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 /** Rows on a page of the dashboard's lists. */
@@ -41,8 +41,23 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
   pages.get("/accounts/:number", async (request, reply) => {
     const forBusiness = await ownedBy(signedIn(request).businessId);
     const { number } = request.params as { number: string };
-    const query = request.query as { page?: string };
-    return page(reply, "account", await accountData(forBusiness, number, query.page ?? "1"));
+    const query = request.query as { page?: string; replaced?: string };
+    try {
+      const data = await accountData(deps, forBusiness, number, query.page ?? "1");
+      // Reached from a number a re-issue retired: the page says so (only a number it had).
+      const replaced = data.numbers.some((n) => n.retiredAt !== null && n.accountNumber === query.replaced)
+        ? query.replaced
+        : undefined;
+      return page(reply, "account", { ...data, replaced, done: doneNotice(request.query, ACCOUNT_NOTICES) });
+    } catch (error) {
+      // A retired number's page is its account's page now.
+      if (isAppError(error) && error.code === ErrorCode.ACCOUNT_RETIRED) {
+        const [found] = await deps.accounts.search(forBusiness, number);
+        if (found)
+          return reply.redirect(`/dashboard/accounts/${found.accountNumber}?replaced=${number}`, 303);
+      }
+      throw error;
+    }
   });
 
   pages.post("/accounts/:number/sandbox-transfer", async (request, reply) => {
@@ -73,35 +88,60 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         }),
       );
     } catch (error) {
-      return refusal(reply, error, "account", { ...(await accountData(forBusiness, number, "1")), form });
+      return refusal(reply, error, "account", {
+        ...(await accountData(deps, forBusiness, number, "1")),
+        form,
+      });
     }
     return doneRedirect(reply, `/dashboard/accounts/${encodeURIComponent(number)}`, "transferred");
   });
-
-  async function accountData(forBusiness: ForBusiness, number: string, pageNumber: string) {
-    const account = await deps.lifecycle.get(forBusiness, number);
-    const payments = await deps.collections.listTransactions(
-      forBusiness,
-      check(transactionQuery, {
-        accountNumber: account.accountNumber,
-        page: pageNumber,
-        limit: `${PAGE_SIZE}`,
-      }),
-    );
-    // The sandbox's accounts a refund can reach: a payment from one of them can be refunded.
-    const payers = deps.sandbox
-      ? deps.banks.sandboxPayoutAccounts().filter((payee) => payee.accountName !== null)
-      : [];
-    return {
-      title: `Account ${account.accountNumber}`,
-      account,
-      payments,
-      sandbox: deps.sandbox,
-      payers,
-      form: {},
-    };
-  }
 }
+
+/**
+ * An account's page: its detail, the numbers it has had, a page of its payments, and (in the
+ * sandbox) the accounts a simulated transfer can come from.
+ */
+export async function accountData(
+  deps: DashboardDependencies,
+  forBusiness: ForBusiness,
+  number: string,
+  pageNumber: string,
+) {
+  // The detail first: a retired number is refused by it as such (ACCOUNT_RETIRED).
+  const account = await deps.lifecycle.get(forBusiness, number);
+  const numbers = await deps.lifecycle.numbers(forBusiness, number);
+  const payments = await deps.collections.listTransactions(
+    forBusiness,
+    check(transactionQuery, {
+      accountNumber: account.accountNumber,
+      page: pageNumber,
+      limit: `${PAGE_SIZE}`,
+    }),
+  );
+  // The sandbox's accounts a refund can reach: a payment from one of them can be refunded.
+  const payers = deps.sandbox
+    ? deps.banks.sandboxPayoutAccounts().filter((payee) => payee.accountName !== null)
+    : [];
+  return {
+    title: `Account ${account.accountNumber}`,
+    account,
+    numbers,
+    payments,
+    sandbox: deps.sandbox,
+    payers,
+    form: {},
+  };
+}
+
+/** What the account page says after a form that lands on it. */
+export const ACCOUNT_NOTICES: Record<string, string> = {
+  issued: "The account is issued: give the customer its number.",
+  reissued:
+    "The customer's account is re-issued: this is its number now. Its earlier numbers are listed below, and a search finds the account by any of them.",
+  deactivated:
+    "The account is deactivated: transfers to it are refused (the bank is told) until it is reactivated.",
+  reactivated: "The account is reactivated: it takes payments again.",
+};
 
 /** A list page's filter form as its query: empty fields mean "any", and the page size is the page's. */
 export function filtersOf(query: unknown): Record<string, string> {

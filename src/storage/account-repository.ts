@@ -67,6 +67,16 @@ export async function findAccountByAnyNumber(
     .executeTakeFirst();
 }
 
+/** Every number issued to an account, the current one first: one index range on (account_id, version). */
+export function numbersOfAccount(db: Executor, accountId: string) {
+  return db
+    .selectFrom("account_numbers")
+    .select(["account_number", "version", "issued_at", "retired_at", "issued_by_type"])
+    .where("account_id", "=", accountId)
+    .orderBy("version", "desc")
+    .execute();
+}
+
 /** The business a number (current or retired) was issued for, if any. */
 export async function findNumberOwner(db: Executor, accountNumber: string): Promise<string | undefined> {
   const row = await db
