@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
         amount: "7,500",
       });
       assert.equal(malformed.statusCode, 400);
-      assert.match(malformed.body, /accountNumber must be a string of exactly 10 digits/);
+      assert.match(malformed.body, /id="accountNumber-error">Account number must be exactly 10 digits</);
       assert.match(malformed.body, /value="12345"/, "the form keeps what was typed");
       const unknown = await send("/dashboard/payouts", "/dashboard/payouts/review", {
         bankCode: UNRESOLVABLE.bankCode,

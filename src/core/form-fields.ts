@@ -64,3 +64,31 @@ export function emailField(label: string): (value: string) => string {
     );
   };
 }
+
+/** A field of exactly `count` digits (an account number, a BVN): "<label> must be exactly N digits". */
+export function digitsField(label: string, count: number): (value: string) => string {
+  return (value) => {
+    const digits = value.trim();
+    if (!new RegExp(`^\\d{${count}}$`).test(digits))
+      throw validationFailed(`${label} must be exactly ${count} digits`);
+    return digits;
+  };
+}
+
+/**
+ * A domain's 400 that names one of a form's fields by the API's name ("url must be https"), as
+ * that field's refusal in the words of its label ("URL must be https"), shown beside it; any
+ * other error as it is. `fields` maps the API's names to the form's field and its label.
+ */
+export function asFieldRefusal(
+  error: unknown,
+  fields: Readonly<Record<string, { field: string; label: string }>>,
+): unknown {
+  if (!isAppError(error) || error.statusCode !== 400 || error.fields !== undefined) return error;
+  for (const [apiName, { field, label }] of Object.entries(fields)) {
+    if (error.message.startsWith(`${apiName} `)) {
+      return fieldsInvalid({ [field]: inLabelWords(label, error.message, apiName) });
+    }
+  }
+  return error;
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { nameSchema, permanentInput, temporaryInput } from "../accounts/validation.js";
 import { AMOUNT_POLICIES } from "../core/api-types.js";
-import { checkForm, emailField, labelled } from "../core/form-fields.js";
+import { checkForm, digitsField, emailField, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
@@ -114,14 +114,7 @@ function accountBody(form: Form, maxTransferKobo: number): Record<string, unknow
       check: (v) => labelled("Customer's name", "name", () => check(nameSchema, v)),
     },
     email: { label: "Customer's email", check: emailField("Customer's email") },
-    identityNumber: {
-      label: identityLabel,
-      check: (v) => {
-        const digits = v.trim();
-        if (!/^\d{11}$/.test(digits)) throw validationFailed(`${identityLabel} must be exactly 11 digits`);
-        return digits;
-      },
-    },
+    identityNumber: { label: identityLabel, check: digitsField(identityLabel, 11) },
     ...(temporary
       ? {
           duration: {

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import type { ForBusiness } from "../core/actor.js";
 import type { PayoutInput } from "../core/api-types.js";
+import { checkForm, digitsField, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { isAppError } from "../errors.js";
-import { payoutInput, payoutQuery } from "../payouts/validation.js";
+import { PAYOUT_FIELDS, payoutInput, payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
@@ -104,14 +106,26 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     return doneRedirect(reply, "/dashboard/payouts", on ? "api-on" : "api-off");
   });
 
-  /** The form's payout: its amount in naira as kobo, and the API's rules for the rest (400s). */
+  /**
+   * The form's payout: every field checked by the API's rule, refused in the words of its label
+   * (all at once), its amount in naira as kobo; then the API's own parse.
+   */
   function orderOf(form: Form): PayoutInput {
+    const byRule = (label: string, apiName: keyof typeof PAYOUT_FIELDS) => (value: string) =>
+      labelled(label, apiName, () => check(PAYOUT_FIELDS[apiName] as z.ZodType<unknown>, value.trim()));
+    const values = checkForm(form, {
+      bankCode: { label: "Bank", check: byRule("Bank", "bankCode") },
+      accountNumber: { label: "Account number", check: digitsField("Account number", 10) },
+      amount: { label: "Amount", check: nairaToKobo },
+      narration: { label: "Narration", optional: true, check: byRule("Narration", "narration") },
+      reference: { label: "Your reference", optional: true, check: byRule("Your reference", "reference") },
+    });
     return check(payoutInput, {
-      amount: nairaToKobo(form.amount ?? ""),
-      bankCode: form.bankCode ?? "",
-      accountNumber: (form.accountNumber ?? "").trim(),
-      ...(form.narration?.trim() ? { narration: form.narration.trim() } : {}),
-      ...(form.reference?.trim() ? { reference: form.reference.trim() } : {}),
+      amount: values.amount,
+      bankCode: values.bankCode,
+      accountNumber: values.accountNumber,
+      ...(values.narration !== undefined ? { narration: values.narration } : {}),
+      ...(values.reference !== undefined ? { reference: values.reference } : {}),
     });
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ForBusiness } from "../core/actor.js";
+import { checkForm, digitsField } from "../core/form-fields.js";
 import { check, listQuery } from "../core/validation.js";
 import { isAppError } from "../errors.js";
 import { accountAtBankQuery } from "../payouts/banks.js";
@@ -109,12 +110,12 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
   });
 
   async function accountReview(userId: string, form: Form) {
-    const destination = await deps.banks.resolve(
-      check(accountAtBankQuery, {
-        bankCode: form.bankCode ?? "",
-        accountNumber: (form.accountNumber ?? "").trim(),
-      }),
-    );
+    // Each field refused in the words of its label, both at once; then the API's own parse.
+    const fields = checkForm(form, {
+      bankCode: { label: "Bank", check: (value: string) => value.trim() },
+      accountNumber: { label: "Account number", check: digitsField("Account number", 10) },
+    });
+    const destination = await deps.banks.resolve(check(accountAtBankQuery, fields));
     const user = await deps.users.getUser(userId);
     return {
       title: "Confirm the settlement account",

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { INVITATION_DAYS } from "../businesses/invitations.js";
 import { ASSIGNABLE_ROLES, MEMBER_ROLES, may, PERMISSIONS, ROLE_LABELS } from "../businesses/roles.js";
+import { checkForm, emailField } from "../core/form-fields.js";
 import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -38,12 +39,10 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
     const session = signedIn(request);
     const form = request.body as Form;
     try {
-      await deps.invitations.invite(
-        ownBusiness(session.businessId),
-        session.userId,
-        form.email ?? "",
-        form.role,
-      );
+      const { email } = checkForm(form, {
+        email: { label: "Their email", check: emailField("Their email") },
+      });
+      await deps.invitations.invite(ownBusiness(session.businessId), session.userId, email, form.role);
     } catch (error) {
       return refusal(reply, error, "team", { ...(await teamData(request)), invite: form });
     }

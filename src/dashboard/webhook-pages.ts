@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { asFieldRefusal, checkForm } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import { ownBusiness } from "./business-scope.js";
@@ -47,7 +48,7 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
       const created = await deps.webhooks.create(
         business,
         check(deps.webhooks.inputs.create, {
-          url: form.url ?? "",
+          url: checkForm(form, { url: { label: "URL", check: (value: string) => value.trim() } }).url,
           // None ticked: every type, as the API's default.
           ...(chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? { events: chosen } : {}),
         }),
@@ -57,7 +58,8 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
       });
       await deps.reveals.keep(session.id, "webhook_secret", { endpoint: created, title: "Endpoint added" });
     } catch (error) {
-      return refusal(reply, error, "webhooks", { ...(await overview(business)), form });
+      const worded = asFieldRefusal(error, { url: { field: "url", label: "URL" } });
+      return refusal(reply, worded, "webhooks", { ...(await overview(business)), form });
     }
     return doneRedirect(reply, "/dashboard/webhooks", "added");
   });

@@ -29,7 +29,8 @@ export const DEFAULT_PAYOUT_NARRATION = "Payout";
 
 export const PAYOUT_STATUSES: readonly PayoutStatus[] = ["pending", "successful", "failed", "reversed"];
 
-const fields = {
+/** Each field's rule, as the API applies it (the dashboard's form words its refusals by label). */
+export const PAYOUT_FIELDS = {
   // The largest single payout is an operator's limit (422); this bound keeps every sum exact.
   amount: koboSchema("amount", Number.MAX_SAFE_INTEGER),
   bankCode: z
@@ -45,12 +46,12 @@ const fields = {
 /** POST /payouts: amount, bankCode, accountNumber, then the optional narration and reference. */
 export function parsePayout(body: Record<string, unknown>): PayoutInput {
   const input: PayoutInput = {
-    amount: required(body, "amount", fields.amount),
-    bankCode: required(body, "bankCode", fields.bankCode),
-    accountNumber: required(body, "accountNumber", fields.accountNumber),
+    amount: required(body, "amount", PAYOUT_FIELDS.amount),
+    bankCode: required(body, "bankCode", PAYOUT_FIELDS.bankCode),
+    accountNumber: required(body, "accountNumber", PAYOUT_FIELDS.accountNumber),
   };
-  if (isSent(body, "narration")) input.narration = check(fields.narration, body.narration);
-  if (isSent(body, "reference")) input.reference = check(fields.reference, body.reference);
+  if (isSent(body, "narration")) input.narration = check(PAYOUT_FIELDS.narration, body.narration);
+  if (isSent(body, "reference")) input.reference = check(PAYOUT_FIELDS.reference, body.reference);
   return input;
 }
 

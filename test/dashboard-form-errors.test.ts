@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { DIALECTS } from "./helpers/databases.js";
+import { createHarness, type Harness, verifyBusiness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
+import { pageClient } from "./helpers/page-client.js";
+
+// Errors people understand (issue 28, item 6), on each database: a refused form shows every
+// field's problem at once, beside its field (linked from the summary), in the words of its
+// label, never the API's names for them; and keeps what was typed.
+
+const PASSWORD = "correct horse battery staple 42";
+
+/** The page's problem beside `field`, unescaped. */
+const besideField = (body: string, field: string) =>
+  new RegExp(`id="${field}-error">([^<]*)<`).exec(body)?.[1]?.replaceAll("&#39;", "'");
+
+for (const dialect of DIALECTS) {
+  describe(`form errors in the words of their labels on ${dialect}`, () => {
+    let h: Harness;
+    let client: ReturnType<typeof pageClient>;
+
+    before(async () => {
+      h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
+      const email = `owner.${dialect}@formfoods.example`;
+      const owner = await signedUpOwner(h.services, {
+        businessName: "Form Foods",
+        email,
+        password: PASSWORD,
+      });
+      await verifyBusiness(h.services, owner.businessId as string);
+      client = pageClient(h.app);
+      assert.equal((await client.signIn("/dashboard", email, PASSWORD)).statusCode, 303);
+    });
+    after(() => h?.close());
+
+    const send = async (from: string, to: string, form: Record<string, string>) => {
+      const { token } = await client.get(from);
+      return client.post(to, { _csrf: token ?? "", ...form });
+    };
+
+    /** Each field's problem is beside it, linked from the summary, and no API name shows. */
+    function assertFields(body: string, expected: Record<string, string>) {
+      for (const [field, message] of Object.entries(expected)) {
+        assert.equal(besideField(body, field), message, field);
+        assert.match(body, new RegExp(`<a href="#${field}">`), `the summary links ${field}`);
+        assert.match(body, new RegExp(`id="${field}"[^>]*aria-invalid="true"`), `${field} is marked invalid`);
+      }
+      assert.match(
+        body,
+        new RegExp(
+          `${Object.keys(expected).length === 1 ? "One field needs" : `${Object.keys(expected).length} fields need`} a change`,
+        ),
+      );
+      assert.doesNotMatch(body, /\b(accountNumber|bankCode|url|email|amount) must\b/);
+    }
+
+    test("a payout: the bank, the account number and the amount at once", async () => {
+      const refused = await send("/dashboard/payouts", "/dashboard/payouts/review", {
+        bankCode: "",
+        accountNumber: "12345",
+        amount: "ten naira",
+        reference: "has spaces",
+      });
+      assert.equal(refused.statusCode, 400);
+      assertFields(refused.body, {
+        bankCode: "Bank is required",
+        accountNumber: "Account number must be exactly 10 digits",
+        amount: "Enter the amount in naira, like 1500 or 1500.50",
+        reference: "Your reference must be 1 to 100 of A-Z a-z 0-9 . _ : -",
+      });
+      assert.match(refused.body, /value="12345"/);
+    });
+
+    test("the settlement account: the bank and the account number at once", async () => {
+      const refused = await send("/dashboard/settlements", "/dashboard/settlements/account/review", {
+        bankCode: "",
+        accountNumber: "abc",
+      });
+      assert.equal(refused.statusCode, 400);
+      assertFields(refused.body, {
+        bankCode: "Bank is required",
+        accountNumber: "Account number must be exactly 10 digits",
+      });
+    });
+
+    test("a webhook endpoint: an empty URL is required, a bad one is refused as the URL", async () => {
+      const empty = await send("/dashboard/webhooks", "/dashboard/webhooks", { url: "" });
+      assert.equal(empty.statusCode, 400);
+      assertFields(empty.body, { url: "URL is required" });
+      const relative = await send("/dashboard/webhooks", "/dashboard/webhooks", { url: "/hooks" });
+      assert.equal(relative.statusCode, 400);
+      assertFields(relative.body, { url: "URL must be an absolute http or https URL" });
+      assert.match(relative.body, /value="\/hooks"/);
+    });
+
+    test("an invitation: their email in the words of its label", async () => {
+      const refused = await send("/dashboard/team", "/dashboard/team/invitations", {
+        email: "someone@",
+        role: "viewer",
+      });
+      assert.equal(refused.statusCode, 400);
+      assertFields(refused.body, { email: "Their email is not an email address" });
+      assert.match(refused.body, /value="someone@"/);
+    });
+  });
+}
