@@ -179,7 +179,7 @@ for (const dialect of DIALECTS) {
       const limited = answers[3]?.body ?? "";
       assert.match(
         limited,
-        /Too many attempts from your address\. Try again in \d+ seconds? \(at \d\d:\d\d:\d\d UTC\)/,
+        /Too many attempts from your address\. Try again in \d+ seconds? \(at \d\d:\d\d:\d\d WAT\)/,
       );
       assert.match(limited, /name="email"[^>]*value="nobody@example.com"/);
       assert.ok(Number(answers[3]?.headers["retry-after"]) > 0);
@@ -203,11 +203,11 @@ for (const dialect of DIALECTS) {
     });
     after(() => h.close());
 
-    /** The activity table's rows as [who, what], newest first; each must carry its time. */
+    /** The activity table's rows as [who, what], newest first; each must carry its time, in WAT. */
     const activity = (body: string) =>
       [
         ...body.matchAll(
-          /<tr><td>([^<]*)<\/td><td class="wrap-anywhere">([^<]*)<\/td><td class="wrap-anywhere">[^<]*<\/td><td><span class="nowrap">\d{4}-\d\d-\d\d<\/span> <span class="nowrap">\d\d:\d\d:\d\d<\/span><\/td><\/tr>/g,
+          /<tr><td>([^<]*)<\/td><td class="wrap-anywhere">([^<]*)<\/td><td class="wrap-anywhere">[^<]*<\/td><td><span class="nowrap">\d{4}-\d\d-\d\d<\/span> <span class="nowrap">\d\d:\d\d:\d\d WAT<\/span><\/td><\/tr>/g,
         ),
       ].map((m) => [m[2], m[1]]);
 

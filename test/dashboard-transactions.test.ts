@@ -8,6 +8,7 @@ import { transactionQuery } from "../src/collections/validation.js";
 import { CLI, type ForBusiness } from "../src/core/actor.js";
 import type { Transaction } from "../src/core/api-types.js";
 import { check } from "../src/core/validation.js";
+import { utcToZonedMinute, zonedTime } from "../src/core/zoned-time.js";
 import { openRecordingPage, skipWithoutBrowser } from "./helpers/browser.js";
 import { browserSuite } from "./helpers/browser-suite.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -41,7 +42,8 @@ for (const dialect of DIALECTS) {
     let email: string;
     let owner: User;
     let accounts: string[];
-    const start = Date.now() - 3 * 60 * MINUTE;
+    // Whole minutes: a filter typed in minutes bounds them exactly.
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * 60 * MINUTE;
 
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
@@ -206,6 +208,62 @@ for (const dialect of DIALECTS) {
       assert.ok(
         activity.some((entry) => entry.action === "transactions.exported" && entry.actorEmail === email),
       );
+    });
+
+    test("times in the business's time zone, named; the filter's minutes are that zone's; the CSV keeps UTC", async () => {
+      const client = await signedIn();
+      const all = await everyPage({});
+      const paid = all[0] as Transaction;
+      const list = await client.get("/dashboard/transactions");
+      const wat = zonedTime(paid.paidAt, "Africa/Lagos");
+      assert.match(wat, / WAT$/);
+      assert.ok(list.response.body.includes(`${wat.slice(11)}</span>`), `the list shows ${wat}`);
+      assert.match(list.response.body, /Paid from <span class="help">\(WAT\)<\/span>/);
+
+      // Four minutes of value times, typed as Lagos's minutes, select what the API's UTC range does.
+      const from = new Date(start + 4 * MINUTE).toISOString();
+      const to = new Date(start + 7 * MINUTE + 59_999).toISOString();
+      const expected = (await everyPage({ from, to })).map((t) => t.id);
+      assert.ok(expected.length > 0);
+      const typed = `from=${utcToZonedMinute(from, "Africa/Lagos")}&to=${utcToZonedMinute(to, "Africa/Lagos")}`;
+      const ids = (body: string) =>
+        [...body.matchAll(/href="\/dashboard\/transactions\/(txn_[0-9a-f]{32})"/g)].map((m) => m[1]);
+      assert.deepEqual(ids((await client.get(`/dashboard/transactions?${typed}`)).response.body), expected);
+
+      const { token } = await client.get("/dashboard/home");
+      const refused = await client.post("/dashboard/time-zone", { _csrf: token ?? "", timeZone: "Lagos" });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.body, /Time zone must be one from the list, like Africa\/Lagos/);
+      const changed = await client.post("/dashboard/time-zone", {
+        _csrf: token ?? "",
+        timeZone: "asia/kolkata",
+      });
+      assert.equal(changed.statusCode, 303);
+      const home = await client.get("/dashboard/home?done=time-zone");
+      // This runtime lists India's zone as Asia/Calcutta; either name is the same zone.
+      assert.match(
+        home.response.body,
+        /Times on these pages are in <strong>Asia\/(Kolkata|Calcutta)<\/strong>/,
+      );
+      assert.match(home.response.body, /The time zone is saved/);
+      const shown = await client.get(`/dashboard/transactions/${paid.id}`);
+      assert.ok(shown.response.body.includes(zonedTime(paid.paidAt, "Asia/Kolkata", { seconds: true })));
+      // The same typed minutes are Kolkata's now: four and a half hours earlier, another range.
+      assert.notDeepEqual(
+        ids((await client.get(`/dashboard/transactions?${typed}`)).response.body),
+        expected,
+      );
+      const csv = await client.get("/dashboard/transactions/export");
+      const rows = parse(csv.response.body, { columns: true }) as Record<string, string>[];
+      assert.equal(
+        rows.find((row) => row.id === paid.id)?.paid_at_utc,
+        paid.paidAt,
+        "the export stays in UTC",
+      );
+      const security = await client.get("/dashboard/security");
+      assert.match(security.response.body, /Time zone changed: Asia\/(Kolkata|Calcutta)/);
+      assert.match(security.response.body, / IST<\/span>|GMT\+5:30<\/span>/);
+      await h.services.profiles.setTimeZone(business.businessId, CLI, "Africa/Lagos");
     });
 
     test("a transaction's page: its balance after, its event and the event's delivery", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { type Actor, actorId } from "../core/actor.js";
+import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
   findApiKeyById,
@@ -176,6 +177,7 @@ export class BusinessService {
       payouts_enabled: 0,
       payout_limit_kobo: null,
       payout_daily_limit_kobo: null,
+      time_zone: DEFAULT_TIME_ZONE,
       created_at: now,
       updated_at: now,
     };

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
+import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import type { Storage } from "../storage/database.js";
 import type { MemberRole, UserRole } from "../storage/schema-people.js";
 import {
@@ -30,6 +31,8 @@ export interface Session {
   memberRole: MemberRole | null;
   /** False between the password and the TOTP code: only the code page is open to it. */
   verified: boolean;
+  /** The time zone the pages show times in: the business's (an operator's: Africa/Lagos). */
+  timeZone: string;
 }
 
 // last_seen_at is written at most once a second: a page and its assets are one write, and the
@@ -80,6 +83,8 @@ export class Sessions {
         email: user.email,
         memberRole: user.memberRole,
         verified,
+        // The sign-in's own answer is a redirect: the next request reads the business's zone.
+        timeZone: DEFAULT_TIME_ZONE,
       },
     };
   }
@@ -104,6 +109,7 @@ export class Sessions {
       email: row.email,
       memberRole: row.member_role,
       verified: row.verified === 1,
+      timeZone: row.time_zone ?? DEFAULT_TIME_ZONE,
     };
   }
 

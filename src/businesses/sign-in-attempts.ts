@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock.js";
+import { DEFAULT_TIME_ZONE, zonedTime } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
 import type { UserRole } from "../storage/schema-people.js";
@@ -35,7 +36,8 @@ const paused = (until: string) =>
   new AppError(
     ErrorCode.SIGN_IN_LOCKED,
     429,
-    `Too many failed sign-ins: signing in is paused until ${until.slice(11, 16)} UTC`,
+    // Said before anyone is signed in, so in the service's zone (Africa/Lagos), named.
+    `Too many failed sign-ins: signing in is paused until ${zonedTime(until, DEFAULT_TIME_ZONE).slice(11)}`,
   );
 
 /**

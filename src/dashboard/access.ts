@@ -32,6 +32,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /reset": "public",
   "POST /reset": "public",
   "GET /home": "read",
+  "POST /time-zone": "business",
   "GET /verification": "read",
   "POST /verification": "business",
   "GET /keys": "read",

@@ -35,6 +35,7 @@ const WHAT: Readonly<Record<string, string>> = {
   "payout.code_failed": "Payout not sent: the two-factor code was wrong",
   "refund.sent": "Refund sent",
   "transactions.exported": "Transactions exported as CSV",
+  "business.time_zone_changed": "Time zone changed",
   "account.issued": "Account issued",
   "account.reissued": "Account re-issued: a new number for its customer",
   "account.deactivated": "Account deactivated",
@@ -71,7 +72,7 @@ const WHO: Readonly<Record<string, string>> = {
 
 /** One row of the page's activity table. */
 export interface ActivityLine {
-  /** UTC, to the second: `2026-11-25 03:41:07`. */
+  /** When, an ISO instant (the page shows it in the business's time zone). */
   at: string;
   who: string;
   what: string;
@@ -94,6 +95,9 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
     }
     what = `${what}${teamDetail(entry)}`;
     const { amount, accountNumber } = entry.detail;
+    if (entry.action === "business.time_zone_changed" && typeof entry.detail.timeZone === "string") {
+      what = `${what}: ${entry.detail.timeZone}`;
+    }
     if (entry.action.startsWith("account.") && typeof accountNumber === "string") {
       what = `${what}: ${accountNumber}`;
     }
@@ -101,7 +105,7 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
       what = `${what}: ${formatNaira(amount)}`;
     }
     return {
-      at: entry.at.slice(0, 19).replace("T", " "),
+      at: entry.at,
       who: entry.actorEmail ?? WHO[entry.actorType] ?? entry.actorType,
       what,
       from: [entry.detail.address, entry.detail.device].filter((part) => typeof part === "string").join(", "),

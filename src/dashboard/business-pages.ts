@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { TIME_ZONES } from "../core/zoned-time.js";
 import { enforceAccess } from "./access.js";
 import { accountPages } from "./account-pages.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
@@ -43,7 +44,22 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
       businessId: business.businessId,
       businessName: business.name,
     });
-    return page(reply, "home", { title: business.name, business, balance });
+    return page(reply, "home", { title: business.name, business, balance, zones: TIME_ZONES });
+  });
+
+  // The zone the business's pages show times in (its owner or an admin sets it; audited).
+  pages.post("/time-zone", async (request, reply) => {
+    const session = signedIn(request);
+    const businessId = ownBusiness(session.businessId);
+    const timeZone = (request.body as Form).timeZone ?? "";
+    try {
+      await deps.profiles.setTimeZone(businessId, session.actor, timeZone);
+    } catch (error) {
+      const business = await deps.businesses.getBusiness(businessId);
+      const balance = await deps.collections.balance({ businessId, businessName: business.name });
+      return refusal(reply, error, "home", { title: business.name, business, balance, zones: TIME_ZONES });
+    }
+    return doneRedirect(reply, "/dashboard/home", "time-zone");
   });
 
   pages.get("/verification", async (request, reply) => {

@@ -10,6 +10,7 @@ import type { Session, Sessions } from "../businesses/sessions.js";
 import type { SignUps } from "../businesses/sign-ups.js";
 import type { Team } from "../businesses/team.js";
 import type { UserService } from "../businesses/user-service.js";
+import { DEFAULT_TIME_ZONE, zonedParts, zonedTime } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { PayoutSettings } from "../payouts/payout-settings.js";
@@ -85,6 +86,8 @@ export function page(
 ): FastifyReply {
   const request = reply.request;
   const csrf = reply.generateCsrf({ userInfo: request.session?.id ?? "anonymous" });
+  // Times as the business reads them (its zone, named); the API and exports keep UTC.
+  const timeZone = request.session?.timeZone ?? DEFAULT_TIME_ZONE;
   return reply
     .code(status)
     .type("text/html; charset=utf-8")
@@ -94,6 +97,9 @@ export function page(
       url: request.url,
       // What the member's role allows (the server refuses the rest; pages hide what would be refused).
       can: (permission: Permission) => may(request.session?.memberRole, permission),
+      time: (iso: string, options?: { seconds?: boolean }) => zonedTime(iso, timeZone, options),
+      timeZone,
+      zoneName: zonedParts(Date.now(), timeZone).zoneName,
       ...data,
       // What the form before this page did (the layout shows it): the page's own words, or these.
       done: data.done ?? doneNotice(request.query, DONE),
@@ -109,6 +115,7 @@ const DONE: Record<string, string> = {
   "api-off": "Payouts through the API are off: POST /payouts answers 403 PAYOUTS_DISABLED.",
   "account-set": "The settlement account is set. It is used after its cool-off; your team is mailed.",
   "schedule-saved": "The settlement schedule is saved.",
+  "time-zone": "The time zone is saved: every page of your business shows times in it.",
 };
 
 /**

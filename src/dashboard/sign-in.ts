@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Session } from "../businesses/sessions.js";
 import { actorOf, type User } from "../businesses/users.js";
+import { DEFAULT_TIME_ZONE, zonedTime } from "../core/zoned-time.js";
 import { type AppError, isAppError, rateLimited } from "../errors.js";
 import { describeDevice } from "../mail/notices.js";
 import { rememberDevice, trustedDevice } from "./device-cookie.js";
@@ -65,7 +66,9 @@ export function signInThrottle(pages: FastifyInstance, deps: DashboardDependenci
     if (!result || result.isAllowed || !result.isExceeded) return;
     const seconds = Math.max(1, result.ttlInSeconds);
     if (!keep) throw rateLimited(seconds);
-    const at = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
+    const at = zonedTime(new Date(Date.now() + seconds * 1000).toISOString(), DEFAULT_TIME_ZONE, {
+      seconds: true,
+    }).slice(11);
     const { view, data } = keep(request);
     reply.header("retry-after", String(seconds));
     return page(
@@ -73,7 +76,7 @@ export function signInThrottle(pages: FastifyInstance, deps: DashboardDependenci
       view,
       {
         ...data,
-        error: `Too many attempts from your address. Try again in ${seconds} second${seconds === 1 ? "" : "s"} (at ${at} UTC); what you typed is kept.`,
+        error: `Too many attempts from your address. Try again in ${seconds} second${seconds === 1 ? "" : "s"} (at ${at}); what you typed is kept.`,
       },
       429,
     );

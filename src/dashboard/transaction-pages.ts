@@ -8,6 +8,7 @@ import type { ForBusiness } from "../core/actor.js";
 import type { Transaction } from "../core/api-types.js";
 import { checkForm } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
+import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
@@ -16,7 +17,6 @@ import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-page
 import { formReference } from "./payout-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
-const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const PAYER_NAME_MAX = 100;
 
 /**
@@ -29,12 +29,16 @@ const PAYER_NAME_MAX = 100;
  */
 export function transactionPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   pages.get("/transactions", async (request, reply) => {
-    const forBusiness = await actingFor(deps.businesses, signedIn(request).businessId);
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
     const filters = filtersOf(request.query);
     const balance = await deps.collections.balance(forBusiness);
     const view = { title: "Transactions", filters, balance, exportable: false };
     try {
-      const listed = await deps.collections.searchTransactions(forBusiness, searchOf(filters, PAGE_SIZE));
+      const listed = await deps.collections.searchTransactions(
+        forBusiness,
+        searchOf(filters, PAGE_SIZE, session.timeZone),
+      );
       return page(reply, "transactions", { ...view, ...listed, exportable: listed.pagination.total > 0 });
     } catch (error) {
       // A filter on a number that is not one of the business's accounts matches nothing.
@@ -58,7 +62,10 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const filters = filtersOf(request.query);
     let batches: AsyncIterable<Transaction[]>;
     try {
-      batches = await deps.collections.transactionsToExport(forBusiness, searchOf(filters, 1));
+      batches = await deps.collections.transactionsToExport(
+        forBusiness,
+        searchOf(filters, 1, session.timeZone),
+      );
     } catch (error) {
       const balance = await deps.collections.balance(forBusiness);
       const view = {
@@ -180,17 +187,23 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
 
 /**
  * The list's filters as a search: GET /transactions' own (account, from and to as minutes in
- * UTC, as the form labels them; `to` takes its whole minute) and the payer's name and the
- * amount, each refused in the words of its label.
+ * the business's time zone, as the form labels them; `to` takes its whole minute; an ISO
+ * instant is taken as it is) and the payer's name and the amount, each refused in the words of
+ * its label.
  */
-export function searchOf(filters: Record<string, string>, limit: number): TransactionSearch {
+export function searchOf(
+  filters: Record<string, string>,
+  limit: number,
+  timeZone: string,
+): TransactionSearch {
   const { payerName, amount, ...rest } = filters;
   for (const [field, seconds] of [
-    ["from", ":00Z"],
-    ["to", ":59.999Z"],
+    ["from", ":00.000"],
+    ["to", ":59.999"],
   ] as const) {
     const value = rest[field];
-    if (typeof value === "string" && LOCAL_MINUTE.test(value)) rest[field] = `${value}${seconds}`;
+    const instant = typeof value === "string" ? zonedMinuteToUtc(value, timeZone, seconds) : undefined;
+    if (instant !== undefined) rest[field] = instant;
   }
   const extra = checkForm(
     { payerName: payerName ?? "", amount: amount ?? "" },

@@ -31,6 +31,7 @@ import * as passwordResets from "./migrations/0027-password-resets.js";
 import * as recoveryCodes from "./migrations/0028-recovery-codes.js";
 import * as teams from "./migrations/0029-teams.js";
 import * as sessionReveals from "./migrations/0030-session-reveals.js";
+import * as timeZone from "./migrations/0031-time-zone.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -64,6 +65,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0028-recovery-codes": recoveryCodes,
   "0029-teams": teams,
   "0030-session-reveals": sessionReveals,
+  "0031-time-zone": timeZone,
 };
 
 /** Every migration, in the order they apply. */

@@ -72,6 +72,8 @@ export interface BusinessesTable {
   /** The most one payout / one day's payouts may be, in kobo (null: the defaults). */
   payout_limit_kobo: number | null;
   payout_daily_limit_kobo: number | null;
+  /** The IANA time zone its pages show times in (default Africa/Lagos). */
+  time_zone: Generated<string>;
   created_at: string;
   updated_at: string;
 }

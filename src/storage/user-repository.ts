@@ -63,7 +63,9 @@ export function findLiveSession(db: Executor, id: string, now: string) {
   return db
     .selectFrom("dashboard_sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
+    .leftJoin("businesses as b", "b.id", "u.business_id")
     .select([
+      "b.time_zone",
       "s.id",
       "s.user_id",
       "s.verified",
