@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { ForBusiness } from "../src/core/actor.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, verifyBusiness } from "./helpers/harness.js";
-import { signedUpOwner } from "./helpers/members.js";
+import { signedUpBusiness } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Accounts from the dashboard (issue 28, item 9), on each database: issue a permanent or a
@@ -23,12 +23,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
       email = `owner.${dialect}@accountsfoods.example`;
-      const owner = await signedUpOwner(h.services, {
+      ({ business } = await signedUpBusiness(h.services, {
         businessName: "Accounts Foods",
         email,
         password: PASSWORD,
-      });
-      business = { businessId: owner.businessId as string, businessName: "Accounts Foods" };
+      }));
       await verifyBusiness(h.services, business.businessId);
     });
     after(() => h?.close());

@@ -21,7 +21,7 @@ import {
   verifyBusiness,
 } from "./helpers/harness.js";
 import { lastMail, linkIn } from "./helpers/mail-files.js";
-import { signedUpOwner } from "./helpers/members.js";
+import { signedUpBusiness } from "./helpers/members.js";
 import { notification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
 
@@ -48,8 +48,11 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
       email = `finance.${dialect}@ledgerfoods.example`;
-      owner = await signedUpOwner(h.services, { businessName: "Ledger Foods", email, password: PASSWORD });
-      business = { businessId: owner.businessId as string, businessName: "Ledger Foods" };
+      ({ owner, business } = await signedUpBusiness(h.services, {
+        businessName: "Ledger Foods",
+        email,
+        password: PASSWORD,
+      }));
       await verifyBusiness(h.services, business.businessId);
       await h.services.webhooks.create(business, endpointAt("https://hooks.ledgerfoods.example/vas"));
       accounts = [];
@@ -106,7 +109,7 @@ for (const dialect of DIALECTS) {
       const percent = await client.get(`/dashboard/transactions?payerName=${encodeURIComponent("0%")}`);
       assert.equal(ids(percent.response.body).length, 3, "only 100% Foods: the % is not a wildcard");
       const both = await client.get("/dashboard/transactions?payerName=ada&amount=1%2C500");
-      const found = await h.services.collections.searchTransactions(business, {
+      const found = await h.services.collectionReads.search(business, {
         ...check(transactionQuery, { limit: "20" }),
         payerName: "ada",
         amount: 150_000,

@@ -26,7 +26,6 @@ import type { TransferDecisions, TransferPosting, TransferWrites } from "../stor
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
-import { searchTransactions, type TransactionSearch, transactionsToExport } from "./transaction-search.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
 export type { Balance, Transaction, TransactionPage };
@@ -242,19 +241,6 @@ export class CollectionService {
   /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */
   listTransactions(business: ForBusiness, query: TransactionQuery): Promise<TransactionPage> {
     return listTransactions(this.options.storage.db, business.businessId, query);
-  }
-
-  /** The dashboard's search: GET /transactions' query with the payer's name and the amount. */
-  searchTransactions(business: ForBusiness, search: TransactionSearch): Promise<TransactionPage> {
-    return searchTransactions(this.options.storage.db, business.businessId, search);
-  }
-
-  /** Everything a search selects, in batches, for an export (see transaction-search.ts). */
-  transactionsToExport(
-    business: ForBusiness,
-    search: TransactionSearch,
-  ): Promise<AsyncIterable<Transaction[]>> {
-    return transactionsToExport(this.options.storage.db, business.businessId, search);
   }
 
   /** One of the business's transactions; anything else (another business's included) is 404. */

@@ -25,10 +25,11 @@ export function buildServerApp(
 ): FastifyInstance {
   const { config } = services;
   // The domain services the API's routes and the dashboard's pages both call.
-  const { accounts, lifecycle, collections, banks, payouts, payoutListing, refunds } = services;
+  const { accounts, lifecycle, collections, collectionReads, banks, payouts, payoutListing, refunds } =
+    services;
   const { settlements, settlementTerms, events, webhooks, redelivery, reconciliation } = services;
   const domain = {
-    ...{ accounts, lifecycle, collections, banks, payouts, payoutListing, refunds },
+    ...{ accounts, lifecycle, collections, collectionReads, banks, payouts, payoutListing, refunds },
     ...{ settlements, settlementTerms, events, webhooks, redelivery, reconciliation },
   };
   const app = buildApp({

@@ -19,6 +19,7 @@ import type { Clock } from "../clock.js";
 export type { Clock };
 
 import type { BankNotifications } from "../collections/bank-notifications.js";
+import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
 import type { Config } from "../config/load.js";
 import type { EventService } from "../events/event-service.js";
@@ -70,6 +71,8 @@ export interface Services {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** The dashboard's reads of payments: the search, the export, collections per day. */
+  collectionReads: CollectionReads;
   /** The banks a payout can go to, and name enquiry. */
   banks: BankService;
   /** The operator's payout settings of each business (its payout fee). */

@@ -15,6 +15,7 @@ import { SignUps } from "../businesses/sign-ups.js";
 import { Team } from "../businesses/team.js";
 import { UserService } from "../businesses/user-service.js";
 import { BankNotifications } from "../collections/bank-notifications.js";
+import { CollectionReads } from "../collections/collection-reads.js";
 import { CollectionService } from "../collections/collection-service.js";
 import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
@@ -200,6 +201,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       }),
       lifecycle: new AccountLifecycle({ storage: opened, deliveries: stores.deliveries, provider, now }),
       collections,
+      collectionReads: new CollectionReads({ storage: opened, now }),
       ...money,
       mailer: mail.mailer,
       notices: mail.notices,

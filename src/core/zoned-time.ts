@@ -87,7 +87,7 @@ export function zonedTime(iso: string, zone: string, options: { seconds?: boolea
 }
 
 /** The zone's offset from UTC at `instant`, in milliseconds (WAT: +3,600,000). */
-function offsetAt(instant: number, zone: string): number {
+export function offsetAt(instant: number, zone: string): number {
   const { date, time } = zonedParts(instant, zone);
   return Date.parse(`${date}T${time}.000Z`) - (instant - (instant % 1000));
 }

@@ -64,6 +64,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /settlements/:id": "read",
   "GET /webhooks": "read",
   "POST /webhooks": "webhooks",
+  "GET /webhooks/:id/edit": "webhooks",
+  "POST /webhooks/:id/edit": "webhooks",
   "POST /webhooks/:id/:action": "webhooks",
   "GET /events/:id": "read",
   "POST /events/:id/redeliver": "webhooks",

@@ -26,6 +26,7 @@ const WHAT: Readonly<Record<string, string>> = {
   "key.activated": "API key activated",
   "key.revoked": "API key revoked",
   "webhook.created": "Webhook endpoint added",
+  "webhook.updated": "Webhook endpoint changed",
   "webhook.secret_rotated": "Webhook signing secret rotated",
   "webhook.enabled": "Webhook endpoint enabled",
   "webhook.disabled": "Webhook endpoint disabled",

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from "fastify";
+import type { Session } from "../businesses/sessions.js";
 import { TIME_ZONES } from "../core/zoned-time.js";
 import { enforceAccess } from "./access.js";
 import { accountPages } from "./account-pages.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { collectionsChart } from "./collections-chart.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
@@ -38,13 +40,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   );
 
   pages.get("/home", async (request, reply) => {
-    const { businessId } = signedIn(request);
-    const business = await deps.businesses.getBusiness(ownBusiness(businessId));
-    const balance = await deps.collections.balance({
-      businessId: business.businessId,
-      businessName: business.name,
-    });
-    return page(reply, "home", { title: business.name, business, balance, zones: TIME_ZONES });
+    return page(reply, "home", await overview(signedIn(request)));
   });
 
   // The zone the business's pages show times in (its owner or an admin sets it; audited).
@@ -55,9 +51,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
     try {
       await deps.profiles.setTimeZone(businessId, session.actor, timeZone);
     } catch (error) {
-      const business = await deps.businesses.getBusiness(businessId);
-      const balance = await deps.collections.balance({ businessId, businessName: business.name });
-      return refusal(reply, error, "home", { title: business.name, business, balance, zones: TIME_ZONES });
+      return refusal(reply, error, "home", await overview(session));
     }
     return doneRedirect(reply, "/dashboard/home", "time-zone");
   });
@@ -79,6 +73,45 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
     }
     return doneRedirect(reply, "/dashboard/verification", "submitted");
   });
+
+  /**
+   * The overview: the verification, the balance, collections per day for 30 days (in the
+   * business's time zone) and, until each is done, the getting-started checklist.
+   */
+  async function overview(session: Session) {
+    const business = await deps.businesses.getBusiness(ownBusiness(session.businessId));
+    const forBusiness = { businessId: business.businessId, businessName: business.name };
+    const [balance, days, keys, endpoints] = await Promise.all([
+      deps.collections.balance(forBusiness),
+      deps.collectionReads.perDay(forBusiness, session.timeZone),
+      deps.businesses.listKeys(business.businessId),
+      deps.webhooks.list(forBusiness),
+    ]);
+    const checklist = [
+      {
+        done: business.verificationStatus === "completed",
+        text: "Get verified",
+        href: "/dashboard/verification",
+      },
+      {
+        done: keys.some((key) => key.status === "active"),
+        text: "Create an API key",
+        href: "/dashboard/keys",
+      },
+      { done: business.accounts > 0, text: "Issue a first account", href: "/dashboard/accounts/new" },
+      { done: endpoints.length > 0, text: "Add a webhook endpoint", href: "/dashboard/webhooks" },
+      { done: balance.totalReceived > 0, text: "Receive a first payment", href: "/dashboard/accounts" },
+    ];
+    return {
+      title: business.name,
+      business,
+      balance,
+      days,
+      chart: collectionsChart(days),
+      checklist: checklist.every((step) => step.done) ? undefined : checklist,
+      zones: TIME_ZONES,
+    };
+  }
 
   async function verificationData(businessId: string) {
     const business = await deps.businesses.getBusiness(businessId);

@@ -35,7 +35,7 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const balance = await deps.collections.balance(forBusiness);
     const view = { title: "Transactions", filters, balance, exportable: false };
     try {
-      const listed = await deps.collections.searchTransactions(
+      const listed = await deps.collectionReads.search(
         forBusiness,
         searchOf(filters, PAGE_SIZE, session.timeZone),
       );
@@ -62,10 +62,7 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const filters = filtersOf(request.query);
     let batches: AsyncIterable<Transaction[]>;
     try {
-      batches = await deps.collections.transactionsToExport(
-        forBusiness,
-        searchOf(filters, 1, session.timeZone),
-      );
+      batches = await deps.collectionReads.toExport(forBusiness, searchOf(filters, 1, session.timeZone));
     } catch (error) {
       const balance = await deps.collections.balance(forBusiness);
       const view = {

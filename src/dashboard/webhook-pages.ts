@@ -42,15 +42,14 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
   pages.post("/webhooks", async (request, reply) => {
     const session = signedIn(request);
     const business = await ownedBy(session.businessId);
-    const form = request.body as Form & Record<string, string | string[]>;
-    const chosen = SUBSCRIBABLE_TYPES.filter((type) => form[`event:${type}`] === "on");
+    const form = request.body as Form;
     try {
+      const events = eventsOf(form);
       const created = await deps.webhooks.create(
         business,
         check(deps.webhooks.inputs.create, {
           url: checkForm(form, { url: { label: "URL", check: (value: string) => value.trim() } }).url,
-          // None ticked: every type, as the API's default.
-          ...(chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? { events: chosen } : {}),
+          ...(events ? { events } : {}),
         }),
       );
       await deps.users.record(session.actor, business.businessId, "webhook.created", {
@@ -62,6 +61,47 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
       return refusal(reply, worded, "webhooks", { ...(await overview(business)), form });
     }
     return doneRedirect(reply, "/dashboard/webhooks", "added");
+  });
+
+  // An endpoint's URL and events, changed as PATCH /webhooks/:id changes them.
+  pages.get("/webhooks/:id/edit", async (request, reply) => {
+    const business = await ownedBy(signedIn(request).businessId);
+    const { id } = request.params as { id: string };
+    const endpoint = await deps.webhooks.get(business, id);
+    const form: Record<string, string> = { url: endpoint.url };
+    for (const type of endpoint.events ?? []) form[`event:${type}`] = "on";
+    return page(reply, "webhook-edit", {
+      title: "Change the endpoint",
+      endpoint,
+      types: SUBSCRIBABLE_TYPES,
+      form,
+    });
+  });
+
+  pages.post("/webhooks/:id/edit", async (request, reply) => {
+    const session = signedIn(request);
+    const business = await ownedBy(session.businessId);
+    const { id } = request.params as { id: string };
+    const form = request.body as Form;
+    const endpoint = await deps.webhooks.get(business, id);
+    try {
+      const { url } = checkForm(form, { url: { label: "URL", check: (value: string) => value.trim() } });
+      await deps.webhooks.update(
+        business,
+        id,
+        check(deps.webhooks.inputs.update, { url, events: eventsOf(form) }),
+      );
+      await deps.users.record(session.actor, business.businessId, "webhook.updated", { endpointId: id });
+    } catch (error) {
+      const worded = asFieldRefusal(error, { url: { field: "url", label: "URL" } });
+      return refusal(reply, worded, "webhook-edit", {
+        title: "Change the endpoint",
+        endpoint,
+        types: SUBSCRIBABLE_TYPES,
+        form,
+      });
+    }
+    return doneRedirect(reply, "/dashboard/webhooks", "updated");
   });
 
   pages.post("/webhooks/:id/:action", async (request, reply) => {
@@ -134,6 +174,12 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
   });
 }
 
+/** The event types ticked: null (every type, as the API's default) when none or all are. */
+function eventsOf(form: Form): string[] | null {
+  const chosen = SUBSCRIBABLE_TYPES.filter((type) => form[`event:${type}`] === "on");
+  return chosen.length > 0 && chosen.length < SUBSCRIBABLE_TYPES.length ? chosen : null;
+}
+
 /** What an action that redirects says on the page it lands on. */
 const NOTICES: Record<string, string> = {
   added:
@@ -144,5 +190,6 @@ const NOTICES: Record<string, string> = {
   disabled: "The endpoint is disabled: nothing is sent to it until it is enabled.",
   test: "A webhook.test event is queued: it shows below, and its delivery within seconds.",
   deleted: "The endpoint is removed; its pending deliveries are cancelled.",
+  updated: "The endpoint is changed: new events go to its URL, for the event types it takes now.",
   redelivered: "Queued again: the worker delivers it within seconds, with the same webhook-id.",
 };

@@ -1,5 +1,6 @@
 import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
 import type { AccountService } from "../accounts/account-service.js";
+import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
@@ -17,6 +18,8 @@ export interface DomainServices {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** The dashboard's reads of payments: the search, the export, collections per day. */
+  collectionReads: CollectionReads;
   banks: BankService;
   payouts: PayoutService;
   /** Reading payouts: a business's own, and (the console) every business's. */

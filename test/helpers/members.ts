@@ -10,3 +10,12 @@ export async function signedUpOwner(services: { signUps: SignUps }, input: SignU
   if (!started.token) throw new Error(`${input.email} already has an account`);
   return services.signUps.confirm(started.token);
 }
+
+/** A business signed up and confirmed by its owner, as the domain calls it (`ForBusiness`). */
+export async function signedUpBusiness(
+  services: { signUps: SignUps },
+  input: SignUpInput,
+): Promise<{ owner: User; business: { businessId: string; businessName: string } }> {
+  const owner = await signedUpOwner(services, input);
+  return { owner, business: { businessId: owner.businessId as string, businessName: input.businessName } };
+}
