@@ -109,13 +109,23 @@ for (const dialect of DIALECTS) {
       );
       await operator.page.getByRole("button", { name: "Approve" }).click();
       await operator.page.getByText("Verified").first().waitFor();
+      // The console names the operator who decided; the business's page does not.
+      const consoleHistory = await operator.page.getByRole("region", { name: "History" }).innerText();
+      assert.match(
+        consoleHistory,
+        new RegExp(`In review\\s+Verified\\s+by ${operatorEmail.replaceAll(".", "\\.")}`),
+      );
+      assert.match(
+        consoleHistory,
+        new RegExp(`Not submitted\\s+In review\\s+${email.replaceAll(".", "\\.")}`),
+      );
 
       await business.page.goto(`${origin}/dashboard/home`);
       assert.match(await business.page.getByRole("main").innerText(), /Your business is verified/);
       await business.page.getByRole("link", { name: "Verification" }).click();
       const history = await business.page.getByRole("table").innerText();
-      assert.match(history, /In review\s+Verified\s+Operator/);
-      assert.match(history, /Not submitted\s+In review\s+Your team/);
+      assert.match(history, /In review\s+Verified\s+An operator/);
+      assert.match(history, new RegExp(`Not submitted\\s+In review\\s+${email.replaceAll(".", "\\.")}`));
 
       // A key pair from the dashboard signs a real API call.
       await business.page.getByRole("link", { name: "API keys" }).click();

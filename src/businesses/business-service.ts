@@ -52,6 +52,8 @@ export interface BusinessSummary {
   verificationStatus: VerificationStatus;
   /** Accounts created so far. */
   accounts: number;
+  /** The fee on each payment received: hundredths of a percent, and its cap in kobo (null: none). */
+  fee: { basisPoints: number; capKobo: number | null };
   createdAt: string;
   updatedAt: string;
 }
@@ -78,6 +80,10 @@ const businessSummary = (row: Business): BusinessSummary => ({
   name: row.name,
   verificationStatus: row.verification_status,
   accounts: Number(row.account_count),
+  fee: {
+    basisPoints: Number(row.fee_basis_points),
+    capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
+  },
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });

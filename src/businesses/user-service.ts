@@ -7,6 +7,7 @@ import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   businessUsers,
+  emailsOfUsers,
   findUserByEmail,
   insertActorAudit,
   insertAudit,
@@ -146,6 +147,11 @@ export class UserService {
 
   async getUser(userId: string): Promise<User> {
     return toUser(await requireUser(this.options.storage.db, userId));
+  }
+
+  /** The emails of these users, by id (one who was removed is absent). */
+  emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    return emailsOfUsers(this.options.storage.db, [...new Set(ids)]);
   }
 
   /** Records what a user did to a business (key changes, for example) in the audit log. */

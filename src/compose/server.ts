@@ -77,6 +77,7 @@ export function buildServerApp(
       passwordResets: services.passwordResets,
       signUps: services.signUps,
       team: services.team,
+      consoleSearch: services.consoleSearch,
       invitations: services.invitations,
       reveals: services.reveals,
     },

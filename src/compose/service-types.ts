@@ -18,6 +18,7 @@ import type { Clock } from "../clock.js";
 
 export type { Clock };
 
+import type { ConsoleSearch } from "../businesses/console-search.js";
 import type { BankNotifications } from "../collections/bank-notifications.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
@@ -98,6 +99,8 @@ export interface Services {
   signUps: SignUps;
   /** A business's members and their roles. */
   team: Team;
+  /** The console's searches across every business. */
+  consoleSearch: ConsoleSearch;
   /** Invitations to a business's team. */
   invitations: Invitations;
   /** A new secret, kept for the page a form redirects to, shown once. */

@@ -3,6 +3,7 @@ import { AccountService } from "../accounts/account-service.js";
 import { Authenticator } from "../auth/authenticator.js";
 import { BusinessProfiles } from "../businesses/business-profile.js";
 import { BusinessService } from "../businesses/business-service.js";
+import { ConsoleSearch } from "../businesses/console-search.js";
 import { Invitations } from "../businesses/invitations.js";
 import { resolveMasterKey } from "../businesses/master-key.js";
 import { OneTimeReveals } from "../businesses/one-time-reveals.js";
@@ -181,6 +182,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       secondFactor,
       signUps: new SignUps({ storage: opened, businesses, notices: mail.notices, now }),
       team: new Team({ storage: opened, secondFactor, now }),
+      consoleSearch: new ConsoleSearch({ storage: opened, businesses, now }),
       invitations: new Invitations({ storage: opened, notices: mail.notices, now }),
       profiles: new BusinessProfiles(opened, businesses, now),
       sessions: new Sessions(

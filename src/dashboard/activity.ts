@@ -37,6 +37,7 @@ const WHAT: Readonly<Record<string, string>> = {
   "refund.sent": "Refund sent",
   "transactions.exported": "Transactions exported as CSV",
   "business.time_zone_changed": "Time zone changed",
+  "business.fee_changed": "Collection fee changed by an operator",
   "account.issued": "Account issued",
   "account.reissued": "Account re-issued: a new number for its customer",
   "account.deactivated": "Account deactivated",
@@ -128,4 +129,32 @@ function teamDetail(entry: ActivityEntry): string {
   if (entry.action === "member.joined" && typeof role === "string") return ` as ${words(role)}`;
   if (entry.action === "ownership.transferred" && typeof to === "string") return ` to ${to}`;
   return "";
+}
+
+/**
+ * Who made each change of a verification history, in words: on the console every operator by
+ * their email ("by ops@..."), on a business's page "An operator"; the business's own users by
+ * their email on both; the CLI and API keys as such.
+ */
+export async function historyWithWho<T extends { actor: { type: string; id: string | null } }>(
+  history: readonly T[],
+  emailsOf: (ids: readonly string[]) => Promise<Map<string, string>>,
+  onConsole: boolean,
+): Promise<(T & { who: string })[]> {
+  const named = history
+    .filter((change) => change.actor.type === "user" || (onConsole && change.actor.type === "operator"))
+    .map((change) => change.actor.id)
+    .filter((id): id is string => id !== null);
+  const emails = await emailsOf(named);
+  return history.map((change) => {
+    const email = change.actor.id === null ? undefined : emails.get(change.actor.id);
+    const fallback =
+      change.actor.type === "operator"
+        ? "An operator"
+        : change.actor.type === "user"
+          ? "A member of the team"
+          : (WHO[change.actor.type] ?? change.actor.type);
+    const who = email === undefined ? fallback : change.actor.type === "operator" ? `by ${email}` : email;
+    return { ...change, who };
+  });
 }

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
+import { historyWithWho } from "./activity.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
+import { adminSearchPages } from "./admin-search-pages.js";
 import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
+import { koboToNairaText, nairaToKobo } from "./money-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
 import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
@@ -30,6 +34,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   securityPages(pages, deps, ADMIN_SURFACE);
   adminPayoutPages(pages, deps, ADMIN_SURFACE);
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);
+  adminSearchPages(pages, deps, ADMIN_SURFACE);
   const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
 
   pages.get("/", async (request, reply) =>
@@ -37,7 +42,13 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   );
 
   pages.get("/businesses", operatorsOnly, async (request, reply) => {
-    const query = request.query as { status?: string };
+    const query = request.query as { status?: string; q?: string };
+    const q = typeof query.q === "string" ? query.q.trim() : "";
+    if (q !== "") {
+      // A search: by name, an email, an RC number or an account number (see console-search.ts).
+      const businesses = await deps.consoleSearch.businesses(q);
+      return page(reply, "admin-businesses", { title: "Businesses", businesses, q, counts: undefined });
+    }
     const status = VERIFICATION_STATUSES.find((s) => s === query.status);
     const all = await deps.businesses.listBusinesses();
     const counts = Object.fromEntries(VERIFICATION_STATUSES.map((s) => [s, 0])) as Record<
@@ -54,7 +65,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
           : b.createdAt.localeCompare(a.createdAt),
       );
     const title = status === "in_progress" ? "Verification queue" : "Businesses";
-    return page(reply, "admin-businesses", { title, businesses, status, counts, total: all.length });
+    return page(reply, "admin-businesses", { title, businesses, status, counts, total: all.length, q });
   });
 
   pages.get("/businesses/:id", operatorsOnly, async (request, reply) => {
@@ -75,6 +86,29 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       });
     }
     return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}#payout-terms`, 303);
+  });
+
+  // The fee on each payment the business receives (as `vas business set-fee`): a percent, and
+  // a cap in naira (empty: none). It applies to payments recorded after it; audited.
+  pages.post("/businesses/:id/collection-fee", operatorsOnly, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const form = request.body as Form;
+    try {
+      const { percent, cap } = checkForm(form, {
+        percent: { label: "Fee (percent)", check: percentToBasisPoints },
+        cap: { label: "Cap (NGN)", optional: true, check: nairaToKobo },
+      });
+      const schedule = { basisPoints: percent, capKobo: cap ?? null };
+      await deps.collections.setFee(id, schedule);
+      await deps.users.record(signedIn(request).actor, id, "business.fee_changed", { ...schedule });
+    } catch (error) {
+      return refusal(reply, error, "admin-business", {
+        ...(await detail(id)),
+        feeForm: form,
+        feeError: true,
+      });
+    }
+    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}?fee=1#fee-heading`, 303);
   });
 
   // A user who lost their phone and their recovery codes: checked out of band, then reset.
@@ -123,11 +157,16 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       deps.users.businessUsers(id),
     ]);
     const activeKeys = keys.filter((key) => key.status === "active").length;
+    const { basisPoints, capKobo } = business.fee;
     return {
       title: business.name,
       business,
+      feeForm: {
+        percent: `${Math.trunc(basisPoints / 100)}.${String(basisPoints % 100).padStart(2, "0")}`,
+        cap: capKobo === null ? "" : koboToNairaText(capKobo),
+      },
       profile,
-      history: [...history].reverse(),
+      history: await historyWithWho([...history].reverse(), (ids) => deps.users.emailsOf(ids), true),
       keys: { total: keys.length, active: activeKeys },
       balance,
       accounts: recent.items,
@@ -135,4 +174,16 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       ...payoutTerms,
     };
   }
+}
+
+/** "1.5" percent as basis points (150), by its digits: two decimals at most, from 0 to 100. */
+export function percentToBasisPoints(text: string): number {
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim().replace(/%$/, ""));
+  const points = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : Number.NaN;
+  if (!(points >= 0 && points <= 10_000)) {
+    throw validationFailed(
+      "Fee (percent) must be a percent from 0 to 100, like 1.5, with two decimals at most",
+    );
+  }
+  return points;
 }

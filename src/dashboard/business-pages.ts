@@ -3,6 +3,7 @@ import type { Session } from "../businesses/sessions.js";
 import { TIME_ZONES } from "../core/zoned-time.js";
 import { enforceAccess } from "./access.js";
 import { accountPages } from "./account-pages.js";
+import { historyWithWho } from "./activity.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { collectionsChart } from "./collections-chart.js";
 import { keyPages } from "./key-pages.js";
@@ -121,6 +122,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
     ]);
     const canSubmit =
       business.verificationStatus === "not_submitted" || business.verificationStatus === "rejected";
-    return { title: "Verification", business, profile, history: [...history].reverse(), canSubmit };
+    const named = await historyWithWho([...history].reverse(), (ids) => deps.users.emailsOf(ids), false);
+    return { title: "Verification", business, profile, history: named, canSubmit };
   }
 }

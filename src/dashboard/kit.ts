@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BusinessProfiles } from "../businesses/business-profile.js";
 import type { BusinessService } from "../businesses/business-service.js";
+import type { ConsoleSearch } from "../businesses/console-search.js";
 import type { Invitations } from "../businesses/invitations.js";
 import type { OneTimeReveals } from "../businesses/one-time-reveals.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
@@ -49,6 +50,8 @@ export interface DashboardDependencies extends DomainServices {
   signUps: SignUps;
   /** The business's members and their roles. */
   team: Team;
+  /** The console's searches across every business. */
+  consoleSearch: ConsoleSearch;
   /** Invitations to the business's team. */
   invitations: Invitations;
   /** A new secret, kept for the page a form redirects to, shown once. */

@@ -32,6 +32,7 @@ import * as recoveryCodes from "./migrations/0028-recovery-codes.js";
 import * as teams from "./migrations/0029-teams.js";
 import * as sessionReveals from "./migrations/0030-session-reveals.js";
 import * as timeZone from "./migrations/0031-time-zone.js";
+import * as consoleSearch from "./migrations/0032-console-search.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -66,6 +67,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0029-teams": teams,
   "0030-session-reveals": sessionReveals,
   "0031-time-zone": timeZone,
+  "0032-console-search": consoleSearch,
 };
 
 /** Every migration, in the order they apply. */

@@ -230,3 +230,14 @@ export function businessUsers(db: Executor, businessId: string): Promise<UserRow
     .orderBy("created_at")
     .execute();
 }
+
+/** The emails of these users (operators and business users alike), by id. */
+export async function emailsOfUsers(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("id", "in", [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
