@@ -156,6 +156,23 @@ try {
   await capture(business, "account");
   await business.goto(`${origin}/dashboard/transactions`);
   await capture(business, "transactions");
+  await business.goto(`${origin}/dashboard/transactions?payerName=amina`);
+  await capture(business, "transactions-search");
+  // Issuing an account from the form: every field's problem at once, beside its field.
+  await business.goto(`${origin}/dashboard/accounts/new`);
+  await capture(business, "account-new");
+  await business.getByLabel("Customer's email").fill("emeka@customer");
+  await business.getByLabel("Its 11 digits").fill("1234");
+  await business.getByRole("button", { name: "Issue the account" }).click();
+  await capture(business, "account-new-errors");
+  // A re-issued account lists its numbers; its page offers deactivation.
+  await services.accounts.generatePermanent(
+    kola,
+    CLI,
+    check(permanentInput, { name: "Amina Bello", email: "amina@customer.example", bvn: "22345678909" }),
+  );
+  await business.goto(`${origin}/dashboard/accounts/${numbers[1]}`);
+  await capture(business, "account-numbers");
   await services.payoutSettings.setApiPayouts(kola.businessId, true);
   const [paid, dormant, returned] = ["successful", "failed", "reversed"].map((outcome) =>
     SANDBOX_PAYEES.find((payee) => payee.outcome === outcome),
@@ -249,6 +266,17 @@ try {
   await business.getByRole("button", { name: "Add endpoint" }).click();
   await business.goto(`${origin}/dashboard/webhooks`);
   await capture(business, "webhooks");
+  await business
+    .getByRole("link", { name: /^Change https:/ })
+    .first()
+    .click();
+  await capture(business, "webhook-edit");
+  await admin.goto(`${origin}/admin/businesses?q=kola`);
+  await capture(admin, "admin-businesses-search");
+  await admin.goto(`${origin}/admin/accounts?q=chinedu%40customer.example`);
+  await capture(admin, "admin-accounts");
+  await admin.goto(`${origin}/admin/transactions`);
+  await capture(admin, "admin-transactions");
   await business.goto(`${origin}/dashboard/security`);
   await capture(business, "security");
   // Two-factor sign-in on, and the recovery codes it comes with, shown once.

@@ -27,7 +27,7 @@ test("the chart's top is a round number at or above the largest day", () => {
   ]);
   assert.equal(chart.bars[0]?.height, 0);
   assert.equal(chart.bars[1]?.title, "27 Nov: NGN 1,500.00 from 2 payments");
-  assert.equal(chart.gridlines.at(-1)?.label, "NGN 2,000.00");
+  assert.equal(chart.gridlines.at(-1)?.label, "NGN 2,000");
   assert.deepEqual(chart.total, { count: 2, amount: 150_000 });
 });
 

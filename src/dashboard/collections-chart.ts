@@ -7,7 +7,8 @@ import { formatNaira } from "../ledger/kobo.js";
 
 const WIDTH = 720;
 const HEIGHT = 220;
-const LEFT = 112;
+const LEFT = 96;
+const RIGHT = 28;
 const BOTTOM = 28;
 const TOP = 12;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -15,6 +16,11 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** `2026-11-27` as `27 Nov`. */
 export const shortDate = (date: string): string =>
   `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]}`;
+
+/** An axis label: whole naira without kobo ("NGN 100,000"), else in full. */
+export function axisNaira(kobo: number): string {
+  return kobo % 100 === 0 ? `NGN ${(kobo / 100).toLocaleString("en-NG")}` : formatNaira(kobo);
+}
 
 /** The smallest of 1, 2 or 5 times a power of ten (kobo) at or above `amount`: the chart's top. */
 export function niceCeiling(amount: number): number {
@@ -30,8 +36,9 @@ export interface CollectionsChart {
   bars: { x: number; y: number; width: number; height: number; title: string }[];
   gridlines: { y: number; label: string }[];
   dateLabels: { x: number; label: string }[];
-  /** The axis's left edge and the chart's baseline. */
+  /** The plot's left and right edges and its baseline. */
   left: number;
+  right: number;
   baseline: number;
   total: { count: number; amount: number };
 }
@@ -41,7 +48,7 @@ export function collectionsChart(days: readonly DayOfCollections[]): Collections
   const top = niceCeiling(Math.max(0, ...days.map((day) => day.amount)));
   const plot = HEIGHT - TOP - BOTTOM;
   const baseline = HEIGHT - BOTTOM;
-  const slot = (WIDTH - LEFT) / Math.max(1, days.length);
+  const slot = (WIDTH - LEFT - RIGHT) / Math.max(1, days.length);
   const bars = days.map((day, i) => {
     const height = day.amount === 0 ? 0 : Math.max(1, Math.round((day.amount / top) * plot));
     return {
@@ -54,7 +61,7 @@ export function collectionsChart(days: readonly DayOfCollections[]): Collections
   });
   const gridlines = [0, 0.5, 1].map((share) => ({
     y: Math.round(baseline - share * plot),
-    label: formatNaira(Math.round(top * share)),
+    label: axisNaira(Math.round(top * share)),
   }));
   const dateLabels = days
     .map((day, i) => ({ i, day }))
@@ -64,5 +71,15 @@ export function collectionsChart(days: readonly DayOfCollections[]): Collections
     (sum, day) => ({ count: sum.count + day.count, amount: sum.amount + day.amount }),
     { count: 0, amount: 0 },
   );
-  return { width: WIDTH, height: HEIGHT, bars, gridlines, dateLabels, left: LEFT, baseline, total };
+  return {
+    width: WIDTH,
+    height: HEIGHT,
+    bars,
+    gridlines,
+    dateLabels,
+    left: LEFT,
+    right: WIDTH - RIGHT,
+    baseline,
+    total,
+  };
 }
