@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { CLI, type ForBusiness } from "../src/core/actor.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, verifyBusiness } from "./helpers/harness.js";
-import { signedUpOwner } from "./helpers/members.js";
+import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { signedUpBusiness } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // Errors people understand (issue 28, item 6), on each database: a refused form shows every
@@ -19,16 +21,17 @@ for (const dialect of DIALECTS) {
   describe(`form errors in the words of their labels on ${dialect}`, () => {
     let h: Harness;
     let client: ReturnType<typeof pageClient>;
+    let business: ForBusiness;
 
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
       const email = `owner.${dialect}@formfoods.example`;
-      const owner = await signedUpOwner(h.services, {
+      ({ business } = await signedUpBusiness(h.services, {
         businessName: "Form Foods",
         email,
         password: PASSWORD,
-      });
-      await verifyBusiness(h.services, owner.businessId as string);
+      }));
+      await verifyBusiness(h.services, business.businessId);
       client = pageClient(h.app);
       assert.equal((await client.signIn("/dashboard", email, PASSWORD)).statusCode, 303);
     });
@@ -92,6 +95,29 @@ for (const dialect of DIALECTS) {
       assert.equal(relative.statusCode, 400);
       assertFields(relative.body, { url: "URL must be an absolute http or https URL" });
       assert.match(relative.body, /value="\/hooks"/);
+    });
+
+    test("a refund: the amount and the reason at once", async () => {
+      const payer = SANDBOX_PAYEES.find(
+        (payee) => payee.outcome === "successful" && payee.accountName !== null,
+      );
+      assert.ok(payer);
+      const account = await h.services.accounts.generatePermanent(business, CLI, permanentInputOf());
+      const paid = await h.services.collections.sandboxTransfer(business, {
+        accountNumber: account.account.accountNumber,
+        amount: 500_000,
+        payerName: payer.accountName as string,
+        payerAccountNumber: payer.accountNumber,
+        payerBankName: payer.bankName,
+        payerBankCode: payer.bankCode,
+      });
+      const url = `/dashboard/transactions/${paid.transaction.id}`;
+      const refused = await send(url, `${url}/refund`, { amount: "5,000.001", reason: "x".repeat(101) });
+      assert.equal(refused.statusCode, 400);
+      assertFields(refused.body, {
+        amount: "Enter the amount in naira, like 1500 or 1500.50",
+        reason: "Reason must be at most 100 characters",
+      });
     });
 
     test("an invitation: their email in the words of its label", async () => {

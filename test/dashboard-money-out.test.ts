@@ -243,7 +243,7 @@ for (const dialect of DIALECTS) {
 
       const page = `/dashboard/transactions/${payment.id}`;
       const refundForm = await owner.get(page);
-      assert.match(refundForm.response.body, /<label for="refund-code">Two-factor code<\/label>/);
+      assert.match(refundForm.response.body, /<label for="code">Two-factor code<\/label>/);
       const refused = await send(page, `${page}/refund`, { amount: "100", code: "000000" });
       assert.equal(refused.statusCode, 401);
       const refunded = await send(page, `${page}/refund`, { amount: "100", code: code() });
@@ -271,7 +271,7 @@ for (const dialect of DIALECTS) {
       const page = `/dashboard/transactions/${payment.id}`;
       const shown = await owner.get(page);
       assert.equal(shown.response.statusCode, 200);
-      assert.match(shown.response.body, /name="amount" inputmode="decimal" required value="50000\.00"/);
+      assert.match(shown.response.body, /name="amount"[^>]* required value="50000\.00"/);
       const reference = /name="reference" value="([^"]+)"/.exec(shown.response.body)?.[1] ?? "";
       const part = { amount: "20,000", reason: "Two items returned", reference };
       const first = await owner.post(`${page}/refund`, { _csrf: shown.token ?? "", ...part });

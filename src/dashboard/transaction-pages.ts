@@ -6,7 +6,7 @@ import type { TransactionSearch } from "../collections/transaction-search.js";
 import { transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Transaction } from "../core/api-types.js";
-import { checkForm } from "../core/form-fields.js";
+import { checkForm, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { isAppError, validationFailed } from "../errors.js";
@@ -134,9 +134,19 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const form = request.body as Form;
     let refundId: string;
     try {
+      // Both fields at once, in the words of their labels; then the API's own parse.
+      const fields = checkForm(form, {
+        amount: { label: "Amount", check: nairaToKobo },
+        reason: {
+          label: "Reason",
+          optional: true,
+          check: (value: string) =>
+            labelled("Reason", "reason", () => check(refundInput, { reason: value.trim() }).reason),
+        },
+      });
       const input = check(refundInput, {
-        amount: nairaToKobo(form.amount ?? ""),
-        ...(form.reason?.trim() ? { reason: form.reason.trim() } : {}),
+        amount: fields.amount,
+        ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
       });
       await deps.secondFactor.confirmWithCode(session.userId, form.code, "refund");
       const refund = await deps.refunds.refund(forBusiness, id, input, {
