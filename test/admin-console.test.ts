@@ -73,8 +73,14 @@ for (const dialect of DIALECTS) {
       );
       assert.deepEqual(names(byEmail.response.body), ["Kilishi Kings"]);
       // verifyBusiness submits RC1234567 for both.
-      const byRc = await operator.get("/admin/businesses?q=rc1234567");
-      assert.deepEqual(names(byRc.response.body).sort(), ["Kilishi Kings", "Zobo Drinks"]);
+      for (const typed of ["rc1234567", "RC 1234567", "1234567"]) {
+        const byRc = await operator.get(`/admin/businesses?q=${encodeURIComponent(typed)}`);
+        assert.deepEqual(names(byRc.response.body).sort(), ["Kilishi Kings", "Zobo Drinks"], typed);
+      }
+      const nul = await operator.get("/admin/businesses?q=Zobo%00");
+      assert.equal(nul.response.statusCode, 200);
+      assert.match(nul.response.body, /No business matches/);
+      assert.equal((await operator.get("/admin/accounts?q=%00")).response.statusCode, 200);
       const byNumber = await operator.get(`/admin/businesses?q=${zobo.account}`);
       assert.deepEqual(names(byNumber.response.body), ["Zobo Drinks"]);
       // A number the account had before a re-issue still finds its business.

@@ -134,6 +134,12 @@ for (const dialect of DIALECTS) {
         /id="amount-error">Enter the amount in naira, like 1500 or 1500.50</,
       );
       assert.match(refused.response.body, /value="Ada"/, "the form keeps what was typed");
+      const nul = await client.get("/dashboard/transactions?payerName=Ada%00");
+      assert.equal(nul.response.statusCode, 400, "a NUL is refused, never sent to the database");
+      assert.match(
+        nul.response.body,
+        /Payer&#39;s name contains a character no name has|Payer's name contains a character no name has/,
+      );
       const unknown = await client.get("/dashboard/transactions?accountNumber=0000000000");
       assert.equal(unknown.response.statusCode, 200);
       assert.doesNotMatch(unknown.response.body, /Export these/);

@@ -9,6 +9,7 @@ import {
   type AccountListRow,
   accountsByEmail,
   findAccountByAnyNumber,
+  findPermanentByEmail,
 } from "../storage/account-repository.js";
 import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
@@ -181,6 +182,15 @@ export class AccountService {
     const now = this.now();
     const items = rows.map((row) => accountSummary(row, this.options.provider.bankName, now));
     return { items, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+  }
+
+  /** The business's permanent account for this (already checked) email, if any: its number and whether it is deactivated. */
+  async permanentFor(
+    business: ForBusiness,
+    email: string,
+  ): Promise<{ accountNumber: string; deactivated: boolean } | undefined> {
+    const row = await findPermanentByEmail(this.options.storage.db, business.businessId, email);
+    return row && { accountNumber: row.account_number, deactivated: row.deactivated_at !== null };
   }
 
   /**

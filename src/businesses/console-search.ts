@@ -21,7 +21,8 @@ import type { BusinessService, BusinessSummary } from "./business-service.js";
 // name, an email, its RC number or an account number; a customer's accounts; a payment.
 
 const ACCOUNT_NUMBER = /^\d{10}$/;
-const RC_NUMBER = /^(RC|BN|IT)\s?\d{4,8}$/i;
+/** An RC number as typed: its prefix (which the details may or may not carry) and digits. */
+const RC_NUMBER = /^(RC|BN|IT)?\s?(\d{4,8})$/i;
 
 /** An account as the console lists it: whose it is, and where it stands. */
 export interface ConsoleAccount {
@@ -58,12 +59,14 @@ export class ConsoleSearch {
 
   /**
    * The businesses `text` names: 10 digits, an account number it has or had; an email, a user's
-   * or its contact's; an RC number (RC, BN or IT and digits), its details'; anything else, part
+   * or its contact's; an RC number (RC, BN or IT and digits, or the digits alone), its details';
+   * anything else, part
    * of its name or registered name. At most 50, newest first.
    */
   async businesses(text: string): Promise<BusinessSummary[]> {
     const query = text.trim();
-    if (query === "") return [];
+    // A control character (NUL among them) names nothing, and PostgreSQL refuses it outright.
+    if (query === "" || /\p{Cc}/u.test(query)) return [];
     const db = this.options.storage.db;
     const email = emailSchema.safeParse(query);
     const ids = ACCOUNT_NUMBER.test(query)
@@ -71,7 +74,7 @@ export class ConsoleSearch {
       : email.success
         ? await businessesByEmail(db, email.data)
         : RC_NUMBER.test(query)
-          ? await businessesByRcNumber(db, query.replace(/\s/g, ""))
+          ? await businessesByRcNumber(db, query.replace(/\s/g, "").replace(/^(RC|BN|IT)/i, ""))
           : await businessesByName(db, query);
     const found = await Promise.all([...new Set(ids)].map((id) => this.options.businesses.getBusiness(id)));
     return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, CONSOLE_RESULTS);
@@ -80,6 +83,7 @@ export class ConsoleSearch {
   /** The accounts `text` names across every business: a number they have or had, or a customer's email. */
   async accounts(text: string): Promise<ConsoleAccount[]> {
     const query = text.trim();
+    if (/\p{Cc}/u.test(query)) return [];
     const db = this.options.storage.db;
     const email = emailSchema.safeParse(query);
     const rows = ACCOUNT_NUMBER.test(query)

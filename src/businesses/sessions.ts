@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import type { Storage } from "../storage/database.js";
-import type { MemberRole, UserRole } from "../storage/schema-people.js";
+import type { MemberRole, OperatorRole, UserRole } from "../storage/schema-people.js";
 import {
   deleteEndedSessions,
   findLiveSession,
@@ -31,6 +31,8 @@ export interface Session {
   memberRole: MemberRole | null;
   /** False between the password and the TOTP code: only the code page is open to it. */
   verified: boolean;
+  /** An operator's role in the console, read with the session on every request (null: a business user). */
+  operatorRole: OperatorRole | null;
   /** The time zone the pages show times in: the business's (an operator's: Africa/Lagos). */
   timeZone: string;
 }
@@ -82,6 +84,7 @@ export class Sessions {
         businessId: user.businessId,
         email: user.email,
         memberRole: user.memberRole,
+        operatorRole: user.operatorRole,
         verified,
         // The sign-in's own answer is a redirect: the next request reads the business's zone.
         timeZone: DEFAULT_TIME_ZONE,
@@ -108,6 +111,7 @@ export class Sessions {
       businessId: row.business_id,
       email: row.email,
       memberRole: row.member_role,
+      operatorRole: row.operator_role,
       verified: row.verified === 1,
       timeZone: row.time_zone ?? DEFAULT_TIME_ZONE,
     };

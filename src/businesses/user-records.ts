@@ -68,6 +68,9 @@ export function newUserRow(
     role: who === "operator" ? "operator" : "business",
     business_id: who === "operator" ? null : who.businessId,
     member_role: who === "operator" ? null : who.memberRole,
+    // An operator made here (the CLI's, the first) is an admin; the console invites with a role.
+    operator_role: who === "operator" ? "admin" : null,
+    disabled_at: null,
     email,
     password_hash: passwordHash,
     totp_secret_ciphertext: null,

@@ -91,6 +91,15 @@ export class UserService {
       throw invalidCredentials();
     }
     await this.attempts.clear(subject);
+    if (row.disabled_at !== null) {
+      // Said only after the right password: a disabled account is not revealed to a guess.
+      await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "disabled", ...from }));
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        403,
+        "This account is disabled. An operator admin can enable it again from the console.",
+      );
+    }
     await insertAudit(
       db,
       this.audit(row, row.totp_enabled_at ? "sign_in.password_accepted" : "sign_in.succeeded", { ...from }),

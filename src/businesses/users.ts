@@ -1,7 +1,7 @@
 import type { Actor } from "../core/actor.js";
 import { emailSchema } from "../core/validation.js";
 import { validationFailed } from "../errors.js";
-import type { MemberRole, UserRole } from "../storage/schema-people.js";
+import type { MemberRole, OperatorRole, UserRole } from "../storage/schema-people.js";
 import type { UserRow } from "../storage/user-repository.js";
 
 /** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
@@ -13,6 +13,10 @@ export interface User {
   totpEnabled: boolean;
   /** A business user's role at their business (null for an operator). */
   memberRole: MemberRole | null;
+  /** An operator's role in the console (null for a business user). */
+  operatorRole: OperatorRole | null;
+  /** Disabled by an operator admin: no sign-in. */
+  disabled: boolean;
 }
 
 /** One line of the audit log as its reader sees it: when, who (a user's email, or the kind of actor), what. */
@@ -38,6 +42,8 @@ export const toUser = (row: UserRow): User => ({
   email: row.email,
   totpEnabled: row.totp_enabled_at !== null,
   memberRole: row.member_role,
+  operatorRole: row.operator_role,
+  disabled: row.disabled_at !== null,
 });
 
 /** The actor a signed-in user acts as. */

@@ -19,6 +19,7 @@ import type { Clock } from "../clock.js";
 export type { Clock };
 
 import type { ConsoleSearch } from "../businesses/console-search.js";
+import type { Operators } from "../businesses/operators.js";
 import type { BankNotifications } from "../collections/bank-notifications.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
@@ -101,6 +102,8 @@ export interface Services {
   team: Team;
   /** The console's searches across every business. */
   consoleSearch: ConsoleSearch;
+  /** The console's operators: invited, given a role, disabled. */
+  operators: Operators;
   /** Invitations to a business's team. */
   invitations: Invitations;
   /** A new secret, kept for the page a form redirects to, shown once. */

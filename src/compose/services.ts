@@ -7,6 +7,7 @@ import { ConsoleSearch } from "../businesses/console-search.js";
 import { Invitations } from "../businesses/invitations.js";
 import { resolveMasterKey } from "../businesses/master-key.js";
 import { OneTimeReveals } from "../businesses/one-time-reveals.js";
+import { Operators } from "../businesses/operators.js";
 import { PasswordResets } from "../businesses/password-resets.js";
 import { SecondFactor } from "../businesses/second-factor.js";
 import { SecretBox, SecretBoxError } from "../businesses/secret-box.js";
@@ -183,6 +184,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       signUps: new SignUps({ storage: opened, businesses, notices: mail.notices, now }),
       team: new Team({ storage: opened, secondFactor, now }),
       consoleSearch: new ConsoleSearch({ storage: opened, businesses, now }),
+      operators: new Operators({ storage: opened, notices: mail.notices, now }),
       invitations: new Invitations({ storage: opened, notices: mail.notices, now }),
       profiles: new BusinessProfiles(opened, businesses, now),
       sessions: new Sessions(

@@ -105,10 +105,16 @@ export function zonedMinuteToUtc(local: string, zone: string, seconds = ":00.000
   if (!match) return undefined;
   const asUtc = Date.parse(`${match[1]}T${match[2]}${seconds}Z`);
   if (Number.isNaN(asUtc)) return undefined;
-  // The offset at the guess, then at the answer: right on both sides of a clock change.
-  const first = asUtc - offsetAt(asUtc, zone);
-  const second = asUtc - offsetAt(first, zone);
-  return new Date(second).toISOString();
+  // The zone's offsets half a day either side cover any clock change near the minute: of the
+  // instants they give, those that read back as the typed minute, the earliest; none (a minute
+  // the change skipped), the offset before it.
+  const before = asUtc - offsetAt(asUtc - 43_200_000, zone);
+  const after = asUtc - offsetAt(asUtc + 43_200_000, zone);
+  const typed = `${match[1]}T${match[2]}`;
+  const readsBack = [before, after].filter(
+    (instant) => utcToZonedMinute(new Date(instant).toISOString(), zone) === typed,
+  );
+  return new Date(readsBack.length > 0 ? Math.min(...readsBack) : before).toISOString();
 }
 
 /** An ISO instant as `zone`'s minute for a datetime-local field (`YYYY-MM-DDTHH:MM`). */

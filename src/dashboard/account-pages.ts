@@ -56,9 +56,9 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
         const input = check(permanentInput, body);
         // One permanent account per customer email: issuing again replaces its number, which
         // the user says they mean, having been shown the number it replaces.
-        const existing = (await deps.accounts.search(forBusiness, input.email)).find((a) => !a.isTemporary);
+        const existing = await deps.accounts.permanentFor(forBusiness, input.email);
         if (existing && form.replace !== "yes") {
-          return page(reply, "account-new", view(form, { existing: existing.accountNumber }), 409);
+          return page(reply, "account-new", view(form, { existing }), 409);
         }
         const generated = await deps.accounts.generatePermanent(forBusiness, session.actor, input);
         issued = { accountNumber: generated.account.accountNumber, reissued: !generated.created };

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { checkForm } from "../core/form-fields.js";
-import { validationFailed } from "../errors.js";
+import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { historyWithWho } from "./activity.js";
+import { adminOperatorPages, adminsOnly } from "./admin-operator-pages.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
 import { adminSearchPages } from "./admin-search-pages.js";
@@ -35,7 +36,9 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   adminPayoutPages(pages, deps, ADMIN_SURFACE);
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);
   adminSearchPages(pages, deps, ADMIN_SURFACE);
+  adminOperatorPages(pages, deps, ADMIN_SURFACE);
   const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
+  const adminOnly = { preHandler: adminsOnly(ADMIN_SURFACE) };
 
   pages.get("/", async (request, reply) =>
     reply.redirect(request.session?.role === "operator" ? ADMIN_SURFACE.home : "/admin/login", 303),
@@ -73,7 +76,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     return page(reply, "admin-business", await detail(id));
   });
 
-  pages.post("/businesses/:id/payout-terms", operatorsOnly, async (request, reply) => {
+  pages.post("/businesses/:id/payout-terms", adminOnly, async (request, reply) => {
     const { id } = request.params as { id: string };
     const form = request.body as Form;
     try {
@@ -90,7 +93,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
 
   // The fee on each payment the business receives (as `vas business set-fee`): a percent, and
   // a cap in naira (empty: none). It applies to payments recorded after it; audited.
-  pages.post("/businesses/:id/collection-fee", operatorsOnly, async (request, reply) => {
+  pages.post("/businesses/:id/collection-fee", adminOnly, async (request, reply) => {
     const { id } = request.params as { id: string };
     const form = request.body as Form;
     try {
@@ -112,7 +115,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   });
 
   // A user who lost their phone and their recovery codes: checked out of band, then reset.
-  pages.post("/businesses/:id/users/:userId/reset-two-factor", operatorsOnly, async (request, reply) => {
+  pages.post("/businesses/:id/users/:userId/reset-two-factor", adminOnly, async (request, reply) => {
     const { id, userId } = request.params as { id: string; userId: string };
     const form = request.body as Form;
     try {
@@ -137,6 +140,14 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     const chosen = ACTIONS[action as keyof typeof ACTIONS];
     try {
       if (!chosen) return reply.callNotFound();
+      // Suspending a verified business freezes its money: an admin's decision, not a reviewer's.
+      if (action === "suspend" && request.session?.operatorRole !== "admin") {
+        throw new AppError(
+          ErrorCode.FORBIDDEN,
+          403,
+          "Suspending a business is an admin's: a reviewer approves and rejects.",
+        );
+      }
       await deps.businesses.setVerificationStatus(id, chosen.to, signedIn(request).actor, form.reason);
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), reason: form.reason ?? "" });

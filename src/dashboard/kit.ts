@@ -4,6 +4,7 @@ import type { BusinessService } from "../businesses/business-service.js";
 import type { ConsoleSearch } from "../businesses/console-search.js";
 import type { Invitations } from "../businesses/invitations.js";
 import type { OneTimeReveals } from "../businesses/one-time-reveals.js";
+import type { Operators } from "../businesses/operators.js";
 import type { PasswordResets } from "../businesses/password-resets.js";
 import { may, type Permission } from "../businesses/roles.js";
 import type { SecondFactor } from "../businesses/second-factor.js";
@@ -52,6 +53,8 @@ export interface DashboardDependencies extends DomainServices {
   team: Team;
   /** The console's searches across every business. */
   consoleSearch: ConsoleSearch;
+  /** The console's operators: invited, given a role, disabled. */
+  operators: Operators;
   /** Invitations to the business's team. */
   invitations: Invitations;
   /** A new secret, kept for the page a form redirects to, shown once. */

@@ -220,6 +220,8 @@ export function searchOf(
         optional: true,
         check: (value: string) => {
           const name = value.trim();
+          // A control character (NUL among them) is in no name, and PostgreSQL refuses it outright.
+          if (/\p{Cc}/u.test(name)) throw validationFailed("Payer's name contains a character no name has");
           if (name.length > PAYER_NAME_MAX) {
             throw validationFailed(`Payer's name is longer than ${PAYER_NAME_MAX} characters`);
           }

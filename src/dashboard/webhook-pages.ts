@@ -86,12 +86,14 @@ export function webhookPages(pages: FastifyInstance, deps: DashboardDependencies
     const endpoint = await deps.webhooks.get(business, id);
     try {
       const { url } = checkForm(form, { url: { label: "URL", check: (value: string) => value.trim() } });
-      await deps.webhooks.update(
-        business,
-        id,
-        check(deps.webhooks.inputs.update, { url, events: eventsOf(form) }),
-      );
-      await deps.users.record(session.actor, business.businessId, "webhook.updated", { endpointId: id });
+      const events = eventsOf(form);
+      await deps.webhooks.update(business, id, check(deps.webhooks.inputs.update, { url, events }));
+      // Where payment data goes is worth keeping: the URL and events before and after.
+      await deps.users.record(session.actor, business.businessId, "webhook.updated", {
+        endpointId: id,
+        from: { url: endpoint.url, events: endpoint.events },
+        to: { url, events },
+      });
     } catch (error) {
       const worded = asFieldRefusal(error, { url: { field: "url", label: "URL" } });
       return refusal(reply, worded, "webhook-edit", {

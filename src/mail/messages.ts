@@ -200,4 +200,14 @@ export const MESSAGES = {
       action: { label: "Accept the invitation", url: p.link },
       footer: `You get this mail because someone at ${p.business} invited ${p.email}.`,
     }),
+  operatorInvitation: (p: { email: string; role: string; invitedBy: string; link: string; days: number }) =>
+    compose({
+      subject: "You are invited to the Virtual Account Service's console",
+      lines: [
+        `${p.invitedBy} invited ${p.email} to operate the Virtual Account Service as ${p.role}.`,
+        `Choose your password with the link below. It works once, for ${p.days} days. If you did not expect this, ignore this mail.`,
+      ],
+      action: { label: "Choose your password", url: p.link },
+      footer: `You get this mail because an operator invited ${p.email}.`,
+    }),
 } as const;

@@ -101,6 +101,17 @@ export class MailNotices {
     await this.toPerson("member.invited", invitation.email, MESSAGES.invitation(invitation), businessId);
   }
 
+  /** An operator admin invited an operator: the link sets their password (a secret: sealed in the outbox). */
+  async operatorInvitation(invitation: {
+    email: string;
+    role: string;
+    invitedBy: string;
+    link: string;
+    days: number;
+  }) {
+    await this.toPerson("operator.invited", invitation.email, MESSAGES.operatorInvitation(invitation));
+  }
+
   /** An operator turned the user's two-factor sign-in off. */
   async twoFactorReset(user: { email: string; businessId: string | null }) {
     await this.toPerson(

@@ -92,6 +92,21 @@ export function findAccountById(db: Executor, id: string): Promise<AccountRow | 
 }
 
 /** The business's accounts with this email (already normalised), newest first: an index range. */
+/** The business's permanent account for this email, if it has one (there is at most one). */
+export function findPermanentByEmail(
+  db: Executor,
+  businessId: string,
+  email: string,
+): Promise<Pick<AccountRow, "account_number" | "deactivated_at"> | undefined> {
+  return db
+    .selectFrom("accounts")
+    .select(["account_number", "deactivated_at"])
+    .where("business_id", "=", businessId)
+    .where("email", "=", email)
+    .where("kind", "=", "permanent")
+    .executeTakeFirst();
+}
+
 export function accountsByEmail(
   db: Executor,
   businessId: string,

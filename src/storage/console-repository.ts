@@ -37,12 +37,13 @@ export async function businessesByEmail(db: Executor, email: string): Promise<st
   return [...users.map((row) => row.business_id as string), ...contacts.map((row) => row.business_id)];
 }
 
-/** Ids of businesses whose details carry this RC number (in any case). */
-export async function businessesByRcNumber(db: Executor, rcNumber: string): Promise<string[]> {
+/** Ids of businesses whose details carry an RC number with these digits, with or without its prefix. */
+export async function businessesByRcNumber(db: Executor, digits: string): Promise<string[]> {
+  const spellings = [digits, ...["RC", "BN", "IT"].map((prefix) => `${prefix}${digits}`)];
   const rows = await db
     .selectFrom("business_profiles")
     .select("business_id")
-    .where(sql<SqlBool>`upper(rc_number) = ${rcNumber.toUpperCase()}`)
+    .where(sql<string>`upper(rc_number)`, "in", spellings)
     .limit(CONSOLE_RESULTS)
     .execute();
   return rows.map((row) => row.business_id);

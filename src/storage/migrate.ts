@@ -33,6 +33,7 @@ import * as teams from "./migrations/0029-teams.js";
 import * as sessionReveals from "./migrations/0030-session-reveals.js";
 import * as timeZone from "./migrations/0031-time-zone.js";
 import * as consoleSearch from "./migrations/0032-console-search.js";
+import * as operators from "./migrations/0033-operators.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -68,6 +69,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0030-session-reveals": sessionReveals,
   "0031-time-zone": timeZone,
   "0032-console-search": consoleSearch,
+  "0033-operators": operators,
 };
 
 /** Every migration, in the order they apply. */

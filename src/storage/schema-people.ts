@@ -35,7 +35,15 @@ export interface UsersTable {
   created_at: string;
   /** A business user's role (one owner a business); null for an operator. */
   member_role: MemberRole | null;
+  /** An operator's role; null for a business user. */
+  operator_role: OperatorRole | null;
+  /** When an admin disabled the operator (null: enabled): no session, no sign-in. */
+  disabled_at: string | null;
 }
+
+/** What an operator may do: decide verifications (`reviewer`), or all of the console (`admin`). */
+export const OPERATOR_ROLES = ["reviewer", "admin"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /** A server-side session; the cookie holds a token whose SHA-256 is the id. */
 export interface DashboardSessionsTable {

@@ -60,28 +60,33 @@ export async function insertSession(db: Executor, row: SessionRow): Promise<void
 
 /** The session with its user, if it is neither revoked nor past its absolute end. */
 export function findLiveSession(db: Executor, id: string, now: string) {
-  return db
-    .selectFrom("dashboard_sessions as s")
-    .innerJoin("users as u", "u.id", "s.user_id")
-    .leftJoin("businesses as b", "b.id", "u.business_id")
-    .select([
-      "b.time_zone",
-      "s.id",
-      "s.user_id",
-      "s.verified",
-      "s.created_at",
-      "s.last_seen_at",
-      "s.expires_at",
-      "u.role",
-      "u.business_id",
-      "u.email",
-      "u.member_role",
-      "u.totp_enabled_at",
-    ])
-    .where("s.id", "=", id)
-    .where("s.revoked_at", "is", null)
-    .where("s.expires_at", ">", now)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("dashboard_sessions as s")
+      .innerJoin("users as u", "u.id", "s.user_id")
+      .leftJoin("businesses as b", "b.id", "u.business_id")
+      .select([
+        "b.time_zone",
+        "s.id",
+        "s.user_id",
+        "s.verified",
+        "s.created_at",
+        "s.last_seen_at",
+        "s.expires_at",
+        "u.role",
+        "u.business_id",
+        "u.email",
+        "u.member_role",
+        "u.operator_role",
+        "u.totp_enabled_at",
+      ])
+      .where("s.id", "=", id)
+      // A disabled user's sessions end the moment they are disabled.
+      .where("u.disabled_at", "is", null)
+      .where("s.revoked_at", "is", null)
+      .where("s.expires_at", ">", now)
+      .executeTakeFirst()
+  );
 }
 
 export async function touchSession(db: Executor, id: string, now: string): Promise<void> {
