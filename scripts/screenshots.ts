@@ -277,6 +277,13 @@ try {
   await capture(admin, "admin-accounts");
   await admin.goto(`${origin}/admin/transactions`);
   await capture(admin, "admin-transactions");
+  await services.operators.invite(
+    { type: "operator", operatorId: (await services.operators.list())[0]?.id as string },
+    "reviewer@ops.example",
+    "reviewer",
+  );
+  await admin.goto(`${origin}/admin/operators`);
+  await capture(admin, "admin-operators");
   await business.goto(`${origin}/dashboard/security`);
   await capture(business, "security");
   // Two-factor sign-in on, and the recovery codes it comes with, shown once.

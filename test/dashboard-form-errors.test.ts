@@ -120,6 +120,40 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    test("the settlement schedule: the reserve and the daily time beside their fields", async () => {
+      const reserve = await send("/dashboard/settlements", "/dashboard/settlements/schedule", {
+        schedule: "manual",
+        reserve: "lots",
+      });
+      assert.equal(reserve.statusCode, 400);
+      assertFields(reserve.body, { reserve: "Enter the amount in naira, like 1500 or 1500.50" });
+      const daily = await send("/dashboard/settlements", "/dashboard/settlements/schedule", {
+        schedule: "daily",
+      });
+      assert.equal(daily.statusCode, 400);
+      assertFields(daily.body, { dailyAt: "Daily at must be a time, like 17:00, for a daily schedule" });
+    });
+
+    test("a sandbox transfer: the amount and the API's refusal of a field, in the form's words", async () => {
+      const account = await h.services.accounts.generatePermanent(
+        business,
+        CLI,
+        permanentInputOf({ email: `sandbox.${dialect}@customers.example` }),
+      );
+      const url = `/dashboard/accounts/${account.account.accountNumber}`;
+      const amount = await send(url, `${url}/sandbox-transfer`, { amount: "1.234", payerAccount: "none" });
+      assert.equal(amount.statusCode, 400);
+      assertFields(amount.body, { amount: "Enter the amount in naira, like 1500 or 1500.50" });
+      const payer = await send(url, `${url}/sandbox-transfer`, {
+        amount: "100",
+        payerAccount: "none",
+        payerName: "x".repeat(500),
+      });
+      assert.equal(payer.statusCode, 400);
+      assert.match(payer.body, /id="payerName-error">Payer(&#39;|')s name /);
+      assert.doesNotMatch(payer.body, /payerName must/);
+    });
+
     test("an invitation: their email in the words of its label", async () => {
       const refused = await send("/dashboard/team", "/dashboard/team/invitations", {
         email: "someone@",

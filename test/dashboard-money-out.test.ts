@@ -422,7 +422,10 @@ for (const dialect of DIALECTS) {
         reserve: "",
       });
       assert.equal(badTime.statusCode, 400);
-      assert.match(badTime.body, /HH:MM/);
+      assert.match(
+        badTime.body,
+        /id="dailyAt-error">Daily at must be a time, like 17:00, for a daily schedule</,
+      );
       const schedule = await send("/dashboard/settlements", "/dashboard/settlements/schedule", {
         schedule: "manual",
         dailyAt: "17:00",

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { sandboxTransferInputFor, transactionQuery } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
+import { asFieldRefusal, checkForm } from "../core/form-fields.js";
 import { check, listQuery } from "../core/validation.js";
 import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { actingFor } from "./business-scope.js";
@@ -65,7 +66,7 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
     const { number } = request.params as { number: string };
     const form = request.body as Form;
     try {
-      const amount = nairaToKobo(form.amount ?? "");
+      const { amount } = checkForm(form, { amount: { label: "Amount", check: nairaToKobo } });
       // Paid from one of the sandbox's named accounts, the payment can be refunded to it.
       const payer = deps.banks
         .sandboxPayoutAccounts()
@@ -88,7 +89,13 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         }),
       );
     } catch (error) {
-      return refusal(reply, error, "account", {
+      // The API's words for a field ("amount must be ...") in the form's ("Amount must be ...").
+      const worded = asFieldRefusal(error, {
+        amount: { field: "amount", label: "Amount" },
+        payerName: { field: "payerName", label: "Payer's name" },
+        narration: { field: "narration", label: "Narration" },
+      });
+      return refusal(reply, worded, "account", {
         ...(await accountData(deps, forBusiness, number, "1")),
         form,
       });

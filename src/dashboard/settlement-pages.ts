@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ForBusiness } from "../core/actor.js";
-import { checkForm, digitsField } from "../core/form-fields.js";
+import { asFieldRefusal, checkForm, digitsField } from "../core/form-fields.js";
 import { check, listQuery } from "../core/validation.js";
-import { isAppError } from "../errors.js";
+import { fieldsInvalid, isAppError } from "../errors.js";
 import { accountAtBankQuery } from "../payouts/banks.js";
 import { payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
@@ -66,11 +66,23 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
     try {
-      await deps.settlementTerms.setSchedule(forBusiness.businessId, session.actor, {
-        schedule: form.schedule ?? "",
-        dailyAt: form.dailyAt || undefined,
-        reserve: form.reserve?.trim() ? nairaToKobo(form.reserve) : 0,
+      // The reserve in the words of its label; the time, beside its field when a daily
+      // schedule has none or a bad one (the domain's rule, reworded for the form).
+      const { reserve } = checkForm(form, {
+        reserve: { label: "Keep as a reserve", optional: true, check: nairaToKobo },
       });
+      await deps.settlementTerms
+        .setSchedule(forBusiness.businessId, session.actor, {
+          schedule: form.schedule ?? "",
+          dailyAt: form.dailyAt || undefined,
+          reserve: reserve ?? 0,
+        })
+        .catch((error: unknown) => {
+          if (isAppError(error) && error.statusCode === 400 && /^a daily schedule/.test(error.message)) {
+            throw fieldsInvalid({ dailyAt: "Daily at must be a time, like 17:00, for a daily schedule" });
+          }
+          throw asFieldRefusal(error, { schedule: { field: "schedule", label: "Settle" } });
+        });
     } catch (error) {
       return refusal(reply, error, "settlements", {
         ...(await overview(forBusiness, session.userId, {}, form)),
