@@ -1,4 +1,4 @@
-// npm run bench [-- --db postgres] [--duration 10] [--warmup 3] [--connections 50] [--accounts 1000000] [--out dir] [--only text]
+// npm run bench [-- --db postgres] [--duration 10] [--warmup 3] [--connections 50] [--accounts 1000000] [--out dir] [--only text] [--cpu-prof dir]
 // Starts the real server and the floor server as processes, each on a fresh database of its own,
 // drives them with autocannon, and reports throughput, latency, errors and peak RSS; see
 // docs/performance.md. The machinery is in bench/harness.ts.
@@ -41,6 +41,9 @@ const { values: args } = parseArgs({
     out: { type: "string", default: path.join(ROOT, "bench/results") },
     // Only the scenarios whose names contain this text (the floors always run): to measure one change.
     only: { type: "string" },
+    // A directory for the service's CPU profiles (node --cpu-prof): where its time goes under
+    // load; `npm run bench:profile -- <file>` sums them by package and function.
+    "cpu-prof": { type: "string" },
   },
 });
 const LOAD = {
@@ -414,7 +417,8 @@ function startCommand(): string[] {
   };
   const [node, ...rest] = pkg.scripts.start.split(/\s+/);
   if (node !== "node") throw new Error(`npm start runs ${node}, not node`);
-  return rest;
+  const profiles = args["cpu-prof"];
+  return profiles ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profiles)}`, ...rest] : rest;
 }
 
 function customer(emailId: string, n: number): string {
