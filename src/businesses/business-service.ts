@@ -21,13 +21,7 @@ import {
 import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  type ApiKeyStatus,
-  type Business,
-  VERIFICATION_STATUSES,
-  type VerificationEventsTable,
-  type VerificationStatus,
-} from "../storage/schema.js";
+import type { ApiKeyStatus, Business, VerificationStatus } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   type ApiKeySummary,
@@ -42,59 +36,20 @@ import {
   secretContext,
 } from "./api-keys.js";
 import { parseBusinessName } from "./business-name.js";
+import {
+  type BusinessSummary,
+  businessSummary,
+  isVerificationStatus,
+  toChange,
+  type VerificationChange,
+} from "./business-views.js";
 import type { SecretBox } from "./secret-box.js";
 import { checkTransition } from "./verification.js";
 
-/** A business as the domain shows it. */
-export interface BusinessSummary {
-  businessId: string;
-  name: string;
-  verificationStatus: VerificationStatus;
-  /** Accounts created so far. */
-  accounts: number;
-  /** The fee on each payment received: hundredths of a percent, and its cap in kobo (null: none). */
-  fee: { basisPoints: number; capKobo: number | null };
-  createdAt: string;
-  updatedAt: string;
-}
+export { type BusinessSummary, isVerificationStatus, type VerificationChange };
 
-/** One recorded change of a business's verification status. */
-export interface VerificationChange {
-  from: VerificationStatus;
-  to: VerificationStatus;
-  reason: string | null;
-  actor: { type: string; id: string | null };
-  at: string;
-}
-
-const toChange = (row: VerificationEventsTable): VerificationChange => ({
-  from: row.from_status,
-  to: row.to_status,
-  reason: row.reason,
-  actor: { type: row.actor_type, id: row.actor_id },
-  at: row.created_at,
-});
-
-const businessSummary = (row: Business): BusinessSummary => ({
-  businessId: row.id,
-  name: row.name,
-  verificationStatus: row.verification_status,
-  accounts: Number(row.account_count),
-  fee: {
-    basisPoints: Number(row.fee_basis_points),
-    capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
-  },
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-/** A key pair as handed to the business: the only time the secret is ever shown. */
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
-
-export function isVerificationStatus(value: string): value is VerificationStatus {
-  return (VERIFICATION_STATUSES as readonly string[]).includes(value);
-}
 
 export interface BusinessServiceOptions {
   storage: Storage;
