@@ -25,9 +25,10 @@ import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { HttpBank } from "../providers/http-bank.js";
+import { postgresVirtualBankStore } from "../providers/postgres-virtual-bank-store.js";
 import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
-import { type VirtualBankStore, virtualBankStore } from "../providers/virtual-bank-store.js";
+import type { VirtualBankStore } from "../providers/virtual-bank-store.js";
 import { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
@@ -91,7 +92,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     bankStore = sqliteVirtualBankStore(opened);
   } else {
     stores = postgresStores(opened);
-    bankStore = virtualBankStore(opened.db);
+    bankStore = postgresVirtualBankStore(opened);
   }
   try {
     const migrated = await migrate(opened);

@@ -148,7 +148,7 @@ export const envSchema = z.object({
   EVENT_RETENTION_DAYS: integerString("EVENT_RETENTION_DAYS", 1, 3650).default(90),
   WEBHOOK_TIMEOUT_MS: integerString("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(15_000),
   WEBHOOK_POLL_INTERVAL_MS: integerString("WEBHOOK_POLL_INTERVAL_MS", 10, 60_000).default(1_000),
-  WEBHOOK_CONCURRENCY: integerString("WEBHOOK_CONCURRENCY", 1, 200).default(16),
+  WEBHOOK_CONCURRENCY: integerString("WEBHOOK_CONCURRENCY", 1, 200).default(64),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: integerString("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 1, 200).default(4),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

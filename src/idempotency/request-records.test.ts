@@ -1,31 +1,21 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { createTestDatabase, DIALECTS, storesOf, type TestDatabase } from "../../test/helpers/databases.js";
-import { openStorage, type Storage } from "../storage/database.js";
-import { migrate } from "../storage/migrate.js";
+import { DIALECTS, migratedStorage, storesOf } from "../../test/helpers/databases.js";
+import type { Storage } from "../storage/database.js";
 import { RequestRecords } from "./request-records.js";
 
 for (const dialect of DIALECTS) {
   describe(`request records on ${dialect}`, () => {
-    let dir: string;
-    let database: TestDatabase;
     let storage: Storage;
+    let close: () => Promise<void>;
     let clock = Date.parse("2026-11-21T12:00:00.000Z");
 
     before(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), "vas-records-"));
-      database = await createTestDatabase(dialect, dir);
-      storage = openStorage(database.location);
-      await migrate(storage);
+      const opened = await migratedStorage(dialect);
+      storage = opened.storage;
+      close = opened.close;
     });
-    after(async () => {
-      await storage.close();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => close());
 
     // On SQLite the claims go through the group commit, as in the service.
     const records = () =>

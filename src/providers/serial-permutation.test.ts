@@ -52,6 +52,28 @@ describe("SerialPermutation", () => {
     }
   });
 
+  test("known answers: the numbers already issued never change (HMAC-SHA256 rounds, remembered or not)", () => {
+    const real = new SerialPermutation(KEY, SERIAL_SPACE);
+    const inputs = [0, 1, 2, 123_456_789, SERIAL_SPACE - 1];
+    const expected = [736196115, 889557900, 260164821, 704601566, 673937032];
+    assert.deepEqual(
+      inputs.map((v) => real.apply(v)),
+      expected,
+      "first computed",
+    );
+    assert.deepEqual(
+      inputs.map((v) => real.apply(v)),
+      expected,
+      "then remembered",
+    );
+    // Halves of 20 bits are computed every time, never remembered.
+    const wide = new SerialPermutation(KEY, 2 ** 40);
+    assert.deepEqual(
+      [0, 1, 2 ** 40 - 1].map((v) => wide.apply(v)),
+      [1064880980824, 445253862482, 546342740862],
+    );
+  });
+
   test("different keys give different permutations", () => {
     const a = images(new SerialPermutation(KEY, 10_000));
     const b = images(new SerialPermutation(OTHER_KEY, 10_000));

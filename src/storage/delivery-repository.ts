@@ -134,15 +134,22 @@ export async function dueDeliveries(
   const rows = await dialect.claiming(query).execute();
   if (rows.length === 0) return [];
   // What each endpoint has in flight: one read of the few leased rows, not one per candidate.
-  const leased = await db
-    .selectFrom("webhook_deliveries")
-    .select((eb) => ["endpoint_id", eb.fn.countAll<number>().as("n")])
-    .where("lease_until", ">=", now)
-    .where("state", "=", "pending")
-    .groupBy("endpoint_id")
-    .execute();
+  const leased = await leasedPerEndpoint(db, now).execute();
   const inFlight = new Map(leased.map((row) => [row.endpoint_id, Number(row.n)]));
   return rows.map((row) => ({ ...row, in_flight: inFlight.get(row.endpoint_id) ?? 0 }));
+}
+
+/**
+ * Each endpoint's deliveries leased now: an index range over the leased rows alone
+ * (webhook_deliveries_leased_idx, migration 0034), however deep the backlog.
+ */
+export function leasedPerEndpoint(db: Executor, now: string) {
+  return db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => ["endpoint_id", eb.fn.countAll<number>().as("n")])
+    .where("state", "=", "pending")
+    .where("lease_until", ">=", now)
+    .groupBy("endpoint_id");
 }
 
 export async function leaseDeliveries(db: Executor, ids: readonly string[], until: string): Promise<void> {
@@ -150,8 +157,8 @@ export async function leaseDeliveries(db: Executor, ids: readonly string[], unti
   await db.updateTable("webhook_deliveries").set({ lease_until: until }).where("id", "in", ids).execute();
 }
 
-/** A leased delivery with its event and endpoint: what an attempt needs. */
-export function deliveryContext(db: Executor, id: string) {
+/** Leased deliveries with their events and endpoints: what their attempts need. */
+export function deliveryContexts(db: Executor, ids: readonly string[]) {
   return db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("events as e", "e.id", "d.event_id")
@@ -169,9 +176,11 @@ export function deliveryContext(db: Executor, id: string) {
       "e.account_number",
       "w.id as endpoint_id",
     ])
-    .where("d.id", "=", id)
-    .executeTakeFirst();
+    .where("d.id", "in", [...ids])
+    .execute();
 }
+
+export type DeliveryContext = Awaited<ReturnType<typeof deliveryContexts>>[number];
 
 /** Records the outcome of an attempt, only while this process still holds the lease. */
 export async function settleDelivery(

@@ -34,6 +34,7 @@ import * as sessionReveals from "./migrations/0030-session-reveals.js";
 import * as timeZone from "./migrations/0031-time-zone.js";
 import * as consoleSearch from "./migrations/0032-console-search.js";
 import * as operators from "./migrations/0033-operators.js";
+import * as leasedDeliveries from "./migrations/0034-leased-deliveries.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -70,6 +71,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0031-time-zone": timeZone,
   "0032-console-search": consoleSearch,
   "0033-operators": operators,
+  "0034-leased-deliveries": leasedDeliveries,
 };
 
 /** Every migration, in the order they apply. */

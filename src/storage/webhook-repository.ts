@@ -30,8 +30,12 @@ export function findEndpoint(db: Executor, businessId: string, id: string): Prom
     .executeTakeFirst();
 }
 
-export function findEndpointById(db: Executor, id: string): Promise<EndpointRow | undefined> {
-  return db.selectFrom("webhook_endpoints").selectAll().where("id", "=", id).executeTakeFirst();
+export function findEndpointsById(db: Executor, ids: readonly string[]): Promise<EndpointRow[]> {
+  return db
+    .selectFrom("webhook_endpoints")
+    .selectAll()
+    .where("id", "in", [...ids])
+    .execute();
 }
 
 export async function updateEndpoint(

@@ -2,25 +2,28 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
 import {
+  type DeliveryContext,
   type DeliveryDialect,
   type DueDelivery,
   deferEndpointDeliveries,
-  deliveryContext,
+  deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
   releaseLeases,
   scheduleNextInChain,
   settleDelivery,
 } from "../storage/delivery-repository.js";
+import { TransactionBatches } from "../storage/transaction-batches.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   closePendingDeliveries,
-  findEndpointById,
+  type EndpointRow,
+  findEndpointsById,
   insertAttempt,
   updateEndpoint,
 } from "../storage/webhook-repository.js";
 import { endpointView, recordEndpointChange, type WebhookEndpointService } from "./endpoint-service.js";
-import { postJson } from "./http-post.js";
+import { WebhookPoster } from "./http-post.js";
 import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
 import { deliveryHeaders } from "./signing.js";
 
@@ -91,10 +94,16 @@ export class DeliveryWorker {
   private tickAt = 0;
   /** The last claim left due deliveries behind (no free slot, or their endpoint's cap). */
   private backlog = false;
+  /** Kept-alive connections, a pool per receiver's origin. */
+  private readonly poster: WebhookPoster;
+  /** The attempts' outcomes, settled in shared transactions. */
+  private readonly settlements: TransactionBatches;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.poster = new WebhookPoster({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate });
+    this.settlements = new TransactionBatches(options.storage);
   }
 
   start(): void {
@@ -110,6 +119,7 @@ export class DeliveryWorker {
     clearTimeout(this.timer);
     await this.ticking;
     await Promise.all(this.inFlight);
+    this.poster.close();
   }
 
   /** Claims and attempts what is due now (tests call it directly; the loop calls it on a timer). */
@@ -128,10 +138,19 @@ export class DeliveryWorker {
       // More was due than taken (slots or an endpoint's cap): claim again when an attempt ends.
       this.backlog = due.length > ids.length;
       await leaseDeliveries(trx, ids, lease);
-      return ids;
+      if (ids.length === 0) return [];
+      // What the attempts need, read with the lease: their events and endpoints, in two reads.
+      const contexts = await deliveryContexts(trx, ids);
+      const endpoints = await findEndpointsById(trx, [...new Set(contexts.map((c) => c.endpoint_id))]);
+      const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+      return contexts.flatMap((context) => {
+        const endpoint = byId.get(context.endpoint_id);
+        return endpoint ? [{ context, endpoint }] : [];
+      });
     });
-    for (const id of claimed) {
-      const attempt = this.attempt(id, lease).catch((error: unknown) => {
+    for (const { context, endpoint } of claimed) {
+      const id = context.id;
+      const attempt = this.attempt(context, endpoint, lease).catch((error: unknown) => {
         this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
         return releaseLeases(this.options.storage.db, [id], lease).catch(() => {});
       });
@@ -180,14 +199,18 @@ export class DeliveryWorker {
 
   /** An attempt finished: with a backlog, claim again now. */
   private freed(): void {
-    if (this.backlog) this.schedule(0);
+    if (!this.backlog) return;
+    // A claim per freed slot would cost a claim per delivery: claim once a quarter of the slots
+    // is free (or none is busy), each claim taking that many; a worker whose slots stay taken
+    // (attempts hanging to their timeout) still claims at the poll.
+    const free = this.options.concurrency - this.inFlight.size;
+    const refill = Math.max(1, Math.floor(this.options.concurrency / 4));
+    this.schedule(free >= refill || this.inFlight.size === 0 ? 0 : this.options.pollIntervalMs);
   }
 
-  private async attempt(id: string, lease: string): Promise<void> {
-    const { storage, endpoints } = this.options;
-    const context = await deliveryContext(storage.db, id);
-    const endpoint = context && (await findEndpointById(storage.db, context.endpoint_id));
-    if (!context || !endpoint || context.lease_until !== lease || context.state !== "pending") return;
+  private async attempt(context: DeliveryContext, endpoint: EndpointRow, lease: string): Promise<void> {
+    const { endpoints } = this.options;
+    const id = context.id;
     const startedAt = this.now();
     const body = JSON.stringify({
       type: context.type,
@@ -202,10 +225,7 @@ export class DeliveryWorker {
       body,
       endpoints.secretsFor(endpoint, startedAt),
     );
-    const result = await postJson(endpoint.url, body, headers, {
-      timeoutMs: this.options.timeoutMs,
-      allowPrivate: this.options.allowPrivate,
-    });
+    const result = await this.poster.post(endpoint.url, body, headers);
     const attempt = context.attempts + 1;
     const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
     const settledAt = this.now();
@@ -224,96 +244,102 @@ export class DeliveryWorker {
       },
       "webhook delivery attempt",
     );
-    await writeTransaction(storage, async (trx) => {
-      await insertAttempt(trx, {
-        id: `att_${randomUUID().replaceAll("-", "")}`,
-        delivery_id: id,
-        event_id: context.event_id,
-        endpoint_id: endpoint.id,
-        attempt,
-        started_at: new Date(startedAt).toISOString(),
-        duration_ms: result.durationMs,
-        status_code: result.status ?? null,
-        response_excerpt: result.excerpt ?? null,
-        error,
-      });
-      const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
-      // Settled (delivered, failed for good, or moved to a later retry): the account's next event
-      // for this endpoint is due now, and this process claims again when the attempt ends.
-      const scheduleNext = async () => {
-        if (context.account_number === null) return;
-        if (
-          await scheduleNextInChain(
+    // Settled with the other attempts ending now: one transaction for all of them.
+    await this.settlements.run(
+      async (trx) => {
+        await insertAttempt(trx, {
+          id: `att_${randomUUID().replaceAll("-", "")}`,
+          delivery_id: id,
+          event_id: context.event_id,
+          endpoint_id: endpoint.id,
+          attempt,
+          started_at: new Date(startedAt).toISOString(),
+          duration_ms: result.durationMs,
+          status_code: result.status ?? null,
+          response_excerpt: result.excerpt ?? null,
+          error,
+        });
+        const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
+        // Settled (delivered, failed for good, or moved to a later retry): the account's next event
+        // for this endpoint is due now, and this process claims again when the attempt ends.
+        const scheduleNext = async () => {
+          if (context.account_number === null) return;
+          if (
+            await scheduleNextInChain(
+              trx,
+              this.options.deliveries,
+              endpoint.id,
+              context.account_number,
+              settledIso,
+            )
+          )
+            this.backlog = true;
+        };
+        if (delivered) {
+          if (
+            await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
+          ) {
+            await updateEndpoint(trx, endpoint.id, {
+              failing_since: null,
+              consecutive_failures: 0,
+              paused_until: null,
+            });
+            await scheduleNext();
+          }
+          return;
+        }
+        const gone = result.status === 410;
+        const failingSince = endpoint.failing_since ?? settledIso;
+        const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
+        if (gone || exhausted) {
+          const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
+          await settleDelivery(trx, id, lease, { ...common, state: "failed" });
+          const disabled = {
+            enabled: 0,
+            disabled_reason: reason,
+            failing_since: failingSince,
+            consecutive_failures: endpoint.consecutive_failures + 1,
+            paused_until: null,
+            updated_at: settledIso,
+          };
+          await updateEndpoint(trx, endpoint.id, disabled);
+          await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
+          await recordEndpointChange(
             trx,
             this.options.deliveries,
-            endpoint.id,
-            context.account_number,
+            endpoint.business_id,
+            endpointView({ ...endpoint, ...disabled }),
             settledIso,
-          )
-        )
-          this.backlog = true;
-      };
-      if (delivered) {
-        if (
-          await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
-        ) {
-          await updateEndpoint(trx, endpoint.id, {
-            failing_since: null,
-            consecutive_failures: 0,
-            paused_until: null,
-          });
-          await scheduleNext();
+          );
+          this.options.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
+          return;
         }
-        return;
-      }
-      const gone = result.status === 410;
-      const failingSince = endpoint.failing_since ?? settledIso;
-      const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
-      if (gone || exhausted) {
-        const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
-        await settleDelivery(trx, id, lease, { ...common, state: "failed" });
-        const disabled = {
-          enabled: 0,
-          disabled_reason: reason,
-          failing_since: failingSince,
-          consecutive_failures: endpoint.consecutive_failures + 1,
-          paused_until: null,
-          updated_at: settledIso,
-        };
-        await updateEndpoint(trx, endpoint.id, disabled);
-        await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
-        await recordEndpointChange(
-          trx,
-          this.options.deliveries,
-          endpoint.business_id,
-          endpointView({ ...endpoint, ...disabled }),
-          settledIso,
-        );
-        this.options.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
-        return;
-      }
-      const honoured =
-        result.status === 429 || result.status === 503
-          ? retryAfterMs(result.retryAfter, settledAt)
-          : undefined;
-      const delay = nextDelayMs(this.options.retrySchedule, attempt, this.random());
-      const nextAt =
-        delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
-      const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
-      if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
-        const failures = endpoint.consecutive_failures + 1;
-        // A run of failures: the endpoint's other deliveries wait with this one for its next
-        // retry, when this one goes first as the probe, instead of each timing out in turn.
-        const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
-        await updateEndpoint(trx, endpoint.id, {
-          failing_since: failingSince,
-          consecutive_failures: failures,
-          paused_until: pausedUntil,
-        });
-        // The successor first, so that a pause defers it with the rest.
-        await scheduleNext();
-        if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
-      }
-    });
+        const honoured =
+          result.status === 429 || result.status === 503
+            ? retryAfterMs(result.retryAfter, settledAt)
+            : undefined;
+        const delay = nextDelayMs(this.options.retrySchedule, attempt, this.random());
+        const nextAt =
+          delay === undefined
+            ? undefined
+            : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
+        const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
+        if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
+          const failures = endpoint.consecutive_failures + 1;
+          // A run of failures: the endpoint's other deliveries wait with this one for its next
+          // retry, when this one goes first as the probe, instead of each timing out in turn.
+          const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
+          await updateEndpoint(trx, endpoint.id, {
+            failing_since: failingSince,
+            consecutive_failures: failures,
+            paused_until: pausedUntil,
+          });
+          // The successor first, so that a pause defers it with the rest.
+          await scheduleNext();
+          if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
+        }
+      },
+      `${endpoint.id}\u0000${context.account_number ?? ""}`,
+    );
   }
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseLocation } from "../../src/config/load.js";
-import type { Storage } from "../../src/storage/database.js";
+import { openStorage, type Storage } from "../../src/storage/database.js";
+import { migrate } from "../../src/storage/migrate.js";
 import { postgresStores } from "../../src/storage/postgres/stores.js";
 import { sqliteStores } from "../../src/storage/sqlite/stores.js";
 import type { Stores } from "../../src/storage/stores.js";
@@ -96,3 +99,21 @@ export async function createTestDatabase(kind: TestDatabaseKind, dir: string): P
 /** The hot path's stores for an open database, as compose/ picks them (for suites below the services). */
 export const storesOf = (storage: Storage): Stores =>
   storage.dialect === "sqlite" ? sqliteStores(storage) : postgresStores(storage);
+
+/** An open, migrated storage on a new database of `kind`, and what removes it all. */
+export async function migratedStorage(
+  kind: TestDatabaseKind,
+): Promise<{ storage: Storage; close(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "vas-storage-"));
+  const database = await createTestDatabase(kind, dir);
+  const storage = openStorage(database.location);
+  await migrate(storage);
+  return {
+    storage,
+    async close() {
+      await storage.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,27 +1,39 @@
+import type pg from "pg";
 import type { PostgresStorage } from "../database.js";
 import {
   FIND_RECORD,
+  type FreshRecord,
   INSERT_RECORD,
+  type RecordId,
   type RequestRecord,
   type RequestRecordClaims,
   TAKE_OVER_RECORD,
   takeOverValues,
 } from "../request-record-repository.js";
 import { named } from "./named.js";
+import { WriteBatches } from "./write-batches.js";
+
+type NewRecord = RecordId & FreshRecord;
 
 /**
  * Claims on PostgreSQL: autocommitted statements on the pool (unnamed, so that a transaction
- * pooler may sit between). Another process may insert, take over or prune the record between
- * them: the claim then tries again, three times at most, and then counts as in flight.
+ * pooler may sit between). A new record's insert is batched with the other claims in flight
+ * (WriteBatches: one statement and one commit for all of them). Another process may insert,
+ * take over or prune the record between the statements: the claim then tries again, three times
+ * at most, and then counts as in flight.
  */
 export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRecordClaims {
   const { pool } = storage;
+  const inserts = new WriteBatches<NewRecord, boolean>({
+    many: (records) => insertMany(pool, records),
+    one: async (record) => ((await pool.query(insert.query(record))).rowCount ?? 0) > 0,
+    identity: recordKey,
+  });
   return {
     async claim(id, fresh, takeOver) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const record = fresh();
-        const inserted = await pool.query(insert.query({ ...id, ...record }));
-        if ((inserted.rowCount ?? 0) > 0) return { claimed: record };
+        if (await inserts.submit({ ...id, ...record })) return { claimed: record };
         const existing = (await pool.query<RequestRecord>(find.query(id))).rows[0];
         if (!existing) continue; // pruned between the two statements: try again
         const next = takeOver(existing, record);
@@ -34,6 +46,40 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
   };
 }
 
+const recordKey = (id: RecordId) => `${id.business_id}\u0000${id.kind}\u0000${id.key}`;
+
+/**
+ * The batch's records in one statement; true for each one inserted (its key had no record). In
+ * key order, so that two processes' batches take the keys' index entries in one order and never
+ * wait on each other in a circle.
+ */
+async function insertMany(pool: pg.Pool, records: readonly NewRecord[]): Promise<boolean[]> {
+  const sorted = [...records].sort((a, b) => (recordKey(a) < recordKey(b) ? -1 : 1));
+  const column = (name: keyof NewRecord) => sorted.map((record) => record[name]);
+  const result = await pool.query<RecordId>(
+    insertManyStatement.query(Object.fromEntries(MANY_COLUMNS.map((name) => [name, column(name)]))),
+  );
+  const inserted = new Set(result.rows.map(recordKey));
+  return records.map((record) => inserted.has(recordKey(record)));
+}
+
+const MANY_COLUMNS = [
+  "business_id",
+  "kind",
+  "key",
+  "fingerprint",
+  "locked_until",
+  "expires_at",
+  "created_at",
+  "reference",
+] as const;
+
 const insert = named(INSERT_RECORD);
 const find = named(FIND_RECORD);
 const takeOverStatement = named(TAKE_OVER_RECORD);
+const insertManyStatement = named(`insert into request_records
+  (business_id, kind, key, fingerprint, state, locked_until, expires_at, created_at, reference)
+  select r.business_id, r.kind, r.key, r.fingerprint, 'in_flight', r.locked_until, r.expires_at, r.created_at, r.reference
+  from unnest(${MANY_COLUMNS.map((name) => `@${name}::text[]`).join(", ")}) as r(${MANY_COLUMNS.join(", ")})
+  on conflict (business_id, kind, key) do nothing
+  returning business_id, kind, key`);
