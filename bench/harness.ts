@@ -52,6 +52,8 @@ export interface Load {
   duration: number;
   /** Seconds of the same load before measuring, not counted: caches, JIT and pools warm. */
   warmup: number;
+  /** Requests a second in all, when the load is paced rather than as fast as the server answers. */
+  rate?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function measure(
       url: target.url,
       connections: load.connections,
       duration,
+      ...(load.rate === undefined ? {} : { overallRate: load.rate }),
       requests: [
         {
           method: first.method,

@@ -57,6 +57,8 @@ const FLOOR_SECRET = randomBytes(16).toString("hex");
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 if (args.db !== "sqlite" && args.db !== "postgres") throw new Error("--db is sqlite or postgres");
 const DIALECT: "sqlite" | "postgres" = args.db;
+/** Transfers a second in the paced webhook scenario: issue 29's "notification to webhook" target. */
+const PACED_RATE = 500;
 
 interface Scenario {
   name: string;
@@ -112,6 +114,8 @@ async function main() {
     // Payees whose events go to webhook receivers in this process: one receiver; ten; nine and
     // one that never answers.
     const hooked = await webhookPayee(services, "Hooked Ltd", 1, false);
+    // A business whose transfers arrive at a steady PACED_RATE a second, each an event to its one receiver.
+    const paced = await webhookPayee(services, "Paced Ltd", 1, false);
     const fanout = await webhookPayee(services, "Fanout Ltd", 10, false);
     // At most 10 endpoints a business: nine that answer and the hanging one.
     const fanoutHanging = await webhookPayee(services, "Fanout Hanging Ltd", 9, true);
@@ -293,12 +297,13 @@ async function main() {
     // Webhooks: transfers into a hooked business; each is an event the server's worker
     // delivers to the receivers here. Deliveries per second and event-to-delivery latency, to
     // one receiver, to ten, and to nine beside one that hangs until the timeout.
-    const webhookPhase = async (name: string, payee: WebhookPayee): Promise<WebhookStats> => {
+    const webhookPhase = async (name: string, payee: WebhookPayee, rate?: number): Promise<WebhookStats> => {
       log(name);
       const scenario = transfers(name, [{ key: payee.key, accounts: payee.accounts }]);
       // No warm-up here: its events would be deliveries to count too (the server is warm by now).
       const started = Date.now();
-      const result = await measure(name, server, [201], scenario.request, { ...LOAD, warmup: 0 });
+      const load = { ...LOAD, warmup: 0, ...(rate === undefined ? {} : { rate }) };
+      const result = await measure(name, server, [201], scenario.request, load);
       results.push({
         ...result,
         floor: "write",
@@ -348,9 +353,16 @@ async function main() {
       });
     }
 
-    const phase = (name: string, payee: WebhookPayee) =>
-      chosen(name) ? webhookPhase(name, payee) : Promise.resolve(undefined);
+    const phase = (name: string, payee: WebhookPayee, rate?: number) =>
+      chosen(name) ? webhookPhase(name, payee, rate) : Promise.resolve(undefined);
     const webhooks = {
+      // Not as fast as the server answers: the bank's notifications at a steady rate, and how
+      // long each takes to reach the business's receiver (the issue's "notification to webhook").
+      paced: await phase(
+        `sandbox transfer at ${PACED_RATE} a second, events to a webhook`,
+        paced,
+        PACED_RATE,
+      ),
       oneReceiver: await phase("sandbox transfer, events delivered to a webhook", hooked),
       tenReceivers: await phase("sandbox transfer, events to 10 webhook receivers", fanout),
       nineReceiversAndOneHanging: await phase(
@@ -359,7 +371,9 @@ async function main() {
       ),
     };
     await Promise.all(
-      [hooked, fanout, fanoutHanging].flatMap((p) => [...p.receivers, ...p.others]).map((r) => r.close()),
+      [paced, hooked, fanout, fanoutHanging]
+        .flatMap((p) => [...p.receivers, ...p.others])
+        .map((r) => r.close()),
     );
 
     const report = {
@@ -388,7 +402,8 @@ async function main() {
         : `${label}: ${w.delivered} delivered, ${w.deliveriesPerSecond}/s, ` +
           `event to delivery p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms\n`;
     process.stdout.write(
-      `\n${table(results)}\n\n${line("webhooks", webhooks.oneReceiver)}` +
+      `\n${table(results)}\n\n${line(`webhooks, ${PACED_RATE} transfers a second`, webhooks.paced)}` +
+        `${line("webhooks", webhooks.oneReceiver)}` +
         `${line("webhooks, 10 receivers", webhooks.tenReceivers)}` +
         `${line("webhooks, 9 receivers beside a hanging one (the 9)", webhooks.nineReceiversAndOneHanging)}` +
         (payouts

@@ -94,6 +94,41 @@ for (const dialect of DATABASE_KINDS) {
           .executeTakeFirstOrThrow();
         assert.equal(Number(reissued.count), 20, "each re-issue retired one number");
       });
+
+      test("a burst spread over three businesses: each keeps dense ordinals and its own count; one email is a customer of each", async () => {
+        const businesses = [await h.createBusiness(), await h.createBusiness(), await h.createBusiness()];
+        // PostgreSQL creates concurrent accounts of every business in one statement per batch.
+        const burst = await Promise.all(
+          Array.from({ length: 45 }, (_, i) => {
+            const as = businesses[i % 3] as TestBusiness;
+            // The same five emails in each business, and one more business's worth of new ones.
+            const email = i < 15 ? `shared${i % 5}@example.com` : `own${i}@example.com`;
+            return h.request({
+              url: `${API}/account/generate`,
+              body: customer({ email, name: `C ${i}` }),
+              as,
+            });
+          }),
+        );
+        const created = burst.filter((r) => r.statusCode === 201).length;
+        assert.equal(created + burst.filter((r) => r.statusCode === 200).length, 45);
+        assert.equal(created, 45, "every (business, email) pair is new");
+        for (const fresh of businesses) {
+          const rows = await h.storage.db
+            .selectFrom("accounts")
+            .select("ordinal")
+            .where("business_id", "=", fresh.businessId)
+            .orderBy("ordinal")
+            .execute();
+          assert.deepEqual(
+            rows.map((row) => Number(row.ordinal)),
+            Array.from({ length: 15 }, (_, i) => i + 1),
+            "ordinals 1..15 in each business",
+          );
+          const listed = await h.request({ url: `${API}/account/list?limit=1`, as: fresh });
+          assert.equal(listed.json().pagination.total, 15);
+        }
+      });
     });
   });
 }

@@ -1,31 +1,23 @@
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Storage } from "../storage/database.js";
 import {
   type DeliveryContext,
   type DeliveryDialect,
   type DueDelivery,
-  deferEndpointDeliveries,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
   releaseLeases,
-  scheduleNextInChain,
-  settleDelivery,
 } from "../storage/delivery-repository.js";
 import { TransactionBatches } from "../storage/transaction-batches.js";
 import { writeTransaction } from "../storage/transactions.js";
-import {
-  closePendingDeliveries,
-  type EndpointRow,
-  findEndpointsById,
-  insertAttempt,
-  updateEndpoint,
-} from "../storage/webhook-repository.js";
-import { endpointView, recordEndpointChange, type WebhookEndpointService } from "./endpoint-service.js";
+import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
+import { type DeliveryLog, FAILURE_RUN, type OutcomeRules, recordOutcome } from "./attempt-outcome.js";
+import type { WebhookEndpointService } from "./endpoint-service.js";
 import { WebhookPoster } from "./http-post.js";
-import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
 import { deliveryHeaders } from "./signing.js";
+
+export type { DeliveryLog } from "./attempt-outcome.js";
 
 // The delivery worker every server process runs. Deliveries are rows: a due one is leased by
 // whichever process claims it first (see delivery-repository.ts), attempted once, and settled
@@ -35,9 +27,6 @@ import { deliveryHeaders } from "./signing.js";
 
 /** How long a claim holds a delivery: twice the attempt's timeout and a second, then it is due again. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
-
-/** After this many failed attempts in a row, an endpoint is paused until its next retry and then probed. */
-export const FAILURE_RUN = 5;
 
 /**
  * The deliveries to attempt, in order, so that no endpoint has more than `cap` in flight (one,
@@ -55,14 +44,6 @@ export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): st
     picked.push(delivery.id);
   }
   return picked;
-}
-
-/** Every attempt of an endpoint failing for this long disables it. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
-
-export interface DeliveryLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface DeliveryWorkerOptions {
@@ -84,7 +65,8 @@ export interface DeliveryWorkerOptions {
 
 export class DeliveryWorker {
   private readonly now: Clock;
-  private readonly random: () => number;
+  /** What deciding an attempt's outcome needs (attempt-outcome.ts). */
+  private readonly rules: OutcomeRules;
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -101,7 +83,12 @@ export class DeliveryWorker {
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
+    this.rules = {
+      deliveries: options.deliveries,
+      retrySchedule: options.retrySchedule,
+      random: options.random ?? Math.random,
+      log: options.log,
+    };
     this.poster = new WebhookPoster({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate });
     this.settlements = new TransactionBatches(options.storage);
   }
@@ -197,7 +184,7 @@ export class DeliveryWorker {
     this.timer.unref();
   }
 
-  /** An attempt finished: with a backlog, claim again now. */
+  /** An attempt finished: with a backlog, claim again (now, or at the poll while most slots are taken). */
   private freed(): void {
     if (!this.backlog) return;
     // A claim per freed slot would cost a claim per delivery: claim once a quarter of the slots
@@ -210,7 +197,7 @@ export class DeliveryWorker {
 
   private async attempt(context: DeliveryContext, endpoint: EndpointRow, lease: string): Promise<void> {
     const { endpoints } = this.options;
-    const id = context.id;
+    const _id = context.id;
     const startedAt = this.now();
     const body = JSON.stringify({
       type: context.type,
@@ -229,7 +216,7 @@ export class DeliveryWorker {
     const attempt = context.attempts + 1;
     const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
     const settledAt = this.now();
-    const settledIso = new Date(settledAt).toISOString();
+    const _settledIso = new Date(settledAt).toISOString();
     const error =
       result.error ??
       (delivered ? null : `the endpoint answered ${result.status} (only 2xx counts as delivered)`);
@@ -247,97 +234,8 @@ export class DeliveryWorker {
     // Settled with the other attempts ending now: one transaction for all of them.
     await this.settlements.run(
       async (trx) => {
-        await insertAttempt(trx, {
-          id: `att_${randomUUID().replaceAll("-", "")}`,
-          delivery_id: id,
-          event_id: context.event_id,
-          endpoint_id: endpoint.id,
-          attempt,
-          started_at: new Date(startedAt).toISOString(),
-          duration_ms: result.durationMs,
-          status_code: result.status ?? null,
-          response_excerpt: result.excerpt ?? null,
-          error,
-        });
-        const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
-        // Settled (delivered, failed for good, or moved to a later retry): the account's next event
-        // for this endpoint is due now, and this process claims again when the attempt ends.
-        const scheduleNext = async () => {
-          if (context.account_number === null) return;
-          if (
-            await scheduleNextInChain(
-              trx,
-              this.options.deliveries,
-              endpoint.id,
-              context.account_number,
-              settledIso,
-            )
-          )
-            this.backlog = true;
-        };
-        if (delivered) {
-          if (
-            await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })
-          ) {
-            await updateEndpoint(trx, endpoint.id, {
-              failing_since: null,
-              consecutive_failures: 0,
-              paused_until: null,
-            });
-            await scheduleNext();
-          }
-          return;
-        }
-        const gone = result.status === 410;
-        const failingSince = endpoint.failing_since ?? settledIso;
-        const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
-        if (gone || exhausted) {
-          const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
-          await settleDelivery(trx, id, lease, { ...common, state: "failed" });
-          const disabled = {
-            enabled: 0,
-            disabled_reason: reason,
-            failing_since: failingSince,
-            consecutive_failures: endpoint.consecutive_failures + 1,
-            paused_until: null,
-            updated_at: settledIso,
-          };
-          await updateEndpoint(trx, endpoint.id, disabled);
-          await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
-          await recordEndpointChange(
-            trx,
-            this.options.deliveries,
-            endpoint.business_id,
-            endpointView({ ...endpoint, ...disabled }),
-            settledIso,
-          );
-          this.options.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
-          return;
-        }
-        const honoured =
-          result.status === 429 || result.status === 503
-            ? retryAfterMs(result.retryAfter, settledAt)
-            : undefined;
-        const delay = nextDelayMs(this.options.retrySchedule, attempt, this.random());
-        const nextAt =
-          delay === undefined
-            ? undefined
-            : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
-        const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
-        if (await settleDelivery(trx, id, lease, { ...common, ...next })) {
-          const failures = endpoint.consecutive_failures + 1;
-          // A run of failures: the endpoint's other deliveries wait with this one for its next
-          // retry, when this one goes first as the probe, instead of each timing out in turn.
-          const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
-          await updateEndpoint(trx, endpoint.id, {
-            failing_since: failingSince,
-            consecutive_failures: failures,
-            paused_until: pausedUntil,
-          });
-          // The successor first, so that a pause defers it with the rest.
-          await scheduleNext();
-          if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
-        }
+        const outcome = { context, endpoint, lease, attempt, startedAt, settledAt, result, delivered, error };
+        if (await recordOutcome(trx, this.rules, outcome)) this.backlog = true;
       },
       `${endpoint.id}\u0000${context.account_number ?? ""}`,
     );

@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import {
+  type DeliveryContext,
+  type DeliveryDialect,
+  deferEndpointDeliveries,
+  scheduleNextInChain,
+  settleDelivery,
+} from "../storage/delivery-repository.js";
+import type { Executor } from "../storage/executor.js";
+import {
+  closePendingDeliveries,
+  type EndpointRow,
+  insertAttempt,
+  updateEndpoint,
+} from "../storage/webhook-repository.js";
+import { endpointView, recordEndpointChange } from "./endpoint-service.js";
+import type { PostResult } from "./http-post.js";
+import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
+
+/** After this many failed attempts in a row, an endpoint is paused until its next retry and then probed. */
+export const FAILURE_RUN = 5;
+
+/** Every attempt of an endpoint failing for this long disables it. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
+
+export interface DeliveryLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** What deciding an attempt's outcome needs besides the attempt. */
+export interface OutcomeRules {
+  deliveries: DeliveryDialect;
+  retrySchedule: readonly number[];
+  random: () => number;
+  log: DeliveryLog;
+}
+
+/** One attempt as it ended: what was sent where, under which lease, and what came back. */
+export interface EndedAttempt {
+  context: DeliveryContext;
+  endpoint: EndpointRow;
+  lease: string;
+  /** Its number: 1 for a delivery's first attempt. */
+  attempt: number;
+  startedAt: number;
+  settledAt: number;
+  result: PostResult;
+  delivered: boolean;
+  error: string | null;
+}
+
+/**
+ * Records an attempt and settles its delivery in `trx`, only while the lease is still this
+ * process's: delivered; failed for good (a 410, or the endpoint failing for 5 days, which
+ * disables it); or moved to its next retry, pausing the endpoint after a run of failures. A
+ * settled delivery schedules its chain's next one, due now: true when there was one (the worker
+ * then has a backlog to claim).
+ */
+export async function recordOutcome(
+  trx: Executor,
+  rules: OutcomeRules,
+  ended: EndedAttempt,
+): Promise<boolean> {
+  const { context, endpoint, lease, attempt, startedAt, settledAt, result, delivered, error } = ended;
+  const id = context.id;
+  const settledIso = new Date(settledAt).toISOString();
+  await insertAttempt(trx, {
+    id: `att_${randomUUID().replaceAll("-", "")}`,
+    delivery_id: id,
+    event_id: context.event_id,
+    endpoint_id: endpoint.id,
+    attempt,
+    started_at: new Date(startedAt).toISOString(),
+    duration_ms: result.durationMs,
+    status_code: result.status ?? null,
+    response_excerpt: result.excerpt ?? null,
+    error,
+  });
+  const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
+  // Settled (delivered, failed for good, or moved to a later retry): the account's next event
+  // for this endpoint is due now.
+  const scheduleNext = async () =>
+    context.account_number !== null &&
+    (await scheduleNextInChain(trx, rules.deliveries, endpoint.id, context.account_number, settledIso));
+  if (delivered) {
+    if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })))
+      return false;
+    await updateEndpoint(trx, endpoint.id, {
+      failing_since: null,
+      consecutive_failures: 0,
+      paused_until: null,
+    });
+    return scheduleNext();
+  }
+  const gone = result.status === 410;
+  const failingSince = endpoint.failing_since ?? settledIso;
+  const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
+  if (gone || exhausted) {
+    const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
+    await settleDelivery(trx, id, lease, { ...common, state: "failed" });
+    const disabled = {
+      enabled: 0,
+      disabled_reason: reason,
+      failing_since: failingSince,
+      consecutive_failures: endpoint.consecutive_failures + 1,
+      paused_until: null,
+      updated_at: settledIso,
+    };
+    await updateEndpoint(trx, endpoint.id, disabled);
+    await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
+    await recordEndpointChange(
+      trx,
+      rules.deliveries,
+      endpoint.business_id,
+      endpointView({ ...endpoint, ...disabled }),
+      settledIso,
+    );
+    rules.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
+    return false;
+  }
+  const honoured =
+    result.status === 429 || result.status === 503 ? retryAfterMs(result.retryAfter, settledAt) : undefined;
+  const delay = nextDelayMs(rules.retrySchedule, attempt, rules.random());
+  const nextAt =
+    delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
+  const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
+  if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return false;
+  const failures = endpoint.consecutive_failures + 1;
+  // A run of failures: the endpoint's other deliveries wait with this one for its next retry,
+  // when this one goes first as the probe, instead of each timing out in turn.
+  const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
+  await updateEndpoint(trx, endpoint.id, {
+    failing_since: failingSince,
+    consecutive_failures: failures,
+    paused_until: pausedUntil,
+  });
+  // The successor first, so that a pause defers it with the rest.
+  const scheduled = await scheduleNext();
+  if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);
+  return scheduled;
+}
