@@ -207,6 +207,21 @@ for (const dialect of DIALECTS) {
       await until(() => prompt.received.length === 6, "the chain's six deliveries", 10_000);
     });
 
+    test("a chain is handed over: the process that delivered one attempts the next at once, with no claim between", async () => {
+      const { owner, pay } = await setup("Handed Ltd");
+      const handed = await receiver();
+      await h.services.webhooks.create(owner, { ...endpointAt(handed.url), events: ["payment.received"] });
+      for (let i = 1; i <= 5; i++) await pay(i * 100);
+      const driven = worker();
+      assert.equal(await driven.runOnce(), 1, "one claim, of the chain's head");
+      await driven.drain();
+      const amounts = handed.received.map(
+        (r) => (JSON.parse(r.body) as { data: { amount: number } }).data.amount,
+      );
+      assert.deepEqual(amounts, [100, 200, 300, 400, 500], "the whole chain, in order, from that one claim");
+      assert.equal(await driven.runOnce(), 0, "nothing left to claim");
+    });
+
     test("one account's events due together reach an endpoint in sequence order", async () => {
       const { owner, pay } = await setup("Ordered Ltd");
       const { account: other } = await h.services.accounts.generatePermanent(owner, CLI, permanentInputOf());

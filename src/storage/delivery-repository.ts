@@ -56,7 +56,10 @@ export async function endpointsWithChain(
 /**
  * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the
  * transaction that settled the delivery before it. Should two of a chain be scheduled and due at
- * once, the claim still takes them in sequence order. True when there was one to schedule.
+ * once, the claim still takes them in sequence order. Given a `lease`, the delivery is also
+ * leased with it: handed to the process that settled its predecessor, which attempts it at once,
+ * so a chain moves at its receiver's pace rather than the claim loop's. Its id, when there was
+ * one to schedule.
  */
 export async function scheduleNextInChain(
   db: Executor,
@@ -64,7 +67,8 @@ export async function scheduleNextInChain(
   endpointId: string,
   accountNumber: string,
   now: string,
-): Promise<boolean> {
+  lease?: string,
+): Promise<string | undefined> {
   await dialect.lockChains(db, [endpointId], accountNumber);
   const next = await db
     .selectFrom("webhook_deliveries")
@@ -76,13 +80,13 @@ export async function scheduleNextInChain(
     .orderBy("sequence")
     .limit(1)
     .executeTakeFirst();
-  if (!next) return false;
+  if (!next) return undefined;
   await db
     .updateTable("webhook_deliveries")
-    .set({ next_attempt_at: now })
+    .set(lease === undefined ? { next_attempt_at: now } : { next_attempt_at: now, lease_until: lease })
     .where("id", "=", next.id)
     .execute();
-  return true;
+  return next.id;
 }
 
 /** A due delivery a claim may take, with what its endpoint has in flight. */

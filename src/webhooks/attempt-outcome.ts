@@ -48,20 +48,26 @@ export interface EndedAttempt {
   result: PostResult;
   delivered: boolean;
   error: string | null;
+  /** A lease to hand the chain's next delivery over with, after a success (the worker has room). */
+  handOff?: string | undefined;
 }
+
+/** The chain's next delivery, scheduled by a settled one: due now, or leased to this process (handed over). */
+export type NextInChain = { id: string; handed: boolean } | undefined;
 
 /**
  * Records an attempt and settles its delivery in `trx`, only while the lease is still this
  * process's: delivered; failed for good (a 410, or the endpoint failing for 5 days, which
  * disables it); or moved to its next retry, pausing the endpoint after a run of failures. A
- * settled delivery schedules its chain's next one, due now: true when there was one (the worker
- * then has a backlog to claim).
+ * settled delivery schedules its chain's next one, due now; after a success, with `handOff`, it
+ * is leased to this process instead, to attempt at once (the endpoint answers: its cap is kept,
+ * one in flight for one).
  */
 export async function recordOutcome(
   trx: Executor,
   rules: OutcomeRules,
   ended: EndedAttempt,
-): Promise<boolean> {
+): Promise<NextInChain> {
   const { context, endpoint, lease, attempt, startedAt, settledAt, result, delivered, error } = ended;
   const id = context.id;
   const settledIso = new Date(settledAt).toISOString();
@@ -80,18 +86,28 @@ export async function recordOutcome(
   const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
   // Settled (delivered, failed for good, or moved to a later retry): the account's next event
   // for this endpoint is due now.
-  const scheduleNext = async () =>
-    context.account_number !== null &&
-    (await scheduleNextInChain(trx, rules.deliveries, endpoint.id, context.account_number, settledIso));
+  const scheduleNext = async (handOff?: string): Promise<NextInChain> => {
+    if (context.account_number === null) return undefined;
+    const { deliveries } = rules;
+    const next = await scheduleNextInChain(
+      trx,
+      deliveries,
+      endpoint.id,
+      context.account_number,
+      settledIso,
+      handOff,
+    );
+    return next === undefined ? undefined : { id: next, handed: handOff !== undefined };
+  };
   if (delivered) {
     if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })))
-      return false;
+      return undefined;
     await updateEndpoint(trx, endpoint.id, {
       failing_since: null,
       consecutive_failures: 0,
       paused_until: null,
     });
-    return scheduleNext();
+    return scheduleNext(ended.handOff);
   }
   const gone = result.status === 410;
   const failingSince = endpoint.failing_since ?? settledIso;
@@ -117,7 +133,7 @@ export async function recordOutcome(
       settledIso,
     );
     rules.log.warn({ endpointId: endpoint.id, reason }, "webhook endpoint disabled");
-    return false;
+    return undefined;
   }
   const honoured =
     result.status === 429 || result.status === 503 ? retryAfterMs(result.retryAfter, settledAt) : undefined;
@@ -125,7 +141,7 @@ export async function recordOutcome(
   const nextAt =
     delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
   const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
-  if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return false;
+  if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return undefined;
   const failures = endpoint.consecutive_failures + 1;
   // A run of failures: the endpoint's other deliveries wait with this one for its next retry,
   // when this one goes first as the probe, instead of each timing out in turn.

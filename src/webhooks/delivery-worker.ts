@@ -12,7 +12,13 @@ import {
 import { TransactionBatches } from "../storage/transaction-batches.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
-import { type DeliveryLog, FAILURE_RUN, type OutcomeRules, recordOutcome } from "./attempt-outcome.js";
+import {
+  type DeliveryLog,
+  FAILURE_RUN,
+  type NextInChain,
+  type OutcomeRules,
+  recordOutcome,
+} from "./attempt-outcome.js";
 import type { WebhookEndpointService } from "./endpoint-service.js";
 import { WebhookPoster } from "./http-post.js";
 import { deliveryHeaders } from "./signing.js";
@@ -71,6 +77,8 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private running = false;
+  /** stop() was asked: no chain is handed over any more. */
+  private stopping = false;
   private tickPending = false;
   /** When the planned claim runs (ms), while tickPending. */
   private tickAt = 0;
@@ -102,10 +110,11 @@ export class DeliveryWorker {
   /** Stops claiming, then waits for the attempts in flight (each bounded by the timeout). */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
     this.tickPending = false;
     clearTimeout(this.timer);
     await this.ticking;
-    await Promise.all(this.inFlight);
+    await this.drain();
     this.poster.close();
   }
 
@@ -135,24 +144,43 @@ export class DeliveryWorker {
         return endpoint ? [{ context, endpoint }] : [];
       });
     });
-    for (const { context, endpoint } of claimed) {
-      const id = context.id;
-      const attempt = this.attempt(context, endpoint, lease).catch((error: unknown) => {
-        this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
-        return releaseLeases(this.options.storage.db, [id], lease).catch(() => {});
-      });
-      const tracked = attempt.finally(() => {
-        this.inFlight.delete(tracked);
-        this.freed();
-      });
-      this.inFlight.add(tracked);
-    }
+    for (const { context, endpoint } of claimed) this.begin(context, endpoint, lease);
     return claimed.length;
   }
 
-  /** Waits for the attempts in flight (tests). */
+  /** Waits for the attempts in flight, those handed over meanwhile included. */
   async drain(): Promise<void> {
-    await Promise.all(this.inFlight);
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
+  /** Attempts a delivery leased to this process, in one of its slots. */
+  private begin(context: DeliveryContext, endpoint: EndpointRow, lease: string): void {
+    const id = context.id;
+    const attempt = this.attempt(context, endpoint, lease).catch((error: unknown) => {
+      this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
+      return releaseLeases(this.options.storage.db, [id], lease).catch(() => {});
+    });
+    const tracked = attempt.finally(() => {
+      this.inFlight.delete(tracked);
+      this.freed();
+    });
+    this.inFlight.add(tracked);
+  }
+
+  /** A chain's next delivery, leased to this process by its predecessor's settling: attempted now. */
+  private async handedOver(id: string, lease: string): Promise<void> {
+    try {
+      const [context] = await deliveryContexts(this.options.storage.db, [id]);
+      const [endpoint] = context
+        ? await findEndpointsById(this.options.storage.db, [context.endpoint_id])
+        : [];
+      if (context && endpoint) return this.begin(context, endpoint, lease);
+    } catch (error) {
+      this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery handed over could not be read");
+    }
+    // Given back: the next claim takes it.
+    await releaseLeases(this.options.storage.db, [id], lease).catch(() => {});
+    this.backlog = true;
   }
 
   /**
@@ -231,13 +259,31 @@ export class DeliveryWorker {
       },
       "webhook delivery attempt",
     );
+    // The chain's next delivery comes to this process with a lease of its own, unless it stops.
+    const handOff = this.stopping
+      ? undefined
+      : new Date(settledAt + leaseMs(this.options.timeoutMs)).toISOString();
+    let next: NextInChain;
     // Settled with the other attempts ending now: one transaction for all of them.
     await this.settlements.run(
       async (trx) => {
-        const outcome = { context, endpoint, lease, attempt, startedAt, settledAt, result, delivered, error };
-        if (await recordOutcome(trx, this.rules, outcome)) this.backlog = true;
+        const outcome = {
+          context,
+          endpoint,
+          lease,
+          attempt,
+          startedAt,
+          settledAt,
+          result,
+          delivered,
+          error,
+          handOff,
+        };
+        next = await recordOutcome(trx, this.rules, outcome);
       },
       `${endpoint.id}\u0000${context.account_number ?? ""}`,
     );
+    if (next?.handed && handOff !== undefined) await this.handedOver(next.id, handOff);
+    else if (next) this.backlog = true;
   }
 }
