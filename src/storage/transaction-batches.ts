@@ -14,11 +14,11 @@ interface Pending {
  * Small write transactions of one kind that need not wait for each other, run together on
  * SQLite, whose one writer runs transactions one at a time anyway (issue 29: the outcomes of
  * webhook delivery attempts): what is submitted while a batch runs goes in the next one, one
- * BEGIN and one COMMIT for all of it. Each keeps the outcome it would have
- * had alone: when a batch fails for something other than the database being unreachable, its
- * works run again one transaction each, so only the one that failed fails; when the database
- * cannot answer, or the COMMIT's outcome is unknown, every work of the batch fails with that
- * error, as each would have alone.
+ * BEGIN and one COMMIT for all of it. Each keeps the outcome it would have had alone: when a
+ * batch fails for something other than the database being unreachable, its works run again one
+ * transaction each, so only the one that failed fails; when the database cannot answer, or the
+ * COMMIT's outcome is unknown, every work of the batch fails with that error, as each would have
+ * alone.
  */
 export class TransactionBatches {
   private queue: Pending[] = [];

@@ -59,9 +59,11 @@ export interface PosterOptions {
  * loaded 20 MB more (docs/performance.md).
  */
 export class WebhookPoster {
+  // Set as Node's global agents are (which attempts used before): connections kept alive, the
+  // most recently used first, a socket timed out after 5 s.
   private readonly agents = {
-    "http:": new http.Agent({ keepAlive: true, scheduling: "lifo" }),
-    "https:": new https.Agent({ keepAlive: true, scheduling: "lifo" }),
+    "http:": new http.Agent({ keepAlive: true, scheduling: "lifo", timeout: 5_000 }),
+    "https:": new https.Agent({ keepAlive: true, scheduling: "lifo", timeout: 5_000 }),
   };
 
   constructor(private readonly options: PosterOptions) {}
