@@ -174,6 +174,8 @@ export class DeliveryWorker {
       const [endpoint] = context
         ? await findEndpointsById(this.options.storage.db, [context.endpoint_id])
         : [];
+      // Closed since (its endpoint deleted or disabled): nothing to send, and no lease left to give back.
+      if (context && (context.state !== "pending" || context.lease_until !== lease)) return;
       if (context && endpoint) return this.begin(context, endpoint, lease);
     } catch (error) {
       this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery handed over could not be read");
