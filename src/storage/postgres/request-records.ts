@@ -3,7 +3,6 @@ import type { PostgresStorage } from "../database.js";
 import {
   FIND_RECORD,
   type FreshRecord,
-  INSERT_RECORD,
   type RecordId,
   type RequestRecord,
   type RequestRecordClaims,
@@ -26,7 +25,7 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
   const { pool } = storage;
   const inserts = new WriteBatches<NewRecord, boolean>({
     many: (records) => insertMany(pool, records),
-    one: async (record) => ((await pool.query(insert.query(record))).rowCount ?? 0) > 0,
+    one: async (record) => (await insertMany(pool, [record]))[0] === true,
     identity: recordKey,
   });
   return {
@@ -74,7 +73,6 @@ const MANY_COLUMNS = [
   "reference",
 ] as const;
 
-const insert = named(INSERT_RECORD);
 const find = named(FIND_RECORD);
 const takeOverStatement = named(TAKE_OVER_RECORD);
 const insertManyStatement = named(`insert into request_records
