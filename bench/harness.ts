@@ -37,6 +37,8 @@ export interface Result {
   errors: number;
   total: number;
   peakRssMb: number;
+  /** The server's CPU time (all its threads) during the measured run, per request answered. */
+  cpuUsPerRequest: number;
   floor?: "write" | "read";
   ratioToFloor?: number;
 }
@@ -104,7 +106,9 @@ export async function measure(
     });
   };
   if (load.warmup > 0) await run(load.warmup);
+  const cpuBefore = cpuMs(target.pid);
   const result = await run(load.duration);
+  const cpuSpent = cpuMs(target.pid) - cpuBefore;
   const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const unexpected = Object.entries(statusCounts)
     .filter(([status]) => !expectStatus.includes(Number(status)))
@@ -117,8 +121,24 @@ export async function measure(
     errors: result.errors + result.timeouts + unexpected,
     total: result.requests.total,
     peakRssMb: peakRssMb(target.pid),
+    cpuUsPerRequest: result.requests.total > 0 ? round((1000 * cpuSpent) / result.requests.total, 0) : 0,
   };
 }
+
+/**
+ * The process's CPU time so far (user and system, all its threads), in ms, from /proc: what a
+ * request costs the server whatever else the machine is doing, steadier than its rate on a machine
+ * shared with the load generator.
+ */
+function cpuMs(pid: number): number {
+  // Fields 14 and 15 (utime, stime) in clock ticks; the command name before them may hold spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -235,7 +255,7 @@ export async function freshDatabase(
 }
 
 export function table(results: Result[]): string {
-  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MB", "× floor"];
+  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MB", "CPU µs/req", "× floor"];
   const rows = results.map((r) => [
     r.name,
     String(r.requestsPerSecond),
@@ -243,6 +263,7 @@ export function table(results: Result[]): string {
     String(r.p99Ms),
     String(r.errors),
     String(r.peakRssMb),
+    String(r.cpuUsPerRequest),
     r.ratioToFloor === undefined ? "(floor)" : `${r.ratioToFloor} × ${r.floor}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));

@@ -138,6 +138,34 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
     assert.deepEqual(accounts, [{ account_number: retry.json().data.accountNumber, version: 2 }]);
   });
 
+  test("a transfer's posting and COMMIT in one message, its answer lost: the retry gets the stored answer, one transaction", async () => {
+    const opened = await h.request({ url: GENERATE, body: customer(), as: business });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const accountNumber = opened.json().data.accountNumber as string;
+    const body = { accountNumber, amount: 25_000, narration: "lost at commit" };
+    const send = () =>
+      h.request({
+        url: `${API}/sandbox/transfers`,
+        body,
+        as: business,
+        headers: { "idempotency-key": "pay-4413" },
+      });
+    // No webhook endpoint, so no delivery to add: the posting and COMMIT go in one message.
+    const sprung = proxy.dropAnswerTo(PG_COMMIT);
+    const lost = await send();
+    await sprung;
+    assertFailCode(lost, 503, "SERVICE_UNAVAILABLE");
+    const retry = await retried(send);
+    assert.equal(retry.statusCode, 201, retry.body);
+    assert.equal(retry.headers["idempotent-replayed"], "true", "the stored answer of the committed transfer");
+    const recorded = await h.storage.db
+      .selectFrom("transactions")
+      .select(["id", "amount"])
+      .where("account_number", "=", accountNumber)
+      .execute();
+    assert.deepEqual(recorded, [{ id: retry.json().data.id, amount: 25_000 }]);
+  });
+
   test("a database lost before the answer is stored: the fail envelope, and the key freed once it answers", async () => {
     const body = customer();
     bank.before = () => proxy.cut();

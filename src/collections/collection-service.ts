@@ -94,8 +94,12 @@ export class CollectionService {
   }
 
   /** As `receive`, for a transfer already read (the sandbox's, built from a checked input). */
-  private async ingest(transfer: TransferNotification, unit?: UnitOfWork): Promise<ReceivedTransfer> {
-    const outcome = await this.record(transfer, unit);
+  private async ingest(
+    transfer: TransferNotification,
+    unit?: UnitOfWork,
+    payee?: string,
+  ): Promise<ReceivedTransfer> {
+    const outcome = await this.record(transfer, unit, payee);
     if ("result" in outcome) return outcome.result;
     for (const listener of this.conflictListeners) {
       try {
@@ -116,7 +120,11 @@ export class CollectionService {
     };
   }
 
-  private record(transfer: TransferNotification, unit: UnitOfWork | undefined) {
+  /**
+   * The ingestion's write. With `payee`, the number must be one issued to that business (a current
+   * or a retired number): decided under the ingestion's own look-up, so no read of its own.
+   */
+  private record(transfer: TransferNotification, unit: UnitOfWork | undefined, payee?: string) {
     return this.options.transfers.ingest<ReceivedTransfer>(
       { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now: isoNow(this.now) },
       {
@@ -137,7 +145,10 @@ export class CollectionService {
           return { conflict };
         },
         ledgerAccounts: ledgerAccountsOf,
-        post: (found) => this.post(transfer, found),
+        post: (found) => {
+          if (payee !== undefined && found?.account.business_id !== payee) throw accountNotFound();
+          return this.post(transfer, found);
+        },
       },
       unit,
     );
@@ -225,8 +236,6 @@ export class CollectionService {
     unit?: UnitOfWork,
   ): Promise<ReceivedTransfer> {
     if (!this.options.sandbox) throw sandboxOff();
-    const storage = this.options.storage;
-    if (!(await storage.hot.issuedTo(business.businessId, input.accountNumber))) throw accountNotFound();
     const reference = unit?.reference ?? randomUUID();
     // Built from the route's checked input, with a UUID session id: a notification the bank
     // protocol accepts as it is (collections/validation.test.ts), so it is not read again.
@@ -235,7 +244,7 @@ export class CollectionService {
       sessionId: `sandbox-${reference}`,
       paidAt: isoNow(this.now),
     });
-    return this.ingest(transfer, unit);
+    return this.ingest(transfer, unit, business.businessId);
   }
 
   /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */

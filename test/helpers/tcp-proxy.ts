@@ -2,8 +2,11 @@ import net from "node:net";
 import type { DatabaseLocation } from "../../src/config/load.js";
 import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from "./databases.js";
 
-/** A PostgreSQL simple-query message that is exactly `commit`, as it crosses the wire. */
-export const PG_COMMIT = "\u0000\u0000\u0000\u000bcommit\u0000";
+/**
+ * The end of a PostgreSQL simple-query message whose last statement is `commit`, as it crosses the
+ * wire: COMMIT on its own, or after a transaction's last statement in the same message.
+ */
+export const PG_COMMIT = "commit\u0000";
 
 /** A TCP proxy on 127.0.0.1 that a test can cut and restore, to take a database "away" and back. */
 export interface TcpProxy {

@@ -3,12 +3,14 @@ import type { PostgresStorage } from "../database.js";
 import type { AccountRow } from "../schema.js";
 import { createOnPostgres } from "./account-batches.js";
 import {
+  commitEvent,
+  ENDPOINTS_OF_BUSINESS,
   EVENT_CTES,
-  EVENT_SELECT,
-  type EventWritten,
+  EVENT_SEQUENCE,
+  endpointsRead,
   eventValues,
-  writeDeliveriesOnClient,
 } from "./event-writes.js";
+import { inlineStatement } from "./inline.js";
 import { named } from "./named.js";
 import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
 
@@ -30,17 +32,16 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
       // The usual case, a new customer, in one statement; an existing one is re-issued.
       const answer = await createOnPostgres(storage.pool, account, number, created, unit);
       if (answer !== undefined) return answer;
-      return clientTransaction(storage, unit, async (client, answerFor) => {
-        const found = await client.query<AccountRow>(
-          PERMANENT_LOOKUP.query({ business_id: account.business_id, email: account.email }),
-        );
-        const existing = found.rows[0];
-        // Permanent accounts are never deleted, and this runs only after the create found one.
-        if (!existing) throw new Error("the permanent account to re-issue is gone");
-        const decided = reissue(existing);
-        const answered = answerFor(decided.result);
-        const written = await client.query<EventWritten>(
-          reissueStatement.query({
+      const keys = { business_id: account.business_id, email: account.email };
+      return clientTransaction(
+        storage,
+        unit,
+        async ({ client, answerFor, opened: [found, enabled], commitWith }) => {
+          const existing = found?.rows[0] as AccountRow | undefined;
+          // Permanent accounts are never deleted, and this runs only after the create found one.
+          if (!existing) throw new Error("the permanent account to re-issue is gone");
+          const decided = reissue(existing);
+          const values = {
             ...decided.fields,
             id: existing.id,
             business_id: existing.business_id,
@@ -49,13 +50,20 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
             issued_at: number.issued_at,
             issued_by_type: number.issued_by_type ?? null,
             issued_by_id: number.issued_by_id ?? null,
-            ...answeredValues(answered),
+            ...answeredValues(answerFor(decided.result)),
             ...eventValues(decided.event),
-          }),
-        );
-        await writeDeliveriesOnClient(client, decided.event, written.rows[0] as EventWritten);
-        return decided.result;
-      });
+          };
+          const endpoints = endpointsRead(enabled);
+          await commitEvent({ client, commitWith }, reissueStatement, values, decided.event, endpoints);
+          return decided.result;
+        },
+        {},
+        // With BEGIN: the account's lock, then its business's endpoints read after it.
+        [
+          inlineStatement(PERMANENT_LOOKUP, keys),
+          inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: account.business_id }),
+        ],
+      );
     },
   };
 }
@@ -78,4 +86,4 @@ with account_reissued as (
   values (@account_number, @id, @business_id, @version::integer, @reference, @issued_at, null,
           @issued_by_type, @issued_by_id)
 ), ${ANSWERED_CTE}, ${EVENT_CTES}
-select ${EVENT_SELECT}`);
+select ${EVENT_SEQUENCE}`);

@@ -1,14 +1,16 @@
 import type pg from "pg";
 import type { EndpointTypes, EventToWrite } from "../event-writes.js";
 import { LOCK_CHAINS } from "../statements.js";
-import { named } from "./named.js";
+import { inlineStatement } from "./inline.js";
+import { type NamedStatement, named } from "./named.js";
+import type { ClientWork } from "./transaction.js";
 
 /**
  * The part of a write statement that records the event: data-modifying CTEs ending in one named
- * `event_written` (its sequence), and a select list entry `endpoints` (the business's enabled
- * endpoints, as JSON). Its parameters are eventValues' and the statement's `@business_id`. The
- * caller's statement runs it in its own round trip; `writeDeliveriesOnClient` then adds the
- * deliveries.
+ * `event_written`, whose sequence the statement selects (EVENT_SEQUENCE). Its parameters are
+ * eventValues' and the statement's `@business_id`. The business's enabled endpoints are read
+ * before, with the transaction's BEGIN (ENDPOINTS_OF_*): with none the event is for, the statement
+ * and COMMIT go in one message (commitEvent).
  */
 export const EVENT_CTES = `event_sequence as (
   insert into counters (name, value) values (@event_counter, 1)
@@ -20,15 +22,24 @@ export const EVENT_CTES = `event_sequence as (
   from event_sequence
   returning sequence
 )`;
-export const EVENT_SELECT = `(select sequence from event_written) as event_sequence,
-  (select coalesce(json_agg(json_build_object('id', id, 'event_types', event_types)), '[]'::json)
-   from webhook_endpoints where business_id = @business_id and enabled = 1) as endpoints`;
+/** The enabled endpoints of the business `business` (an SQL expression), as EndpointTypes JSON. */
+const enabledEndpoints = (business: string) =>
+  `(select coalesce(json_agg(json_build_object('id', id, 'event_types', event_types)), '[]'::json)
+   from webhook_endpoints where business_id = ${business} and enabled = 1)`;
+/** The select list entry of EVENT_CTES's statement: the event's sequence. */
+export const EVENT_SEQUENCE = "(select sequence from event_written) as event_sequence";
 
-/** What EVENT_CTES's statement answers about the event. */
-export interface EventWritten {
-  event_sequence: number;
-  endpoints: EndpointTypes[];
-}
+/** The enabled endpoints of a business (`endpoints`): as ENDPOINTS_OF_NUMBER, by the business's id. */
+export const ENDPOINTS_OF_BUSINESS = named(`select ${enabledEndpoints("@business_id")} as endpoints`);
+
+/**
+ * The enabled endpoints of the business an account number was issued to (`endpoints`, none for an
+ * unknown number): read before the event's statement, so that when no delivery is due the event's
+ * statement and COMMIT can go in one message (transaction.ts, commitWith).
+ */
+export const ENDPOINTS_OF_NUMBER = named(`select ${enabledEndpoints(`(select a.business_id
+  from account_numbers n join accounts a on a.id = n.account_id where n.account_number = @account_number)`)}
+  as endpoints`);
 
 /** The event's parameters for EVENT_CTES (the business id is the statement's own). */
 export const eventValues = (event: EventToWrite) => ({
@@ -40,36 +51,51 @@ export const eventValues = (event: EventToWrite) => ({
   event_created_at: event.row.created_at,
 });
 
+/** The endpoints an opening's ENDPOINTS_OF_* statement read (none when it read no row). */
+export const endpointsRead = (result: pg.QueryResult | undefined): EndpointTypes[] =>
+  (result?.rows[0] as { endpoints?: EndpointTypes[] } | undefined)?.endpoints ?? [];
+
 /**
- * In the transaction that wrote the event (EVENT_CTES): one pending delivery per target, joining
- * its account's chain where one is pending. The chains' advisory locks are taken first (as
- * delivery-repository.ts does), in a statement of their own so that the check that follows sees a
- * delivery settling meanwhile.
+ * Sends the statement that writes the event (EVENT_CTES, selecting EVENT_SEQUENCE), and ends the
+ * transaction. With no endpoint the event is for, the statement and COMMIT go in one message.
+ * Otherwise the statement, then, in one message, the chains' advisory locks (as
+ * delivery-repository.ts takes them), one pending delivery per target, joining its account's chain
+ * where one is pending, and COMMIT: the locks in a statement of their own, and each statement of a
+ * message reads a fresh snapshot, so the check that follows sees a delivery settling meanwhile.
  */
-export async function writeDeliveriesOnClient(
-  client: pg.ClientBase,
+export async function commitEvent(
+  { client, commitWith }: Pick<ClientWork<unknown>, "client" | "commitWith">,
+  statement: NamedStatement,
+  values: Readonly<Record<string, unknown>>,
   event: EventToWrite,
-  written: EventWritten,
+  endpoints: readonly EndpointTypes[],
 ): Promise<void> {
-  const targets = event.targets(written.endpoints);
-  if (targets.length === 0) return;
-  const { row } = event;
-  if (row.account_number !== null) {
-    await client.query(lockChains.query({ endpoint_ids: targets, account_number: row.account_number }));
+  const targets = event.targets(endpoints);
+  if (targets.length === 0) {
+    await commitWith(inlineStatement(statement, values));
+    return;
   }
-  await client.query(
-    insertDeliveries.query({
+  const written = await client.query<{ event_sequence: number }>(statement.query(values));
+  const sequence = (written.rows[0] as { event_sequence: number }).event_sequence;
+  const { row } = event;
+  const statements =
+    row.account_number === null
+      ? []
+      : [inlineStatement(lockChains, { endpoint_ids: targets, account_number: row.account_number })];
+  statements.push(
+    inlineStatement(insertDeliveries, {
       ids: targets.map(() => event.deliveryId()),
       endpoint_ids: targets,
       event_id: row.id,
       business_id: row.business_id,
-      sequence: written.event_sequence,
+      sequence,
       account_number: row.account_number,
       now: row.created_at,
       due: event.firstAttempt(false),
       behind_pending: event.firstAttempt(true),
     }),
   );
+  await commitWith(statements.join("; "));
 }
 
 const lockChains = named(LOCK_CHAINS);

@@ -10,38 +10,74 @@ export interface PostgresWriter {
   beginWrite: string;
 }
 
+/** What `work` is given in clientTransaction. */
+export interface ClientWork<T> {
+  client: pg.PoolClient;
+  /**
+   * The unit of work's records to complete for `result`, to fold into the last statement
+   * (undefined when there is no unit, or the result does not answer).
+   */
+  answerFor(result: T): AnswerRecords | undefined;
+  /** The results of the opening's statements, sent in BEGIN's own message, in order. */
+  opened: pg.QueryResult[];
+  /**
+   * Sends the last statement (its values written in: inline.ts) and COMMIT in one message, so the
+   * transaction's end costs no round trip of its own; nothing may be sent after it, and the
+   * answer must have been folded in (`answerFor`) before. A connection lost in it leaves the
+   * outcome unknown, and says so; a refused statement commits nothing.
+   */
+  commitWith(statement: string): Promise<pg.QueryResult>;
+}
+
 /**
  * Runs `work` in a transaction on one pooled client, for the hot path's statements (unnamed:
  * nothing outlives the transaction, so a transaction pooler may sit between). `work` may fold the
- * unit of work's answer into its last statement: `answerFor(result)` gives the records to
- * complete (undefined when there is no unit, or the result does not answer). If it does not, they
- * are completed here, before COMMIT. A connection lost during COMMIT leaves the outcome unknown,
- * and says so.
+ * unit of work's answer into its last statement (`answerFor`). If it does not, the records are
+ * completed here, before COMMIT. A connection lost during COMMIT leaves the outcome unknown, and
+ * says so. `opening`, statements with their values written in (inline.ts), is sent with BEGIN, so
+ * the transaction's first reads cost no round trip of their own.
  */
 export async function clientTransaction<T>(
   writer: PostgresWriter,
   unit: UnitOfWork | undefined,
-  work: (client: pg.PoolClient, answerFor: (result: T) => AnswerRecords | undefined) => Promise<T>,
+  work: (context: ClientWork<T>) => Promise<T>,
   options: AnswerOptions<T> = {},
+  opening: readonly string[] = [],
 ): Promise<T> {
   unit?.assertOpen();
   let folded = false;
-  const answerFor = (result: T) => {
-    folded = true;
-    return unit?.recordsFor(result, options);
-  };
+  let committed = false;
   const client = await writer.pool.connect();
+  const context: ClientWork<T> = {
+    client,
+    answerFor: (result) => {
+      folded = true;
+      return unit?.recordsFor(result, options);
+    },
+    opened: [],
+    async commitWith(statement) {
+      if (unit && !folded) throw new Error("commitWith: the answer was not folded into the statement");
+      committed = true;
+      try {
+        return resultsOf(await client.query(`${statement}; commit`))[0] as pg.QueryResult;
+      } catch (error) {
+        if (isConnectionLost(error)) throw new CommitOutcomeUnknownError(error);
+        throw error;
+      }
+    },
+  };
   let broken: Error | undefined;
   try {
-    await client.query(writer.beginWrite);
     let result: T;
     try {
-      result = await work(client, answerFor);
-      const answer = folded ? undefined : unit?.answerFor(result, options);
-      if (answer) {
-        for (const claim of answer.claims) {
+      const begun = resultsOf(await client.query([writer.beginWrite, ...opening].join("; ")));
+      context.opened = begun.slice(begun.length - opening.length);
+      result = await work(context);
+      if (!committed) {
+        const answer = folded ? undefined : unit?.answerFor(result, options);
+        for (const claim of answer?.claims ?? []) {
           await client.query(
-            completeRecord.query({ ...claim, status_code: answer.statusCode, response: answer.response }),
+            completeRecord.query({ ...claim, status_code: answer?.statusCode, response: answer?.response }),
           );
         }
       }
@@ -49,7 +85,7 @@ export async function clientTransaction<T>(
       await client.query("rollback").catch(() => {});
       throw error;
     }
-    await commitClient(client);
+    if (!committed) await commitClient(client);
     return result;
   } catch (error) {
     if (isConnectionLost(error) || error instanceof CommitOutcomeUnknownError) broken = error as Error;
@@ -59,6 +95,10 @@ export async function clientTransaction<T>(
     client.release(broken);
   }
 }
+
+/** A simple query's results: node-postgres answers an array for several statements, one for one. */
+const resultsOf = (results: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] =>
+  Array.isArray(results) ? results : [results];
 
 const completeRecord = named(COMPLETE_RECORD);
 

@@ -19,12 +19,14 @@ import {
 } from "../transfer-writes.js";
 import type { UnitOfWork } from "../unit-of-work.js";
 import {
+  commitEvent,
+  ENDPOINTS_OF_NUMBER,
   EVENT_CTES,
-  EVENT_SELECT,
-  type EventWritten,
+  EVENT_SEQUENCE,
+  endpointsRead,
   eventValues,
-  writeDeliveriesOnClient,
 } from "./event-writes.js";
+import { inlineStatement } from "./inline.js";
 import { type NamedStatement, named } from "./named.js";
 import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
 
@@ -46,19 +48,12 @@ function ingest<R>(
   return clientTransaction<TransferOutcome<R>>(
     storage,
     unit,
-    async (client, answerFor) => {
+    async ({ client, answerFor, opened: [looked, enabled], commitWith }) => {
       const run = <Row extends pg.QueryResultRow>(
         statement: NamedStatement,
         values: Record<string, unknown>,
       ) => client.query<Row>(statement.query(values));
-      const lookup = parseLookup(
-        (
-          await run<{ lookup: string }>(STATEMENTS.lookup, {
-            session_id: sessionId,
-            account_number: accountNumber,
-          })
-        ).rows[0]?.lookup,
-      );
+      const lookup = parseLookup((looked?.rows[0] as { lookup?: string } | undefined)?.lookup);
       if (lookup.existing) {
         const seen = decide.again(lookup.existing);
         if ("duplicate" in seen) return { result: seen.duplicate };
@@ -90,8 +85,7 @@ function ingest<R>(
       const outcome = { result: posting.result };
       const { transaction, entries } = posting;
       const heads = [...posting.heads];
-      const answer = answerFor(outcome);
-      const written = await run<EventWritten>(STATEMENTS.post, {
+      const values = {
         ...Object.fromEntries(TRANSACTION_COLUMNS.map((column) => [column, transaction[column]])),
         entry_accounts: entries.map((e) => e.ledgerAccountId),
         entry_sequences: entries.map((e) => e.sequence),
@@ -103,15 +97,23 @@ function ingest<R>(
         head_balances: heads.map((h) => h.balance),
         head_entry_counts: heads.map((h) => h.entryCount),
         head_hashes: heads.map((h) => h.lastHash),
-        ...answeredValues(answer),
+        ...answeredValues(answerFor(outcome)),
         total_received: posting.accountTotals.total_received,
         transfer_count: posting.accountTotals.transfer_count,
         ...eventValues(posting.event),
-      });
-      await writeDeliveriesOnClient(client, posting.event, written.rows[0] as EventWritten);
+      };
+      // Read with the look-up, under its locks, as the statement itself would read them.
+      const endpoints = endpointsRead(enabled);
+      await commitEvent({ client, commitWith }, STATEMENTS.post, values, posting.event, endpoints);
       return outcome;
     },
     OUTCOME_ANSWERS,
+    // With BEGIN: the look-up's locks are taken in the transaction, and the business's endpoints
+    // read after them, at no round trip of their own.
+    [
+      inlineStatement(STATEMENTS.lookup, { session_id: sessionId, account_number: accountNumber }),
+      inlineStatement(ENDPOINTS_OF_NUMBER, { account_number: accountNumber }),
+    ],
   );
 }
 
@@ -175,5 +177,5 @@ const STATEMENTS = {
   update accounts set total_received = @total_received::bigint, transfer_count = @transfer_count::integer
   where id = @account_id
 ), ${ANSWERED_CTE}, ${EVENT_CTES}
-select ${EVENT_SELECT}`),
+select ${EVENT_SEQUENCE}`),
 };
