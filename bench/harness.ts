@@ -3,7 +3,7 @@
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,8 @@ export interface Result {
   peakRssMb: number;
   /** The server's CPU time (all its threads) during the measured run, per request answered. */
   cpuUsPerRequest: number;
+  /** The same of the local PostgreSQL server's processes (0 with SQLite). */
+  databaseCpuUsPerRequest: number;
   floor?: "write" | "read";
   ratioToFloor?: number;
 }
@@ -107,8 +109,12 @@ export async function measure(
   };
   if (load.warmup > 0) await run(load.warmup);
   const cpuBefore = cpuMs(target.pid);
+  const databaseBefore = databaseCpuMs();
   const result = await run(load.duration);
   const cpuSpent = cpuMs(target.pid) - cpuBefore;
+  const databaseSpent = spentBetween(databaseBefore, databaseCpuMs());
+  const perRequest = (ms: number) =>
+    result.requests.total > 0 ? round((1000 * ms) / result.requests.total, 0) : 0;
   const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const unexpected = Object.entries(statusCounts)
     .filter(([status]) => !expectStatus.includes(Number(status)))
@@ -121,7 +127,8 @@ export async function measure(
     errors: result.errors + result.timeouts + unexpected,
     total: result.requests.total,
     peakRssMb: peakRssMb(target.pid),
-    cpuUsPerRequest: result.requests.total > 0 ? round((1000 * cpuSpent) / result.requests.total, 0) : 0,
+    cpuUsPerRequest: perRequest(cpuSpent),
+    databaseCpuUsPerRequest: perRequest(databaseSpent),
   };
 }
 
@@ -131,10 +138,42 @@ export async function measure(
  * shared with the load generator.
  */
 function cpuMs(pid: number): number {
-  // Fields 14 and 15 (utime, stime) in clock ticks; the command name before them may hold spaces.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** utime and stime (fields 14 and 15, clock ticks) of a /proc/<pid>/stat line, in ms. */
+function statCpuMs(stat: string): number {
+  // The command name, in parentheses before them, may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * The CPU time so far of each PostgreSQL server process on this machine (the bench's database is
+ * local), in ms by pid: with the service's, where a request's cost lies. Empty with SQLite.
+ */
+function databaseCpuMs(): Map<string, number> {
+  const spent = new Map<string, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.includes(" (postgres) ")) spent.set(entry, statCpuMs(stat));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return spent;
+}
+
+/**
+ * What the processes spent between two readings: a process started meanwhile counts whole; one
+ * that ended takes its time with it (the pools' connections stay open throughout a run).
+ */
+function spentBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
@@ -255,7 +294,17 @@ export async function freshDatabase(
 }
 
 export function table(results: Result[]): string {
-  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MB", "CPU µs/req", "× floor"];
+  const header = [
+    "scenario",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "peak RSS MB",
+    "CPU µs/req",
+    "DB CPU µs/req",
+    "× floor",
+  ];
   const rows = results.map((r) => [
     r.name,
     String(r.requestsPerSecond),
@@ -264,6 +313,7 @@ export function table(results: Result[]): string {
     String(r.errors),
     String(r.peakRssMb),
     String(r.cpuUsPerRequest),
+    String(r.databaseCpuUsPerRequest),
     r.ratioToFloor === undefined ? "(floor)" : `${r.ratioToFloor} × ${r.floor}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));

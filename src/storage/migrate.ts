@@ -35,6 +35,7 @@ import * as timeZone from "./migrations/0031-time-zone.js";
 import * as consoleSearch from "./migrations/0032-console-search.js";
 import * as operators from "./migrations/0033-operators.js";
 import * as leasedDeliveries from "./migrations/0034-leased-deliveries.js";
+import * as endpointReads from "./migrations/0035-endpoint-reads.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -72,6 +73,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0032-console-search": consoleSearch,
   "0033-operators": operators,
   "0034-leased-deliveries": leasedDeliveries,
+  "0035-endpoint-reads": endpointReads,
 };
 
 /** Every migration, in the order they apply. */

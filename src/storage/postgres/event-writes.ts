@@ -22,24 +22,17 @@ export const EVENT_CTES = `event_sequence as (
   from event_sequence
   returning sequence
 )`;
-/** The enabled endpoints of the business `business` (an SQL expression), as EndpointTypes JSON. */
-const enabledEndpoints = (business: string) =>
-  `(select coalesce(json_agg(json_build_object('id', id, 'event_types', event_types)), '[]'::json)
-   from webhook_endpoints where business_id = ${business} and enabled = 1)`;
 /** The select list entry of EVENT_CTES's statement: the event's sequence. */
 export const EVENT_SEQUENCE = "(select sequence from event_written) as event_sequence";
 
-/** The enabled endpoints of a business (`endpoints`): as ENDPOINTS_OF_NUMBER, by the business's id. */
-export const ENDPOINTS_OF_BUSINESS = named(`select ${enabledEndpoints("@business_id")} as endpoints`);
-
 /**
- * The enabled endpoints of the business an account number was issued to (`endpoints`, none for an
- * unknown number): read before the event's statement, so that when no delivery is due the event's
- * statement and COMMIT can go in one message (transaction.ts, commitWith).
+ * The enabled endpoints of a business (`endpoints`, as EndpointTypes JSON), by its id or by an
+ * account number issued to it (none for an unknown number): read with the transaction's BEGIN,
+ * so that when no delivery is due the event's statement and COMMIT go in one message
+ * (commitEvent). Functions, so their plans are kept per server connection (migration 0035).
  */
-export const ENDPOINTS_OF_NUMBER = named(`select ${enabledEndpoints(`(select a.business_id
-  from account_numbers n join accounts a on a.id = n.account_id where n.account_number = @account_number)`)}
-  as endpoints`);
+export const ENDPOINTS_OF_BUSINESS = named("select vas_endpoints_of_business(@business_id) as endpoints");
+export const ENDPOINTS_OF_NUMBER = named("select vas_endpoints_of_number(@account_number) as endpoints");
 
 /** The event's parameters for EVENT_CTES (the business id is the statement's own). */
 export const eventValues = (event: EventToWrite) => ({
