@@ -4,8 +4,15 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { DATABASE_KINDS, databaseUrl } from "./helpers/databases.js";
-import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { DATABASE_KINDS } from "./helpers/databases.js";
+import {
+  API,
+  createHarness,
+  customer,
+  fixtureEnv,
+  type Harness,
+  type TestBusiness,
+} from "./helpers/harness.js";
 import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 
 // Ingestion under concurrency, and the ledger after a long randomised run. The same
@@ -71,14 +78,7 @@ for (const dialect of DATABASE_KINDS) {
         narration: "twice is once",
         paidAt: new Date().toISOString(),
       };
-      const env = {
-        ...process.env,
-        NODE_ENV: "test",
-        DATABASE_URL: databaseUrl(h.database),
-        VAS_MASTER_KEY: masterKey.toString("hex"),
-        DATA_DIR: h.dir,
-        LOG_LEVEL: "silent",
-      };
+      const env = fixtureEnv(h, masterKey);
       const processes = await Promise.all(
         [0, 1].map(() =>
           run(process.execPath, ["--import", "tsx", FIXTURE, JSON.stringify(notification), "25"], { env }),

@@ -166,6 +166,52 @@ describe("a lost connection at COMMIT (PostgreSQL)", {
     assert.deepEqual(recorded, [{ id: retry.json().data.id, amount: 25_000 }]);
   });
 
+  test("one business's transfers posted together, their COMMIT's answer lost: each 503, each retry its stored answer", async () => {
+    const opened = await h.request({ url: GENERATE, body: customer(), as: business });
+    const accountNumber = opened.json().data.accountNumber as string;
+    const send = (i: number) =>
+      h.request({
+        url: `${API}/sandbox/transfers`,
+        body: { accountNumber, amount: 30_000 + i, narration: "a batch lost at commit" },
+        as: business,
+        headers: { "idempotency-key": `pay-batch-${i}` },
+      });
+    // The first transfer into the number goes alone; the next ones at once go together.
+    assert.equal((await send(0)).statusCode, 201);
+    const sprung = proxy.dropAnswerTo(PG_COMMIT);
+    const lost = await Promise.all([1, 2, 3, 4, 5, 6].map(send));
+    await sprung;
+    const unknown = lost.filter((answer) => answer.statusCode === 503);
+    assert.ok(
+      unknown.length >= 2,
+      `a batch's transfers share the lost COMMIT: ${lost.map((a) => a.statusCode)}`,
+    );
+    for (const answer of unknown) assertFailCode(answer, 503, "SERVICE_UNAVAILABLE");
+    const retries = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => retried(() => send(i))));
+    for (const [i, retry] of retries.entries()) {
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.json().data.amount, 30_001 + i);
+      if (lost[i]?.statusCode === 503) {
+        assert.equal(
+          retry.headers["idempotent-replayed"],
+          "true",
+          "the stored answer of the committed transfer",
+        );
+      }
+    }
+    const recorded = await h.storage.db
+      .selectFrom("transactions")
+      .select("amount")
+      .where("account_number", "=", accountNumber)
+      .orderBy("amount")
+      .execute();
+    assert.deepEqual(
+      recorded.map((row) => Number(row.amount)),
+      [0, 1, 2, 3, 4, 5, 6].map((i) => 30_000 + i),
+      "each transfer once",
+    );
+  });
+
   test("a database lost before the answer is stored: the fail envelope, and the key freed once it answers", async () => {
     const body = customer();
     bank.before = () => proxy.cut();

@@ -36,6 +36,7 @@ import * as consoleSearch from "./migrations/0032-console-search.js";
 import * as operators from "./migrations/0033-operators.js";
 import * as leasedDeliveries from "./migrations/0034-leased-deliveries.js";
 import * as endpointReads from "./migrations/0035-endpoint-reads.js";
+import * as transferLookups from "./migrations/0036-transfer-lookups.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -74,6 +75,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0033-operators": operators,
   "0034-leased-deliveries": leasedDeliveries,
   "0035-endpoint-reads": endpointReads,
+  "0036-transfer-lookups": transferLookups,
 };
 
 /** Every migration, in the order they apply. */

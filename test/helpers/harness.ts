@@ -197,6 +197,16 @@ export const temporaryInputOf = (overrides: Record<string, unknown> = {}) =>
 /** A new endpoint at `url` for every event type, as the contract reads `{url}` (test receivers are loopback: no address policy here). */
 export const endpointAt = (url: string): NewEndpoint => ({ url: new URL(url).toString(), events: null });
 
+/** The environment of a fixture process (test/fixtures/) that opens the harness's database with its key. */
+export const fixtureEnv = (h: Pick<Harness, "database" | "dir">, masterKey: Buffer) => ({
+  ...process.env,
+  NODE_ENV: "test",
+  DATABASE_URL: databaseUrl(h.database),
+  VAS_MASTER_KEY: masterKey.toString("hex"),
+  DATA_DIR: h.dir,
+  LOG_LEVEL: "silent",
+});
+
 /** Verifies a business signed up in the dashboard: its details submitted, then approved by an operator (the CLI). */
 export async function verifyBusiness(services: Harness["services"], businessId: string): Promise<void> {
   await services.profiles.submit(businessId, CLI, {

@@ -69,7 +69,22 @@ export async function commitEvent(
     return;
   }
   const written = await client.query<{ event_sequence: number }>(statement.query(values));
-  const sequence = (written.rows[0] as { event_sequence: number }).event_sequence;
+  await commitWith(deliveryStatements(event, targets, sequenceOf(written)).join("; "));
+}
+
+/** The event's sequence, as EVENT_SEQUENCE selected it. */
+export const sequenceOf = (written: pg.QueryResult): number =>
+  (written.rows[0] as { event_sequence: number }).event_sequence;
+
+/**
+ * The statements, values written in, that queue the event (written with `sequence`) for its
+ * targets: the chains' advisory locks, then one pending delivery per target (see commitEvent).
+ */
+export function deliveryStatements(
+  event: EventToWrite,
+  targets: readonly string[],
+  sequence: number,
+): string[] {
   const { row } = event;
   const statements =
     row.account_number === null
@@ -88,7 +103,7 @@ export async function commitEvent(
       behind_pending: event.firstAttempt(true),
     }),
   );
-  await commitWith(statements.join("; "));
+  return statements;
 }
 
 const lockChains = named(LOCK_CHAINS);

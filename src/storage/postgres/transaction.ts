@@ -97,7 +97,7 @@ export async function clientTransaction<T>(
 }
 
 /** A simple query's results: node-postgres answers an array for several statements, one for one. */
-const resultsOf = (results: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] =>
+export const resultsOf = (results: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] =>
   Array.isArray(results) ? results : [results];
 
 const completeRecord = named(COMPLETE_RECORD);

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { PostgresStorage } from "../database.js";
-import { LAST_TRANSACTION, LEDGER_HEADS, RECORD_CONFLICT } from "../statements.js";
+import { LAST_TRANSACTION, LEDGER_HEADS } from "../statements.js";
 import type { TransactionRow } from "../transaction-repository.js";
 import {
   conflictRow,
@@ -11,32 +11,39 @@ import {
   headMap,
   type LedgerState,
   OUTCOME_ANSWERS,
-  TRANSACTION_COLUMNS,
   type TransferDecisions,
   type TransferKeys,
   type TransferOutcome,
   type TransferWrites,
 } from "../transfer-writes.js";
 import type { UnitOfWork } from "../unit-of-work.js";
-import {
-  commitEvent,
-  ENDPOINTS_OF_NUMBER,
-  EVENT_CTES,
-  EVENT_SEQUENCE,
-  endpointsRead,
-  eventValues,
-} from "./event-writes.js";
+import { commitEvent, ENDPOINTS_OF_NUMBER, endpointsRead } from "./event-writes.js";
 import { inlineStatement } from "./inline.js";
 import { type NamedStatement, named } from "./named.js";
-import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
+import { clientTransaction } from "./transaction.js";
+import { TransferBatches } from "./transfer-batches.js";
+import {
+  POST_TRANSFER,
+  parseLookupJson,
+  postingValues,
+  RECORD_TRANSFER_CONFLICT,
+} from "./transfer-posting.js";
 
 /**
  * Ingestion on PostgreSQL: one transaction of statements, the posting itself one round trip.
  * Ingestions of one session id take turns on an advisory lock, transfers into one account on its
- * row, and one business's transfers on its ledger accounts' rows.
+ * row, and one business's transfers on its ledger accounts' rows. One business's transfers in
+ * flight are posted together, in one transaction (transfer-batches.ts); a transfer whose number's
+ * business is not known yet, or a batch of one, goes alone (`ingest` here).
  */
 export function postgresTransferWrites(storage: PostgresStorage): TransferWrites {
-  return { ingest: (transfer, decide, unit) => ingest(storage, transfer, decide, unit) };
+  const batches = new TransferBatches(storage, ({ transfer, decide, unit }, learn) =>
+    ingest(storage, transfer, decide, unit, learn),
+  );
+  return {
+    ingest: <R>(transfer: TransferKeys, decide: TransferDecisions<R>, unit: UnitOfWork | undefined) =>
+      batches.ingest({ transfer, decide, unit }) as Promise<TransferOutcome<R>>,
+  };
 }
 
 function ingest<R>(
@@ -44,6 +51,7 @@ function ingest<R>(
   { sessionId, accountNumber, now }: TransferKeys,
   decide: TransferDecisions<R>,
   unit: UnitOfWork | undefined,
+  learn: (accountNumber: string, businessId: string) => void,
 ): Promise<TransferOutcome<R>> {
   return clientTransaction<TransferOutcome<R>>(
     storage,
@@ -57,7 +65,7 @@ function ingest<R>(
       if (lookup.existing) {
         const seen = decide.again(lookup.existing);
         if ("duplicate" in seen) return { result: seen.duplicate };
-        await run(STATEMENTS.recordConflict, conflictRow(seen.conflict));
+        await run(RECORD_TRANSFER_CONFLICT, conflictRow(seen.conflict));
         // Kept, and committed without an answer (OUTCOME_ANSWERS).
         return seen;
       }
@@ -65,6 +73,7 @@ function ingest<R>(
       let ledger: LedgerState | undefined;
       if (found) {
         const business_id = found.account.business_id;
+        learn(accountNumber, business_id);
         let heads = lookup.heads ?? [];
         let last = lookup.last ?? undefined;
         const accounts = decide.ledgerAccounts(business_id);
@@ -83,28 +92,10 @@ function ingest<R>(
       }
       const posting = decide.post(found && ledger && { ...found, ledger });
       const outcome = { result: posting.result };
-      const { transaction, entries } = posting;
-      const heads = [...posting.heads];
-      const values = {
-        ...Object.fromEntries(TRANSACTION_COLUMNS.map((column) => [column, transaction[column]])),
-        entry_accounts: entries.map((e) => e.ledgerAccountId),
-        entry_sequences: entries.map((e) => e.sequence),
-        entry_amounts: entries.map((e) => e.amount),
-        entry_balances: entries.map((e) => e.balanceAfter),
-        entry_previous_hashes: entries.map((e) => e.previousHash),
-        entry_hashes: entries.map((e) => e.hash),
-        head_ids: heads.map((h) => h.id),
-        head_balances: heads.map((h) => h.balance),
-        head_entry_counts: heads.map((h) => h.entryCount),
-        head_hashes: heads.map((h) => h.lastHash),
-        ...answeredValues(answerFor(outcome)),
-        total_received: posting.accountTotals.total_received,
-        transfer_count: posting.accountTotals.transfer_count,
-        ...eventValues(posting.event),
-      };
+      const values = postingValues(posting, answerFor(outcome));
       // Read with the look-up, under its locks, as the statement itself would read them.
       const endpoints = endpointsRead(enabled);
-      await commitEvent({ client, commitWith }, STATEMENTS.post, values, posting.event, endpoints);
+      await commitEvent({ client, commitWith }, POST_TRANSFER, values, posting.event, endpoints);
       return outcome;
     },
     OUTCOME_ANSWERS,
@@ -125,19 +116,8 @@ interface Lookup {
   last?: LedgerState["last"] | null;
 }
 
-/**
- * The lookup's JSON, refusing an integer beyond 2^53 as the int8 parser does (database.ts): JSON
- * rounds one to a double of at least 2^53, which is never a safe integer, so none passes unseen.
- */
-export function parseLookup(text: string | undefined): Lookup {
-  if (text === undefined) throw new Error("vas_transfer_lookup answered no row");
-  return JSON.parse(text, (_key, value: unknown) => {
-    if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      throw new RangeError(`integer ${value} is beyond 2^53: refusing to round it`);
-    }
-    return value;
-  }) as Lookup;
-}
+/** What vas_transfer_lookup answered (its JSON text). */
+export const parseLookup = (text: string | undefined) => parseLookupJson<Lookup>(text, "vas_transfer_lookup");
 
 const STATEMENTS = {
   // The session's lock and recording, the account (locked), the business's heads (locked) and
@@ -154,28 +134,4 @@ const STATEMENTS = {
     on conflict do nothing`),
   // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
   last: named(LAST_TRANSACTION),
-  recordConflict: named(RECORD_CONFLICT),
-  // The transaction, its entries, the heads after them, the account's totals, the request's
-  // records and the event: every part of one statement, so one round trip; the foreign keys are
-  // checked at its end.
-  post: named(`with transaction_written as (
-  insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
-  values (${TRANSACTION_COLUMNS.map((c) => `@${c}`).join(", ")})
-), entries_written as (
-  insert into ledger_entries
-    (ledger_account_id, sequence, transaction_id, business_id, amount, balance_after, created_at, previous_hash, hash)
-  select e.account, e.sequence, @id, @business_id, e.amount, e.balance_after, @created_at, e.previous_hash, e.hash
-  from unnest(@entry_accounts::text[], @entry_sequences::integer[], @entry_amounts::bigint[],
-              @entry_balances::bigint[], @entry_previous_hashes::text[], @entry_hashes::text[])
-    as e(account, sequence, amount, balance_after, previous_hash, hash)
-), heads_moved as (
-  update ledger_accounts l set balance = h.balance, entry_count = h.entry_count, last_hash = h.last_hash
-  from unnest(@head_ids::text[], @head_balances::bigint[], @head_entry_counts::integer[], @head_hashes::text[])
-    as h(id, balance, entry_count, last_hash)
-  where l.id = h.id
-), account_counted as (
-  update accounts set total_received = @total_received::bigint, transfer_count = @transfer_count::integer
-  where id = @account_id
-), ${ANSWERED_CTE}, ${EVENT_CTES}
-select ${EVENT_SEQUENCE}`),
 };
