@@ -73,7 +73,7 @@ export async function commitEvent(
 }
 
 /** The event's sequence, as EVENT_SEQUENCE selected it. */
-export const sequenceOf = (written: pg.QueryResult): number =>
+const sequenceOf = (written: pg.QueryResult): number =>
   (written.rows[0] as { event_sequence: number }).event_sequence;
 
 /**

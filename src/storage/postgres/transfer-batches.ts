@@ -17,15 +17,15 @@ import {
   type TransferOutcome,
   type TransferPosting,
 } from "../transfer-writes.js";
-import type { UnitOfWork } from "../unit-of-work.js";
-import { deliveryStatements, ENDPOINTS_OF_BUSINESS, endpointsRead, sequenceOf } from "./event-writes.js";
+import type { AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import { deliveryStatements, ENDPOINTS_OF_BUSINESS, endpointsRead } from "./event-writes.js";
 import { inlineStatement } from "./inline.js";
 import { named } from "./named.js";
 import { resultsOf } from "./transaction.js";
 import {
-  POST_TRANSFER,
+  POST_TRANSFERS,
   parseLookupJson,
-  postingValues,
+  postingsValues,
   RECORD_TRANSFER_CONFLICT,
 } from "./transfer-posting.js";
 
@@ -59,7 +59,8 @@ const MAX_OWNERS = 20_000;
  *
  * What each transfer is answered is what it would have been alone, in the batch's order: the
  * look-up's locks and reads are those of a transfer alone, for all of them at once
- * (vas_transfer_lookups, migration 0036), and each is decided on what the ones before it posted.
+ * (vas_transfer_lookups, migration 0036), and each is decided on what the ones before it posted;
+ * the postings are then written by one statement (POST_TRANSFERS), sent with COMMIT.
  * A refusal (the acceptance rules) refuses only its own transfer; a statement the database
  * refuses rolls the batch back, and each is then ingested alone, so only its own fails. A
  * connection lost while COMMIT was on its way leaves every written transfer's outcome unknown,
@@ -138,16 +139,26 @@ export class TransferBatches {
         await client.query("commit");
         return plan.deferred;
       }
-      const statements = written.map((w) => w.statement);
-      if (written.every((w) => w.targets.length === 0)) {
+      const statements = written.flatMap((w) => (w.statement ? [w.statement] : []));
+      const postings = written.flatMap((w) => (w.posting ? [{ ...w, posting: w.posting }] : []));
+      if (postings.length > 0) {
+        statements.push(inlineStatement(POST_TRANSFERS, postingsValues(business, postings)));
+      }
+      if (postings.every((w) => w.targets.length === 0)) {
         committing = true;
         await client.query(`${statements.join("; ")}; commit`);
       } else {
         const results = resultsOf(await client.query(statements.join("; ")));
-        const queued = written.flatMap((w, i) =>
-          w.targets.length === 0 || !w.posting
+        const sequences = new Map(
+          (results.at(-1) as pg.QueryResult<{ id: string; sequence: number }>).rows.map((row) => [
+            row.id,
+            Number(row.sequence),
+          ]),
+        );
+        const queued = postings.flatMap(({ posting, targets }) =>
+          targets.length === 0
             ? []
-            : deliveryStatements(w.posting.event, w.targets, sequenceOf(results[i] as pg.QueryResult)),
+            : deliveryStatements(posting.event, targets, sequences.get(posting.event.row.id) as number),
         );
         committing = true;
         await client.query(`${queued.join("; ")}; commit`);
@@ -199,13 +210,16 @@ interface Lookups {
   last: Array<{ business_id: string; ordinal: number; created_at: string }>;
 }
 
-/** A statement the batch sends, and what its transfer is answered once it commits. */
+/** What the batch writes for a transfer, and what it is answered once the batch commits. */
 interface Written {
   index: number;
-  statement: string;
   outcome: TransferOutcome<unknown>;
-  /** A posting's (a conflict kept has none), and the endpoints its event is for. */
+  /** A conflict kept: its statement. */
+  statement?: string;
+  /** A posting: written with the batch's others (POST_TRANSFERS), with its request's records. */
   posting?: TransferPosting<unknown>;
+  answer?: AnswerRecords | undefined;
+  /** The endpoints a posting's event is for. */
   targets: string[];
 }
 
@@ -262,12 +276,11 @@ function decideAll(
       heads = after;
       last = { ordinal: posting.transaction.ordinal, created_at: posting.transaction.created_at };
       totals.set(posting.transaction.account_id, posting.accountTotals);
-      const values = postingValues(posting, unit?.tentative(posting.result));
       plan.written.push({
         index,
-        statement: inlineStatement(POST_TRANSFER, values),
         outcome: { result: posting.result },
         posting,
+        answer: unit?.tentative(posting.result),
         targets: posting.event.targets(endpoints),
       });
     } catch (error) {
