@@ -21,7 +21,7 @@ import type { AnswerRecords, UnitOfWork } from "../unit-of-work.js";
 import { deliveryStatements, ENDPOINTS_OF_BUSINESS, endpointsRead } from "./event-writes.js";
 import { inlineStatement } from "./inline.js";
 import { named } from "./named.js";
-import { resultsOf } from "./transaction.js";
+import { clientTransaction, resultsOf } from "./transaction.js";
 import {
   POST_TRANSFERS,
   parseLookupJson,
@@ -108,78 +108,67 @@ export class TransferBatches {
     return settled as Settled[];
   }
 
-  /** Posts the batch; settles what it decided, and answers the indexes left to ingest alone. */
+  /**
+   * Posts the batch in one transaction (clientTransaction: the look-ups with BEGIN, the writes
+   * with COMMIT); settles what it decided, and answers the indexes left to ingest alone.
+   */
   private async batch(business: string, items: TransferItem[], settled: Array<Settled | undefined>) {
-    const client = await this.storage.pool.connect();
-    let broken: Error | undefined;
     let plan: Plan | undefined;
-    let committing = false;
+    const opening = [
+      inlineStatement(LOOKUPS, {
+        session_ids: items.map((item) => item.transfer.sessionId),
+        account_numbers: items.map((item) => item.transfer.accountNumber),
+      }),
+      inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: business }),
+    ];
     try {
-      const opened = resultsOf(
-        await client.query(
-          [
-            this.storage.beginWrite,
-            inlineStatement(LOOKUPS, {
-              session_ids: items.map((item) => item.transfer.sessionId),
-              account_numbers: items.map((item) => item.transfer.accountNumber),
-            }),
-            inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: business }),
-          ].join("; "),
-        ),
+      await clientTransaction<void>(
+        this.storage,
+        undefined,
+        async ({ client, opened: [looked, enabled], commitWith }) => {
+          const lookups = parseLookupJson<Lookups>(
+            (looked?.rows[0] as { lookups?: string } | undefined)?.lookups,
+            "vas_transfer_lookups",
+          );
+          for (const row of lookups.found) this.learn(row.looked_up_number, row.business_id);
+          plan = decideAll(business, items, lookups, endpointsRead(enabled), settled);
+          // Nothing to write: clientTransaction commits.
+          if (plan.written.length === 0) return;
+          const statements = plan.written.flatMap((w) => (w.statement ? [w.statement] : []));
+          const postings = plan.written.flatMap((w) => (w.posting ? [{ ...w, posting: w.posting }] : []));
+          if (postings.length > 0) {
+            statements.push(inlineStatement(POST_TRANSFERS, postingsValues(business, postings)));
+          }
+          if (postings.every((w) => w.targets.length === 0)) {
+            await commitWith(statements.join("; "));
+            return;
+          }
+          const results = resultsOf(await client.query(statements.join("; ")));
+          const sequences = new Map(
+            (results.at(-1) as pg.QueryResult<{ id: string; sequence: number }>).rows.map((row) => [
+              row.id,
+              Number(row.sequence),
+            ]),
+          );
+          const queued = postings.flatMap(({ posting, targets }) =>
+            targets.length === 0
+              ? []
+              : deliveryStatements(posting.event, targets, sequences.get(posting.event.row.id) as number),
+          );
+          await commitWith(queued.join("; "));
+        },
+        {},
+        opening,
       );
-      const [looked, enabled] = opened.slice(-2);
-      const lookups = parseLookupJson<Lookups>(
-        (looked?.rows[0] as { lookups?: string } | undefined)?.lookups,
-        "vas_transfer_lookups",
-      );
-      for (const row of lookups.found) this.learn(row.looked_up_number, row.business_id);
-      plan = decideAll(business, items, lookups, endpointsRead(enabled), settled);
-      const written = plan.written;
-      if (written.length === 0) {
-        await client.query("commit");
-        return plan.deferred;
-      }
-      const statements = written.flatMap((w) => (w.statement ? [w.statement] : []));
-      const postings = written.flatMap((w) => (w.posting ? [{ ...w, posting: w.posting }] : []));
-      if (postings.length > 0) {
-        statements.push(inlineStatement(POST_TRANSFERS, postingsValues(business, postings)));
-      }
-      if (postings.every((w) => w.targets.length === 0)) {
-        committing = true;
-        await client.query(`${statements.join("; ")}; commit`);
-      } else {
-        const results = resultsOf(await client.query(statements.join("; ")));
-        const sequences = new Map(
-          (results.at(-1) as pg.QueryResult<{ id: string; sequence: number }>).rows.map((row) => [
-            row.id,
-            Number(row.sequence),
-          ]),
-        );
-        const queued = postings.flatMap(({ posting, targets }) =>
-          targets.length === 0
-            ? []
-            : deliveryStatements(posting.event, targets, sequences.get(posting.event.row.id) as number),
-        );
-        committing = true;
-        await client.query(`${queued.join("; ")}; commit`);
-      }
-      for (const w of written) {
-        if (w.posting) items[w.index]?.unit?.taken();
-        settled[w.index] = { outcome: w.outcome };
-      }
-      return plan.deferred;
     } catch (error) {
-      await client.query("rollback").catch(() => {});
       const unsettled = items.flatMap((_, i) => (settled[i] === undefined ? [i] : []));
-      if (isConnectionLost(error)) {
-        broken = error as Error;
-        // Written in the message that carried COMMIT: it may have committed.
-        const unknown = new Set(committing ? (plan?.written ?? []).map((w) => w.index) : []);
-        for (const i of unknown) settled[i] = { error: new CommitOutcomeUnknownError(error) };
-        // The deferred were not sent: they go alone, on another connection.
-        const deferred = new Set(plan?.deferred ?? []);
-        for (const i of unsettled) if (!unknown.has(i) && !deferred.has(i)) settled[i] = { error };
-        return [...deferred];
+      const deferred = plan?.deferred ?? [];
+      if (error instanceof CommitOutcomeUnknownError || isConnectionLost(error)) {
+        // Written in the message that carried COMMIT: it may have committed. The deferred were
+        // not sent: they go alone, on another connection.
+        const skipped = new Set(deferred);
+        for (const i of unsettled) if (!skipped.has(i)) settled[i] = { error };
+        return deferred;
       }
       // The database refusing writes refuses them alone too; a statement refused for one
       // transfer is found by writing each alone.
@@ -188,9 +177,12 @@ export class TransferBatches {
         return [];
       }
       return unsettled;
-    } finally {
-      client.release(broken);
     }
+    for (const w of plan?.written ?? []) {
+      if (w.posting) items[w.index]?.unit?.taken();
+      settled[w.index] = { outcome: w.outcome };
+    }
+    return plan?.deferred ?? [];
   }
 }
 
