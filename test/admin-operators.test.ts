@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness } from "./helpers/harness.js";
+import { API, createHarness, type Harness } from "./helpers/harness.js";
 import { lastMail, linkIn, pathOf } from "./helpers/mail-files.js";
 import { pageClient } from "./helpers/page-client.js";
 
@@ -95,10 +95,19 @@ for (const dialect of DIALECTS) {
         reason: "Not allowed",
       });
       assert.equal(suspend.statusCode, 403);
+      // Issue 43, item 2: "reject" on a verified business is the same move out of `completed`.
+      const rejected = await reviewer.post(`/admin/businesses/${created.businessId}/reject`, {
+        _csrf: page.token ?? "",
+        reason: "Suspended by another name",
+      });
+      assert.equal(rejected.statusCode, 403);
+      assert.match(rejected.body, /Only an admin operator can suspend a verified business/);
       assert.equal(
         (await h.services.businesses.getBusiness(created.businessId)).verificationStatus,
         "completed",
       );
+      const keyStillWorks = await h.request({ url: `${API}/account/list`, as: created });
+      assert.equal(keyStillWorks.statusCode, 200, "its keys still answer");
       const invite = await reviewer.post("/admin/operators", {
         _csrf: page.token ?? "",
         email: "x@console.example",

@@ -23,6 +23,7 @@ import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import type { ApiKeyStatus, Business, VerificationStatus } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
+import { findUser } from "../storage/user-repository.js";
 import {
   type ApiKeySummary,
   apiKeySummary,
@@ -161,7 +162,10 @@ export class BusinessService {
       const business = await findBusiness(trx, businessId);
       if (!business) throw notFound(`no business with id ${businessId}`);
       const from = business.verification_status;
-      const checked = checkTransition(from, status, actor, reason);
+      // The operator's role as it is now, not as their session began: a demoted admin suspends nothing.
+      const operator = actor.type === "operator" ? await findUser(trx, actor.operatorId) : undefined;
+      const operatorRole = operator?.disabled_at === null ? operator.operator_role : null;
+      const checked = checkTransition(from, status, actor, reason, operatorRole);
       const at = this.now().toISOString();
       // Still at `from`: a concurrent change of the same business is refused, never overwritten.
       if (!(await updateVerificationStatus(trx, businessId, from, status, at))) {

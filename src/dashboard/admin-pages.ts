@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { checkForm } from "../core/form-fields.js";
-import { AppError, ErrorCode, validationFailed } from "../errors.js";
+import { validationFailed } from "../errors.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { historyWithWho } from "./activity.js";
 import { adminOperatorPages, adminsOnly } from "./admin-operator-pages.js";
@@ -140,14 +140,8 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     const chosen = ACTIONS[action as keyof typeof ACTIONS];
     try {
       if (!chosen) return reply.callNotFound();
-      // Suspending a verified business freezes its money: an admin's decision, not a reviewer's.
-      if (action === "suspend" && request.session?.operatorRole !== "admin") {
-        throw new AppError(
-          ErrorCode.FORBIDDEN,
-          403,
-          "Suspending a business is an admin's: a reviewer approves and rejects.",
-        );
-      }
+      // Who may make the move is the domain's rule (verification.ts), by the transition, not
+      // the button: any move out of `completed`, "reject" or "suspend", is an admin's.
       await deps.businesses.setVerificationStatus(id, chosen.to, signedIn(request).actor, form.reason);
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), reason: form.reason ?? "" });
