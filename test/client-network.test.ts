@@ -86,6 +86,42 @@ describe("connection failures name the URL and the cause", () => {
     );
   });
 
+  test("SDK: a missing or blank key is refused at createClient, naming it, with no request sent", () => {
+    // What `apiKey: process.env.VAS_API_KEY!` gives when the variable is not set: before, four
+    // attempts and then a NETWORK_ERROR about a "key" argument.
+    let requests = 0;
+    const counting: typeof fetch = async () => {
+      requests++;
+      return new Response("{}");
+    };
+    const cases: Array<[Partial<typeof KEYS>, RegExp]> = [
+      [
+        { apiKey: KEYS.apiKey },
+        /^secretKey is undefined: createClient needs the business's secret key \(vsk_…\)/,
+      ],
+      [
+        { secretKey: KEYS.secretKey },
+        /^apiKey is undefined: createClient needs the business's API key \(vak_…\)/,
+      ],
+      [{ apiKey: "", secretKey: KEYS.secretKey }, /^apiKey is empty: /],
+      [{ apiKey: KEYS.apiKey, secretKey: "  " }, /^secretKey is empty: /],
+    ];
+    for (const [keys, message] of cases) {
+      assert.throws(
+        () => createClient({ baseUrl: refused, ...(keys as typeof KEYS), fetch: counting }),
+        (error: unknown) => error instanceof TypeError && message.test(error.message),
+      );
+    }
+    assert.throws(
+      () => createClient({ baseUrl: refused, apiKey: KEYS.apiKey, secretKey: 42 as unknown as string }),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        error.message.startsWith("secretKey is a number: ") &&
+        !error.message.includes("42"),
+    );
+    assert.equal(requests, 0);
+  });
+
   test("SDK: a host that does not resolve", async () => {
     const client = createClient({ baseUrl: UNRESOLVABLE, ...KEYS, maxRetries: 0 });
     const error = await failure(() =>

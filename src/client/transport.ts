@@ -74,6 +74,8 @@ export function serviceRoot(baseUrl: string): string {
 /** A signed caller for one client's options: `request` answers whatever the status, `call` throws on 4xx/5xx. */
 export function createTransport(options: ClientOptions) {
   const root = serviceRoot(options.baseUrl);
+  requireKey("apiKey", "API key (vak_…)", options.apiKey);
+  requireKey("secretKey", "secret key (vsk_…)", options.secretKey);
   const doFetch = options.fetch ?? fetch;
   const maxRetries = options.maxRetries ?? 3;
   const firstDelay = options.retryDelayMs ?? 250;
@@ -175,6 +177,24 @@ export function createTransport(options: ClientOptions) {
   }
 
   return { request, call };
+}
+
+/**
+ * Throws a TypeError at createClient for a key that is missing or blank (an unset environment
+ * variable, typically): signing would fail every attempt, reported after the retries as a
+ * network error about a "key" argument. The value itself is never repeated.
+ */
+function requireKey(option: string, what: string, value: unknown): void {
+  if (typeof value === "string" && value.trim() !== "") return;
+  const got =
+    value === undefined || value === null
+      ? String(value)
+      : typeof value === "string"
+        ? "empty"
+        : `a ${typeof value}`;
+  throw new TypeError(
+    `${option} is ${got}: createClient needs the business's ${what}, as vas business create or the dashboard's API keys page issued it`,
+  );
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
