@@ -86,7 +86,8 @@ export function components() {
         in: "header",
         name: "x-api-key",
         description:
-          "The business's API key (`vak_...`), issued with its secret key by the operator. Always sent " +
+          "The business's API key (`vak_...`), issued with its secret key on the dashboard's API keys page " +
+          "(or by `vas business create` / `vas key create`). Always sent " +
           "together with `x-timestamp` and `x-signature`.",
       },
       Timestamp: {
@@ -151,7 +152,7 @@ export function components() {
       "RateLimit-Limit": {
         description:
           "Requests allowed per minute by the limit that applied (per client IP before authentication, " +
-          "per API key after it). Sent only when the operator turned rate limits on.",
+          "per API key after it). Not sent when that limit is turned off on the server.",
         schema: { type: "integer" },
       },
       "RateLimit-Remaining": {
