@@ -123,6 +123,13 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   };
 }
 
+/**
+ * How many items come before `page`: past every list there can be (a page of 2^53 - 1) it stays a
+ * safe integer, so such a page is past the end, answered empty with the true totals as any other.
+ */
+export const listOffset = ({ page, limit }: ListQuery) =>
+  Math.min((page - 1) * limit, Number.MAX_SAFE_INTEGER);
+
 /** GET lists' `page` and `limit`, as the contracts hand them to Fastify. */
 export const listQuery = parsedBy(parseListQuery);
 

@@ -2,7 +2,7 @@ import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Pagination, Payout } from "../core/api-types.js";
 import { payoutNotFound } from "../core/money-out-errors.js";
-import { validationFailed } from "../errors.js";
+import { listOffset } from "../core/validation.js";
 import type { Executor } from "../storage/executor.js";
 import {
   findPayout,
@@ -108,9 +108,7 @@ export class PayoutListing {
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
     };
-    const offset = (page - 1) * limit;
-    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last payout");
-    const { rows, total } = await payoutPage(this.db, businessId, filter, offset, limit);
+    const { rows, total } = await payoutPage(this.db, businessId, filter, listOffset(query), limit);
     return { rows, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
   }
 }

@@ -10,7 +10,7 @@ import {
   settlementAccountMissing,
   settlementNotFound,
 } from "../core/money-out-errors.js";
-import type { ListQuery } from "../core/validation.js";
+import { type ListQuery, listOffset } from "../core/validation.js";
 import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
@@ -231,14 +231,12 @@ export class SettlementService {
     query: PayoutQuery,
   ): Promise<{ items: Settlement[]; pagination: Pagination }> {
     const { page, limit, status, from, to } = query;
-    const offset = (page - 1) * limit;
-    if (!Number.isSafeInteger(offset)) throw validationFailed("page is beyond the last settlement");
     const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const { rows, total } = await settlementPage(
       this.options.storage.db,
       business.businessId,
       filter,
-      offset,
+      listOffset(query),
       limit,
     );
     return {

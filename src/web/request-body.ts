@@ -126,7 +126,9 @@ export function registerBodyCapture(app: FastifyInstance, bodyLimit: number): vo
   app.decorateRequest("declaredContentType", undefined);
   app.addHook("onRequest", async (request) => {
     const declared = request.headers["content-type"];
-    if (declared === undefined) return;
+    // Fastify refuses a QUERY without a Content-Type (RFC 10008) before it answers for the route;
+    // no route takes QUERY, so it is set aside too and the method is a 404 like any other unknown.
+    if (declared === undefined && request.method !== "QUERY") return;
     request.declaredContentType = declared;
     request.headers["content-type"] = SET_ASIDE;
   });
