@@ -21,10 +21,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       ...env,
     },
     "server",
-    (output) => /"address":"(http:\/\/[^"]+)"[^\n]*Virtual Account Service ready/.exec(output)?.[1],
+    readyAddress,
   );
   return { ...started, url: started.ready };
 }
+
+/** The address a server's "ready" log line names, once it has written it. */
+export const readyAddress = (output: string): string | undefined =>
+  /"address":"(http:\/\/[^"]+)"[^\n]*Virtual Account Service ready/.exec(output)?.[1];
 
 /** A process of this repository's own code, run through tsx, once it has said it is ready. */
 export interface RepositoryProcess<T> {
@@ -44,15 +48,26 @@ export interface RepositoryProcess<T> {
  * `ready` finds what it looks for in the output (stdout and stderr). A process that exits
  * first, or says nothing for 60 s, is killed and the output thrown.
  */
-export async function startRepositoryProcess<T>(
+export function startRepositoryProcess<T>(
   args: string[],
   env: Record<string, string>,
   what: string,
   ready: (output: string) => T | undefined,
 ): Promise<RepositoryProcess<T>> {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
+  return startProcess(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env }, what, ready);
+}
+
+/** As startRepositoryProcess, for any command in any directory (still only PATH and `env`). */
+export async function startProcess<T>(
+  command: string,
+  args: string[],
+  where: { cwd: string; env: Record<string, string> },
+  what: string,
+  ready: (output: string) => T | undefined,
+): Promise<RepositoryProcess<T>> {
+  const child = spawn(command, args, {
+    cwd: where.cwd,
+    env: { PATH: process.env.PATH ?? "", ...where.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
