@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { type RepositoryProcess, readyAddress, startProcess } from "./helpers/server-process.js";
+import { webClient } from "./helpers/web-client.js";
 
 // The README's quick start, run as a reader runs it, copied and pasted with no edits: its shell
 // blocks in order in one shell ("in the same shell as above"), its JavaScript and TypeScript
@@ -231,19 +232,29 @@ describe("the README's quick start, run as written", () => {
     assert.equal(balance?.data.available, 150_000);
   });
 
-  test("the dashboard: the owner is invited, and the link printed from the mail opens the join page", async () => {
+  test("the dashboard: the link printed from the invitation's mail signs the owner in to Acme Ltd", async () => {
     const output = outputs[4] ?? "";
     assert.match(output, /^Invitation mailed to owner@example\.com: /m);
     const link = /^(http\S+\/dashboard\/join\?token=[\w-]+)$/m.exec(output)?.[1];
     assert.ok(link, output);
     // The link starts with PUBLIC_URL, the CLI's default address; the server took another port.
     const { pathname, search } = new URL(link);
-    const page = await fetch(`${server.ready}${pathname}${search}`);
-    assert.equal(page.status, 200);
-    assert.match(
-      await page.text(),
-      /You are invited to <strong>Acme Ltd<\/strong> as <strong>Owner<\/strong>/,
-    );
+    const browser = webClient(server.ready);
+    const invitation = await browser.get(`${pathname}${search}`);
+    assert.equal(invitation.status, 200);
+    assert.match(invitation.body, /You are invited to <strong>Acme Ltd<\/strong> as <strong>Owner<\/strong>/);
+    const password = "correct horse battery staple quick start";
+    const joined = await browser.post("/dashboard/join", {
+      token: new URLSearchParams(search).get("token") ?? "",
+      password,
+      confirm: password,
+    });
+    assert.equal(joined.status, 303, joined.body);
+    const home = await browser.get(joined.location ?? "");
+    assert.equal(home.status, 200);
+    assert.match(home.body, /Acme Ltd/);
+    const payments = await browser.get("/dashboard/transactions");
+    assert.match(payments.body, /Chinedu Okafor/, "the quick start's payment is there");
   });
 
   test("the TypeScript client example runs with tsx: accounts, a payment, the balance, a typed refusal", () => {
