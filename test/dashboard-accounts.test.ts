@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { ForBusiness } from "../src/core/actor.js";
+import { CLI, type ForBusiness } from "../src/core/actor.js";
+import { isUnverifiedNumberRefusal } from "../src/storage/errors.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, verifyBusiness } from "./helpers/harness.js";
 import { signedUpBusiness } from "./helpers/members.js";
@@ -232,6 +233,87 @@ for (const dialect of DIALECTS) {
         amount: 10_000,
       });
       assert.equal(paid.transaction.amount, 10_000);
+    });
+
+    // Issue 43, item 1: the rule is the domain's, so the form refuses as the API does, and the
+    // database refuses a number for such a business even when asked directly.
+    test("a business not verified, or suspended, issues no number from the form", async () => {
+      const ownerEmail = `owner.${dialect}@unverified.example`;
+      const { business: unverified } = await signedUpBusiness(h.services, {
+        businessName: "Not Yet Verified",
+        email: ownerEmail,
+        password: PASSWORD,
+      });
+      const client = pageClient(h.app);
+      assert.equal((await client.signIn("/dashboard", ownerEmail, PASSWORD)).statusCode, 303);
+      const attempt = async () => {
+        const form = await client.get("/dashboard/accounts/new");
+        assert.match(
+          form.response.body,
+          /Your business is not verified, so it cannot issue account numbers yet/,
+        );
+        assert.doesNotMatch(form.response.body, /Issue the account/, "no form to fill in");
+        return client.post("/dashboard/accounts/new", {
+          _csrf: form.token ?? "",
+          kind: "permanent",
+          name: "Early Customer",
+          email: customerEmail(),
+          identityType: "bvn",
+          identityNumber: BVN,
+        });
+      };
+      const refused = await attempt();
+      assert.equal(refused.statusCode, 403);
+      assert.match(refused.body, /Submit its details under Verification/);
+      assert.equal((await h.services.accounts.list(unverified, { page: 1, limit: 1 })).pagination.total, 0);
+      await assert.rejects(
+        h.services.accounts.generatePermanent(unverified, CLI, {
+          name: "Early Customer",
+          email: customerEmail(),
+          identity: { type: "bvn", number: BVN },
+        }),
+        { code: "BUSINESS_NOT_VERIFIED" },
+      );
+
+      await verifyBusiness(h.services, unverified.businessId);
+      await h.services.businesses.setVerificationStatus(unverified.businessId, "rejected", CLI, "Suspended");
+      assert.equal((await attempt()).statusCode, 403, "suspended: refused the same way");
+      assert.equal((await h.services.accounts.list(unverified, { page: 1, limit: 1 })).pagination.total, 0);
+    });
+
+    test("the database refuses a number for a business that is not verified", async () => {
+      const { businessId } = await h.createBusiness({ name: "Straight To The Table", status: "in_progress" });
+      const row = {
+        id: `acc_${businessId}`,
+        business_id: businessId,
+        kind: "permanent" as const,
+        account_number: "0000000019",
+        account_name: "Straight/Direct",
+        customer_name: "Direct",
+        email: "direct@example.com",
+        identity_type: "bvn" as const,
+        identity_fingerprint: "f".repeat(64),
+        identity_last4: "1234",
+        version: 1,
+        ordinal: 1,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      };
+      await h.storage.db.insertInto("accounts").values(row).execute();
+      const number = {
+        account_number: row.account_number,
+        account_id: row.id,
+        business_id: businessId,
+        version: 1,
+        reference: `ref-${businessId}`,
+        issued_at: row.created_at,
+        retired_at: null,
+      };
+      await assert.rejects(h.storage.db.insertInto("account_numbers").values(number).execute(), (error) =>
+        isUnverifiedNumberRefusal(error),
+      );
+      await h.services.businesses.setVerificationStatus(businessId, "completed", CLI);
+      await h.storage.db.insertInto("account_numbers").values(number).execute();
     });
   });
 }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, permanentInputOf } from "./helpers/harness.js";
+import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { pageClient } from "./helpers/page-client.js";
 
 // The dashboard's HTTP surface without a browser (issue 13): headers, limits and refusals that a
@@ -298,6 +298,8 @@ for (const dialect of DIALECTS) {
       );
       assert.ok(business);
       const forBusiness = { businessId: business.businessId, businessName: business.name };
+      // Only a verified business is issued numbers and moves money (issue 43).
+      await verifyBusiness(h.services, business.businessId);
       await h.services.payoutSettings.setApiPayouts(business.businessId, true);
       const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
       await h.services.collections.sandboxTransfer(forBusiness, {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
+import { CLI } from "../src/core/actor.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { cliEnv } from "./helpers/cli.js";
@@ -47,29 +48,37 @@ for (const dialect of DIALECTS) {
       await h.close();
     });
 
-    /** POST /payouts to a real process, signed as an integrator would sign it. */
-    async function payout(base: string, i: number) {
-      // Each its own reference: requests that differ (a version 1 signature covers the body only).
-      const body = JSON.stringify({
-        amount: AMOUNT,
-        bankCode: PAYEE?.bankCode,
-        accountNumber: PAYEE?.accountNumber,
-        reference: `race-${i}`,
-      });
+    /** A signed POST to a real process, as an integrator would send it. */
+    async function post(base: string, path: string, payload: unknown, as: TestBusiness = business) {
+      const body = JSON.stringify(payload);
       const timestamp = String(Date.now());
-      const response = await fetch(`${base}${API}/payouts`, {
+      const response = await fetch(`${base}${API}${path}`, {
         method: "POST",
         headers: {
           "content-type": "application/json",
-          "x-api-key": business.apiKey,
+          "x-api-key": as.apiKey,
           "x-timestamp": timestamp,
-          "x-signature": sign(business.secretKey, body, timestamp),
+          "x-signature": sign(as.secretKey, body, timestamp),
           "idempotency-key": randomUUID(),
         },
         body,
       });
       return { status: response.status, body: (await response.json()) as { error?: { code: string } } };
     }
+
+    /** POST /payouts to a real process; each its own reference (a version 1 signature covers the body only). */
+    const payout = (base: string, i: number, as: TestBusiness = business) =>
+      post(
+        base,
+        "/payouts",
+        {
+          amount: AMOUNT,
+          bankCode: PAYEE?.bankCode,
+          accountNumber: PAYEE?.accountNumber,
+          reference: `race-${i}`,
+        },
+        as,
+      );
 
     test("exactly those that fit are accepted; available never below zero", async () => {
       const answers = await Promise.all(
@@ -91,6 +100,80 @@ for (const dialect of DIALECTS) {
       assert.equal(list.json().pagination.total, FIT, "one payout per accepted request, none for a refusal");
       const report = await verifyLedger(h.storage.db);
       assert.deepEqual(report.drifts, [], "no balance ever below zero, every hold accounted for");
+    });
+
+    // Issue 43, item 1: each process keeps its keys' records for a moment, but money moves and
+    // numbers are issued on the status as committed: nothing sent after the suspension has
+    // returned is accepted, by either process, on any channel.
+    test("a suspension stops payouts and generates at once in both processes", async () => {
+      const suspended = await h.createBusiness({ name: "Suspended Mid-Flight Ltd" });
+      await h.services.payoutSettings.setApiPayouts(suspended.businessId, true);
+      const generated = await h.request({ url: `${API}/account/generate`, body: customer(), as: suspended });
+      const accountNumber = generated.json().data.accountNumber as string;
+      const funded = await h.request({
+        url: `${API}/sandbox/transfers`,
+        body: { accountNumber, amount: 100 * (AMOUNT + FEE) },
+        as: suspended,
+      });
+      assert.equal(funded.statusCode, 201, funded.body);
+      // Both processes have the key's record in their cache: each answered it once.
+      for (const [n, server] of servers.entries()) {
+        assert.equal((await payout(server.url, 1000 + n, suspended)).status, 202);
+      }
+
+      let suspendedAt = Number.POSITIVE_INFINITY;
+      const answers: Array<{ sentAt: number; kind: string; status: number; code?: string }> = [];
+      let serial = 0;
+      const sender = async (server: ServerProcess) => {
+        while (performance.now() < suspendedAt + 1_200) {
+          const i = serial++;
+          const sentAt = performance.now();
+          const [kind, answer] =
+            i % 2 === 0
+              ? ["payout", await payout(server.url, 2000 + i, suspended)]
+              : ["generate", await post(server.url, "/account/generate", customer(), suspended)];
+          answers.push({ sentAt, kind, status: answer.status, code: answer.body.error?.code });
+        }
+      };
+      const senders = servers.flatMap((server) => [sender(server), sender(server)]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await h.services.businesses.setVerificationStatus(
+        suspended.businessId,
+        "rejected",
+        CLI,
+        "Fraud report",
+      );
+      suspendedAt = performance.now();
+      await Promise.all(senders);
+
+      const late = answers.filter((a) => a.sentAt > suspendedAt);
+      assert.ok(late.length >= 8, `requests were sent after the suspension (${late.length})`);
+      for (const answer of late) {
+        assert.deepEqual([answer.status, answer.code], [401, "BUSINESS_NOT_VERIFIED"], answer.kind);
+      }
+      const rowsOf = async (table: "payouts" | "accounts") =>
+        Number(
+          (
+            await h.storage.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as("n"))
+              .where("business_id", "=", suspended.businessId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const accepted = (kind: string, status: number) =>
+        answers.filter((a) => a.kind === kind && a.status === status).length;
+      assert.equal(
+        await rowsOf("payouts"),
+        accepted("payout", 202) + 2,
+        "a payout for each 202, none for a refusal",
+      );
+      assert.equal(
+        await rowsOf("accounts"),
+        accepted("generate", 201) + 1,
+        "an account for each 201, none for a refusal",
+      );
+      assert.deepEqual((await verifyLedger(h.storage.db)).drifts, []);
     });
   });
 }

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
-import { isAppError, providerUnavailable } from "../errors.js";
+import { businessNotVerified, isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
@@ -13,7 +13,7 @@ import {
 } from "../storage/account-repository.js";
 import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
-import { isStorageUnavailable } from "../storage/errors.js";
+import { isStorageUnavailable, isUnverifiedNumberRefusal } from "../storage/errors.js";
 import type { AccountToCreate } from "../storage/schema.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountStatus } from "./account-status.js";
@@ -54,6 +54,15 @@ export function accountSummary(row: AccountListRow, bankName: string, now: numbe
   };
 }
 
+/** The write's answer, or the spec's "Business not verified" when the database refused the number. */
+async function verifiedOnly<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    throw isUnverifiedNumberRefusal(error) ? businessNotVerified() : error;
+  }
+}
+
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
   private readonly now: Clock;
@@ -87,41 +96,43 @@ export class AccountService {
       userName: input.name,
     };
     const now = isoNow(this.now);
-    return this.options.writes.createOrReissue<GeneratedPermanent>(
-      this.newAccount(business, "permanent", input, issued, now),
-      this.numberIssued(business, issued.accountNumber, reference, now),
-      { created: true, account },
-      (existing) => ({
-        fields: {
-          account_number: issued.accountNumber,
-          account_name: issued.accountName,
-          customer_name: input.name,
-          ...this.identityColumns(input.identity),
-          updated_at: now,
-          // The next version of the account's number; a re-issue also reactivates: the
-          // customer's new number takes payments.
-          version: existing.version + 1,
-          deactivated_at: null,
-        },
-        event: eventToWrite(
-          {
-            businessId: business.businessId,
-            type: "account.reissued",
-            accountNumber: issued.accountNumber,
-            data: {
-              email: existing.email,
-              previousAccountNumber: existing.account_number,
-              accountNumber: issued.accountNumber,
-              accountName: issued.accountName,
-              bankName: this.options.provider.bankName,
-              reissuedAt: now,
-            },
+    return verifiedOnly(
+      this.options.writes.createOrReissue<GeneratedPermanent>(
+        this.newAccount(business, "permanent", input, issued, now),
+        this.numberIssued(business, issued.accountNumber, reference, now),
+        { created: true, account },
+        (existing) => ({
+          fields: {
+            account_number: issued.accountNumber,
+            account_name: issued.accountName,
+            customer_name: input.name,
+            ...this.identityColumns(input.identity),
+            updated_at: now,
+            // The next version of the account's number; a re-issue also reactivates: the
+            // customer's new number takes payments.
+            version: existing.version + 1,
+            deactivated_at: null,
           },
-          now,
-        ),
-        result: { created: false, account },
-      }),
-      unit,
+          event: eventToWrite(
+            {
+              businessId: business.businessId,
+              type: "account.reissued",
+              accountNumber: issued.accountNumber,
+              data: {
+                email: existing.email,
+                previousAccountNumber: existing.account_number,
+                accountNumber: issued.accountNumber,
+                accountName: issued.accountName,
+                bankName: this.options.provider.bankName,
+                reissuedAt: now,
+              },
+            },
+            now,
+          ),
+          result: { created: false, account },
+        }),
+        unit,
+      ),
     );
   }
 
@@ -151,18 +162,20 @@ export class AccountService {
       expectedAmount: input.expectedAmount,
       amountPolicy: input.amountPolicy,
     };
-    return this.options.writes.createTemporary(
-      {
-        ...this.newAccount(business, "temporary", input, issued, createdAt),
-        kind: "temporary",
-        duration_minutes: input.durationMinutes,
-        expires_at: expiresAt,
-        expected_amount: input.expectedAmount,
-        amount_policy: input.amountPolicy,
-      },
-      this.numberIssued(business, issued.accountNumber, reference, createdAt),
-      account,
-      unit,
+    return verifiedOnly(
+      this.options.writes.createTemporary(
+        {
+          ...this.newAccount(business, "temporary", input, issued, createdAt),
+          kind: "temporary",
+          duration_minutes: input.durationMinutes,
+          expires_at: expiresAt,
+          expected_amount: input.expectedAmount,
+          amount_policy: input.amountPolicy,
+        },
+        this.numberIssued(business, issued.accountNumber, reference, createdAt),
+        account,
+        unit,
+      ),
     );
   }
 
@@ -213,11 +226,20 @@ export class AccountService {
     return rows.map((row) => accountSummary(row, this.options.provider.bankName, now));
   }
 
+  /**
+   * Asks the bank for a number, once the business is verified (`completed`): whichever front
+   * asks (a key, the dashboard, the SDK), an unverified or suspended business opens nothing at
+   * the bank. The write refuses it again under the business's row (migration 0037), so a
+   * suspension that lands between this read and the write still wins.
+   */
   private async issue(
     business: ForBusiness,
     input: PermanentInput,
     reference: string,
   ): Promise<IssuedVirtualAccount> {
+    if ((await this.options.storage.hot.verificationStatus(business.businessId)) !== "completed") {
+      throw businessNotVerified();
+    }
     try {
       return await this.options.provider.createVirtualAccount({
         identityType: input.identity.type === "bvn" ? "personal" : "personal_nin",

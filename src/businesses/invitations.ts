@@ -20,7 +20,7 @@ import { businessUsers, insertAudit, insertUser, type UserRow } from "../storage
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
 import { type MemberRole, ROLE_LABELS } from "./roles.js";
-import { actingMember, assignable } from "./team.js";
+import { actingMember, assignable, mayGiveOrTake } from "./team.js";
 import { newUserRow, userAudit } from "./user-records.js";
 import { parseEmail, toUser, type User } from "./users.js";
 
@@ -87,6 +87,7 @@ export class Invitations {
     const by = await this.acting(businessId, byUserId, "invite members");
     const email = parseEmail(emailText);
     const role = assignable(roleText);
+    mayGiveOrTake(by, role);
     const members = await businessUsers(this.options.storage.db, businessId);
     if (members.some((member) => member.email === email)) {
       throw new AppError(ErrorCode.CONFLICT, 409, `${email} is already a member of your business`);

@@ -21,8 +21,10 @@ export type Permission =
   | "keys"
   /** Webhook endpoints and redelivery. */
   | "webhooks"
-  /** Accounts: create, deactivate, find a payment at the bank, sandbox transfers. */
+  /** Accounts: issue, re-issue, deactivate and reactivate. */
   | "accounts"
+  /** Payments in: find a payment at the bank, the sandbox's simulated transfer. */
+  | "collections"
   /** Payouts, refunds, the settlement account, schedule and settling now. */
   | "money"
   /** The business's details for verification. */
@@ -36,7 +38,8 @@ const GRANTS: Record<Permission, readonly MemberRole[]> = {
   read: MEMBER_ROLES,
   keys: ["owner", "admin", "developer"],
   webhooks: ["owner", "admin", "developer"],
-  accounts: ["owner", "admin", "developer", "finance"],
+  accounts: ["owner", "admin", "developer"],
+  collections: ["owner", "admin", "developer", "finance"],
   money: ["owner", "finance"],
   business: ["owner", "admin"],
   members: ["owner", "admin"],
@@ -49,6 +52,16 @@ export const PERMISSIONS = Object.keys(GRANTS) as Permission[];
 /** Whether a member with `role` may do what `permission` covers. */
 export function may(role: MemberRole | null | undefined, permission: Permission): boolean {
   return role !== null && role !== undefined && GRANTS[permission].includes(role);
+}
+
+/**
+ * Whether a member with `by` may give `role` to someone, or take it away (an invitation, a role
+ * change, a removal): a role that moves money is the owner's alone to grant or remove, so no
+ * admin can make themselves (or a second address) a finance member (issue 43, item 4).
+ */
+export function mayAssign(by: MemberRole | null | undefined, role: MemberRole): boolean {
+  if (!may(by, "members") || role === "owner") return false;
+  return by === "owner" || !may(role, "money");
 }
 
 /** What a role is called on a page. */

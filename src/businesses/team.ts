@@ -5,7 +5,7 @@ import type { Executor } from "../storage/executor.js";
 import { deleteMember, moveMemberRole } from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { businessUsers, findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
-import { ASSIGNABLE_ROLES, type MemberRole, may, type Permission, ROLE_LABELS } from "./roles.js";
+import { ASSIGNABLE_ROLES, type MemberRole, may, mayAssign, type Permission, ROLE_LABELS } from "./roles.js";
 import type { SecondFactor } from "./second-factor.js";
 import { requirePassword, userAudit } from "./user-records.js";
 
@@ -76,6 +76,8 @@ export class Team {
     const role = assignable(roleText);
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "change");
+      mayGiveOrTake(by, member.member_role);
+      mayGiveOrTake(by, role);
       if (!(await moveMemberRole(trx, member.id, "not owner", role))) throw forbidden("change the owner");
       await insertAudit(
         trx,
@@ -94,6 +96,7 @@ export class Team {
     const by = await this.acting(businessId, byUserId, "members", "remove members");
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "remove");
+      mayGiveOrTake(by, member.member_role);
       if (!(await deleteMember(trx, member.id, member.email))) throw forbidden("remove the owner");
       await insertAudit(
         trx,
@@ -151,6 +154,15 @@ export class Team {
     if (member.id === by.id) throw invalid(`You cannot ${verb} yourself: ask another admin or the owner`);
     if (member.member_role === "owner") throw forbidden(`${verb} the owner`);
     return member;
+  }
+}
+
+/** Refuses (403) a member who may not give or take `role` (roles.ts's mayAssign). */
+export function mayGiveOrTake(by: UserRow, role: MemberRole | null): void {
+  if (role !== null && !mayAssign(by.member_role, role)) {
+    throw forbidden(
+      `only the owner gives or takes the ${ROLE_LABELS[role].toLowerCase()} role, which moves money`,
+    );
   }
 }
 

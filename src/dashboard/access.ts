@@ -13,6 +13,33 @@ import { guard } from "./sign-in.js";
 /** A route's rule: open to anyone, or a permission of businesses/roles.ts. */
 export type Access = "public" | Permission;
 
+/** Signing in, out and recovering a password: the same routes on both surfaces, before sign-in. */
+export const SIGN_IN_ROUTES = [
+  "GET /login",
+  "POST /login",
+  "GET /login/code",
+  "POST /login/code",
+  "POST /logout",
+  "GET /forgot",
+  "POST /forgot",
+  "GET /reset",
+  "POST /reset",
+] as const;
+
+/** A signed-in person's own password and two-factor: the same routes on both surfaces. */
+export const OWN_SECURITY_ROUTES = [
+  "GET /security",
+  "POST /security/password",
+  "POST /security/totp/start",
+  "POST /security/totp/confirm",
+  "POST /security/recovery-codes",
+  "POST /security/totp/disable",
+] as const;
+
+/** Each of `routes` with one rule, for spreading into a table. */
+export const every = <T>(routes: readonly string[], rule: T): Record<string, T> =>
+  Object.fromEntries(routes.map((route) => [route, rule]));
+
 /** Every route of the business dashboard, by "METHOD /path" under /dashboard. */
 export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /": "public",
@@ -22,15 +49,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /confirm": "public",
   "GET /join": "public",
   "POST /join": "public",
-  "GET /login": "public",
-  "POST /login": "public",
-  "GET /login/code": "public",
-  "POST /login/code": "public",
-  "POST /logout": "public",
-  "GET /forgot": "public",
-  "POST /forgot": "public",
-  "GET /reset": "public",
-  "POST /reset": "public",
+  ...every(SIGN_IN_ROUTES, "public"),
   "GET /home": "read",
   "POST /time-zone": "business",
   "GET /verification": "read",
@@ -41,14 +60,14 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /keys/:id/:action": "keys",
   "GET /accounts": "read",
   "GET /accounts/:number": "read",
-  "POST /accounts/:number/sandbox-transfer": "accounts",
+  "POST /accounts/:number/sandbox-transfer": "collections",
   "GET /accounts/new": "accounts",
   "POST /accounts/new": "accounts",
   "POST /accounts/:number/deactivate": "accounts",
   "POST /accounts/:number/reactivate": "accounts",
   "GET /transactions": "read",
   "GET /transactions/export": "read",
-  "POST /transactions/find": "accounts",
+  "POST /transactions/find": "collections",
   "GET /transactions/:id": "read",
   "POST /transactions/:id/refund": "money",
   "GET /payouts": "read",
@@ -70,12 +89,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /events/:id": "read",
   "POST /events/:id/redeliver": "webhooks",
   // A member's own password and two-factor: everyone's own.
-  "GET /security": "read",
-  "POST /security/password": "read",
-  "POST /security/totp/start": "read",
-  "POST /security/totp/confirm": "read",
-  "POST /security/recovery-codes": "read",
-  "POST /security/totp/disable": "read",
+  ...every(OWN_SECURITY_ROUTES, "read"),
   "GET /team": "read",
   "POST /team/invitations": "members",
   "POST /team/invitations/:id/revoke": "members",
@@ -84,28 +98,39 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /team/owner": "ownership",
 };
 
-/** The rule of a route, by its method and its path under the prefix (HEAD is GET's). */
-export function accessOf(method: string, path: string): Access | undefined {
-  return ROUTE_ACCESS[`${method === "HEAD" ? "GET" : method} ${path === "" ? "/" : path}`];
+/** The rule of a route in `table`, by its method and its path under the prefix (HEAD is GET's). */
+export function ruleOf<T>(table: Readonly<Record<string, T>>, method: string, path: string): T | undefined {
+  return table[`${method === "HEAD" ? "GET" : method} ${path === "" ? "/" : path}`];
 }
 
+type PreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
 /**
- * Holds every route registered on `pages` after it (the business dashboard) to the table: a
- * route missing from it is an error at start-up; a non-public one gets the check first.
+ * Holds every route registered on `pages` after it to `table` (named `tableName` in the error):
+ * a route missing from it is an error at start-up; a rule other than "public" gets `check(rule)`
+ * first, before the route's own preHandlers.
  */
-export function enforceAccess(pages: FastifyInstance): void {
+export function enforceTable<T extends string>(
+  pages: FastifyInstance,
+  table: Readonly<Record<string, T>>,
+  tableName: string,
+  check: (rule: Exclude<T, "public">) => PreHandler,
+): void {
   pages.addHook("onRoute", (route: RouteOptions & { routePath?: string; prefix?: string }) => {
     const path = route.routePath ?? route.url.slice((route.prefix ?? "").length);
     for (const method of [route.method].flat()) {
-      const access = accessOf(method, path);
-      if (access === undefined) {
-        throw new Error(`dashboard route ${method} ${path} is not in ROUTE_ACCESS (dashboard/access.ts)`);
-      }
-      if (access === "public") continue;
+      const rule = ruleOf(table, method, path);
+      if (rule === undefined) throw new Error(`route ${method} ${path} is not in ${tableName}`);
+      if (rule === "public") continue;
       const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
-      route.preHandler = [permitted(access), ...own];
+      route.preHandler = [check(rule as Exclude<T, "public">), ...own];
     }
   });
+}
+
+/** Holds every route of the business dashboard registered after it to ROUTE_ACCESS. */
+export function enforceAccess(pages: FastifyInstance): void {
+  enforceTable(pages, ROUTE_ACCESS, "ROUTE_ACCESS (dashboard/access.ts)", permitted);
 }
 
 const signedInAsMember = guard(BUSINESS_SURFACE);

@@ -3,7 +3,7 @@ import { nameSchema, permanentInput, temporaryInput } from "../accounts/validati
 import { AMOUNT_POLICIES } from "../core/api-types.js";
 import { checkForm, digitsField, emailField, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
-import { validationFailed } from "../errors.js";
+import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
@@ -15,6 +15,8 @@ import { refusal, signedIn } from "./sign-in.js";
 // bank), and stop or restart a permanent one taking payments.
 
 const IDENTITY_LABELS = { bvn: "BVN", nin: "NIN" } as const;
+const NOT_VERIFIED =
+  "Your business is not verified, so it cannot issue account numbers yet. Submit its details under Verification: once an operator approves them, accounts can be issued here and through the API.";
 const MAX_MINUTES = 10_080;
 
 /** The form's values as the page draws them again (never the BVN or NIN: it is typed again). */
@@ -37,8 +39,10 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
   });
 
   pages.get("/accounts/new", async (request, reply) => {
-    await actingFor(deps.businesses, signedIn(request).businessId);
-    return page(reply, "account-new", view({}));
+    const { businessId } = await actingFor(deps.businesses, signedIn(request).businessId);
+    const verified = (await deps.businesses.getBusiness(businessId)).verificationStatus === "completed";
+    // Said before anything is typed: the domain refuses the number all the same (issue 43).
+    return page(reply, "account-new", view({}, verified ? {} : { error: NOT_VERIFIED, unverified: true }));
   });
 
   pages.post("/accounts/new", async (request, reply) => {
@@ -64,6 +68,10 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
         issued = { accountNumber: generated.account.accountNumber, reissued: !generated.created };
       }
     } catch (error) {
+      if (isAppError(error) && error.code === ErrorCode.BUSINESS_NOT_VERIFIED) {
+        const refused = new AppError(ErrorCode.BUSINESS_NOT_VERIFIED, 403, NOT_VERIFIED);
+        return refusal(reply, refused, "account-new", view(form, { unverified: true }));
+      }
       return refusal(reply, error, "account-new", view(form));
     }
     const action = issued.reissued ? "account.reissued" : "account.issued";

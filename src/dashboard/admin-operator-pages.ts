@@ -3,29 +3,11 @@ import { OPERATOR_ROLE_LABELS, operatorRoleOf } from "../businesses/operators.js
 import { checkForm, emailField } from "../core/form-fields.js";
 import { AppError, ErrorCode } from "../errors.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
-import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
+import { refusal, signedIn } from "./sign-in.js";
 
 // The console's operators (issue 28, item 11): an admin invites one with a role, changes a
 // role, disables and enables. A reviewer decides verifications and reads everything; what
 // changes money, access or the operators is an admin's (the server refuses it, not only the page).
-
-/** preHandlers: a signed-in operator who is an admin, or the sign-in page, or a 403 page. */
-export function adminsOnly(surface: Surface) {
-  const signedInOperator = guard(surface);
-  return [
-    signedInOperator,
-    async (request: FastifyRequest) => {
-      const role = request.session?.operatorRole;
-      if (role !== "admin") {
-        throw new AppError(
-          ErrorCode.FORBIDDEN,
-          403,
-          `Your role${role ? ` as ${OPERATOR_ROLE_LABELS[role].toLowerCase()}` : ""} does not allow this: it is an admin's. An admin can change your role under Operators.`,
-        );
-      }
-    },
-  ];
-}
 
 const NOTICES: Record<string, string> = {
   invited: "The invitation is mailed: its link sets their password, once, within 7 days.",
@@ -34,12 +16,7 @@ const NOTICES: Record<string, string> = {
   enabled: "The operator is enabled: they can sign in again.",
 };
 
-export function adminOperatorPages(
-  pages: FastifyInstance,
-  deps: DashboardDependencies,
-  surface: Surface,
-): void {
-  const admins = { preHandler: adminsOnly(surface) };
+export function adminOperatorPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   const view = async (request: FastifyRequest, extra: Record<string, unknown> = {}) => ({
     title: "Operators",
     operators: await deps.operators.list(),
@@ -50,11 +27,9 @@ export function adminOperatorPages(
     ...extra,
   });
 
-  pages.get("/operators", admins, async (request, reply) =>
-    page(reply, "admin-operators", await view(request)),
-  );
+  pages.get("/operators", async (request, reply) => page(reply, "admin-operators", await view(request)));
 
-  pages.post("/operators", admins, async (request, reply) => {
+  pages.post("/operators", async (request, reply) => {
     const session = signedIn(request);
     const form = request.body as Form;
     try {
@@ -71,7 +46,7 @@ export function adminOperatorPages(
   });
 
   for (const change of ["role", "disable", "enable"] as const) {
-    pages.post(`/operators/:id/${change}`, admins, async (request, reply: FastifyReply) => {
+    pages.post(`/operators/:id/${change}`, async (request, reply: FastifyReply) => {
       const session = signedIn(request);
       const { id } = request.params as { id: string };
       const form = request.body as Form;

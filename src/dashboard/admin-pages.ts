@@ -3,22 +3,18 @@ import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { historyWithWho } from "./activity.js";
-import { adminOperatorPages, adminsOnly } from "./admin-operator-pages.js";
+import { adminOperatorPages } from "./admin-operator-pages.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
 import { adminSearchPages } from "./admin-search-pages.js";
+import { ADMIN_SURFACE, enforceConsoleAccess } from "./console-access.js";
 import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
 import { koboToNairaText, nairaToKobo } from "./money-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
-import { guard, refusal, type Surface, signedIn, signInRoutes } from "./sign-in.js";
+import { refusal, signedIn, signInRoutes } from "./sign-in.js";
 
-export const ADMIN_SURFACE: Surface = {
-  role: "operator",
-  base: "/admin",
-  home: "/admin/businesses?status=in_progress",
-  name: "operator console",
-};
+export { ADMIN_SURFACE };
 
 /** An operator's action on a business: the status it moves to, and whether it needs a reason. */
 const ACTIONS = {
@@ -30,21 +26,21 @@ const ACTIONS = {
 /** The operator console: businesses by status (in_progress is the queue), each one's detail and actions. */
 export function adminPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   notFoundPage(pages);
+  // Every route below is held to CONSOLE_ACCESS: who may open or send it is that table's.
+  enforceConsoleAccess(pages);
   signInRoutes(pages, deps, ADMIN_SURFACE);
   recoveryPages(pages, deps, ADMIN_SURFACE);
   securityPages(pages, deps, ADMIN_SURFACE);
-  adminPayoutPages(pages, deps, ADMIN_SURFACE);
+  adminPayoutPages(pages, deps);
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);
-  adminSearchPages(pages, deps, ADMIN_SURFACE);
-  adminOperatorPages(pages, deps, ADMIN_SURFACE);
-  const operatorsOnly = { preHandler: guard(ADMIN_SURFACE) };
-  const adminOnly = { preHandler: adminsOnly(ADMIN_SURFACE) };
+  adminSearchPages(pages, deps);
+  adminOperatorPages(pages, deps);
 
   pages.get("/", async (request, reply) =>
     reply.redirect(request.session?.role === "operator" ? ADMIN_SURFACE.home : "/admin/login", 303),
   );
 
-  pages.get("/businesses", operatorsOnly, async (request, reply) => {
+  pages.get("/businesses", async (request, reply) => {
     const query = request.query as { status?: string; q?: string };
     const q = typeof query.q === "string" ? query.q.trim() : "";
     if (q !== "") {
@@ -71,12 +67,12 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     return page(reply, "admin-businesses", { title, businesses, status, counts, total: all.length, q });
   });
 
-  pages.get("/businesses/:id", operatorsOnly, async (request, reply) => {
+  pages.get("/businesses/:id", async (request, reply) => {
     const { id } = request.params as { id: string };
     return page(reply, "admin-business", await detail(id));
   });
 
-  pages.post("/businesses/:id/payout-terms", adminOnly, async (request, reply) => {
+  pages.post("/businesses/:id/payout-terms", async (request, reply) => {
     const { id } = request.params as { id: string };
     const form = request.body as Form;
     try {
@@ -93,7 +89,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
 
   // The fee on each payment the business receives (as `vas business set-fee`): a percent, and
   // a cap in naira (empty: none). It applies to payments recorded after it; audited.
-  pages.post("/businesses/:id/collection-fee", adminOnly, async (request, reply) => {
+  pages.post("/businesses/:id/collection-fee", async (request, reply) => {
     const { id } = request.params as { id: string };
     const form = request.body as Form;
     try {
@@ -115,7 +111,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   });
 
   // A user who lost their phone and their recovery codes: checked out of band, then reset.
-  pages.post("/businesses/:id/users/:userId/reset-two-factor", adminOnly, async (request, reply) => {
+  pages.post("/businesses/:id/users/:userId/reset-two-factor", async (request, reply) => {
     const { id, userId } = request.params as { id: string; userId: string };
     const form = request.body as Form;
     try {
@@ -134,7 +130,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}?reset=1#users-heading`, 303);
   });
 
-  pages.post("/businesses/:id/:action", operatorsOnly, async (request, reply) => {
+  pages.post("/businesses/:id/:action", async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
     const form = request.body as Form;
     const chosen = ACTIONS[action as keyof typeof ACTIONS];

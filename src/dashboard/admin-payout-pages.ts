@@ -7,22 +7,16 @@ import { DEFAULT_PAYOUT_DAILY_LIMIT_KOBO, DEFAULT_PAYOUT_LIMIT_KOBO } from "../p
 import { payoutQuery } from "../payouts/validation.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
-import type { Surface } from "./sign-in.js";
-import { guard, refusal } from "./sign-in.js";
+import { refusal } from "./sign-in.js";
 
 /**
  * The console's money out: every business's payouts, by status, by business, and the stuck ones
  * (pending past PAYOUT_STUCK_MINUTES, still asked about by the tracker until the bank answers).
  */
-export function adminPayoutPages(
-  pages: FastifyInstance,
-  deps: DashboardDependencies,
-  surface: Surface,
-): void {
-  const operatorsOnly = { preHandler: guard(surface) };
+export function adminPayoutPages(pages: FastifyInstance, deps: DashboardDependencies): void {
   const stuckMinutes = Math.round(deps.payoutListing.stuckAfterMs / 60_000);
 
-  pages.get("/payouts", operatorsOnly, async (request, reply) => {
+  pages.get("/payouts", async (request, reply) => {
     const filters = filtersOf(request.query);
     const { stuck, businessId, ...rest } = filters;
     const onlyStuck = stuck === "1";
@@ -46,7 +40,7 @@ export function adminPayoutPages(
     }
   });
 
-  pages.get("/payouts/:id", operatorsOnly, async (request, reply) => {
+  pages.get("/payouts/:id", async (request, reply) => {
     const { id } = request.params as { id: string };
     const payout = await deps.payoutListing.find(id);
     const business = await deps.businesses.getBusiness(payout.businessId);

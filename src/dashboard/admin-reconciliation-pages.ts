@@ -3,7 +3,7 @@ import { lagosDate } from "../core/lagos-time.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { isReportDate } from "../reconciliation/report.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
-import { guard, refusal, type Surface, signedIn } from "./sign-in.js";
+import { refusal, type Surface, signedIn } from "./sign-in.js";
 
 // The console's reconciliation (issue 27): every report, a day reconciled on demand, and each
 // discrepancy with the ledger's transaction and the bank's record side by side; and the banner
@@ -14,8 +14,6 @@ export function adminReconciliationPages(
   deps: DashboardDependencies,
   surface: Surface,
 ): void {
-  const operatorsOnly = { preHandler: guard(surface) };
-
   // The banner: the newest report of each of the last 7 days that found a discrepancy.
   pages.addHook("preHandler", async (request, reply) => {
     const session = request.session;
@@ -29,11 +27,11 @@ export function adminReconciliationPages(
     form: { date: form.date ?? lagosDate(Date.now()) },
   });
 
-  pages.get("/reconciliation", operatorsOnly, async (_request, reply) =>
+  pages.get("/reconciliation", async (_request, reply) =>
     page(reply, "admin-reconciliation", await listView()),
   );
 
-  pages.post("/reconciliation", operatorsOnly, async (request, reply) => {
+  pages.post("/reconciliation", async (request, reply) => {
     const session = signedIn(request);
     const form = request.body as Form;
     let reportId: string;
@@ -53,7 +51,7 @@ export function adminReconciliationPages(
     return reply.redirect(`/admin/reconciliation/${reportId}`, 303);
   });
 
-  pages.get("/reconciliation/:id", operatorsOnly, async (request, reply) => {
+  pages.get("/reconciliation/:id", async (request, reply) => {
     const { id } = request.params as { id: string };
     const report = /^rcn_[0-9a-f]{32}$/.test(id) ? await deps.reconciliation.report(id) : undefined;
     if (!report) throw new AppError(ErrorCode.NOT_FOUND, 404, "There is no such report");

@@ -2,8 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type { AcrossCursor } from "../storage/console-repository.js";
 import { type DashboardDependencies, page } from "./kit.js";
 import { PAGE_SIZE } from "./money-pages.js";
-import type { Surface } from "./sign-in.js";
-import { guard } from "./sign-in.js";
 
 // The console across every business (issue 28, item 11): a customer's accounts, by a number
 // they have or had or by their email, and payments, latest first, by session id or account.
@@ -19,14 +17,8 @@ function cursorOf(text: unknown): AcrossCursor | undefined {
   return { valueAt, sessionId };
 }
 
-export function adminSearchPages(
-  pages: FastifyInstance,
-  deps: DashboardDependencies,
-  surface: Surface,
-): void {
-  const operatorsOnly = { preHandler: guard(surface) };
-
-  pages.get("/accounts", operatorsOnly, async (request, reply) => {
+export function adminSearchPages(pages: FastifyInstance, deps: DashboardDependencies): void {
+  pages.get("/accounts", async (request, reply) => {
     const q =
       typeof (request.query as { q?: unknown }).q === "string"
         ? (request.query as { q: string }).q.trim()
@@ -35,7 +27,7 @@ export function adminSearchPages(
     return page(reply, "admin-accounts", { title: "Accounts", q, items });
   });
 
-  pages.get("/transactions", operatorsOnly, async (request, reply) => {
+  pages.get("/transactions", async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const text = (name: string) => (typeof query[name] === "string" ? (query[name] as string).trim() : "");
     const sessionId = text("sessionId");

@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { INVITATION_DAYS } from "../businesses/invitations.js";
-import { ASSIGNABLE_ROLES, MEMBER_ROLES, may, PERMISSIONS, ROLE_LABELS } from "../businesses/roles.js";
+import {
+  ASSIGNABLE_ROLES,
+  MEMBER_ROLES,
+  may,
+  mayAssign,
+  PERMISSIONS,
+  ROLE_LABELS,
+} from "../businesses/roles.js";
 import { checkForm, emailField } from "../core/form-fields.js";
 import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
@@ -23,7 +30,8 @@ const PERMISSION_LABELS: Record<(typeof PERMISSIONS)[number], string> = {
   read: "See everything, and manage their own sign-in",
   keys: "API keys",
   webhooks: "Webhooks and redelivery",
-  accounts: "Accounts, and finding a payment at the bank",
+  accounts: "Issue, deactivate and reactivate accounts",
+  collections: "Find a payment at the bank; the sandbox's simulated transfer",
   money: "Payouts, refunds and settlements",
   business: "The business's details for verification",
   members: "Invite, change and remove members",
@@ -131,7 +139,8 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
       me: session.userId,
       roles: ROLE_LABELS,
       allRoles: MEMBER_ROLES,
-      assignable: ASSIGNABLE_ROLES,
+      // What this member may give: a role that moves money is the owner's to grant (roles.ts).
+      assignable: ASSIGNABLE_ROLES.filter((role) => mayAssign(session.memberRole, role)),
       grants,
       invite: { email: "", role: "developer" },
     };

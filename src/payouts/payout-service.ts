@@ -12,6 +12,7 @@ import {
   payoutsPaused,
   refundExceedsPayment,
 } from "../core/money-out-errors.js";
+import { businessNotVerified } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { payoutFee } from "../ledger/payout-fees.js";
@@ -25,6 +26,7 @@ import {
   findPayoutById,
   findPayoutByReference,
   insertPayout,
+  lockedVerificationStatus,
   movePayout,
   type PayoutRow,
   payoutTermsOf,
@@ -165,9 +167,6 @@ export class PayoutService {
     if (!terms) throw payoutsDisabled();
     // Checked again here: the switch may have been turned off since the request's first check.
     if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
-    // The API's keys open nothing for a business that is not verified; its dashboard and its
-    // schedule must not move its money either (a suspended business's funds stay where they are).
-    if (order.channel !== "api" && terms.verification_status !== "completed") throw payoutsPaused();
     // A settlement goes to the business's own account, past its cool-off: no limit applies.
     const limited = order.channel !== "settlement";
     const { perPayoutLimit, dailyLimit } = termsOf(terms);
@@ -183,6 +182,11 @@ export class PayoutService {
       payout = await writeTransaction(
         storage,
         async (trx) => {
+          // Only a verified business moves money, whatever the channel: read under the business's
+          // row lock (taken before the ledger's), so a payout is never accepted after a
+          // suspension has returned, even when a key was authenticated a moment before it (issue 43).
+          const status = await lockedVerificationStatus(trx, this.options.locks, businessId);
+          if (status !== "completed") throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
           const nowIso = isoNow(this.now);
           const { heads, createdAt } = await lockPayoutLedger(trx, this.options.locks, businessId, nowIso);
           if (order.refund) await assertRefundable(trx, order.refund, amount);

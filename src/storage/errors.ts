@@ -1,6 +1,7 @@
 // Driver errors, recognised here so that nothing above storage knows the drivers' codes.
 
 import { NEGATIVE_BALANCE_REFUSAL } from "./migrations/0019-balances-not-negative.js";
+import { UNVERIFIED_NUMBER_REFUSAL } from "./migrations/0037-numbers-for-verified.js";
 
 interface DriverError {
   code?: unknown;
@@ -40,6 +41,16 @@ export function isNegativeBalanceRefusal(error: unknown): boolean {
     code === "SQLITE_CONSTRAINT_TRIGGER" &&
     error instanceof Error &&
     error.message.startsWith(`${NEGATIVE_BALANCE_REFUSAL}:`)
+  );
+}
+
+/** The database refused an account number for a business that is not verified (migration 0037). */
+export function isUnverifiedNumberRefusal(error: unknown): boolean {
+  const code = codeOf(error);
+  return (
+    (code === "P0001" || code === "SQLITE_CONSTRAINT_TRIGGER") &&
+    error instanceof Error &&
+    error.message.startsWith(`${UNVERIFIED_NUMBER_REFUSAL}:`)
   );
 }
 

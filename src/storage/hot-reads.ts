@@ -2,6 +2,7 @@ import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { AccountListRow } from "./account-repository.js";
 import type { KeyCredential } from "./api-key-repository.js";
+import type { VerificationStatus } from "./schema.js";
 
 // The reads on the request path, beside the query builder rather than through it (issue 12):
 // Kysely builds and compiles a query on every call, which cost more than the read itself. On
@@ -27,6 +28,8 @@ export interface HotReads {
   credential(keyHash: string): Promise<KeyCredential | undefined>;
   /** A counter's value, 0 when it was never advanced (the credentials epoch). */
   counter(name: string): Promise<number>;
+  /** A business's verification status as committed now, undefined when there is no such business. */
+  verificationStatus(businessId: string): Promise<VerificationStatus | undefined>;
 }
 
 // SQLite's statements (PostgreSQL's are the functions of migration 0018).
@@ -36,6 +39,7 @@ const CREDENTIAL = `select k.id as "keyId", k.status as "keyStatus", k.secret_ci
   from api_keys k join businesses b on b.id = k.business_id
   where k.key_hash = $1`;
 const COUNTER = "select value from counters where name = $1";
+const VERIFICATION_STATUS = "select verification_status as status from businesses where id = $1";
 const counterValue = (row: { value: number | null } | undefined) => Number(row?.value ?? 0);
 
 const ISSUED_TO = "select 1 as issued from account_numbers where account_number = $1 and business_id = $2";
@@ -94,6 +98,7 @@ export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn =
   let issued: SqliteDatabase.Statement<[Record<string, unknown>], unknown> | undefined;
   let credential: SqliteDatabase.Statement<[Record<string, unknown>], KeyCredential> | undefined;
   let counter: SqliteDatabase.Statement<[Record<string, unknown>], { value: number }> | undefined;
+  let status: SqliteDatabase.Statement<[Record<string, unknown>], { status: VerificationStatus }> | undefined;
   return {
     accountPage(businessId, skip, limit) {
       return turn(() => {
@@ -117,6 +122,12 @@ export function sqliteHotReads(reader: SqliteDatabase.Database, turn: ReadTurn =
       return turn(() => {
         counter ??= reader.prepare(forSqlite(COUNTER));
         return counterValue(counter.get({ p1: name }));
+      });
+    },
+    verificationStatus(businessId) {
+      return turn(() => {
+        status ??= reader.prepare(forSqlite(VERIFICATION_STATUS));
+        return status.get({ p1: businessId })?.status;
       });
     },
   };
@@ -156,6 +167,13 @@ export function postgresHotReads(pool: pg.Pool): HotReads {
         values: [name],
       });
       return counterValue(result.rows[0]);
+    },
+    async verificationStatus(businessId) {
+      const result = await pool.query<{ status: VerificationStatus | null }>({
+        text: "select vas_verification_status($1) as status",
+        values: [businessId],
+      });
+      return result.rows[0]?.status ?? undefined;
     },
   };
 }

@@ -37,6 +37,7 @@ import * as operators from "./migrations/0033-operators.js";
 import * as leasedDeliveries from "./migrations/0034-leased-deliveries.js";
 import * as endpointReads from "./migrations/0035-endpoint-reads.js";
 import * as transferLookups from "./migrations/0036-transfer-lookups.js";
+import * as numbersForVerified from "./migrations/0037-numbers-for-verified.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -76,6 +77,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0034-leased-deliveries": leasedDeliveries,
   "0035-endpoint-reads": endpointReads,
   "0036-transfer-lookups": transferLookups,
+  "0037-numbers-for-verified": numbersForVerified,
 };
 
 /** Every migration, in the order they apply. */

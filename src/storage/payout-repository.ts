@@ -37,6 +37,17 @@ export async function payoutTermsOf(db: Executor, businessId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * The business's verification status, its row taken for the rest of the transaction: a status
+ * change waits for the money moving under it, and money moved after the change sees it.
+ */
+export async function lockedVerificationStatus(db: Executor, locks: RowLocks, businessId: string) {
+  const row = await locks
+    .locking(db.selectFrom("businesses").select("verification_status").where("id", "=", businessId))
+    .executeTakeFirst();
+  return row?.verification_status;
+}
+
 /** Turns API payouts on or off, and sets the limits (null: the defaults); false when there is no such business. */
 export async function updatePayoutTerms(
   db: Executor,

@@ -1,5 +1,47 @@
+import assert from "node:assert/strict";
+import type { FastifyInstance } from "fastify";
 import type { SignUpInput, SignUps } from "../../src/businesses/sign-ups.js";
 import type { User } from "../../src/businesses/users.js";
+import { lastMail, linkIn, pathOf } from "./mail-files.js";
+import { pageClient } from "./page-client.js";
+
+type Client = ReturnType<typeof pageClient>;
+type MailBox = Parameters<typeof lastMail>[0];
+
+/** Opens an invitation's link in a new browser and joins with a password: the page and the answer. */
+export async function joinByLink(app: FastifyInstance, link: string, password: string) {
+  const client = pageClient(app);
+  const page = await client.get(pathOf(link));
+  const joined = await client.post("/dashboard/join", {
+    _csrf: page.token ?? "",
+    token: new URL(link).searchParams.get("token") ?? "",
+    password,
+    confirm: password,
+  });
+  return { client, page, joined };
+}
+
+/** Invites `email` as `role` from `inviter`'s Team page; the invitee joins from the mailed link, signed in. */
+export async function invitedMember(
+  app: FastifyInstance,
+  mail: MailBox,
+  inviter: Client,
+  invitee: { email: string; role: string; password: string },
+): Promise<Client> {
+  const team = await inviter.get("/dashboard/team");
+  const invited = await inviter.post("/dashboard/team/invitations", {
+    _csrf: team.token ?? "",
+    email: invitee.email,
+    role: invitee.role,
+  });
+  assert.equal(invited.statusCode, 303, invited.body);
+  assert.equal(invited.headers.location, "/dashboard/team?done=invited");
+  const link = linkIn(await lastMail(mail, invitee.email, /^Join /), "http");
+  const { client, joined } = await joinByLink(app, link, invitee.password);
+  assert.equal(joined.statusCode, 303, joined.body);
+  assert.equal(joined.headers.location, "/dashboard/home");
+  return client;
+}
 
 /**
  * A business and its owner as a confirmed sign-up makes them: the sign-up recorded, then its
