@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { totpCode } from "../src/businesses/totp.js";
 import { CLI } from "../src/core/actor.js";
 import { check } from "../src/core/validation.js";
+import { isAppError } from "../src/errors.js";
 import { payoutQuery } from "../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -301,6 +302,38 @@ for (const dialect of DIALECTS) {
       assert.match(done.response.body, /This payment is refunded in full\./);
       const missing = await owner.get("/dashboard/transactions/txn_00000000000000000000000000000000");
       assert.equal(missing.response.statusCode, 404);
+    });
+
+    test("a refund's reference follows POST /payouts' rule: the service and the form refuse it with a 400, nothing held (issue 43)", async () => {
+      const { send, code, payouts, forBusiness, payment } = await business({ twoFactor: true });
+      const rule = "reference must be 1 to 100 of A-Z a-z 0-9 . _ : -";
+      for (const reference of ["<b>Refund</b>", "refund 42", " ", "r".repeat(8_000), "naïve"]) {
+        await assert.rejects(
+          h.services.refunds.refund(
+            forBusiness,
+            payment.id,
+            { amount: 100 },
+            { channel: "dashboard", reference },
+          ),
+          (error) => isAppError(error) && error.statusCode === 400 && error.message === rule,
+          `refused: ${reference.slice(0, 20)}`,
+        );
+      }
+      const page = `/dashboard/transactions/${payment.id}`;
+      for (const reference of ["<script>alert(1)</script>", "r".repeat(8_000)]) {
+        const refused = await send(page, `${page}/refund`, { amount: "100", code: code(), reference });
+        assert.equal(refused.statusCode, 400);
+        assert.ok(refused.body.includes(rule), "the form shows the refusal");
+        assert.doesNotMatch(refused.body, /<script>alert/, "what was sent is never echoed as markup");
+      }
+      assert.deepEqual(await payouts(), [], "nothing was held");
+      const made = await h.services.refunds.refund(
+        forBusiness,
+        payment.id,
+        { amount: 100 },
+        { channel: "dashboard", reference: "order-42:refund_1.a" },
+      );
+      assert.equal(made.reference, "order-42:refund_1.a");
     });
 
     test("operators see every business's payouts and the stuck ones, and set a business's limits and fee", async () => {

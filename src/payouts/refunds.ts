@@ -11,7 +11,7 @@ import { findTransaction, type TransactionRow } from "../storage/transaction-rep
 import type { BankService } from "./banks.js";
 import { fingerprintOf, type PayoutRequest } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
-import { MAX_PAYOUT_NARRATION_LENGTH } from "./validation.js";
+import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_FIELDS } from "./validation.js";
 
 // Refunds (issue 26, item 5): a payout to the payer of one of the business's inbound
 // transactions, the whole payment by default or a part of it. A transaction's refunds never
@@ -45,7 +45,8 @@ export class RefundService {
   constructor(private readonly options: RefundServiceOptions) {}
 
   /**
-   * Refunds one of the business's transactions to its payer: 404 for anything not its own,
+   * Refunds one of the business's transactions to its payer: 400 for a reference the API's rule
+   * refuses, 404 for anything not its own,
    * 422 ACCOUNT_NOT_RESOLVED when the payer's account cannot be named (its bank not given by the
    * bank's notification, or unknown to the name enquiry), 422 REFUND_EXCEEDS_PAYMENT past what is
    * left of the payment; then as any payout (limits, balance, the hold).
@@ -57,6 +58,9 @@ export class RefundService {
     request: PayoutRequest & { reference?: string } = { channel: "api" },
   ): Promise<Payout> {
     const { storage } = this.options;
+    // The reference is the business's own, as on POST /payouts: whatever front sends it (the
+    // dashboard's form carries one), the API's rule refuses it alike, a 400 before anything is read.
+    if (request.reference !== undefined) check(PAYOUT_FIELDS.reference, request.reference);
     if (!TRANSACTION_ID.test(transactionId)) throw transactionNotFound();
     const payment = await findTransaction(storage.db, business.businessId, transactionId);
     if (!payment) throw transactionNotFound();
