@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
-import { assertFailCode } from "./helpers/assertions.js";
+import { assertFailCode, assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { Contract, fetchDocument } from "./helpers/openapi-contract.js";
@@ -73,6 +73,29 @@ for (const dialect of DIALECTS) {
           assert.equal(response.json().message, `Route ${method} ${API}/account/list not found`);
         }
       }
+    });
+
+    test("a webhook's url and events: the document refuses what the server refuses, an empty url said plainly", async () => {
+      const create = contract.validator("/components/schemas/CreateWebhookEndpointRequest");
+      const refused = [
+        [{ url: "" }, "url must not be empty: send an absolute http or https URL"],
+        [{ url: "hooks.example.com/vas" }, "url must be an absolute http or https URL"],
+        [{ url: "ftp://hooks.example.com/vas" }, "url must be an http or https URL"],
+        [{ url: "https://user:pw@hooks.example.com/vas" }, "url must not contain credentials"],
+        [{ url: "https://hooks.example.com/vas#top" }, "url must not contain a fragment"],
+        [
+          { url: "https://hooks.example.com/vas", events: ["payout.failed", "payout.failed"] },
+          "events must not repeat a type",
+        ],
+      ] as const;
+      for (const [body, message] of refused) {
+        assert.ok(!create(body), `the document refuses ${JSON.stringify(body)}`);
+        assertValidation(await h.request({ url: `${API}/webhooks`, body, as: business }), message);
+      }
+      const accepted = { url: "HTTPS://hooks.example.com:8443/vas?b=1", events: ["payout.failed"] };
+      assert.ok(create(accepted), JSON.stringify(create.errors));
+      const made = await h.request({ url: `${API}/webhooks`, body: accepted, as: business });
+      assert.equal(made.statusCode, 201, made.body);
     });
   });
 }

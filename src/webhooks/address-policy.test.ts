@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isNonPublicAddress, isNonPublicHost, urlProblem } from "./address-policy.js";
+import fc from "fast-check";
+import {
+  isNonPublicAddress,
+  isNonPublicHost,
+  MAX_URL_LENGTH,
+  URL_ON_THE_WIRE,
+  urlProblem,
+} from "./address-policy.js";
 
 // The address rule as a table: what production may deliver to, and what it may not. The IPv4
 // rows are the regression: a BlockList rule for ::ffff:0:0/96 once matched every IPv4 address.
@@ -115,5 +122,32 @@ describe("webhook address policy", () => {
         host,
       );
     }
+  });
+
+  test("every URL the document's pattern takes is one the server takes, the address policy aside", () => {
+    const anywhere = { requireHttps: false, allowPrivate: true };
+    // As Ajv compiles the pattern (the `u` flag) and as a validator without it would.
+    const patterns = [URL_ON_THE_WIRE, new RegExp(URL_ON_THE_WIRE.source, "u")];
+    fc.assert(
+      fc.property(
+        fc.stringMatching(URL_ON_THE_WIRE).filter((url) => url.length <= MAX_URL_LENGTH),
+        (url) => {
+          for (const pattern of patterns) assert.ok(pattern.test(url), url);
+          assert.equal(urlProblem(url, anywhere), undefined, url);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+    for (const refused of ["", "https://xn--abc.example/", "http://a.0x1/", "http://a.example:65536/"])
+      assert.ok(!URL_ON_THE_WIRE.test(refused) && urlProblem(refused, anywhere) !== undefined, refused);
+  });
+
+  test("an empty url says what to send", () => {
+    for (const empty of ["", " "])
+      assert.equal(
+        urlProblem(empty, { requireHttps: false, allowPrivate: true }),
+        "url must not be empty: send an absolute http or https URL",
+      );
+    assert.equal(urlProblem(7, { requireHttps: false, allowPrivate: true }), "url must be a string");
   });
 });

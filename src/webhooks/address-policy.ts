@@ -102,6 +102,24 @@ export interface UrlPolicy {
 
 export const MAX_URL_LENGTH = 2048;
 
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+const LABEL = "[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*";
+/** A host name's last label starts with a letter: one ending in a number is read as IPv4. */
+const LAST_LABEL = "[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*";
+const PORT = "(?:6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}|0)";
+
+/**
+ * A webhook URL as the OpenAPI document states it: http(s), a host name or an IPv4 address, an
+ * optional port, then a path and query of visible ASCII, no credentials, no fragment. Everything
+ * it matches passes urlProblem but the address policy (the operator's https and public-address
+ * settings); `new URL` takes more (an IPv6 literal, an internationalised name, white space it
+ * strips), which the server still accepts. No `--` in a label, so no `xn--` label that does not
+ * decode. address-policy.test.ts holds the two together.
+ */
+export const URL_ON_THE_WIRE = new RegExp(
+  `^[Hh][Tt][Tt][Pp][Ss]?://(?:(?:${OCTET}\\.){3}${OCTET}|(?:${LABEL}\\.)*${LAST_LABEL})(?::${PORT})?(?:[/?][!-"$-~]*)?$`,
+);
+
 /** What a delivery attempt records when the address is refused: never the DNS answer. */
 export const ADDRESS_NOT_ALLOWED = "address not allowed";
 
@@ -125,7 +143,8 @@ export function isNonPublicHost(hostname: string): boolean {
  * resolving its host: the address is checked again on every delivery).
  */
 export function urlProblem(value: unknown, policy: UrlPolicy): string | undefined {
-  if (typeof value !== "string" || value.length === 0) return "url must be a string";
+  if (typeof value !== "string") return "url must be a string";
+  if (value.trim() === "") return "url must not be empty: send an absolute http or https URL";
   if (value.length > MAX_URL_LENGTH) return `url must be at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../core/contracts.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
+import { MAX_URL_LENGTH, URL_ON_THE_WIRE } from "./address-policy.js";
 import type { EndpointWithSecret, WebhookEndpoint } from "./endpoint-service.js";
 import type { DeliveryAttempt } from "./redelivery.js";
 
@@ -17,7 +18,21 @@ const endpointId = z
 const eventTypes = z
   .array(z.enum(SUBSCRIBABLE_TYPES))
   .min(1)
-  .meta({ description: "The event types delivered to it; `null` or absent: every type." });
+  .max(SUBSCRIBABLE_TYPES.length)
+  // zod has no unique arrays; the server refuses a repeated type (400).
+  .meta({ description: "The event types delivered to it; `null` or absent: every type.", uniqueItems: true });
+/** As sent: the pattern says all of the URL's form; where it may point is the server's address policy. */
+const url = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .regex(URL_ON_THE_WIRE)
+  .meta({
+    description:
+      "Where to POST events: an absolute http or https URL with no credentials and no fragment. In " +
+      "production the server also requires https and a public address (400 `VALIDATION_FAILED`; see " +
+      "docs/webhooks.md), unless its operator allows otherwise.",
+    examples: ["https://hooks.example.com/vas"],
+  });
 
 export const endpointSchema = z
   .strictObject({
@@ -49,10 +64,7 @@ export const endpointWithSecretSchema = endpointSchema
 
 export const createEndpointRequestSchema = z
   .looseObject({
-    url: z.string().max(2048).meta({
-      description:
-        "Where to POST events. In production: https, no credentials, a public address (see docs/webhooks.md).",
-    }),
+    url,
     events: eventTypes.nullable().optional(),
   })
   .meta({
@@ -62,7 +74,7 @@ export const createEndpointRequestSchema = z
 
 export const updateEndpointRequestSchema = z
   .looseObject({
-    url: z.string().max(2048).optional(),
+    url: url.optional(),
     events: eventTypes.nullable().optional(),
     enabled: z.boolean().optional().meta({
       description:
