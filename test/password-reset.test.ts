@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { PasswordResets } from "../src/businesses/password-resets.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { linkIn, mailsTo } from "./helpers/mail-files.js";
@@ -45,6 +46,8 @@ for (const dialect of DIALECTS) {
       const client = pageClient(h.app);
       const form = await client.get(`${base}/forgot`);
       const asked = await client.post(`${base}/forgot`, { _csrf: form.token ?? "", email });
+      // The link is made after the answer (issue 43): wait for it, then for its mail.
+      await h.services.passwordResets.idle();
       await h.services.mailer.idle();
       return asked;
     };
@@ -121,6 +124,35 @@ for (const dialect of DIALECTS) {
       assert.equal(
         (await pageClient(h.app).get("/dashboard/reset?token=made-up-token-0123456789")).response.statusCode,
         410,
+      );
+    });
+
+    test("the answer reads nothing and waits for no link, whether or not the address has an account (issue 43)", async () => {
+      const email = await account();
+      // The service over the same database, each use of it noted in order with the answers.
+      const steps: string[] = [];
+      const storage = new Proxy(h.services.storage, {
+        get(target, property) {
+          steps.push("database");
+          const value = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const resets = new PasswordResets({ storage, notices: h.services.notices });
+      for (const address of ["nobody.timing@reset.example", email]) {
+        steps.length = 0;
+        await resets.request("business", address, "/dashboard");
+        steps.push("answered");
+        await resets.idle();
+        assert.equal(steps[0], "answered", `${address}: the answer came before any database work`);
+        assert.ok(steps.includes("database"), `${address}: the address was looked up after the answer`);
+      }
+      await h.services.mailer.idle();
+      assert.match(await newestLink(email), /^\/dashboard\/reset\?token=/, "the known address got its link");
+      assert.deepEqual(await mailsTo(h.dir, "nobody.timing@reset.example"), []);
+      await assert.rejects(
+        resets.request("business", "not an email", "/dashboard"),
+        /Email is not an email address/,
       );
     });
 

@@ -21,7 +21,8 @@ export function recoveryPages(pages: FastifyInstance, deps: DashboardDependencie
   pages.post("/forgot", { preHandler: forgotThrottle }, async (request, reply) => {
     const email = ((request.body as Form).email ?? "").trim();
     try {
-      await deps.passwordResets.request(surface.role, email, surface.base);
+      // Answers before the address is looked up: the link, if any, is made after the redirect.
+      await deps.passwordResets.request(surface.role, email, surface.base, request.log);
     } catch (error) {
       return refusal(reply, error, "forgot", { ...forgotView, email });
     }
