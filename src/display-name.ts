@@ -20,7 +20,7 @@ export const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 /**
  * The one rule for a name shown to people (a customer's, a business's), with messages that name
  * `field`: checked as sent for unpaired surrogates, then NFC-normalised and trimmed (what is
- * stored and answered), then non-empty, at most `maxLength` UTF-16 code units, no control or
+ * stored and answered), then non-empty, at most `maxLength` code points, no control or
  * bidi-control character, and not invisible.
  */
 export function displayNameSchema(field: string, maxLength: number) {
@@ -54,7 +54,8 @@ export function displayNameSchema(field: string, maxLength: number) {
 // Free text shown to people (a narration, a reason, a profile field) follows the same rule as a
 // name, except that it may be empty and is not checked for visibility: no control characters,
 // no bidi controls, valid Unicode; NFC-normalised and trimmed; lengths counted as names count
-// them, in UTF-16 code units after normalisation (JavaScript's `length`).
+// them, in Unicode code points after normalisation (as zod's and JSON Schema's lengths count: an
+// emoji outside the Basic Multilingual Plane is one, not JavaScript's two).
 
 /** Every character the display-text rule refuses, to clean text that must not be refused. */
 const UNCLEAN = {
@@ -65,25 +66,37 @@ const UNCLEAN = {
 
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
+/** How many code points `text` has: the length every text rule counts. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /**
- * `text` cut to at most `maxLength` UTF-16 code units at a grapheme boundary, so no character
- * is split and no accent parted from its letter; a single grapheme longer than the whole limit
- * (hundreds of stacked marks) is cut at a code point boundary instead.
+ * `text` cut to at most `maxLength` code points at a grapheme boundary, so no character is split
+ * and no accent parted from its letter; a single grapheme longer than the whole limit (hundreds
+ * of stacked marks) is cut at a code point boundary instead.
  */
 export function truncateText(text: string, maxLength: number): string {
+  // No more code units than the limit: no more code points either.
   if (text.length <= maxLength) return text;
   let end = 0;
+  let counted = 0;
   for (const { segment } of graphemes.segment(text)) {
-    if (end + segment.length > maxLength) {
-      if (segment.length > maxLength) {
+    const points = codePointLength(segment);
+    if (counted + points > maxLength) {
+      if (points > maxLength) {
         for (const codePoint of segment) {
-          if (end + codePoint.length > maxLength) break;
+          if (counted === maxLength) break;
           end += codePoint.length;
+          counted++;
         }
       }
       break;
     }
     end += segment.length;
+    counted += points;
   }
   return text.slice(0, end).trimEnd();
 }

@@ -6,8 +6,11 @@ import fc from "fast-check";
 import { MAX_NAME_LENGTH, parsePermanentInput, parseTemporaryInput } from "../src/accounts/validation.js";
 import { EMAIL_ON_THE_WIRE, NAME_ON_THE_WIRE } from "../src/accounts/wire-patterns.js";
 import { API_PREFIX } from "../src/app.js";
-import { INVISIBLE_ONLY } from "../src/display-name.js";
+import { parseSandboxTransfer } from "../src/collections/validation.js";
+import { codePointLength, INVISIBLE_ONLY } from "../src/display-name.js";
 import { buildOpenApiDocument } from "../src/http/openapi.js";
+import { parseRefund } from "../src/payouts/refunds.js";
+import { MAX_PAYOUT_NARRATION_LENGTH, parsePayout } from "../src/payouts/validation.js";
 
 // The document's request schemas judge a body as it is sent, before the server trims, lower-cases
 // and normalises it. Property: a validating proxy (Ajv, as Prism uses) and the server agree on
@@ -39,7 +42,7 @@ function serverAccepts(parse: (body: Json) => unknown, body: Json): boolean {
 function nameOnlyDescribed(name: unknown): boolean {
   if (typeof name !== "string") return false;
   const stored = name.normalize("NFC").trim();
-  return stored.length > MAX_NAME_LENGTH || INVISIBLE_ONLY.test(stored);
+  return codePointLength(stored) > MAX_NAME_LENGTH || INVISIBLE_ONLY.test(stored);
 }
 
 // Characters the server's rules treat differently: white space it trims (some of it control
@@ -225,5 +228,65 @@ describe("the character sets the wire patterns are built from", () => {
     assert.ok(
       serverAccepts(parsePermanentInput, { name: "Ada", email: "ada@\u212aano.ng", bvn: "22345678901" }),
     );
+  });
+});
+
+describe("free text and a payer's names: the document's patterns judge them as the server does", () => {
+  const payout = ajv.compile(schemas.PayoutRequest as Json);
+  const refund = ajv.compile(schemas.RefundRequest as Json);
+  const sandbox = ajv.compile(schemas.SandboxTransferRequest as Json);
+  const PAYOUT = { amount: 1, bankCode: "058", accountNumber: "1234567896" };
+  const TRANSFER = { accountNumber: "0123456789", amount: 1 };
+  const longUnit = fc.constantFrom("a", "\ud83d\ude00", "e\u0301", "\u0958");
+  const text = fc.oneof(
+    fc.array(fc.oneof(nameUnit, invisibleUnit), { maxLength: 12 }).map((units) => units.join("")),
+    fc
+      .tuple(fc.constantFrom(" ", "\t", ""), longUnit, fc.integer({ min: 97, max: 103 }))
+      .map(([pad, unit, n]) => `${pad}${unit.repeat(n)}${pad}`),
+  );
+  /** The one thing a pattern cannot see: NFC changing how many code points the text has. */
+  const nfcChangesLength = (sent: string) =>
+    codePointLength(sent.normalize("NFC").trim()) !== codePointLength(sent.trim());
+  const agree = (parse: (body: Json) => unknown, validate: (body: Json) => boolean, body: Json) => {
+    const server = serverAccepts(parse, body);
+    assert.equal(
+      validate(body),
+      server,
+      `the server ${server ? "accepts" : "refuses"}: ${JSON.stringify(body)}`,
+    );
+  };
+
+  test("a payout's narration and a refund's reason", () => {
+    fc.assert(
+      fc.property(text, (sent) => {
+        if (nfcChangesLength(sent)) return;
+        agree(parsePayout, payout, { ...PAYOUT, narration: sent });
+        agree(parseRefund, refund, { reason: sent });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test("a sandbox transfer's payer names and narration", () => {
+    fc.assert(
+      fc.property(text, (sent) => {
+        if (nfcChangesLength(sent)) return;
+        agree((body) => parseSandboxTransfer(body), sandbox, { ...TRANSFER, narration: sent });
+        const payerBankName = { ...TRANSFER, payerBankName: sent };
+        if (!nameOnlyDescribed(sent)) agree((body) => parseSandboxTransfer(body), sandbox, payerBankName);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test("lengths are code points: 100 emoji are a 100-character narration, 101 are too long", () => {
+    for (const [count, accepted] of [
+      [MAX_PAYOUT_NARRATION_LENGTH, true],
+      [MAX_PAYOUT_NARRATION_LENGTH + 1, false],
+    ] as const) {
+      const body = { ...PAYOUT, narration: ` ${"\ud83d\ude00".repeat(count)} ` };
+      assert.equal(serverAccepts(parsePayout, body), accepted, `${count}`);
+      assert.equal(payout(body), accepted, `${count}`);
+    }
   });
 });

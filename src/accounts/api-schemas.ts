@@ -49,7 +49,7 @@ const requestFields = {
       description:
         "Customer full name. The server refuses unpaired surrogates, NFC-normalises the name and trims " +
         "white space from both ends (what JavaScript's `String.prototype.trim` removes), then requires 1 " +
-        `to ${MAX_NAME_LENGTH} characters (UTF-16 code units), no control character (C0, C1, U+2028, ` +
+        `to ${MAX_NAME_LENGTH} characters (Unicode code points, after normalisation), no control character (C0, C1, U+2028, ` +
         `U+2029), no bidirectional control (${codePoints(BIDI)}), and at least one visible character ` +
         "(not only white space, U+2800 and Unicode's Default_Ignorable_Code_Point characters: zero-width " +
         "spaces and joiners, fillers, variation selectors...). The pattern states all of it but the " +

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../core/contracts.js";
+import { displayTextOnTheWire, nameOnTheWire } from "../core/wire-text.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { SANDBOX_PAYER } from "../providers/virtual-bank.js";
 import type { Balance, Transaction } from "./collection-service.js";
@@ -85,6 +86,23 @@ export const balanceSchema = z
   })
   .meta({ description: "The business's balances, from its ledger accounts." });
 
+/**
+ * A payer's name or bank's name as sent: the customer-name rules, the length in the pattern;
+ * `null` counts as not sent.
+ */
+const payerName = (maxLength: number, fallback: string) =>
+  z
+    .string()
+    .regex(nameOnTheWire(maxLength))
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        `Default \`${fallback}\`. The customer-name rules: no control character, no bidirectional control, ` +
+        `valid Unicode; white space at the ends is trimmed, then 1 to ${maxLength} characters (Unicode code ` +
+        "points, counted after NFC normalisation), at least one of them visible. The pattern states all of " +
+        "it but the visible character, the length as sent (before NFC).",
+    });
 /** Body of POST /sandbox/transfers, as sent. */
 export const sandboxTransferRequestSchema = z
   .looseObject({
@@ -102,24 +120,14 @@ export const sandboxTransferRequestSchema = z
           `${DEFAULT_MAX_TRANSFER_KOBO}) the transfer is refused (422 \`AMOUNT_ABOVE_LIMIT\`).`,
         examples: [150000],
       }),
-    payerName: z
-      .string()
-      .max(MAX_PAYER_NAME_LENGTH)
-      .nullable()
-      .optional()
-      .meta({ description: `Default \`${SANDBOX_PAYER.name}\`. The customer-name rules apply.` }),
+    payerName: payerName(MAX_PAYER_NAME_LENGTH, SANDBOX_PAYER.name),
     payerAccountNumber: z
       .string()
       .regex(/^\d{10}$/)
       .nullable()
       .optional()
       .meta({ description: `10 digits; default \`${SANDBOX_PAYER.accountNumber}\`.` }),
-    payerBankName: z
-      .string()
-      .max(MAX_BANK_NAME_LENGTH)
-      .nullable()
-      .optional()
-      .meta({ description: `Default \`${SANDBOX_PAYER.bankName}\`. The customer-name rules apply.` }),
+    payerBankName: payerName(MAX_BANK_NAME_LENGTH, SANDBOX_PAYER.bankName),
     payerBankCode: z
       .string()
       .regex(/^\d{3,6}$/)
@@ -133,12 +141,13 @@ export const sandboxTransferRequestSchema = z
       }),
     narration: z
       .string()
+      .regex(displayTextOnTheWire())
       .nullable()
       .optional()
       .meta({
         description:
           "No control or bidirectional control characters (400). NFC-normalised and trimmed, then cut to " +
-          `${MAX_NARRATION_LENGTH} characters (UTF-16 code units) at a character boundary, never refused for ` +
+          `${MAX_NARRATION_LENGTH} characters (Unicode code points) at a character boundary, never refused for ` +
           "its length, as a bank's narration is; default `Sandbox transfer`.",
       }),
   })

@@ -33,7 +33,7 @@ const atTheLimits: BankNotification = {
 const ingested = (sent: Record<string, unknown>) =>
   parseNotification(toTransferNotification(bankNotificationSchema.parse(sent)));
 
-/** U+0958 DEVANAGARI LETTER QA: a composition exclusion, so NFC makes it two code units. */
+/** U+0958 DEVANAGARI LETTER QA: a composition exclusion, so NFC makes it two code points. */
 const QA = "\u0958";
 
 describe("bank notifications: the protocol within the service's own rules", () => {
@@ -86,8 +86,9 @@ describe("bank notifications: the protocol within the service's own rules", () =
     // Letters with their marks stay together; a pair of surrogates is never split.
     const marked = ingested({ ...atTheLimits, narration: `x${"e\u0301".repeat(300)}` });
     assert.equal(marked.narration, `x${"é".repeat(199)}`);
+    // Counted in code points: a skin-toned thumb is two (and four UTF-16 code units).
     const emoji = ingested({ ...atTheLimits, narration: `a${"👍🏽".repeat(100)}` });
-    assert.equal(emoji.narration, `a${"👍🏽".repeat(49)}`);
+    assert.equal(emoji.narration, `a${"👍🏽".repeat(99)}`);
     // A single grapheme longer than the limit is cut between code points.
     const zalgo = ingested({ ...atTheLimits, narration: `Z${"\u0301".repeat(500)}` });
     assert.equal(zalgo.narration, `Ź${"\u0301".repeat(199)}`);

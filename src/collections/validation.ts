@@ -20,7 +20,7 @@ import type { TransferNotification } from "../providers/transfer-notification.js
 // transactions query. Bad input is a 400 naming the field, never a 500.
 
 // The limits of a transfer's fields are the bank protocol's (one definition, measured one way:
-// after NFC, in UTF-16 code units), so a notification the protocol allows is never refused here.
+// after NFC, in Unicode code points), so a notification the protocol allows is never refused here.
 export const MAX_PAYER_NAME_LENGTH = NOTIFICATION_LIMITS.payerAccountName;
 export const MAX_BANK_NAME_LENGTH = NOTIFICATION_LIMITS.payerBankName;
 export const MAX_NARRATION_LENGTH = NOTIFICATION_LIMITS.narration;

@@ -7,6 +7,7 @@ import type {
   Settlement,
 } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
+import { displayTextOnTheWire } from "../core/wire-text.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_REFERENCE, PAYOUT_STATUSES } from "./validation.js";
 
 // Money out's bodies and answers as zod schemas, for the OpenAPI document (the answers checked
@@ -68,6 +69,24 @@ const instant = (description: string) =>
   z.iso
     .datetime()
     .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-11-26T09:30:00.000Z"] });
+/**
+ * Free text a payout carries, as sent: the display-text rule and the length in its pattern;
+ * `null` counts as not sent.
+ */
+const displayText = (description: string, example: string) =>
+  z
+    .string()
+    .regex(displayTextOnTheWire(MAX_PAYOUT_NARRATION_LENGTH))
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        `${description} The display-text rule: no control character (a line break included) and no ` +
+        "bidirectional control, valid Unicode; white space at the ends is trimmed, then at most " +
+        `${MAX_PAYOUT_NARRATION_LENGTH} characters (Unicode code points, counted after NFC normalisation), ` +
+        "may be empty. The pattern states all of it, the length as sent (before NFC).",
+      examples: [example],
+    });
 const payoutStatus = z.enum(PAYOUT_STATUSES as ["pending", "successful", "failed", "reversed"]);
 
 /** Body of POST /payouts, as sent. */
@@ -85,14 +104,7 @@ export const payoutRequestSchema = z
       }),
     bankCode: bankCode.meta({ description: "The destination bank's code, from GET /banks." }),
     accountNumber: accountNumber.meta({ description: "The destination account's 10-digit number." }),
-    narration: z
-      .string()
-      .max(MAX_PAYOUT_NARRATION_LENGTH)
-      .optional()
-      .meta({
-        description: "What the receiver's bank shows (default `Payout`).",
-        examples: ["Invoice 1042"],
-      }),
+    narration: displayText("What the receiver's bank shows (default `Payout`).", "Invoice 1042"),
     reference: z
       .string()
       .regex(PAYOUT_REFERENCE)
@@ -119,14 +131,10 @@ export const refundRequestSchema = z
         description: "Integer kobo to refund; default what is left of the payment after earlier refunds.",
         examples: [50000],
       }),
-    reason: z
-      .string()
-      .max(MAX_PAYOUT_NARRATION_LENGTH)
-      .optional()
-      .meta({
-        description: "Why: the refund's narration, on the payer's statement (default `Refund`).",
-        examples: ["Order 1042 cancelled"],
-      }),
+    reason: displayText(
+      "Why: the refund's narration, on the payer's statement (default `Refund`).",
+      "Order 1042 cancelled",
+    ),
   })
   .meta({ description: "A refund of a payment to its payer." });
 

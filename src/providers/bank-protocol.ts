@@ -143,7 +143,7 @@ export type PayoutNotification = z.infer<typeof payoutNotificationSchema>;
  * The limits of a notification's fields: the service's own for every inbound transfer, whatever
  * its source (collections/validation.ts takes them from here), so a well-signed notification in
  * this shape is never refused for its form. Text is measured the one way the service measures
- * it: after NFC normalisation, in UTF-16 code units. collections/bank-notifications.test.ts holds
+ * it: after NFC normalisation, in Unicode code points. collections/bank-notifications.test.ts holds
  * the protocol and the ingestion to each other.
  */
 export const NOTIFICATION_LIMITS = {
