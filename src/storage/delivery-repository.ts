@@ -274,6 +274,27 @@ export async function requeueDeliveries(
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/**
+ * Makes these pending deliveries due `at` (a redelivery asked while their retry waits), those no
+ * process holds at `now`: one in flight is left to its attempt. Returns how many were moved.
+ */
+export async function rescheduleDeliveries(
+  db: Executor,
+  ids: readonly string[],
+  at: string,
+  now: string,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable("webhook_deliveries")
+    .set({ next_attempt_at: at })
+    .where("id", "in", [...ids])
+    .where("state", "=", sql.lit("pending"))
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Moves the endpoint's due and soon-due deliveries to `until` together (a paused endpoint). */
 export async function deferEndpointDeliveries(
   db: Executor,

@@ -118,6 +118,11 @@ export class DeliveryWorker {
     this.poster.close();
   }
 
+  /** Claims now rather than at the next poll (deliveries just queued: Deliver again). */
+  wake(): void {
+    this.schedule(0);
+  }
+
   /** Claims and attempts what is due now (tests call it directly; the loop calls it on a timer). */
   async runOnce(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;

@@ -6,7 +6,13 @@ import { eventNotFound, validationFailed } from "../errors.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import { type DeliveryDialect, requeueDeliveries } from "../storage/delivery-repository.js";
+import {
+  type DeliveryDialect,
+  type DeliveryRow,
+  requeueDeliveries,
+  rescheduleDeliveries,
+  UNSCHEDULED,
+} from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
@@ -61,8 +67,19 @@ export interface RedeliveryServiceOptions {
   now?: Clock;
 }
 
+/** A pending delivery scheduled for a later retry and held by no process: Deliver again brings it forward. */
+function waitsForRetry(delivery: DeliveryRow, now: string): boolean {
+  return (
+    delivery.state === "pending" &&
+    delivery.next_attempt_at > now &&
+    delivery.next_attempt_at !== UNSCHEDULED &&
+    (delivery.lease_until === null || delivery.lease_until < now)
+  );
+}
+
 export class RedeliveryService {
   private readonly now: Clock;
+  private readonly queuedListeners: Array<() => unknown> = [];
 
   constructor(private readonly options: RedeliveryServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -97,9 +114,16 @@ export class RedeliveryService {
     }));
   }
 
+  /** Calls `listener` each time deliveries are queued, once they are committed (the worker claims at once). */
+  onQueued(listener: () => unknown): void {
+    this.queuedListeners.push(listener);
+  }
+
   /**
    * POST /events/:id/redeliver `{endpointId?}`: delivers the event again, now, to that endpoint,
-   * or to every enabled endpoint that had it or takes its type. Same webhook-id as before.
+   * or to every enabled endpoint that had it or takes its type. Same webhook-id as before. A
+   * delivery still waiting for a retry is made due now (one being attempted is left to it, and
+   * one waiting behind an earlier event of its account goes after that event, in order).
    */
   async redeliver(
     business: ForBusiness,
@@ -109,28 +133,36 @@ export class RedeliveryService {
   ): Promise<{ queued: number }> {
     if (!EVENT_ID.test(eventId)) throw eventNotFound();
     const now = isoNow(this.now);
-    return writeTransaction(
+    const answer = await writeTransaction(
       this.options.storage,
       async (trx) => {
         const event = await findEvent(trx, business.businessId, eventId);
         if (!event) throw eventNotFound();
+        const deliveries = await deliveriesOf(trx, [eventId]);
         let targets: EndpointRow[];
         if (endpointId !== undefined) {
           const endpoint = await findEndpoint(trx, business.businessId, endpointId);
           if (!endpoint) throw webhookNotFound();
           targets = [endpoint];
         } else {
-          const had = new Set((await deliveriesOf(trx, [eventId])).map((d) => d.endpoint_id));
+          const had = new Set(deliveries.map((d) => d.endpoint_id));
           targets = (await listEndpoints(trx, business.businessId)).filter(
             (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
           );
         }
-        let queued = 0;
-        for (const endpoint of targets.filter((e) => e.enabled === 1)) {
+        const enabled = new Set(targets.filter((e) => e.enabled === 1).map((e) => e.id));
+        const waiting = deliveries.filter((d) => enabled.has(d.endpoint_id) && waitsForRetry(d, now));
+        let queued = await rescheduleDeliveries(
+          trx,
+          waiting.map((d) => d.id),
+          now,
+          now,
+        );
+        for (const id of enabled) {
           queued += await requeueDeliveries(
             trx,
             this.options.deliveries,
-            { businessId: business.businessId, endpointId: endpoint.id, eventId, types: null },
+            { businessId: business.businessId, endpointId: id, eventId, types: null },
             now,
           );
         }
@@ -138,6 +170,8 @@ export class RedeliveryService {
       },
       unit,
     );
+    if (answer.queued > 0) for (const listener of this.queuedListeners) listener();
+    return answer;
   }
 
   /**

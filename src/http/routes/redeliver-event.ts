@@ -13,7 +13,7 @@ export const contract = {
     operationId: "redeliverEvent",
     summary: "Deliver an event again",
     description:
-      "To `endpointId`, or to every enabled endpoint that had it or takes its type; now, with the same `webhook-id`. A delivery still pending keeps its schedule.",
+      "To `endpointId`, or to every enabled endpoint that had it or takes its type; now, with the same `webhook-id`. A delivery waiting for its next retry is made due now; one being attempted is not sent twice at once.",
     tag: "Events",
     pathParameter: EVENT_ID_PARAMETER,
     requestBody: { schema: "RedeliverRequest", required: false },
