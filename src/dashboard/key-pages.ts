@@ -26,7 +26,7 @@ const noSuchKey = () => new AppError(ErrorCode.NOT_FOUND, 404, "There is no such
 /**
  * A business's API keys: list, create (the secret shown once, on the page the form lands on),
  * deactivate, activate, and revoke, which asks for the key's prefix to be typed and warns when
- * it is the last active key. The same domain calls and rules as `vas key ...`; another
+ * it is the last active key; deactivating the last active key warns too, and asks to confirm. The same domain calls and rules as `vas key ...`; another
  * business's key is 404.
  */
 export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): void {
@@ -48,7 +48,7 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
   });
 
   pages.get("/keys/:id/revoke", async (request, reply) =>
-    page(reply, "key-revoke", await revokeData(request)),
+    page(reply, "key-revoke", await keyData(request, "Revoke")),
   );
 
   pages.post("/keys/:id/:action", async (request, reply) => {
@@ -57,8 +57,13 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
     if (!status) return reply.callNotFound();
     const session = signedIn(request);
     const businessId = ownBusiness(session.businessId);
+    if (action === "deactivate" && (request.body as Form).confirm !== "yes") {
+      // The only active key stops the business's API calls: asked once more, as revoking asks.
+      const data = await keyData(request, "Deactivate");
+      if (data.lastActive) return page(reply, "key-deactivate", data);
+    }
     if (action === "revoke") {
-      const data = await revokeData(request);
+      const data = await keyData(request, "Revoke");
       const typed = ((request.body as Form).prefix ?? "").trim().replace(/…$/, "");
       if (typed !== data.key.prefix) {
         const error =
@@ -81,13 +86,13 @@ export function keyPages(pages: FastifyInstance, deps: DashboardDependencies): v
     return { title: "API keys", business, keys: [...keys].reverse() };
   }
 
-  /** The key to revoke (the business's own, not yet revoked) and whether it is the last active one. */
-  async function revokeData(request: FastifyRequest) {
+  /** The key to revoke or deactivate (the business's own, not yet revoked) and whether it is the last active one. */
+  async function keyData(request: FastifyRequest, verb: "Revoke" | "Deactivate") {
     const { id } = request.params as { id: string };
     const keys = await deps.businesses.listKeys(ownBusiness(signedIn(request).businessId));
     const key = keys.find((k) => k.keyId === id && k.status !== "revoked");
     if (!key) throw noSuchKey();
     const lastActive = key.status === "active" && keys.filter((k) => k.status === "active").length === 1;
-    return { title: `Revoke key ${key.prefix}`, key, lastActive, typed: "" };
+    return { title: `${verb} key ${key.prefix}`, key, lastActive, typed: "" };
   }
 }
