@@ -8,7 +8,14 @@ import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payo
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
 import { adminSearchPages } from "./admin-search-pages.js";
 import { ADMIN_SURFACE, enforceConsoleAccess } from "./console-access.js";
-import { type DashboardDependencies, type Form, notFoundPage, page } from "./kit.js";
+import {
+  type DashboardDependencies,
+  doneNotice,
+  doneRedirect,
+  type Form,
+  notFoundPage,
+  page,
+} from "./kit.js";
 import { koboToNairaText, nairaToKobo } from "./money-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
@@ -22,6 +29,17 @@ const ACTIONS = {
   reject: { to: "rejected", reason: true },
   suspend: { to: "rejected", reason: true },
 } as const satisfies Record<string, { to: VerificationStatus; reason: boolean }>;
+
+/** What a business's page says after an operator's action on it (`?done=`). */
+const NOTICES: Record<string, string> = {
+  approve: "The business is verified: its API keys work. Its people are mailed the decision.",
+  reject:
+    "The submitted details are rejected: the business is mailed your reason, and may correct them and submit again.",
+  suspend:
+    "The business is suspended: its API keys are refused and its money does not move. Its people are mailed your reason.",
+  "two-factor-reset":
+    "Two-factor sign-in is off for that user, their sessions have ended, and they were mailed.",
+};
 
 /** The operator console: businesses by status (in_progress is the queue), each one's detail and actions. */
 export function adminPages(pages: FastifyInstance, deps: DashboardDependencies): void {
@@ -69,7 +87,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
 
   pages.get("/businesses/:id", async (request, reply) => {
     const { id } = request.params as { id: string };
-    return page(reply, "admin-business", await detail(id));
+    return page(reply, "admin-business", { ...(await detail(id)), done: doneNotice(request.query, NOTICES) });
   });
 
   pages.post("/businesses/:id/payout-terms", async (request, reply) => {
@@ -127,7 +145,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), usersError: true });
     }
-    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}?reset=1#users-heading`, 303);
+    return doneRedirect(reply, `/admin/businesses/${encodeURIComponent(id)}`, "two-factor-reset");
   });
 
   pages.post("/businesses/:id/:action", async (request, reply) => {
@@ -142,7 +160,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), reason: form.reason ?? "" });
     }
-    return reply.redirect(`/admin/businesses/${encodeURIComponent(id)}`, 303);
+    return doneRedirect(reply, `/admin/businesses/${encodeURIComponent(id)}`, action);
   });
 
   async function detail(id: string) {
