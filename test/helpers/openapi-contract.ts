@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { numberSpaceExhausted } from "../../src/errors.js";
 import type { AccountProvider, VirtualAccountRequest } from "../../src/providers/account-provider.js";
@@ -183,3 +184,87 @@ const DOCUMENTED_HEADERS = [
   "retry-after",
   "idempotent-replayed",
 ];
+
+/**
+ * `source` without its look-ahead and look-behind groups, which fc.stringMatching cannot read:
+ * what it generates is then filtered by the whole pattern.
+ */
+function withoutLookarounds(source: string): string {
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    if (/^\(\?<?[=!]/.test(source.slice(i, i + 4))) {
+      let depth = 0;
+      let inClass = false;
+      for (; i < source.length; i++) {
+        const c = source[i];
+        if (c === "\\") i++;
+        else if (inClass) inClass = c !== "]";
+        else if (c === "[") inClass = true;
+        else if (c === "(") depth++;
+        else if (c === ")" && --depth === 0) break;
+      }
+      continue;
+    }
+    out += source[i];
+    if (source[i] === "\\") out += source[++i] ?? "";
+  }
+  return out;
+}
+
+/**
+ * Values the document's schema at `pointer` accepts, built from its keywords (the `$ref`s, types,
+ * bounds, patterns and formats the request schemas use) and checked against Ajv's reading of it.
+ */
+export function bodiesOf(contract: Contract, pointer: string): fc.Arbitrary<unknown> {
+  const validate = contract.validator(pointer);
+  return arbitraryOf(contract, contract.at(pointer) ?? {}).filter((value) => validate(value));
+}
+
+function arbitraryOf(contract: Contract, schema: Json): fc.Arbitrary<unknown> {
+  if (typeof schema.$ref === "string") return arbitraryOf(contract, contract.at(schema.$ref.slice(1)) ?? {});
+  if (Array.isArray(schema.anyOf))
+    return fc.oneof(...(schema.anyOf as Json[]).map((s) => arbitraryOf(contract, s)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...(schema.type as string[]).map((type) => arbitraryOf(contract, { ...schema, type })));
+  if ("const" in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  const number = (key: string, fallback: number) =>
+    typeof schema[key] === "number" ? (schema[key] as number) : fallback;
+  switch (schema.type) {
+    case "null":
+      return fc.constant(null);
+    case "boolean":
+      return fc.boolean();
+    case "integer": {
+      const min = number("minimum", -1_000);
+      const max = number("maximum", 1_000_000);
+      return fc.oneof(fc.integer({ min, max: Math.min(max, min + 10_000_000) }), fc.constantFrom(min, max));
+    }
+    case "string": {
+      if (schema.format === "date-time")
+        return fc
+          .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
+          .map((date) => date.toISOString());
+      const pattern = typeof schema.pattern === "string" ? new RegExp(schema.pattern, "u") : undefined;
+      const maxLength = number("maxLength", 300);
+      const strings = pattern
+        ? fc.stringMatching(new RegExp(withoutLookarounds(schema.pattern as string)))
+        : fc.string({ maxLength });
+      return strings.filter((text) => [...text].length <= maxLength && (!pattern || pattern.test(text)));
+    }
+    case "array": {
+      const items = arbitraryOf(contract, (schema.items as Json) ?? {});
+      const bounds = { minLength: number("minItems", 0), maxLength: number("maxItems", 4) };
+      return schema.uniqueItems === true ? fc.uniqueArray(items, bounds) : fc.array(items, bounds);
+    }
+    case "object": {
+      const properties = (schema.properties as Record<string, Json>) ?? {};
+      const model = Object.fromEntries(
+        Object.entries(properties).map(([name, property]) => [name, arbitraryOf(contract, property)]),
+      );
+      return fc.record(model, { requiredKeys: (schema.required as string[]) ?? [] });
+    }
+    default:
+      return fc.jsonValue();
+  }
+}
