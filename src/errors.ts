@@ -99,6 +99,8 @@ export const ErrorCode = {
   SIGN_IN_LOCKED: "SIGN_IN_LOCKED",
   /** A member's role does not allow what they asked (the dashboard's permission table). */
   FORBIDDEN: "FORBIDDEN",
+  /** Money moves only with a code from an authenticator enrolled long enough ago (issue 43). */
+  TWO_FACTOR_REQUIRED: "TWO_FACTOR_REQUIRED",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

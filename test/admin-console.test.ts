@@ -7,6 +7,7 @@ import { createHarness, type Harness, permanentInputOf, verifyBusiness } from ".
 import { signedUpBusiness } from "./helpers/members.js";
 import { notification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
+import { signedInOperator } from "./helpers/two-factor.js";
 
 // The operator console across every business (issue 28, item 11), on each database: a search
 // by name, email, RC number or account number; a customer's accounts and every payment; the
@@ -39,9 +40,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
       operatorEmail = `ops.${dialect}@console.example`;
-      await h.services.users.createOperator(operatorEmail, OPERATOR_PASSWORD);
-      operator = pageClient(h.app);
-      assert.equal((await operator.signIn("/admin", operatorEmail, OPERATOR_PASSWORD)).statusCode, 303);
+      ({ client: operator } = await signedInOperator(h.services, h.app, operatorEmail, OPERATOR_PASSWORD));
       for (const name of ["Zobo Drinks", "Kilishi Kings"]) {
         const email = `owner.${dialect}@${name.split(" ")[0]?.toLowerCase()}.example`;
         const { business } = await signedUpBusiness(h.services, {

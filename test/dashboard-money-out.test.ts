@@ -10,6 +10,7 @@ import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { signedUpOwner } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
+import { signedInOperator } from "./helpers/two-factor.js";
 
 // Money out in the dashboard and the console over HTTP (issue 26, items 8 and 10): a payout from
 // the form (review, then confirm), a refund from a transaction's page, the API switch, each with
@@ -53,7 +54,7 @@ for (const dialect of DIALECTS) {
      * reach, and its owner signed in (with two-factor sign-in on when asked: `code()` gives the
      * next step's code).
      */
-    async function business(options: { twoFactor?: boolean } = {}) {
+    async function business(options: { twoFactor?: boolean } = { twoFactor: true }) {
       serial++;
       const name = `Money Out ${serial} Ltd`;
       const email = `owner${serial}.${dialect}@moneyout.example`;
@@ -105,7 +106,7 @@ for (const dialect of DIALECTS) {
     const order = { bankCode: PAID.bankCode, accountNumber: PAID.accountNumber, narration: "Supplier June" };
 
     test("a payout from the form: the review names the account and the fee; confirmed twice, it is sent once", async () => {
-      const { owner, send, payouts, forBusiness } = await business();
+      const { owner, send, payouts, forBusiness, code } = await business();
       const listed = await owner.get("/dashboard/payouts");
       assert.match(
         listed.response.body,
@@ -143,20 +144,17 @@ for (const dialect of DIALECTS) {
       assert.match(review.body, new RegExp(`<strong id="resolved-name">${PAID.accountName}</strong>`));
       assert.match(review.body, /<dt>Fee<\/dt><dd>NGN 25\.00<\/dd>/);
       assert.match(review.body, /<strong>NGN 7,525\.00<\/strong> of NGN 50,000\.00 available/);
-      assert.doesNotMatch(
-        review.body,
-        /Two-factor code/,
-        "no code is asked of a user without two-factor sign-in",
-      );
+      assert.match(review.body, /<label for="payout-code">Two-factor code<\/label>/);
       const reference = /name="reference" value="(dash_[0-9a-f]{24})"/.exec(review.body)?.[1];
       assert.ok(reference, "the review carries the reference its confirmation is sent with");
       assert.equal(await payouts().then((items) => items.length), 0, "a review holds nothing");
 
       const confirm = { ...order, amount: "7,500", reference };
-      const sent = await send("/dashboard/payouts", "/dashboard/payouts", confirm);
+      const sent = await send("/dashboard/payouts", "/dashboard/payouts", { ...confirm, code: code() });
       assert.equal(sent.statusCode, 303);
       const location = String(sent.headers.location);
       assert.match(location, /^\/dashboard\/payouts\/po_[0-9a-f]{32}$/);
+      // Sent again (its code spent): the payout it made, no second code asked, no guess counted.
       const again = await send("/dashboard/payouts", "/dashboard/payouts", confirm);
       assert.equal(again.headers.location, location, "the form sent twice answers the first payout");
       const made = await payouts();
@@ -179,6 +177,7 @@ for (const dialect of DIALECTS) {
         ...order,
         amount: "45,000",
         reference: "dash_too_much",
+        code: code(),
       });
       assert.equal(tooMuch.statusCode, 422);
       assert.match(tooMuch.body, /Review the payout/, "the review again, with what to fix");
@@ -200,6 +199,7 @@ for (const dialect of DIALECTS) {
         ...order,
         amount: "1,000",
         reference: "after-suspension",
+        code: code(),
       });
       assert.equal(suspended.statusCode, 403);
       assert.match(suspended.body, /Payouts are paused: the business is not verified/);
@@ -268,14 +268,14 @@ for (const dialect of DIALECTS) {
     });
 
     test("a refund from the transaction page: a part, then the rest, never more; the form sent twice refunds once", async () => {
-      const { owner, send, payouts, payment, forBusiness } = await business();
+      const { owner, send, payouts, payment, forBusiness, code } = await business();
       const page = `/dashboard/transactions/${payment.id}`;
       const shown = await owner.get(page);
       assert.equal(shown.response.statusCode, 200);
       assert.match(shown.response.body, /name="amount"[^>]* required value="50000\.00"/);
       const reference = /name="reference" value="([^"]+)"/.exec(shown.response.body)?.[1] ?? "";
       const part = { amount: "20,000", reason: "Two items returned", reference };
-      const first = await owner.post(`${page}/refund`, { _csrf: shown.token ?? "", ...part });
+      const first = await owner.post(`${page}/refund`, { _csrf: shown.token ?? "", ...part, code: code() });
       assert.equal(first.statusCode, 303);
       const twice = await owner.post(`${page}/refund`, { _csrf: shown.token ?? "", ...part });
       assert.equal(twice.headers.location, first.headers.location, "the same form refunds once");
@@ -285,18 +285,18 @@ for (const dialect of DIALECTS) {
       assert.match(after.response.body, /<dt>Refunded<\/dt><dd>NGN 20,000\.00/);
       assert.match(after.response.body, /value="30000\.00"/, "what is left is offered");
       assert.match(after.response.body, /Two items returned/);
-      const over = await send(page, `${page}/refund`, { amount: "30,000.01" });
+      const over = await send(page, `${page}/refund`, { amount: "30,000.01", code: code() });
       assert.equal(over.statusCode, 422);
       assert.match(over.body, /NGN 30,000\.00 is left to refund/);
       // The rest needs its fee on top: NGN 29,975 is available, so it waits for another payment.
-      const short = await send(page, `${page}/refund`, { amount: "30,000" });
+      const short = await send(page, `${page}/refund`, { amount: "30,000", code: code() });
       assert.equal(short.statusCode, 422);
       assert.match(short.body, /the available balance is NGN 29,975\.00: this payout needs NGN 30,025\.00/);
       await h.services.collections.sandboxTransfer(forBusiness, {
         accountNumber: payment.accountNumber,
         amount: 100_00,
       });
-      const rest = await send(page, `${page}/refund`, { amount: "30,000" });
+      const rest = await send(page, `${page}/refund`, { amount: "30,000", code: code() });
       assert.equal(rest.statusCode, 303);
       const done = await owner.get(page);
       assert.match(done.response.body, /This payment is refunded in full\./);
@@ -344,6 +344,7 @@ for (const dialect of DIALECTS) {
         ...order,
         amount: "1,000",
         reference: "old",
+        code: first.code(),
       });
       offset += 3_600_000;
       const second = await business();
@@ -351,16 +352,16 @@ for (const dialect of DIALECTS) {
         ...order,
         amount: "2,000",
         reference: "new",
+        code: second.code(),
       });
 
-      await h.services.users.createOperator(`ops${serial}.${dialect}@vas.example`, PASSWORD);
-      const operator = pageClient(h.app);
-      const login = await operator.get("/admin/login");
-      await operator.post("/admin/login", {
-        _csrf: login.token ?? "",
-        email: `ops${serial}.${dialect}@vas.example`,
-        password: PASSWORD,
-      });
+      const { client: operator } = await signedInOperator(
+        h.services,
+        h.app,
+        `ops${serial}.${dialect}@vas.example`,
+        PASSWORD,
+        { now },
+      );
       const all = await operator.get("/admin/payouts");
       assert.equal(all.response.statusCode, 200);
       assert.match(all.response.body, /1 payout is stuck/);
@@ -405,6 +406,7 @@ for (const dialect of DIALECTS) {
         ...order,
         amount: "10,000.01",
         reference: "over",
+        code: second.code(),
       });
       assert.equal(over.statusCode, 422);
       assert.match(over.body, /above the limit of one payout, NGN 10,000\.00/);
@@ -471,14 +473,16 @@ for (const dialect of DIALECTS) {
       const ready = await owner.get("/dashboard/settlements");
       // NGN 50,000 less the NGN 1,000 reserve: NGN 48,975 and NGN 25 of fee.
       assert.match(ready.response.body, /Settle NGN 48,975\.00 now/);
-      const run = await send("/dashboard/settlements", "/dashboard/settlements/run", {});
+      const noRunCode = await send("/dashboard/settlements", "/dashboard/settlements/run", {});
+      assert.equal(noRunCode.statusCode, 401, "settling now takes a code too (issue 43)");
+      const run = await send("/dashboard/settlements", "/dashboard/settlements/run", { code: code() });
       assert.equal(run.statusCode, 303);
       const location = String(run.headers.location);
       assert.match(location, /^\/dashboard\/settlements\/stl_[0-9a-f]{32}$/);
       const detail = await owner.get(location);
       assert.match(detail.response.body, /<h1>Settlement of NGN 48,975\.00<\/h1>/);
       assert.match(detail.response.body, /<dt>Payments covered<\/dt><dd>1 /);
-      const again = await send("/dashboard/settlements", "/dashboard/settlements/run", {});
+      const again = await send("/dashboard/settlements", "/dashboard/settlements/run", { code: code() });
       assert.equal(again.statusCode, 422);
       const stranger = await business();
       const theirs = await stranger.owner.get(location);

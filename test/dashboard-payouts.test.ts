@@ -12,6 +12,7 @@ import {
 } from "./helpers/browser.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { lastMail, linkIn } from "./helpers/mail-files.js";
 import { signedUpOwner } from "./helpers/members.js";
 
 // Money out in a real browser (issue 26's browser test): fund an account in the sandbox, resolve
@@ -20,6 +21,8 @@ import { signedUpOwner } from "./helpers/members.js";
 
 const PASSWORD = "correct horse battery staple 42";
 const STEP_MS = 30_000;
+const HOUR_MS = 3_600_000;
+const MEMBER_PASSWORD = "kano market before the rains 8";
 
 for (const dialect of DIALECTS) {
   describe(`money out in the dashboard, in a browser, on ${dialect}`, { skip }, () => {
@@ -35,10 +38,13 @@ for (const dialect of DIALECTS) {
         dialect,
         now,
         // The sandbox's bank finishes a payout as soon as it is asked about.
+        // A new authenticator moves no money for an hour (issue 43): the clock crosses it.
         env: {
           SIGN_IN_RATE_LIMIT_PER_MIN: "0",
           SANDBOX_PAYOUT_SETTLE_MS: "0",
           SANDBOX_PAYOUT_REVERSE_MS: "0",
+          MONEY_COOL_OFF_HOURS: "1",
+          DASHBOARD_SESSION_IDLE_MINUTES: "180",
         },
       });
       origin = await listenOnLoopback(h.app);
@@ -71,6 +77,7 @@ for (const dialect of DIALECTS) {
         return totpCode(secret, now());
       };
       await h.services.secondFactor.confirmTotp(user.id, code(), PASSWORD);
+      offset += HOUR_MS; // past the new authenticator's cool-off
       const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
       const accountNumber = account.account.accountNumber;
 
@@ -157,6 +164,106 @@ for (const dialect of DIALECTS) {
         [],
         "nothing loads from anywhere but this server",
       );
+      assert.deepEqual(problems, [], "no script error, no CSP violation");
+      await context.close();
+    });
+
+    // Issue 43, item 3: a finance member who never set up two-factor tries to pay out and is led
+    // to set it up; the new authenticator waits out its cool-off (the injected clock crosses
+    // it); and someone holding the password and a recovery code cannot turn it off.
+    test("a finance member is led to set up two-factor, waits out its cool-off, then pays; a recovery code turns nothing off", async () => {
+      const ownerEmail = `owner2.${dialect}@ladipayouts.example`;
+      const owner = await signedUpOwner(h.services, {
+        businessName: "Ladi Payouts",
+        email: ownerEmail,
+        password: PASSWORD,
+      });
+      const forBusiness = { businessId: owner.businessId as string, businessName: "Ladi Payouts" };
+      await verifyBusiness(h.services, forBusiness.businessId);
+      const account = await h.services.accounts.generatePermanent(forBusiness, CLI, permanentInputOf());
+      await h.services.collections.sandboxTransfer(forBusiness, {
+        accountNumber: account.account.accountNumber,
+        amount: 5_000_000,
+      });
+      const email = `finance.${dialect}@ladipayouts.example`;
+      await h.services.invitations.invite(forBusiness.businessId, owner.id, email, "finance");
+      const link = linkIn(await lastMail({ dir: h.dir, mailer: h.services.mailer }, email, /^Join /), "http");
+      await h.services.invitations.accept(new URL(link).searchParams.get("token") ?? "", MEMBER_PASSWORD);
+      const [destination] = SANDBOX_PAYEES;
+      assert.ok(destination?.accountName);
+
+      const { context, page, problems } = await openRecordingPage(browser);
+      await page.goto(`${origin}/dashboard/login`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(MEMBER_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { name: "Ladi Payouts" }).waitFor();
+      const review = async () => {
+        await page.goto(`${origin}/dashboard/payouts`);
+        await page.getByLabel("Bank").selectOption({ label: destination.bankName });
+        await page.getByLabel("Account number").fill(destination.accountNumber);
+        await page.getByLabel("Amount (NGN)").fill("2,000");
+        await page.getByRole("button", { name: "Review the payout" }).click();
+        await page.getByRole("heading", { name: "Review the payout" }).waitFor();
+      };
+      await review();
+      await page.getByRole("link", { name: "set up two-factor sign-in" }).click();
+      assert.match(
+        await page.getByRole("alert").innerText(),
+        /Moving money takes a code from an authenticator app/,
+      );
+      await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+      const secret = (await page.locator("#totp-key").innerText()).trim();
+      offset += STEP_MS;
+      await page.getByLabel("Code from the app").fill(totpCode(secret, now()));
+      await page.getByLabel("Your password, to turn it on").fill(MEMBER_PASSWORD);
+      await page.getByRole("button", { name: "Turn on" }).click();
+      const codes = await page.getByRole("list", { name: "Recovery codes" }).innerText();
+      const recovery = codes.split(/\s+/).filter(Boolean);
+      assert.equal(recovery.length, 10);
+      assert.match(
+        await page.locator("#money-from").innerText(),
+        /it moves money .* from \d{4}-\d\d-\d\d \d\d:\d\d WAT/,
+      );
+
+      // Inside the cool-off the code is right and nothing moves; an hour on, the payout is sent.
+      await review();
+      offset += STEP_MS;
+      await page.getByLabel("Two-factor code").fill(totpCode(secret, now()));
+      await page.getByRole("button", { name: /^Send NGN 2,000\.00 to / }).click();
+      assert.match(
+        await page.getByRole("alert").innerText(),
+        /Your authenticator was set up recently: it moves money from/,
+      );
+      assert.equal((await h.services.collections.balance(forBusiness)).pending, 0, "nothing held");
+      offset += HOUR_MS;
+      await page.getByLabel("Two-factor code").fill(totpCode(secret, now()));
+      await page.getByRole("button", { name: /^Send NGN 2,000\.00 to / }).click();
+      await page.getByRole("heading", { name: `Payout to ${destination.accountName}` }).waitFor();
+
+      // The password and a recovery code sign in, and turn nothing off.
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.goto(`${origin}/dashboard/login`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(MEMBER_PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByLabel("Code").fill(recovery[0] ?? "");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("heading", { name: "Ladi Payouts" }).waitFor();
+      await page.goto(`${origin}/dashboard/security`);
+      await page.getByLabel("Your password, to turn it off").fill(MEMBER_PASSWORD);
+      await page
+        .getByLabel("Code from your authenticator app")
+        .last()
+        .fill(recovery[1] ?? "");
+      await page.getByRole("checkbox", { name: "Yes, turn two-factor sign-in off" }).check();
+      await page.getByRole("button", { name: "Turn two-factor sign-in off" }).click();
+      assert.match(
+        await page.getByRole("alert").first().innerText(),
+        /a recovery code signs you in, and nothing more/,
+      );
+      const member = await h.services.users.businessUserByEmail(email);
+      assert.equal((await h.services.users.getUser(member.id)).totpEnabled, true, "still on");
       assert.deepEqual(problems, [], "no script error, no CSP violation");
       await context.close();
     });

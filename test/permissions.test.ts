@@ -11,6 +11,7 @@ import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { invitedMember } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
+import { signedInOperator } from "./helpers/two-factor.js";
 
 // Issue 43, item 4: one permission table per surface, the server enforcing it. Every POST route
 // of the dashboard and of the console is sent by every business role and operator role, signed
@@ -150,14 +151,10 @@ for (const dialect of DIALECTS) {
       return { client, id: user.id, email, businessId: user.businessId as string };
     }
 
-    async function operator(role: "reviewer" | "admin") {
-      const email = `${role}${++serial}.${dialect}@walk.example`;
-      const created = await h.services.users.createOperator(email, OPERATOR_PASSWORD);
-      if (role === "reviewer") await h.services.operators.setRole(CLI, created.id, "reviewer");
-      const client = pageClient(h.app);
-      assert.equal((await client.signIn("/admin", email, OPERATOR_PASSWORD)).statusCode, 303);
-      return { client, id: created.id };
-    }
+    const operator = (role: "reviewer" | "admin") =>
+      signedInOperator(h.services, h.app, `${role}${++serial}.${dialect}@walk.example`, OPERATOR_PASSWORD, {
+        role,
+      });
 
     before(async () => {
       h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });

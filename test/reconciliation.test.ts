@@ -32,6 +32,7 @@ import { signedBankNotification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
 import { listeningClient } from "./helpers/sdk.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
+import { signedInOperator } from "./helpers/two-factor.js";
 
 // Issue 27: reconciliation with the bank. The Virtual Bank runs as a process of its own and
 // drops, forgets or is contradicted on demand; the service finds every credit by itself (a
@@ -401,14 +402,12 @@ for (const dialect of DIALECTS) {
       });
       assert.match(String(again.headers.location), /\?found=recorded$/);
 
-      await h.services.users.createOperator(`ops.${dialect}@vas.example`, password);
-      const operator = pageClient(h.app);
-      const opsLogin = await operator.get("/admin/login");
-      await operator.post("/admin/login", {
-        _csrf: opsLogin.token ?? "",
-        email: `ops.${dialect}@vas.example`,
+      const { client: operator } = await signedInOperator(
+        h.services,
+        h.app,
+        `ops.${dialect}@vas.example`,
         password,
-      });
+      );
       const reports = await operator.get("/admin/reconciliation");
       assert.equal(reports.response.statusCode, 200);
       // Today's reports found the kept conflict: every console page carries the banner.

@@ -162,7 +162,8 @@ for (const dialect of DIALECTS) {
         row.totp_secret_ciphertext && !row.totp_secret_ciphertext.includes(secret),
         "the secret is sealed",
       );
-      await h.services.secondFactor.disableTotp(user.id, PASSWORD);
+      clock += 30_000;
+      await h.services.secondFactor.disableTotp(user.id, PASSWORD, totpCode(secret, clock));
       assert.equal((await h.services.users.signIn("business", address, PASSWORD)).totpEnabled, false);
     });
 
@@ -187,11 +188,13 @@ for (const dialect of DIALECTS) {
       assert.equal(await sessions.resolve(stolen.token), undefined, "every other one ends");
 
       const other = await sessions.start(user, true);
+      clock += 30_000;
+      const code = totpCode(secret, clock);
       assert.equal(
-        (await refusal(h.services.secondFactor.disableTotp(user.id, "not it", mine.session.id))).status,
+        (await refusal(h.services.secondFactor.disableTotp(user.id, "not it", code, mine.session.id))).status,
         401,
       );
-      await h.services.secondFactor.disableTotp(user.id, PASSWORD, mine.session.id);
+      await h.services.secondFactor.disableTotp(user.id, PASSWORD, code, mine.session.id);
       assert.ok(await sessions.resolve(mine.token));
       assert.equal(await sessions.resolve(other.token), undefined);
       const actions = await h.storage.db

@@ -140,6 +140,7 @@ export class BusinessService {
       payout_limit_kobo: null,
       payout_daily_limit_kobo: null,
       time_zone: DEFAULT_TIME_ZONE,
+      require_two_factor: 0,
       created_at: now,
       updated_at: now,
     };

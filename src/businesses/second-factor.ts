@@ -1,4 +1,4 @@
-import { createHmac, randomInt } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
@@ -19,40 +19,31 @@ import {
   updateUser,
   useTotpStep,
 } from "../storage/user-repository.js";
+import { newRecoveryCode, RECOVERY_CODE, RECOVERY_CODE_COUNT } from "./recovery-codes.js";
 import type { SecretBox } from "./secret-box.js";
 import { codeSubject, SignInAttempts } from "./sign-in-attempts.js";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.js";
 import { invalidCode, requirePassword, requireUser, userAudit } from "./user-records.js";
 import { type SignInOrigin, toUser, type User } from "./users.js";
 
-// The second factor (issue 21; recovery, issue 28): a TOTP app enrolled with the password and a
-// first code, asked for at sign-in and before money moves, each time step good once, guesses
-// counted per user; turned off with the password.
+// The second factor (issue 21; recovery, issue 28; money, issue 43): a TOTP app enrolled with
+// the password and a first code, asked for at sign-in and before money moves, each time step good
+// once, guesses counted per user. Money moves only with the app's code, from a user who has one,
+// enrolled at least MONEY_COOL_OFF_HOURS ago; turning it off takes the password and the app's
+// code (a recovery code signs in, nothing more), so a stolen password and recovery code can
+// neither move money nor swap the authenticator.
 
 export interface SecondFactorOptions {
   storage: Storage;
   box: SecretBox;
   /** Keys the HMACs kept in place of recovery codes (a service key). */
   recoveryKey: Buffer;
-  /** Mails the user when an operator resets their two-factor. */
+  /** Mails the user when an operator resets their two-factor, and the owner of every change. */
   notices?: MailNotices;
+  /** How long an authenticator enrolled (or enrolled again) moves no money: MONEY_COOL_OFF_HOURS. */
+  moneyCoolOffMs?: number;
   now?: Clock;
 }
-
-/** How many recovery codes come with two-factor sign-in. */
-export const RECOVERY_CODE_COUNT = 10;
-
-/** A recovery code as typed: ten letters and digits, a dash in the middle or not (never a 6-digit TOTP code). */
-const RECOVERY_CODE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/i;
-
-/** Letters and digits no one misreads (no 0/o, 1/l/i). */
-const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-
-/** A new recovery code, `xxxxx-xxxxx`: about 49 bits, drawn without bias. */
-const newRecoveryCode = () => {
-  const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
-  return `${chars.slice(0, 5).join("")}-${chars.slice(5).join("")}`;
-};
 
 const totpContext = (userId: string) => `users:${userId}:totp`;
 
@@ -106,17 +97,11 @@ export class SecondFactor {
     }
   }
 
-  /** Ten new recovery codes for the user (the old ones are void), with the password; shown once. */
-  async regenerateRecoveryCodes(userId: string, password: string): Promise<string[]> {
+  /** Ten new recovery codes for the user (the old ones are void), with the password and the app's code; shown once. */
+  async regenerateRecoveryCodes(userId: string, password: string, code: string): Promise<string[]> {
     const row = await requireUser(this.options.storage.db, userId);
     if (!row.totp_enabled_at) throw validationFailed("Turn two-factor sign-in on first");
-    await requirePassword(
-      this.options.storage.db,
-      row,
-      password,
-      "recovery_codes.change_failed",
-      this.isoNow(),
-    );
+    await this.proveApp(row, password, code, "recovery_codes.change");
     return writeTransaction(this.options.storage, async (trx) => {
       const codes = await this.newRecoveryCodes(trx, row.id);
       await insertAudit(trx, this.audit(row, "recovery_codes.replaced", {}));
@@ -151,6 +136,7 @@ export class SecondFactor {
       });
     });
     await this.options.notices?.twoFactorReset({ email: row.email, businessId: row.business_id });
+    await this.options.notices?.secondFactorChanged(row, "reset");
   }
 
   /** Ten fresh codes, stored as HMACs in place of the user's earlier ones. */
@@ -171,14 +157,32 @@ export class SecondFactor {
   }
 
   /**
-   * Before moving money or where it goes (a payout, a refund, API payouts on, the settlement
-   * account): the user's current TOTP code when they have two-factor sign-in on, by the same
-   * rules as signing in (counted guesses, each step used once); nothing when they do not.
+   * Before moving money or where it goes (a payout, a refund, Settle now, API payouts on, the
+   * settlement account, handing the business over): the user's current code from their
+   * authenticator, by the same rules as signing in (counted guesses, each step used once). A
+   * user without one is refused (set one up first), and so is one whose authenticator was
+   * enrolled less than MONEY_COOL_OFF_HOURS ago, told until when (`shown` writes that time).
    */
-  async confirmWithCode(userId: string, code: string | undefined, action: string): Promise<void> {
+  async confirmWithCode(
+    userId: string,
+    code: string | undefined,
+    action: string,
+    shown: (iso: string) => string = (iso) => iso,
+  ): Promise<void> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (!row.totp_enabled_at) return;
+    if (!row.totp_enabled_at) throw twoFactorNeeded();
+    const usableFrom = Date.parse(row.totp_enabled_at) + (this.options.moneyCoolOffMs ?? 0);
+    if (this.now() < usableFrom) throw coolingOff(shown(new Date(usableFrom).toISOString()));
+    refuseRecoveryCode(code ?? "");
     await this.spendCode(row, code ?? "", `${action}.confirmed`, `${action}.code_failed`, {});
+  }
+
+  /** Until when the user's new authenticator moves no money (undefined: none, or its cool-off is over). */
+  async coolingUntil(userId: string): Promise<string | undefined> {
+    const row = await requireUser(this.options.storage.db, userId);
+    if (!row.totp_enabled_at) return undefined;
+    const usableFrom = Date.parse(row.totp_enabled_at) + (this.options.moneyCoolOffMs ?? 0);
+    return this.now() < usableFrom ? new Date(usableFrom).toISOString() : undefined;
   }
 
   private async spendCode(
@@ -240,7 +244,7 @@ export class SecondFactor {
     await requirePassword(this.options.storage.db, row, password, "totp.enable_failed", this.isoNow());
     const step = acceptedTotpStep(secret, String(code), this.now(), null);
     if (step === undefined) throw invalidCode();
-    return writeTransaction(this.options.storage, async (trx) => {
+    const codes = await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
       await updateUser(trx, row.id, { totp_enabled_at: now, totp_last_step: step });
       await revokeUserSessions(trx, row.id, now, keepSession);
@@ -248,17 +252,36 @@ export class SecondFactor {
       // Ten recovery codes come with it, shown once by the caller.
       return this.newRecoveryCodes(trx, row.id);
     });
+    await this.options.notices?.secondFactorChanged(row, "enrolled");
+    return codes;
   }
 
-  /** Turns two-factor sign-in off (the password is required); the user's other sessions end. */
-  async disableTotp(userId: string, password: string, keepSession?: string): Promise<void> {
+  /**
+   * Turns two-factor sign-in off, with the password and a code from the app itself (not a
+   * recovery code: one that signed in must not also remove the factor it stood in for); the
+   * user's other sessions end. Setting up another app is turning this one off, then on again.
+   */
+  async disableTotp(userId: string, password: string, code: string, keepSession?: string): Promise<void> {
     const row = await requireUser(this.options.storage.db, userId);
-    await requirePassword(this.options.storage.db, row, password, "totp.disable_failed", this.isoNow());
+    if (!row.totp_enabled_at)
+      throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already off");
+    await this.proveApp(row, password, code, "totp.disable");
     await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
       await turnOff(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.disabled", {}));
     });
+    await this.options.notices?.secondFactorChanged(row, "disabled");
+  }
+
+  /**
+   * The person holds the password and the authenticator itself, not only a recovery code: what
+   * changing the second factor takes (`action` names the audit entries).
+   */
+  private async proveApp(row: UserRow, password: string, code: string, action: string): Promise<void> {
+    await requirePassword(this.options.storage.db, row, password, `${action}_failed`, this.isoNow());
+    refuseRecoveryCode(code);
+    await this.spendCode(row, code, `${action}_confirmed`, `${action}_failed`, {});
   }
 
   private totpSecret(row: UserRow): string | undefined {
@@ -275,6 +298,35 @@ export class SecondFactor {
     return new Date(this.now()).toISOString();
   }
 }
+
+/** Money asked of a user with no authenticator: a front leads them to set one up. */
+export class TwoFactorSetupNeeded extends AppError {
+  constructor() {
+    super(
+      ErrorCode.TWO_FACTOR_REQUIRED,
+      403,
+      "Moving money takes a code from an authenticator app: set up two-factor sign-in under Sign-in and security first.",
+    );
+  }
+}
+const twoFactorNeeded = () => new TwoFactorSetupNeeded();
+
+/** A recovery code where the app's is asked: it signs in, and nothing more (never counted as a guess). */
+function refuseRecoveryCode(code: string): void {
+  if (RECOVERY_CODE.test(code.trim())) {
+    throw new AppError(
+      ErrorCode.INVALID_CREDENTIALS,
+      401,
+      "Type a code from your authenticator app: a recovery code signs you in, and nothing more. Lost the app? An operator can reset it.",
+    );
+  }
+}
+const coolingOff = (until: string) =>
+  new AppError(
+    ErrorCode.TWO_FACTOR_REQUIRED,
+    403,
+    `Your authenticator was set up recently: it moves money from ${until}. Until then nothing can be paid out, refunded or settled with it.`,
+  );
 
 /** Two-factor off for the user: the secret and the recovery codes gone, every session (but `keep`) ended. */
 async function turnOff(trx: Executor, userId: string, now: string, keep?: string): Promise<void> {

@@ -35,6 +35,11 @@ export interface Session {
   operatorRole: OperatorRole | null;
   /** The time zone the pages show times in: the business's (an operator's: Africa/Lagos). */
   timeZone: string;
+  /**
+   * Why this person must set up two-factor sign-in before anything else (issue 43): every
+   * operator must, and a member of a business that requires it; undefined once they have it.
+   */
+  twoFactorSetup: "operator" | "required" | undefined;
 }
 
 // last_seen_at is written at most once a second: a page and its assets are one write, and the
@@ -86,8 +91,10 @@ export class Sessions {
         memberRole: user.memberRole,
         operatorRole: user.operatorRole,
         verified,
-        // The sign-in's own answer is a redirect: the next request reads the business's zone.
+        // The sign-in's own answer is a redirect: the next request reads the business's zone
+        // and whether the business requires two factors.
         timeZone: DEFAULT_TIME_ZONE,
+        twoFactorSetup: undefined,
       },
     };
   }
@@ -114,6 +121,14 @@ export class Sessions {
       operatorRole: row.operator_role,
       verified: row.verified === 1,
       timeZone: row.time_zone ?? DEFAULT_TIME_ZONE,
+      twoFactorSetup:
+        row.totp_enabled_at !== null
+          ? undefined
+          : row.role === "operator"
+            ? "operator"
+            : Number(row.require_two_factor) === 1
+              ? "required"
+              : undefined,
     };
   }
 

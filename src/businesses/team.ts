@@ -2,7 +2,12 @@ import { type Clock, isoNow } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import { deleteMember, moveMemberRole } from "../storage/team-repository.js";
+import {
+  deleteMember,
+  isTwoFactorRequired,
+  moveMemberRole,
+  setTwoFactorRequired,
+} from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { businessUsers, findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
 import { ASSIGNABLE_ROLES, type MemberRole, may, mayAssign, type Permission, ROLE_LABELS } from "./roles.js";
@@ -68,6 +73,35 @@ export class Team {
         joinedAt: row.created_at,
       }))
       .sort((a, b) => Number(b.role === "owner") - Number(a.role === "owner"));
+  }
+
+  /**
+   * The owner requires two-factor sign-in of every member (or stops requiring it): a member
+   * without it is led to set it up at their next page and can do nothing else until they have.
+   * Audited; the owner must have it on themselves first.
+   */
+  async requireTwoFactor(businessId: string, byUserId: string, required: boolean): Promise<void> {
+    const by = await this.acting(businessId, byUserId, "ownership", "require two-factor sign-in");
+    if (required && !by.totp_enabled_at) {
+      throw new AppError(
+        ErrorCode.TWO_FACTOR_REQUIRED,
+        403,
+        "Turn on two-factor sign-in for yourself first, under Sign-in and security",
+      );
+    }
+    await writeTransaction(this.options.storage, async (trx) => {
+      const at = isoNow(this.now);
+      await setTwoFactorRequired(trx, businessId, required, at);
+      await insertAudit(
+        trx,
+        userAudit(by, `business.two_factor_${required ? "required" : "optional"}`, {}, at),
+      );
+    });
+  }
+
+  /** Whether the business requires two-factor sign-in of every member. */
+  async twoFactorRequired(businessId: string): Promise<boolean> {
+    return isTwoFactorRequired(this.options.storage.db, businessId);
   }
 
   /** Gives a member (not the owner, not oneself) another role. */

@@ -19,7 +19,12 @@ export function openMail(config: Config, storage: Storage, box: SecretBox, now: 
       ? smtpTransport(mail.transport.url, mail.from)
       : fileTransport(mail.transport.dir, mail.from);
   const mailer = new Mailer({ storage, box, transport, now });
-  const notices = new MailNotices({ storage, mailer, publicUrl: mail.publicUrl });
+  const notices = new MailNotices({
+    storage,
+    mailer,
+    publicUrl: mail.publicUrl,
+    moneyCoolOffHours: config.dashboard.moneyCoolOffHours,
+  });
   return { mailer, notices, transport };
 }
 

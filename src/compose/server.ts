@@ -243,6 +243,8 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
       await metricsApp?.close();
       await jobs.stop();
       await services.payoutTracker.idle();
+      // A reset link being made after its answer was sent is queued before the mail drains.
+      await services.passwordResets.idle();
       await services.mailer.idle();
       await deliveries.stop();
       await services.close();
@@ -255,7 +257,7 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
 /** The webhook delivery worker over open services, as the server runs it (tests drive it too). */
 export function createDeliveryWorker(services: Services, log: DeliveryLog, now?: Clock): DeliveryWorker {
   const { webhooks } = services.config;
-  return new DeliveryWorker({
+  const worker = new DeliveryWorker({
     storage: services.storage,
     deliveries: services.stores.deliveries,
     endpoints: services.webhooks,
@@ -268,6 +270,9 @@ export function createDeliveryWorker(services: Services, log: DeliveryLog, now?:
     log,
     ...(now ? { now } : {}),
   });
+  // "Deliver again" is due now: the worker looks at once instead of at its next poll.
+  services.redelivery.onQueued(() => worker.wake());
+  return worker;
 }
 
 /**

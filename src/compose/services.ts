@@ -173,7 +173,14 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       onCredentialsChanged: () => authenticator.invalidate(),
     });
     mailOnChanges(mail.notices, { businesses, payouts, settlementTerms: money.settlementTerms });
-    const secondFactor = new SecondFactor({ storage: opened, box, recoveryKey, notices: mail.notices, now });
+    const secondFactor = new SecondFactor({
+      storage: opened,
+      box,
+      recoveryKey,
+      notices: mail.notices,
+      moneyCoolOffMs: config.dashboard.moneyCoolOffHours * 3_600_000,
+      now,
+    });
     return {
       config,
       storage: opened,

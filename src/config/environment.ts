@@ -187,6 +187,9 @@ export const envSchema = z.object({
   PAYOUT_STUCK_MINUTES: integerString("PAYOUT_STUCK_MINUTES", 1, 10_080).default(30),
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
+  // How long an authenticator just set up moves no money (issue 43): 24 by default in
+  // production, 0 in the sandbox (load.ts).
+  MONEY_COOL_OFF_HOURS: integerString("MONEY_COOL_OFF_HOURS", 0, 720).optional(),
   SETTLEMENT_CHECK_INTERVAL_MS: integerString("SETTLEMENT_CHECK_INTERVAL_MS", 10, 3_600_000).default(5_000),
   SMTP_URL: z
     .url({

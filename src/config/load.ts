@@ -106,6 +106,8 @@ export type Config = Readonly<{
     signInPerMinute: number;
     /** Session and CSRF cookies are Secure (production, behind HTTPS). */
     secureCookies: boolean;
+    /** An authenticator set up this recently moves no money (MONEY_COOL_OFF_HOURS). */
+    moneyCoolOffHours: number;
   };
 }>;
 
@@ -227,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionMaxMs: e.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
       signInPerMinute: e.SIGN_IN_RATE_LIMIT_PER_MIN,
       secureCookies: e.NODE_ENV === "production",
+      moneyCoolOffHours: e.MONEY_COOL_OFF_HOURS ?? ((e.SANDBOX ?? e.NODE_ENV !== "production") ? 0 : 24),
     },
   });
 }

@@ -96,6 +96,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /team/members/:id/role": "members",
   "POST /team/members/:id/remove": "members",
   "POST /team/owner": "ownership",
+  "POST /team/two-factor": "ownership",
 };
 
 /** The rule of a route in `table`, by its method and its path under the prefix (HEAD is GET's). */

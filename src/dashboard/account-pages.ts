@@ -15,8 +15,15 @@ import { refusal, signedIn } from "./sign-in.js";
 // bank), and stop or restart a permanent one taking payments.
 
 const IDENTITY_LABELS = { bvn: "BVN", nin: "NIN" } as const;
-const NOT_VERIFIED =
-  "Your business is not verified, so it cannot issue account numbers yet. Submit its details under Verification: once an operator approves them, accounts can be issued here and through the API.";
+/** Why an unverified business issues no number yet, by where its verification stands. */
+const NOT_VERIFIED: Record<string, string> = {
+  not_submitted:
+    "Your business is not verified, so it cannot issue account numbers yet. Submit its details under Verification: once an operator approves them, accounts can be issued here and through the API.",
+  in_progress:
+    "Your business is not verified yet: its details are with an operator for review. Accounts can be issued here and through the API once they approve them.",
+  rejected:
+    "Your business is not verified, so it cannot issue account numbers: see why under Verification, correct its details and submit them again.",
+};
 const MAX_MINUTES = 10_080;
 
 /** The form's values as the page draws them again (never the BVN or NIN: it is typed again). */
@@ -40,9 +47,10 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
 
   pages.get("/accounts/new", async (request, reply) => {
     const { businessId } = await actingFor(deps.businesses, signedIn(request).businessId);
-    const verified = (await deps.businesses.getBusiness(businessId)).verificationStatus === "completed";
+    const { verificationStatus } = await deps.businesses.getBusiness(businessId);
     // Said before anything is typed: the domain refuses the number all the same (issue 43).
-    return page(reply, "account-new", view({}, verified ? {} : { error: NOT_VERIFIED, unverified: true }));
+    const refused = NOT_VERIFIED[verificationStatus];
+    return page(reply, "account-new", view({}, refused ? { error: refused, unverified: true } : {}));
   });
 
   pages.post("/accounts/new", async (request, reply) => {
@@ -69,7 +77,9 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
       }
     } catch (error) {
       if (isAppError(error) && error.code === ErrorCode.BUSINESS_NOT_VERIFIED) {
-        const refused = new AppError(ErrorCode.BUSINESS_NOT_VERIFIED, 403, NOT_VERIFIED);
+        const { verificationStatus } = await deps.businesses.getBusiness(forBusiness.businessId);
+        const why = NOT_VERIFIED[verificationStatus] ?? NOT_VERIFIED.not_submitted ?? "";
+        const refused = new AppError(ErrorCode.BUSINESS_NOT_VERIFIED, 403, why);
         return refusal(reply, refused, "account-new", view(form, { unverified: true }));
       }
       return refusal(reply, error, "account-new", view(form));

@@ -83,6 +83,12 @@ export function setSessionCookie(reply: FastifyReply, token: string, secure: boo
   reply.setCookie(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", secure });
 }
 
+/** How a page writes a time for the person reading it: their business's zone, named (WAT by default). */
+export function localTime(request: FastifyRequest): (iso: string) => string {
+  const timeZone = request.session?.timeZone ?? DEFAULT_TIME_ZONE;
+  return (iso) => zonedTime(iso, timeZone);
+}
+
 /** Renders a page with what every page has: the CSRF token for its forms, the session, the title. */
 export function page(
   reply: FastifyReply,

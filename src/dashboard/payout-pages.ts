@@ -9,6 +9,7 @@ import { isAppError } from "../errors.js";
 import { PAYOUT_FIELDS, payoutInput, payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
+import { confirmMoney, ledToSetUp } from "./money-gate.js";
 import { filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
@@ -57,7 +58,11 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     let payoutId: string;
     try {
       const input = orderOf(form);
-      await deps.secondFactor.confirmWithCode(session.userId, form.code, "payout");
+      // The review sent again (a double click, a reload) shows the payout it made: its code was
+      // spent on the first send, and asking again would count a right person's wrong guess.
+      const made = await deps.payouts.made(forBusiness, input);
+      if (made) return reply.redirect(`/dashboard/payouts/${made.id}`, 303);
+      await confirmMoney(deps, request, form.code, "payout");
       const payout = await deps.payouts.create(forBusiness, input, { channel: "dashboard" });
       payoutId = payout.id;
       await deps.users.record(session.actor, forBusiness.businessId, "payout.sent", {
@@ -67,6 +72,8 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
       });
     } catch (error) {
       if (!isAppError(error) || error.statusCode >= 500) throw error;
+      const led = ledToSetUp(reply, error);
+      if (led) return led;
       // The review again, with what to fix: a wrong code, a limit, the balance.
       const again = await review(forBusiness, session.userId, form).catch(() => undefined);
       if (again) return refusal(reply, error, "payout-review", again);
@@ -94,10 +101,12 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     const form = request.body as Form;
     const on = form.apiPayouts === "on";
     try {
-      if (on) await deps.secondFactor.confirmWithCode(session.userId, form.code, "payouts.api_enabled");
+      if (on) await confirmMoney(deps, request, form.code, "payouts.api_enabled");
       await deps.payoutSettings.setApiPayouts(forBusiness.businessId, on);
       await deps.users.record(session.actor, forBusiness.businessId, `payouts.api_${on ? "on" : "off"}`, {});
     } catch (error) {
+      const led = ledToSetUp(reply, error);
+      if (led) return led;
       return refusal(reply, error, "payouts", {
         ...(await listData(forBusiness, session.userId, { filters: {}, form: {} })),
         switchError: true,

@@ -16,7 +16,12 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   pages.get("/security", signedInOnly, async (request, reply) => {
     const session = signedIn(request);
     const recoveryCodes = await deps.reveals.take<string[]>(session.id, "recovery_codes");
-    return render(reply, session.userId, { recoveryCodes, done: doneNotice(request.query, NOTICES) });
+    const { setup } = request.query as { setup?: string };
+    return render(reply, session.userId, {
+      recoveryCodes,
+      done: doneNotice(request.query, NOTICES),
+      setupNeeded: SETUP_REASONS[setup ?? ""],
+    });
   });
 
   pages.post("/security/password", signedInOnly, async (request, reply) => {
@@ -68,9 +73,11 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
     const session = signedIn(request);
     let recoveryCodes: string[];
     try {
+      const form = request.body as Form;
       recoveryCodes = await deps.secondFactor.regenerateRecoveryCodes(
         session.userId,
-        (request.body as Form).password ?? "",
+        form.password ?? "",
+        form.code ?? "",
       );
     } catch (error) {
       return refusal(reply, error, "security", {
@@ -93,7 +100,8 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
       );
     }
     try {
-      await deps.secondFactor.disableTotp(session.userId, (request.body as Form).password ?? "", session.id);
+      const form = request.body as Form;
+      await deps.secondFactor.disableTotp(session.userId, form.password ?? "", form.code ?? "", session.id);
     } catch (error) {
       return refusal(reply, error, "security", {
         ...(await data(session.userId)),
@@ -104,17 +112,18 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
   });
 
   async function data(userId: string) {
-    const [user, pending, codesLeft] = await Promise.all([
+    const [user, pending, codesLeft, cooling] = await Promise.all([
       deps.users.getUser(userId),
       deps.secondFactor.pendingTotp(userId),
       deps.secondFactor.recoveryCodesLeft(userId),
+      deps.secondFactor.coolingUntil(userId),
     ]);
     const activity = activityLines(await deps.users.activity(user));
     // The QR code is drawn here, as an SVG image in the page: no request leaves this server.
     const qr = pending
       ? `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(pending.uri, { type: "svg", margin: 1 })).toString("base64")}`
       : undefined;
-    return { title: "Sign-in and security", surface, user, pending, qr, activity, codesLeft };
+    return { title: "Sign-in and security", surface, user, pending, qr, activity, codesLeft, cooling };
   }
 
   async function render(
@@ -126,6 +135,15 @@ export function securityPages(pages: FastifyInstance, deps: DashboardDependencie
     return page(reply, "security", { ...(await data(userId)), ...extra }, status);
   }
 }
+
+/** Why a person was sent here to set up two-factor sign-in (`?setup=`). */
+const SETUP_REASONS: Record<string, string> = {
+  money:
+    "Moving money takes a code from an authenticator app. Set one up here (it takes a minute), then go back to what you were doing.",
+  required:
+    "Your business requires two-factor sign-in for every member: set up an authenticator app here before anything else.",
+  operator: "Operators sign in with two factors: set up an authenticator app here before anything else.",
+};
 
 /** What each form of the page says on the page it lands on. */
 const NOTICES: Record<string, string> = {

@@ -7,6 +7,7 @@ import { accountAtBankQuery } from "../payouts/banks.js";
 import { payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
+import { confirmMoney, ledToSetUp } from "./money-gate.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
@@ -44,13 +45,15 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
     try {
-      await deps.secondFactor.confirmWithCode(session.userId, form.code, "settlement_account");
+      await confirmMoney(deps, request, form.code, "settlement_account");
       await deps.settlementTerms.setAccount(forBusiness.businessId, session.actor, {
         bankCode: form.bankCode ?? "",
         accountNumber: (form.accountNumber ?? "").trim(),
       });
     } catch (error) {
       if (!isAppError(error) || error.statusCode >= 500) throw error;
+      const led = ledToSetUp(reply, error);
+      if (led) return led;
       const again = await accountReview(session.userId, form).catch(() => undefined);
       if (again) return refusal(reply, error, "settlement-account-review", again);
       return refusal(reply, error, "settlements", {
@@ -97,9 +100,12 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     let id: string;
     try {
+      await confirmMoney(deps, request, (request.body as Form).code, "settlement.run");
       id = (await deps.settlements.settle(forBusiness)).id;
       await deps.users.record(session.actor, forBusiness.businessId, "settlement.run", { settlementId: id });
     } catch (error) {
+      const led = ledToSetUp(reply, error);
+      if (led) return led;
       return refusal(reply, error, "settlements", {
         ...(await overview(forBusiness, session.userId, {}, {})),
         errorAt: "run",

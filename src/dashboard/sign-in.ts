@@ -31,10 +31,17 @@ export interface Surface {
  * goes to the sign-in page (or the code page, between the password and the code).
  */
 export function guard(surface: Surface) {
+  const setUp = new Set(
+    ["/security", "/security/totp/start", "/security/totp/confirm"].map((p) => surface.base + p),
+  );
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const session = request.session;
     if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
     if (!session.verified) return reply.redirect(`${surface.base}/login/code`, 303);
+    // Two factors required and not set up yet: the Security page, and nothing else, until they are.
+    if (session.twoFactorSetup && !setUp.has(request.routeOptions.url ?? "")) {
+      return reply.redirect(`${surface.base}/security?setup=${session.twoFactorSetup}`, 303);
+    }
   };
 }
 

@@ -23,6 +23,9 @@ const NOTICES: Record<string, string> = {
   role: "The role is changed. It applies from their next click.",
   removed: "The member is removed, and signed out everywhere.",
   owner: "The business is handed over. You are an admin now.",
+  "two-factor-required":
+    "Two-factor sign-in is required: a member without it sets it up at their next page, before anything else.",
+  "two-factor-optional": "Two-factor sign-in is no longer required of every member.",
 };
 
 /** What each permission means, in the table of roles on the page. */
@@ -102,6 +105,18 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
     return doneRedirect(reply, "/dashboard/team", "removed");
   });
 
+  // The owner requires two-factor sign-in of every member, or stops requiring it.
+  pages.post("/team/two-factor", async (request, reply) => {
+    const session = signedIn(request);
+    const required = (request.body as Form).required === "yes";
+    try {
+      await deps.team.requireTwoFactor(ownBusiness(session.businessId), session.userId, required);
+    } catch (error) {
+      return refusal(reply, error, "team", { ...(await teamData(request)), twoFactorError: true });
+    }
+    return doneRedirect(reply, "/dashboard/team", required ? "two-factor-required" : "two-factor-optional");
+  });
+
   pages.post("/team/owner", async (request, reply) => {
     const session = signedIn(request);
     const form = request.body as Form;
@@ -122,10 +137,11 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
   async function teamData(request: FastifyRequest) {
     const session = signedIn(request);
     const businessId = ownBusiness(session.businessId);
-    const [business, members, invitations] = await Promise.all([
+    const [business, members, invitations, twoFactorRequired] = await Promise.all([
       deps.businesses.getBusiness(businessId),
       deps.team.members(businessId),
       deps.invitations.open(businessId),
+      deps.team.twoFactorRequired(businessId),
     ]);
     const grants = PERMISSIONS.map((permission) => ({
       label: PERMISSION_LABELS[permission],
@@ -136,6 +152,7 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
       business,
       members,
       invitations,
+      twoFactorRequired,
       me: session.userId,
       roles: ROLE_LABELS,
       allRoles: MEMBER_ROLES,

@@ -13,6 +13,7 @@ import { isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
+import { confirmMoney, ledToSetUp } from "./money-gate.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { formReference } from "./payout-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -148,7 +149,10 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
         amount: fields.amount,
         ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
       });
-      await deps.secondFactor.confirmWithCode(session.userId, form.code, "refund");
+      // The form sent again (a double click, a reload) shows the refund it made, asking no second code.
+      const made = await deps.refunds.made(forBusiness, id, input, form.reference || undefined);
+      if (made) return reply.redirect(`/dashboard/payouts/${made.id}`, 303);
+      await confirmMoney(deps, request, form.code, "refund");
       const refund = await deps.refunds.refund(forBusiness, id, input, {
         channel: "dashboard",
         ...(form.reference ? { reference: form.reference } : {}),
@@ -160,6 +164,8 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
         amount: refund.amount,
       });
     } catch (error) {
+      const led = ledToSetUp(reply, error);
+      if (led) return led;
       return refusal(reply, error, "transaction", await data(forBusiness, session.userId, id, form));
     }
     return reply.redirect(`/dashboard/payouts/${refundId}`, 303);

@@ -103,6 +103,26 @@ export const MESSAGES = {
       action: { label: "Change your password", url: `${p.publicUrl}/dashboard/security` },
       footer: `You get this mail because someone signed in as ${p.email}.`,
     }),
+  secondFactorChanged: (p: {
+    business: string;
+    member: string;
+    change: "enrolled" | "disabled" | "reset";
+    coolOffHours: number;
+    publicUrl: string;
+  }) =>
+    compose({
+      subject: `${p.business}: ${p.member}'s two-factor sign-in was ${{ enrolled: "set up", disabled: "turned off", reset: "reset by an operator" }[p.change]}`,
+      lines: [
+        p.change === "enrolled"
+          ? `${p.member} set up an authenticator app for two-factor sign-in at ${p.business}.${p.coolOffHours > 0 ? ` It moves no money for ${p.coolOffHours} hour${p.coolOffHours === 1 ? "" : "s"}.` : ""}`
+          : p.change === "disabled"
+            ? `${p.member} turned two-factor sign-in off at ${p.business}, with their password and a code from their app. They move no money until they set an authenticator up again.`
+            : `An operator reset ${p.member}'s two-factor sign-in at ${p.business}, as asked when their phone and recovery codes were lost. They move no money until they set an authenticator up again.`,
+        "If you do not recognise this, sign in, look at the Team page and the recent activity under Sign-in and security, and remove the member or change their role.",
+      ],
+      action: { label: "Review your team", url: `${p.publicUrl}/dashboard/team` },
+      footer: `You get this mail as the owner of ${p.business}: every change of a member's second factor is told to you.`,
+    }),
   settlementAccountChanged: (p: {
     business: string;
     accountName: string;

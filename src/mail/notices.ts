@@ -1,7 +1,7 @@
 import type { Payout, SettlementTerms } from "../core/api-types.js";
 import { findBusiness } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
-import { businessUserEmails } from "../storage/mail-repository.js";
+import { businessUserEmails, ownerEmail } from "../storage/mail-repository.js";
 import type { MailContent, Mailer } from "./mailer.js";
 import { MESSAGES } from "./messages.js";
 
@@ -14,6 +14,8 @@ export interface MailNoticesOptions {
   mailer: Mailer;
   /** Where users reach the service: every link starts with it (PUBLIC_URL). */
   publicUrl: string;
+  /** MONEY_COOL_OFF_HOURS, said in the owner's mail about a new authenticator. */
+  moneyCoolOffHours?: number;
 }
 
 export class MailNotices {
@@ -119,6 +121,35 @@ export class MailNotices {
       user.email,
       MESSAGES.twoFactorReset({ email: user.email, publicUrl: this.options.publicUrl }),
       user.businessId,
+    );
+  }
+
+  /**
+   * A member's second factor enrolled, turned off or reset by an operator: to the business's
+   * owner (issue 43), who would otherwise not know that someone's authenticator changed before
+   * money moves with it.
+   */
+  async secondFactorChanged(
+    member: { email: string; business_id: string | null },
+    change: "enrolled" | "disabled" | "reset",
+  ): Promise<void> {
+    if (member.business_id === null) return;
+    const [business, owner] = await Promise.all([
+      findBusiness(this.options.storage.db, member.business_id),
+      ownerEmail(this.options.storage.db, member.business_id),
+    ]);
+    if (!business || !owner) return;
+    await this.toPerson(
+      `totp.${change}.owner`,
+      owner,
+      MESSAGES.secondFactorChanged({
+        business: business.name,
+        member: member.email,
+        change,
+        coolOffHours: this.options.moneyCoolOffHours ?? 0,
+        publicUrl: this.options.publicUrl,
+      }),
+      member.business_id,
     );
   }
 

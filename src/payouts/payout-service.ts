@@ -120,7 +120,7 @@ export class PayoutService {
     request: PayoutRequest = { channel: "api" },
   ): Promise<Payout> {
     const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
-    const fingerprint = fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
+    const fingerprint = payoutFingerprint(input);
     const existing = await this.byReference(business, input.reference, fingerprint);
     if (existing) return existing;
     const destination = await this.options.banks.resolve(input);
@@ -136,6 +136,15 @@ export class PayoutService {
       },
       request.unit,
     );
+  }
+
+  /**
+   * The payout this order's reference already made with the same details (a form sent twice:
+   * shown, not made again, and asked for no second code); 409 DUPLICATE_REFERENCE when with
+   * others; undefined when the reference is new.
+   */
+  made(business: ForBusiness, input: PayoutInput): Promise<Payout | undefined> {
+    return this.byReference(business, input.reference, payoutFingerprint(input));
   }
 
   /**
@@ -319,3 +328,9 @@ const REFERENCE_KEY = {
   index: "payouts_business_reference_key",
   columns: "payouts.business_id, payouts.reference",
 };
+
+/** What makes two orders with one reference the same payout: amount, destination and narration. */
+function payoutFingerprint(input: PayoutInput): string {
+  const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
+  return fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
+}

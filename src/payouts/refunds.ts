@@ -65,10 +65,8 @@ export class RefundService {
     const payment = await findTransaction(storage.db, business.businessId, transactionId);
     if (!payment) throw transactionNotFound();
     const narration = input.reason ?? DEFAULT_REFUND_NARRATION;
-    // What was asked, not what it came to: a form sent twice (the dashboard's reference) answers
-    // the refund the first one made, even when that one left nothing more to refund.
-    const fingerprint = fingerprintOf(["refund", payment.id, input.amount ?? "rest", narration]);
-    const existing = await this.options.payouts.byReference(business, request.reference, fingerprint);
+    const fingerprint = refundFingerprint(payment.id, input);
+    const existing = await this.made(business, payment.id, input, request.reference);
     if (existing) return existing;
     const paymentAmount = Number(payment.amount);
     const refunded = (await refundedAmounts(storage.db, [payment.id])).get(payment.id) ?? 0;
@@ -94,6 +92,22 @@ export class RefundService {
     );
   }
 
+  /**
+   * The refund this reference already made with the same details, or undefined. What was asked,
+   * not what it came to: a form sent twice (the dashboard's reference) answers the refund the
+   * first one made, even when that one left nothing more to refund; 409 DUPLICATE_REFERENCE
+   * when the reference was used for something else.
+   */
+  made(
+    business: ForBusiness,
+    transactionId: string,
+    input: RefundInput,
+    reference: string | undefined,
+  ): Promise<Payout | undefined> {
+    if (reference !== undefined) check(PAYOUT_FIELDS.reference, reference);
+    return this.options.payouts.byReference(business, reference, refundFingerprint(transactionId, input));
+  }
+
   /** The payer's account, named by its bank; 422 ACCOUNT_NOT_RESOLVED when it cannot be. */
   private async payerOf(payment: TransactionRow) {
     const bankCode = payment.payer_bank_code;
@@ -113,4 +127,14 @@ export class RefundService {
       throw error;
     }
   }
+}
+
+/** What makes two refunds with one reference the same: the payment, the amount asked and the reason. */
+function refundFingerprint(transactionId: string, input: RefundInput): string {
+  return fingerprintOf([
+    "refund",
+    transactionId,
+    input.amount ?? "rest",
+    input.reason ?? DEFAULT_REFUND_NARRATION,
+  ]);
 }

@@ -74,3 +74,14 @@ export async function businessUserEmails(db: Executor, businessId: string): Prom
     .execute();
   return rows.map((row) => row.email);
 }
+
+/** The email of a business's owner (undefined while it has none). */
+export async function ownerEmail(db: Executor, businessId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .select("email")
+    .where("business_id", "=", businessId)
+    .where("member_role", "=", "owner")
+    .executeTakeFirst();
+  return row?.email;
+}

@@ -38,6 +38,7 @@ import * as leasedDeliveries from "./migrations/0034-leased-deliveries.js";
 import * as endpointReads from "./migrations/0035-endpoint-reads.js";
 import * as transferLookups from "./migrations/0036-transfer-lookups.js";
 import * as numbersForVerified from "./migrations/0037-numbers-for-verified.js";
+import * as twoFactorRequired from "./migrations/0038-two-factor-required.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -78,6 +79,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0035-endpoint-reads": endpointReads,
   "0036-transfer-lookups": transferLookups,
   "0037-numbers-for-verified": numbersForVerified,
+  "0038-two-factor-required": twoFactorRequired,
 };
 
 /** Every migration, in the order they apply. */

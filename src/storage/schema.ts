@@ -74,6 +74,8 @@ export interface BusinessesTable {
   payout_daily_limit_kobo: number | null;
   /** The IANA time zone its pages show times in (default Africa/Lagos). */
   time_zone: Generated<string>;
+  /** 1: every member signs in with two factors (issue 43). */
+  require_two_factor: Generated<number>;
   created_at: string;
   updated_at: string;
 }

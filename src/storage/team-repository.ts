@@ -202,3 +202,26 @@ export async function takeSessionReveal(
     .executeTakeFirst();
   return taken.numUpdatedRows > 0n ? row.reveal_sealed : undefined;
 }
+
+/** Whether the business requires two-factor sign-in of every member (issue 43). */
+export async function isTwoFactorRequired(db: Executor, businessId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("businesses")
+    .select("require_two_factor")
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  return Number(row?.require_two_factor ?? 0) === 1;
+}
+
+export async function setTwoFactorRequired(
+  db: Executor,
+  businessId: string,
+  required: boolean,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable("businesses")
+    .set({ require_two_factor: required ? 1 : 0, updated_at: at })
+    .where("id", "=", businessId)
+    .execute();
+}

@@ -67,6 +67,7 @@ export function findLiveSession(db: Executor, id: string, now: string) {
       .leftJoin("businesses as b", "b.id", "u.business_id")
       .select([
         "b.time_zone",
+        "b.require_two_factor",
         "s.id",
         "s.user_id",
         "s.verified",
