@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       assert.equal(disabled.statusCode, 303);
       const after = await reviewer.get("/admin/businesses");
       assert.equal(after.response.statusCode, 303, "the session is gone");
-      assert.equal(after.response.headers.location, "/admin/login");
+      assert.equal(after.response.headers.location, "/admin/login?next=%2Fadmin%2Fbusinesses");
       const signIn = await reviewer.signIn("/admin", reviewerEmail, REVIEWER_PASSWORD);
       assert.equal(signIn.statusCode, 403);
       assert.match(signIn.body, /This account is disabled/);

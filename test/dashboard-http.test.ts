@@ -189,7 +189,7 @@ for (const dialect of DIALECTS) {
         headers: { cookie: "vas_session=not-a-session" },
       });
       assert.equal(stale.statusCode, 303);
-      assert.equal(stale.headers.location, "/dashboard/login");
+      assert.equal(stale.headers.location, "/dashboard/login?next=%2Fdashboard%2Fhome");
       assert.match(String(stale.headers["set-cookie"]), /vas_session=;/);
     });
   });

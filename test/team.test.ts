@@ -193,7 +193,7 @@ for (const dialect of DIALECTS) {
       assert.equal(removed.headers.location, "/dashboard/team?done=removed");
       const after = await dev.client.get("/dashboard/home");
       assert.equal(after.response.statusCode, 303);
-      assert.equal(after.response.headers.location, "/dashboard/login");
+      assert.equal(after.response.headers.location, "/dashboard/login?next=%2Fdashboard%2Fhome");
       const shown = await boss.client.get("/dashboard/team?done=removed");
       assert.match(shown.response.body, /The member is removed, and signed out everywhere/);
       const activity = await boss.client.get("/dashboard/security");
@@ -277,6 +277,11 @@ for (const dialect of DIALECTS) {
         (await h.services.team.members(boss.businessId)).map((m) => [m.email, m.role]),
       );
       assert.deepEqual(roles, { [boss.email]: "admin", [finance.email]: "owner" });
+      // Both owners are told, the one before and the one now (issue 43, item 8).
+      for (const email of [boss.email, finance.email]) {
+        const told = await lastMail(mail(), email, /was handed over to/);
+        assert.match(told.text ?? "", new RegExp(`${boss.email} handed .* over to ${finance.email}`));
+      }
       await assert.rejects(
         h.storage.db
           .updateTable("users")

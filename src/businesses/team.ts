@@ -1,5 +1,6 @@
 import { type Clock, isoNow } from "../clock.js";
 import { AppError, ErrorCode } from "../errors.js";
+import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import {
@@ -22,6 +23,8 @@ import { requirePassword, userAudit } from "./user-records.js";
 export interface TeamOptions {
   storage: Storage;
   secondFactor: SecondFactor;
+  /** Mails both owners, the old and the new, when the business is handed over. */
+  notices?: MailNotices;
   now?: Clock;
 }
 
@@ -169,6 +172,7 @@ export class Team {
       if (!(await moveMemberRole(trx, member.id, "not owner", "owner"))) throw noSuchMember();
       await insertAudit(trx, userAudit(by, "ownership.transferred", { to: member.email }, isoNow(this.now)));
     });
+    await this.options.notices?.ownershipTransferred(businessId, { from: by.email, to: member.email });
   }
 
   private acting(businessId: string, userId: string, permission: Permission, what: string): Promise<UserRow> {

@@ -190,7 +190,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       users: new UserService({ storage: opened, now }),
       secondFactor,
       signUps: new SignUps({ storage: opened, businesses, notices: mail.notices, now }),
-      team: new Team({ storage: opened, secondFactor, now }),
+      team: new Team({ storage: opened, secondFactor, notices: mail.notices, now }),
       consoleSearch: new ConsoleSearch({ storage: opened, businesses, now }),
       operators: new Operators({ storage: opened, notices: mail.notices, now }),
       invitations: new Invitations({ storage: opened, notices: mail.notices, now }),

@@ -36,8 +36,11 @@ export function guard(surface: Surface) {
   );
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const session = request.session;
-    if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
-    if (!session.verified) return reply.redirect(`${surface.base}/login/code`, 303);
+    // A page asked for while signed out (a bookmark, a link in one of our mails) is where
+    // signing in returns to; a form's answer is not a page to return to.
+    const back = request.method === "GET" ? withNext(surface, request.url) : "";
+    if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login${back}`, 303);
+    if (!session.verified) return reply.redirect(`${surface.base}/login/code${back}`, 303);
     // Two factors required and not set up yet: the Security page, and nothing else, until they are.
     if (session.twoFactorSetup && !setUp.has(request.routeOptions.url ?? "")) {
       return reply.redirect(`${surface.base}/security?setup=${session.twoFactorSetup}`, 303);
@@ -90,6 +93,24 @@ export function signInThrottle(pages: FastifyInstance, deps: DashboardDependenci
   };
 }
 
+/**
+ * Where signing in may return to: a page of this surface, by its path (`/dashboard/...`), never
+ * another site (`//host`, `https:`, a backslash a browser would read as a slash) nor the
+ * sign-in pages themselves; undefined otherwise.
+ */
+export function safeNext(surface: Surface, text: unknown): string | undefined {
+  if (typeof text !== "string" || text.length > 2_000) return undefined;
+  if (!text.startsWith(`${surface.base}/`) || /[\\\u0000-\u001f\u007f]|\/\//.test(text)) return undefined;
+  if (/^\/[a-z]+\/(login|logout)\b/.test(text)) return undefined;
+  return text;
+}
+
+/** `?next=...` for a page to return to after signing in, or nothing when it is not one. */
+function withNext(surface: Surface, url: string): string {
+  const next = safeNext(surface, url);
+  return next === undefined ? "" : `?next=${encodeURIComponent(next)}`;
+}
+
 /** Sign-in (password, then the TOTP code when the user has one) and sign-out, for one surface. */
 export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies, surface: Surface): void {
   const view = { surface, title: `Sign in to the ${surface.name}` };
@@ -98,10 +119,14 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     data: { ...view, email: (request.body as Form | undefined)?.email ?? "" },
   }));
 
+  const nextOf = (request: FastifyRequest) =>
+    safeNext(surface, (request.query as { next?: unknown }).next ?? (request.body as Form | undefined)?.next);
+
   pages.get("/login", async (request, reply) => {
     const session = request.session;
-    if (session?.role === surface.role && session.verified) return reply.redirect(surface.home, 303);
-    return page(reply, "sign-in", { ...view, email: "" });
+    const next = nextOf(request);
+    if (session?.role === surface.role && session.verified) return reply.redirect(next ?? surface.home, 303);
+    return page(reply, "sign-in", { ...view, email: "", next });
   });
 
   pages.post("/login", { preHandler: throttle }, async (request, reply) => {
@@ -117,16 +142,17 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
         origin(request),
       );
     } catch (error) {
-      return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "" });
+      return refusal(reply, error, "sign-in", { ...view, email: form.email ?? "", next: nextOf(request) });
     }
-    return startSession(request, reply, deps, surface, user);
+    const next = nextOf(request);
+    return startSession(request, reply, deps, surface, user, next === undefined ? {} : { to: next });
   });
 
   pages.get("/login/code", async (request, reply) => {
     const session = request.session;
     if (!session || session.role !== surface.role) return reply.redirect(`${surface.base}/login`, 303);
-    if (session.verified) return reply.redirect(surface.home, 303);
-    return page(reply, "sign-in-code", { ...view, title: "Enter your code" });
+    if (session.verified) return reply.redirect(nextOf(request) ?? surface.home, 303);
+    return page(reply, "sign-in-code", { ...view, title: "Enter your code", next: nextOf(request) });
   });
 
   pages.post("/login/code", { preHandler: throttle }, async (request, reply) => {
@@ -136,12 +162,18 @@ export function signInRoutes(pages: FastifyInstance, deps: DashboardDependencies
     try {
       await deps.secondFactor.verifySignInCode(session.userId, form.code ?? "", origin(request));
     } catch (error) {
-      return refusal(reply, error, "sign-in-code", { ...view, title: "Enter your code" });
+      return refusal(reply, error, "sign-in-code", {
+        ...view,
+        title: "Enter your code",
+        next: nextOf(request),
+      });
     }
     // A new session (and cookie) once every factor is passed: the half-signed-in one ends.
     await deps.sessions.end(session);
+    const next = nextOf(request);
     return startSession(request, reply, deps, surface, await deps.users.getUser(session.userId), {
       passedCode: true,
+      ...(next === undefined ? {} : { to: next }),
     });
   });
 
@@ -193,7 +225,8 @@ export async function startSession(
       secure: deps.secureCookies,
     });
   }
-  return reply.redirect(verified ? (options.to ?? surface.home) : `${surface.base}/login/code`, 303);
+  const back = options.to === undefined ? "" : `?next=${encodeURIComponent(options.to)}`;
+  return reply.redirect(verified ? (options.to ?? surface.home) : `${surface.base}/login/code${back}`, 303);
 }
 
 /**

@@ -103,6 +103,16 @@ export const MESSAGES = {
       action: { label: "Change your password", url: `${p.publicUrl}/dashboard/security` },
       footer: `You get this mail because someone signed in as ${p.email}.`,
     }),
+  ownershipTransferred: (p: { business: string; from: string; to: string; publicUrl: string }) =>
+    compose({
+      subject: `${p.business} was handed over to ${p.to}`,
+      lines: [
+        `${p.from} handed ${p.business} over to ${p.to}, with their password and a code from their authenticator. ${p.to} is the owner now; ${p.from} is an admin.`,
+        "If neither of you did this, sign in at once, look at the Team page and the recent activity under Sign-in and security, and tell us.",
+      ],
+      action: { label: "Review your team", url: `${p.publicUrl}/dashboard/team` },
+      footer: `You get this mail as the owner of ${p.business}, before or after the hand-over.`,
+    }),
   secondFactorChanged: (p: {
     business: string;
     member: string;

@@ -153,6 +153,20 @@ export class MailNotices {
     );
   }
 
+  /** The business handed over: to the owner before and the owner now (issue 43, item 8). */
+  async ownershipTransferred(businessId: string, owners: { from: string; to: string }): Promise<void> {
+    const business = await findBusiness(this.options.storage.db, businessId);
+    if (!business) return;
+    const message = MESSAGES.ownershipTransferred({
+      business: business.name,
+      ...owners,
+      publicUrl: this.options.publicUrl,
+    });
+    for (const email of [owners.from, owners.to]) {
+      await this.toPerson("ownership.transferred", email, message, businessId);
+    }
+  }
+
   /** A business's settlement account changed: to its people (money goes there after the cool-off). */
   async settlementAccountChanged(businessId: string, terms: SettlementTerms): Promise<void> {
     const account = terms.account;
