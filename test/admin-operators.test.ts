@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { totpCode } from "../src/businesses/totp.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, type Harness } from "./helpers/harness.js";
 import { lastMail, linkIn, pathOf } from "./helpers/mail-files.js";

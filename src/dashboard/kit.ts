@@ -124,7 +124,8 @@ const DONE: Record<string, string> = {
   transferred:
     "The sandbox transfer is paid: it is in the account's payments, the transactions and the balance.",
   "api-on": "Payouts through the API are on.",
-  "api-off": "Payouts through the API are off: POST /payouts answers 403 PAYOUTS_DISABLED.",
+  "api-off":
+    "Payouts through the API are off: your systems cannot send payouts or refunds until they are on again.",
   "account-set": "The settlement account is set. It is used after its cool-off; your team is mailed.",
   "schedule-saved": "The settlement schedule is saved.",
   "time-zone": "The time zone is saved: every page of your business shows times in it.",

@@ -8,6 +8,12 @@ import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
+/** A bank account's fields as the API names them, and as the forms label them (a payout, the settlement account). */
+export const ACCOUNT_FIELDS = {
+  bankCode: { field: "bankCode", label: "Bank" },
+  accountNumber: { field: "accountNumber", label: "Account number" },
+} as const;
+
 /** Rows on a page of the dashboard's lists. */
 export const PAGE_SIZE = 20;
 

@@ -3,14 +3,14 @@ import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import type { ForBusiness } from "../core/actor.js";
 import type { PayoutInput } from "../core/api-types.js";
-import { checkForm, digitsField, labelled } from "../core/form-fields.js";
+import { asFieldRefusal, checkForm, digitsField, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { isAppError } from "../errors.js";
 import { PAYOUT_FIELDS, payoutInput, payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { confirmMoney, ledToSetUp } from "./money-gate.js";
-import { filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
+import { ACCOUNT_FIELDS, filtersOf, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 /**
@@ -62,6 +62,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
       // spent on the first send, and asking again would count a right person's wrong guess.
       const made = await deps.payouts.made(forBusiness, input);
       if (made) return reply.redirect(`/dashboard/payouts/${made.id}`, 303);
+      await deps.payoutSettings.preview(forBusiness.businessId, input.amount);
       await confirmMoney(deps, request, form.code, "payout");
       const payout = await deps.payouts.create(forBusiness, input, { channel: "dashboard" });
       payoutId = payout.id;
@@ -140,8 +141,12 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
 
   async function review(forBusiness: ForBusiness, userId: string, form: Form) {
     const input = orderOf(form);
-    const destination = await deps.banks.resolve(input);
-    const fee = await deps.payoutSettings.feeFor(forBusiness.businessId, input.amount);
+    // The limits and the balance first, in naira beside the amount: nothing is asked of the bank,
+    // nor any code spent, for a payout that cannot be made.
+    const { fee } = await deps.payoutSettings.preview(forBusiness.businessId, input.amount);
+    const destination = await deps.banks.resolve(input).catch((error: unknown) => {
+      throw asFieldRefusal(error, ACCOUNT_FIELDS);
+    });
     const user = await deps.users.getUser(userId);
     return {
       title: "Review the payout",

@@ -8,7 +8,7 @@ import { payoutQuery } from "../payouts/validation.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { confirmMoney, ledToSetUp } from "./money-gate.js";
-import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
+import { ACCOUNT_FIELDS, filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 /**
@@ -31,7 +31,7 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
     try {
-      return page(reply, "settlement-account-review", await accountReview(session.userId, form));
+      return page(reply, "settlement-account-review", await accountReview(forBusiness, session.userId, form));
     } catch (error) {
       return refusal(reply, error, "settlements", {
         ...(await overview(forBusiness, session.userId, {}, form)),
@@ -45,16 +45,22 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const form = request.body as Form;
     try {
-      await confirmMoney(deps, request, form.code, "settlement_account");
-      await deps.settlementTerms.setAccount(forBusiness.businessId, session.actor, {
-        bankCode: form.bankCode ?? "",
-        accountNumber: (form.accountNumber ?? "").trim(),
-      });
+      // The account and its name are checked first: no code is spent on an account refused.
+      await deps.settlementTerms.setAccount(
+        forBusiness.businessId,
+        session.actor,
+        {
+          bankCode: form.bankCode ?? "",
+          accountNumber: (form.accountNumber ?? "").trim(),
+          nameDiffersConfirmed: form.nameDiffers === "yes",
+        },
+        () => confirmMoney(deps, request, form.code, "settlement_account"),
+      );
     } catch (error) {
       if (!isAppError(error) || error.statusCode >= 500) throw error;
       const led = ledToSetUp(reply, error);
       if (led) return led;
-      const again = await accountReview(session.userId, form).catch(() => undefined);
+      const again = await accountReview(forBusiness, session.userId, form).catch(() => undefined);
       if (again) return refusal(reply, error, "settlement-account-review", again);
       return refusal(reply, error, "settlements", {
         ...(await overview(forBusiness, session.userId, {}, form)),
@@ -127,17 +133,26 @@ export function settlementPages(pages: FastifyInstance, deps: DashboardDependenc
     return page(reply, "settlement", { title: "Settlement", settlement, covered });
   });
 
-  async function accountReview(userId: string, form: Form) {
+  async function accountReview(forBusiness: ForBusiness, userId: string, form: Form) {
     // Each field refused in the words of its label, both at once; then the API's own parse.
     const fields = checkForm(form, {
       bankCode: { label: "Bank", check: (value: string) => value.trim() },
       accountNumber: { label: "Account number", check: digitsField("Account number", 10) },
     });
-    const destination = await deps.banks.resolve(check(accountAtBankQuery, fields));
-    const user = await deps.users.getUser(userId);
+    const destination = await deps.banks
+      .resolve(check(accountAtBankQuery, fields))
+      .catch((error: unknown) => {
+        throw asFieldRefusal(error, ACCOUNT_FIELDS);
+      });
+    const [user, otherName] = await Promise.all([
+      deps.users.getUser(userId),
+      deps.settlementTerms.nameOf(forBusiness.businessId, destination.accountName),
+    ]);
     return {
       title: "Confirm the settlement account",
       destination,
+      // Flagged before anything is sent: the name the bank gave is not the business's.
+      otherName,
       needsCode: user.totpEnabled,
       coolOffHours: deps.settlementTerms.coolOffHours,
     };

@@ -100,7 +100,7 @@ export function signInThrottle(pages: FastifyInstance, deps: DashboardDependenci
  */
 export function safeNext(surface: Surface, text: unknown): string | undefined {
   if (typeof text !== "string" || text.length > 2_000) return undefined;
-  if (!text.startsWith(`${surface.base}/`) || /[\\\u0000-\u001f\u007f]|\/\//.test(text)) return undefined;
+  if (!text.startsWith(`${surface.base}/`) || /[\\\p{Cc}]|\/\//u.test(text)) return undefined;
   if (/^\/[a-z]+\/(login|logout)\b/.test(text)) return undefined;
   return text;
 }

@@ -9,7 +9,7 @@ import type { Transaction } from "../core/api-types.js";
 import { checkForm, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { zonedMinuteToUtc } from "../core/zoned-time.js";
-import { isAppError, validationFailed } from "../errors.js";
+import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
@@ -237,6 +237,11 @@ export function searchOf(
       amount: { label: "Amount", optional: true, check: nairaToKobo },
     },
   );
+  if (rest.from !== undefined && rest.to !== undefined && rest.from > rest.to) {
+    // Said in the words of the form's labels, beside the field (the API says "from" and "to").
+    const message = "Paid from must not be after Paid until";
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, message, { fields: { from: message } });
+  }
   return {
     ...check(transactionQuery, { ...rest, limit: `${limit}` }),
     ...(extra.payerName !== undefined ? { payerName: extra.payerName } : {}),

@@ -1,5 +1,8 @@
 import { type Clock, isoNow } from "../clock.js";
-import { validationFailed } from "../errors.js";
+import { lagosDayStart } from "../core/lagos-time.js";
+import { insufficientBalance, payoutLimitExceeded } from "../core/money-out-errors.js";
+import { AppError, validationFailed } from "../errors.js";
+import { formatNaira } from "../ledger/kobo.js";
 import {
   checkPayoutFeeTiers,
   DEFAULT_PAYOUT_FEE_TIERS,
@@ -10,7 +13,8 @@ import {
 import { payoutIpsOf, updatePayoutIps } from "../storage/api-key-repository.js";
 import { readPayoutFeeTiers, updatePayoutFeeTiers } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
-import { payoutTermsOf, updatePayoutTerms } from "../storage/payout-repository.js";
+import { ledgerBalances } from "../storage/ledger-repository.js";
+import { payoutTermsOf, payoutVolumeSince, updatePayoutTerms } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { PayoutIpsError, parsePayoutIps } from "./payout-ips.js";
 
@@ -78,6 +82,46 @@ export class PayoutSettings {
   /** What a payout of `amount` kobo would cost the business now: shown before it is confirmed. */
   async feeFor(businessId: string, amount: number): Promise<number> {
     return payoutFee((await this.feeTiers(businessId)).tiers, amount);
+  }
+
+  /**
+   * What a payout of `amount` kobo from the dashboard would meet now, before anything is held or
+   * any code asked (the review, issue 43 item 6): its fee, or the refusal the hold would give, in
+   * naira, beside the amount: the limit of one payout, the day's limit, the available balance.
+   * The hold checks each again under the ledger's locks; this only says it first.
+   */
+  async preview(businessId: string, amount: number): Promise<{ fee: number }> {
+    const { db } = this.options.storage;
+    const row = await payoutTermsOf(db, businessId);
+    if (!row) throw validationFailed(`no business has id ${businessId}`);
+    const { perPayoutLimit, dailyLimit } = termsOf(row);
+    const fee = payoutFee(feeTiersOf(row.payout_fee_tiers), amount);
+    const beside = (error: AppError) =>
+      new AppError(error.code, error.statusCode, error.message, { fields: { amount: error.message } });
+    if (amount > perPayoutLimit) {
+      throw beside(
+        payoutLimitExceeded(
+          `${formatNaira(amount)} is above your limit of ${formatNaira(perPayoutLimit)} for one payout`,
+        ),
+      );
+    }
+    const today = await payoutVolumeSince(db, businessId, lagosDayStart(this.now()));
+    if (today + amount > dailyLimit) {
+      throw beside(
+        payoutLimitExceeded(
+          `${formatNaira(amount)} would bring today's payouts to ${formatNaira(today + amount)}, above your daily limit of ${formatNaira(dailyLimit)}`,
+        ),
+      );
+    }
+    const { available } = await ledgerBalances(db, businessId);
+    if (available < amount + fee) {
+      throw beside(
+        insufficientBalance(
+          `${formatNaira(amount)} and its fee of ${formatNaira(fee)} come to ${formatNaira(amount + fee)}, more than your available balance of ${formatNaira(available)}`,
+        ),
+      );
+    }
+    return { fee };
   }
 
   /** The business's API switch and limits. 400 when there is no such business. */

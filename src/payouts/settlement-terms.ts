@@ -1,9 +1,11 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import type { SettlementSchedule, SettlementTerms } from "../core/api-types.js";
+import { namesLookAlike } from "../core/name-match.js";
 import { check } from "../core/validation.js";
-import { validationFailed } from "../errors.js";
+import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
+import { findBusiness } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import {
@@ -12,7 +14,7 @@ import {
   writeSettlementTerms,
 } from "../storage/settlement-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { insertActorAudit } from "../storage/user-repository.js";
+import { findBusinessProfile, insertActorAudit } from "../storage/user-repository.js";
 import { accountAtBankQuery, type BankService } from "./banks.js";
 
 // A business's settlement account, schedule and reserve (issue 26, item 6). The account is named
@@ -85,13 +87,40 @@ export class SettlementTermsService {
    * unknown bank, 422 ACCOUNT_NOT_RESOLVED): in one transaction, the terms, the audit entry and
    * the `settlement_account.updated` event. Setting the same account again changes nothing.
    */
+  /**
+   * The business's name when `accountName` does not look like it (core/name-match.ts): its
+   * registered name from its verification details, or its name; undefined when it looks alike.
+   */
+  async nameOf(businessId: string, accountName: string): Promise<string | undefined> {
+    const { db } = this.options.storage;
+    const [profile, business] = await Promise.all([
+      findBusinessProfile(db, businessId),
+      findBusiness(db, businessId),
+    ]);
+    const names = [profile?.registered_name, business?.name].filter((name): name is string => !!name);
+    if (names.some((name) => namesLookAlike(accountName, name))) return undefined;
+    return names[0];
+  }
+
   async setAccount(
     businessId: string,
     actor: Actor,
-    at: { bankCode: string; accountNumber: string },
+    at: { bankCode: string; accountNumber: string; nameDiffersConfirmed?: boolean },
+    /** Runs once the account is checked, before anything is written (the dashboard asks the member's code here). */
+    confirmed: () => Promise<void> = async () => {},
   ): Promise<SettlementTerms> {
     const { storage, coolOffMs } = this.options;
     const account = await this.options.banks.resolve(check(accountAtBankQuery, at));
+    // An account in another name than the business's is where its money would leave it: a
+    // member of the business confirms it is theirs (the CLI is the operator's, who checked).
+    if (actor.type === "user" && !at.nameDiffersConfirmed) {
+      const expected = await this.nameOf(businessId, account.accountName);
+      if (expected !== undefined) {
+        const message = `This account is in the name of ${account.accountName}, not ${expected}: tick the box to confirm it is your business's own`;
+        throw new AppError(ErrorCode.CONFLICT, 409, message, { fields: { nameDiffers: message } });
+      }
+    }
+    await confirmed();
     const before = settlementTermsView(await settlementTermsOf(storage.db, businessId), coolOffMs);
     if (
       before.account?.bankCode === account.bankCode &&
