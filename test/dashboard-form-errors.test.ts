@@ -152,6 +152,19 @@ for (const dialect of DIALECTS) {
       assert.equal(payer.statusCode, 400);
       assert.match(payer.body, /id="payerName-error">Payer(&#39;|')s name /);
       assert.doesNotMatch(payer.body, /payerName must/);
+
+      // An amount the account does not take: in naira, beside the amount (issue 43, item 7).
+      const temporary = await h.services.accounts.generateTemporary(business, CLI, {
+        ...permanentInputOf({ email: `exact.${dialect}@customers.example` }),
+        durationMinutes: 60,
+        expectedAmount: 2_500_000,
+        amountPolicy: "exact",
+      });
+      const exactUrl = `/dashboard/accounts/${temporary.accountNumber}`;
+      const wrong = await send(exactUrl, `${exactUrl}/sandbox-transfer`, { amount: "1,000", payerAccount: "none" });
+      assert.equal(wrong.statusCode, 422);
+      assertFields(wrong.body, { amount: "This account takes exactly NGN 25,000.00, not NGN 1,000.00" });
+      assert.doesNotMatch(wrong.body, /kobo/);
     });
 
     test("an invitation: their email in the words of its label", async () => {

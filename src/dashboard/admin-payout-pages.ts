@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { Actor } from "../core/actor.js";
 import { check } from "../core/validation.js";
-import { validationFailed } from "../errors.js";
-import { formatPayoutFeeTiers, PayoutFeeTiersError, parsePayoutFeeTiers } from "../ledger/payout-fees.js";
+import { AppError, ErrorCode } from "../errors.js";
+import { checkPayoutFeeTiers, type PayoutFeeTier, PayoutFeeTiersError } from "../ledger/payout-fees.js";
 import { DEFAULT_PAYOUT_DAILY_LIMIT_KOBO, DEFAULT_PAYOUT_LIMIT_KOBO } from "../payouts/payout-settings.js";
 import { payoutQuery } from "../payouts/validation.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
@@ -73,15 +73,65 @@ export async function savePayoutTerms(
   await deps.users.record(actor, businessId, "payout_terms.updated", { ...limits, feeTiers: tiers });
 }
 
-/** The fee form's text: `default`, or the tiers in kobo; a bad schedule is a 400 saying what to fix. */
-function feeTiersOf(text: string) {
-  if (text.trim() === "" || text.trim() === "default") return null;
+const FEE_LINE =
+  /^(?:up to\s+(?:NGN\s*)?([\d,]+(?:\.\d{1,2})?)|(above|over)(?:\s+that)?)\s*:\s*(?:NGN\s*)?([\d,]+(?:\.\d{1,2})?)$/i;
+
+/**
+ * The fee form's text (issue 43, item 7): `default`, or one tier a line, in naira, as an
+ * operator says it ("up to 5,000: 10", then "above: 50" for every larger payout); a bad line is a
+ * 400 beside the field, saying which line and what to write. The CLI keeps its kobo syntax.
+ */
+export function feeTiersOf(text: string): PayoutFeeTier[] | null {
+  const lines = text
+    .split(/[\n;]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (lines.length === 0 || (lines.length === 1 && lines[0]?.toLowerCase() === "default")) return null;
+  const refuse = (why: string): never => {
+    const message = `Fee tiers: ${why}`;
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, message, { fields: { feeTiers: message } });
+  };
+  const tiers = lines.map((line, i) => {
+    const said = FEE_LINE.exec(line);
+    if (!said) {
+      return refuse(
+        `line ${i + 1}, "${line.slice(0, 40)}", is not a tier: write "up to 5,000: 10" (naira), or "above: 50" for every larger payout`,
+      );
+    }
+    const [, upTo, above, fee = ""] = said;
+    const naira = (amount: string) => {
+      try {
+        return nairaToKobo(amount);
+      } catch {
+        return refuse(`line ${i + 1}'s amounts must be naira, like 5,000 or 10.50`);
+      }
+    };
+    return { upTo: above ? null : naira(upTo ?? ""), fee: naira(fee) };
+  });
   try {
-    return parsePayoutFeeTiers(text);
+    checkPayoutFeeTiers(tiers);
   } catch (error) {
-    if (error instanceof PayoutFeeTiersError) throw validationFailed(`Fee tiers: ${error.message}`);
-    throw error;
+    if (!(error instanceof PayoutFeeTiersError)) throw error;
+    const last = tiers[tiers.length - 1];
+    refuse(
+      last?.upTo !== null
+        ? 'the last line must be "above: ..." (the fee for every larger payout)'
+        : tiers.slice(0, -1).some((tier) => tier.upTo === null)
+          ? 'only the last line may be "above: ..."'
+          : 'each "up to" must be more than the one before it',
+    );
   }
+  return tiers;
+}
+
+/** Tiers as the fee form writes them: one a line, in naira. */
+export function feeTiersText(tiers: readonly PayoutFeeTier[]): string {
+  return tiers
+    .map(
+      (tier) =>
+        `${tier.upTo === null ? "above" : `up to ${koboToNairaText(tier.upTo)}`}: ${koboToNairaText(tier.fee)}`,
+    )
+    .join("\n");
 }
 
 /** What the business page's payout form shows: the terms, the fee, and the form's starting text. */
@@ -101,7 +151,7 @@ export async function payoutTermsView(deps: DashboardDependencies, businessId: s
     termsForm: {
       perPayoutLimit: terms.defaults.perPayoutLimit ? "" : koboToNairaText(terms.perPayoutLimit),
       dailyLimit: terms.defaults.dailyLimit ? "" : koboToNairaText(terms.dailyLimit),
-      feeTiers: fees.isDefault ? "default" : formatPayoutFeeTiers(fees.tiers),
+      feeTiers: fees.isDefault ? "default" : feeTiersText(fees.tiers),
     },
   };
 }

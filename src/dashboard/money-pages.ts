@@ -3,7 +3,8 @@ import { sandboxTransferInputFor, transactionQuery } from "../collections/valida
 import type { ForBusiness } from "../core/actor.js";
 import { asFieldRefusal, checkForm } from "../core/form-fields.js";
 import { check, listQuery } from "../core/validation.js";
-import { ErrorCode, isAppError, validationFailed } from "../errors.js";
+import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
+import { formatNaira } from "../ledger/kobo.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -13,6 +14,19 @@ export const ACCOUNT_FIELDS = {
   bankCode: { field: "bankCode", label: "Bank" },
   accountNumber: { field: "accountNumber", label: "Account number" },
 } as const;
+
+/**
+ * An amount refused by an account's expected amount, said in naira beside the field ("This
+ * account takes exactly NGN 500.00, not NGN 500.01") instead of the API's kobo; anything else
+ * as it is.
+ */
+export function inNaira(error: unknown): unknown {
+  if (!isAppError(error) || error.code !== ErrorCode.AMOUNT_MISMATCH) return error;
+  const said = /accepts (.+?) (\d+) kobo \(.*\), not (\d+)$/.exec(error.message);
+  if (!said) return error;
+  const message = `This account takes ${said[1]} ${formatNaira(Number(said[2]))}, not ${formatNaira(Number(said[3]))}`;
+  return new AppError(error.code, error.statusCode, message, { fields: { amount: message } });
+}
 
 /** Rows on a page of the dashboard's lists. */
 export const PAGE_SIZE = 20;
@@ -95,8 +109,9 @@ export function moneyPages(pages: FastifyInstance, deps: DashboardDependencies):
         }),
       );
     } catch (error) {
-      // The API's words for a field ("amount must be ...") in the form's ("Amount must be ...").
-      const worded = asFieldRefusal(error, {
+      // The API's words for a field ("amount must be ...") in the form's ("Amount must be ..."),
+      // and an amount the account does not take in naira, beside the amount.
+      const worded = asFieldRefusal(inNaira(error), {
         amount: { field: "amount", label: "Amount" },
         payerName: { field: "payerName", label: "Payer's name" },
         narration: { field: "narration", label: "Narration" },
