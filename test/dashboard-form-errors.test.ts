@@ -161,7 +161,10 @@ for (const dialect of DIALECTS) {
         amountPolicy: "exact",
       });
       const exactUrl = `/dashboard/accounts/${temporary.accountNumber}`;
-      const wrong = await send(exactUrl, `${exactUrl}/sandbox-transfer`, { amount: "1,000", payerAccount: "none" });
+      const wrong = await send(exactUrl, `${exactUrl}/sandbox-transfer`, {
+        amount: "1,000",
+        payerAccount: "none",
+      });
       assert.equal(wrong.statusCode, 422);
       assertFields(wrong.body, { amount: "This account takes exactly NGN 25,000.00, not NGN 1,000.00" });
       assert.doesNotMatch(wrong.body, /kobo/);

@@ -396,15 +396,25 @@ for (const dialect of DIALECTS) {
       // The fee in naira, one tier a line, refused in plain words beside it (issue 43, item 7).
       const bad = await save("up to 1,000: 5\nabove: 10\nup to 2,000: 3");
       assert.equal(bad.statusCode, 400);
-      assert.match(bad.body, /id="feeTiers-error">Fee tiers: the last line must be &quot;above: \.\.\.&quot;/);
+      assert.match(
+        bad.body,
+        /id="feeTiers-error">Fee tiers: the last line must be &quot;above: \.\.\.&quot;/,
+      );
       const unreadable = await save("100000:500,*:1000");
       assert.equal(unreadable.statusCode, 400);
-      assert.match(unreadable.body, /line 1, &quot;100000:500,\*:1000&quot;, is not a tier: write &quot;up to 5,000: 10&quot;/);
+      assert.match(
+        unreadable.body,
+        /line 1, &quot;100000:500,\*:1000&quot;, is not a tier: write &quot;up to 5,000: 10&quot;/,
+      );
       assert.equal((await h.services.payoutSettings.terms(businessId)).defaults.perPayoutLimit, true);
       const saved = await save("up to 1,000: 5\nabove: NGN 10");
       assert.equal(saved.statusCode, 303);
       const again = await operator.get(businessPage);
-      assert.match(again.response.body, /up to 1000\.00: 5\.00\nabove: 10\.00<\/textarea>/, "shown as it is typed");
+      assert.match(
+        again.response.body,
+        /up to 1000\.00: 5\.00\nabove: 10\.00<\/textarea>/,
+        "shown as it is typed",
+      );
       const set = await h.services.payoutSettings.terms(businessId);
       assert.deepEqual([set.perPayoutLimit, set.defaults.dailyLimit], [1_000_000, true]);
       assert.deepEqual((await h.services.payoutSettings.feeTiers(businessId)).tiers, [
