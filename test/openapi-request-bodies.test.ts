@@ -20,8 +20,6 @@ const OUTSIDE_THE_SCHEMA = [
   /^name must be at most 200 characters$/, // a customer's name, its length in its description
   /is not a bank in GET \/banks/, // the data a body names
   /check digit|is not a valid account number/,
-  // Said in its description; expressible as an `if`/`then`, not yet in the document.
-  /^amountPolicy needs expectedAmount$/,
   /^since must be within the last \d+ days/, // the clock and the retention
   /disabled/, // recovery to an endpoint a generated PATCH disabled
 ];

@@ -178,7 +178,14 @@ export const temporaryRequestSchema = z
   })
   .meta({
     description: `A customer's details and the account's lifetime. ${IDENTITY_RULE}`,
-    allOf: identityRequired,
+    // `amountPolicy` only with an `expectedAmount` (400 "amountPolicy needs expectedAmount").
+    allOf: [
+      ...identityRequired,
+      {
+        if: { properties: { amountPolicy: { type: "string" } }, required: ["amountPolicy"] },
+        then: { properties: { expectedAmount: { type: "integer" } }, required: ["expectedAmount"] },
+      },
+    ],
     examples: [{ name: "Ada Obi", email: "ada@example.com", nin: "12345678901", duration: 30 }],
   });
 
