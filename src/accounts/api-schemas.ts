@@ -183,6 +183,7 @@ export const temporaryRequestSchema = z
       ...identityRequired,
       {
         if: { properties: { amountPolicy: { type: "string" } }, required: ["amountPolicy"] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
         then: { properties: { expectedAmount: { type: "integer" } }, required: ["expectedAmount"] },
       },
     ],
