@@ -118,7 +118,11 @@ for (const dialect of DIALECTS) {
       for (const [from, to, form] of [
         ["/dashboard/payouts", "/dashboard/payouts/api", { apiPayouts: "on" }],
         ["/dashboard/settlements", "/dashboard/settlements/run", {}],
-        ["/dashboard/settlements", "/dashboard/settlements/account", { bankCode: "x", accountNumber: "1" }],
+        [
+          "/dashboard/settlements",
+          "/dashboard/settlements/account",
+          { bankCode: PAYEE?.bankCode ?? "", accountNumber: PAYEE?.accountNumber ?? "", nameDiffers: "yes" },
+        ],
       ] as const) {
         const answer = await finance.post(to, { _csrf: (await finance.get(from)).token ?? "", ...form });
         assert.equal(answer.headers.location, SETUP, to);
