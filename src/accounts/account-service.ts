@@ -37,6 +37,9 @@ export interface AccountServiceOptions {
   now?: Clock;
 }
 
+/** How old a front's sighting of the business as verified may be for the bank to be asked without reading it again. */
+const VERIFIED_FOR_MS = 1_000;
+
 /** The business an account is issued for, and who asked for it (recorded with the number). */
 type Issuer = ForBusiness & { actor: Actor };
 
@@ -237,7 +240,10 @@ export class AccountService {
     input: PermanentInput,
     reference: string,
   ): Promise<IssuedVirtualAccount> {
-    if ((await this.options.storage.hot.verificationStatus(business.businessId)) !== "completed") {
+    // Seen verified a moment ago (the API's authenticator) or read now: either way within the
+    // bound a status change takes to reach every process; the write refuses it in any case.
+    const seen = business.verifiedAsOf !== undefined && this.now() - business.verifiedAsOf <= VERIFIED_FOR_MS;
+    if (!seen && (await this.options.storage.hot.verificationStatus(business.businessId)) !== "completed") {
       throw businessNotVerified();
     }
     try {

@@ -41,6 +41,8 @@ export interface Caller {
    */
   signature: string;
   signatureVersion: SignatureVersion;
+  /** The business was `completed` as of this time at the latest (its record lags by at most EPOCH_CHECK_MS). */
+  verifiedAsOf: number;
 }
 
 /** The request headers as received (Node lower-cases header names). */
@@ -237,6 +239,7 @@ export class Authenticator {
       keyId: credential.keyId,
       signature,
       signatureVersion: version,
+      verifiedAsOf: this.now() - EPOCH_CHECK_MS,
     };
   }
 }

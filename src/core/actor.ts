@@ -34,4 +34,11 @@ export const isOperator = (actor: Actor) => actor.type === "operator" || actor.t
 export interface ForBusiness {
   businessId: string;
   businessName: string;
+  /**
+   * When the business was last seen verified (`completed`) by whoever resolved it: the API's
+   * authenticator, whose view of a status change lags by at most its epoch check. A service
+   * that must act only for a verified business reads the status itself when this is absent or
+   * older than that bound, and the database refuses the write regardless (issue 43).
+   */
+  verifiedAsOf?: number;
 }
