@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type ParsedMail, simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { CLI } from "../src/core/actor.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { signedUpOwner } from "./helpers/members.js";
 import { pageClient } from "./helpers/page-client.js";
+import { smtpServer } from "./helpers/smtp.js";
 
 // Issue 28, item 1: outgoing mail, for real. A real SMTP server on loopback (smtp-server) takes
 // what the service sends; each message is read back with mailparser: plain text and HTML, links
@@ -20,30 +19,7 @@ import { pageClient } from "./helpers/page-client.js";
 const PASSWORD = "correct horse battery staple 42";
 const PUBLIC_URL = "https://vas.example.test";
 
-/** An SMTP server on a free loopback port that keeps every message it is given. */
-async function startSmtp() {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const startSmtp = () => smtpServer();
 
 for (const dialect of DIALECTS) {
   describe(`mail over SMTP on ${dialect}`, () => {

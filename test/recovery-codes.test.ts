@@ -185,6 +185,7 @@ for (const dialect of DIALECTS) {
         userId: other.user.id,
         email: other.email,
         twoFactor: "off",
+        mail: "sent",
       });
       assert.equal((await h.services.users.getUser(other.user.id)).totpEnabled, false);
       const none = await runVas(["user", "reset-two-factor", "--email", other.email], {

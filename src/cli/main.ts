@@ -20,6 +20,9 @@ const code = await runCli(process.argv.slice(2), {
     }),
 });
 process.exitCode = code;
+// Done: a connection still open (a mail server that never answers) does not hold the command
+// past what it said. Exit once what it wrote is flushed.
+process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 
 /** Asks at the terminal; the answer is read but not echoed back to it. */
 function askHidden(question: string): Promise<string> {

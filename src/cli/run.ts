@@ -100,6 +100,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`vas ${command.name}: ${message}\n`);
     return 1;
   } finally {
-    await opened?.close();
+    // A mail still being sent is waited for no longer than the command said (MAIL_WAIT_MS).
+    await opened?.close({ mailWaitMs: opened.config.mail.waitMs });
   }
 }

@@ -81,6 +81,10 @@ export function buildServerApp(
       operators: services.operators,
       invitations: services.invitations,
       reveals: services.reveals,
+      mailing: async (work) => {
+        const { result, mail } = await services.mailer.sending(work, config.mail.waitMs);
+        return { result, queued: mail.waiting > 0 };
+      },
     },
   });
   // Money the bank described two ways: an operator must look (vas ledger conflicts).

@@ -138,5 +138,6 @@ export interface Services {
   masterKey: { source: MasterKeySource; file?: string };
   /** Names of the migrations applied while opening. */
   migrated: string[];
-  close(): Promise<void>;
+  /** Closes everything; `mailWaitMs` bounds the wait for a mail being sent (the CLI's). */
+  close(options?: { mailWaitMs?: number }): Promise<void>;
 }

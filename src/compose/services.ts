@@ -165,7 +165,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       now,
     });
     const { payouts } = money;
-    const mail = openMail(config, opened, box, now);
+    const mail = openMail(config, opened, box, now, metrics);
     const businesses = new BusinessService({
       storage: opened,
       box,
@@ -274,10 +274,17 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       metrics,
       masterKey: { source: master.source, ...(master.file ? { file: master.file } : {}) },
       migrated,
-      close: async () => {
-        // A message this process is sending finishes first (the CLI's invitations, say): closed
-        // under it, it would stay claimed until its lease ran out.
-        await mail.mailer.idle();
+      close: async (options = {}) => {
+        // A message this process is sending finishes first: closed under it, it would stay
+        // claimed until its lease ran out. The CLI waits no longer than it said it would (a
+        // mail server that never answers): what is unsent is the mail job's after the lease.
+        const waited = mail.mailer.idle();
+        if (options.mailWaitMs === undefined) await waited;
+        else
+          await Promise.race([
+            waited,
+            new Promise((resolve) => setTimeout(resolve, options.mailWaitMs).unref()),
+          ]);
         mail.transport.close();
         await opened.close();
       },

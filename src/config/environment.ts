@@ -197,6 +197,13 @@ export const envSchema = z.object({
       error: "SMTP_URL must be an smtp:// or smtps:// URL, like smtp://user:pass@mail.example.com:587",
     })
     .optional(),
+  // A mail server that accepts the connection and never answers, or answers slowly, holds a send
+  // no longer than these (issue 44); a timed-out send is tried again by the outbox's schedule.
+  SMTP_CONNECT_TIMEOUT_MS: integerString("SMTP_CONNECT_TIMEOUT_MS", 100, 120_000).default(10_000),
+  SMTP_GREETING_TIMEOUT_MS: integerString("SMTP_GREETING_TIMEOUT_MS", 100, 120_000).default(10_000),
+  SMTP_COMMAND_TIMEOUT_MS: integerString("SMTP_COMMAND_TIMEOUT_MS", 100, 600_000).default(30_000),
+  // How long the CLI and the console wait for a mail they just queued before saying it is queued.
+  MAIL_WAIT_MS: integerString("MAIL_WAIT_MS", 0, 60_000).default(5_000),
   MAIL_FROM: z
     .string()
     .min(3)

@@ -71,7 +71,9 @@ export type Config = Readonly<{
   };
   mail: {
     /** SMTP (SMTP_URL), or, without it (development and tests), .eml files in DATA_DIR/mail. */
-    transport: { kind: "smtp"; url: string } | { kind: "files"; dir: string };
+    transport: { kind: "smtp"; url: string; timeouts: SmtpTimeouts } | { kind: "files"; dir: string };
+    /** How long the CLI and the console wait for a mail they just queued before saying it is queued (MAIL_WAIT_MS). */
+    waitMs: number;
     /** The From of every mail (MAIL_FROM). */
     from: string;
     /** Where users reach the service (PUBLIC_URL, no trailing slash): every link in a mail starts with it. */
@@ -110,6 +112,13 @@ export type Config = Readonly<{
     moneyCoolOffHours: number;
   };
 }>;
+
+/** How long an SMTP send waits for each step: the connection, the server's greeting, each command's answer. */
+export interface SmtpTimeouts {
+  connectMs: number;
+  greetingMs: number;
+  commandMs: number;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -210,9 +219,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconciliation: { intervalMs: e.RECONCILE_INTERVAL_SECONDS * 1_000 },
     mail: {
       transport: e.SMTP_URL
-        ? ({ kind: "smtp", url: e.SMTP_URL } as const)
+        ? ({
+            kind: "smtp",
+            url: e.SMTP_URL,
+            timeouts: {
+              connectMs: e.SMTP_CONNECT_TIMEOUT_MS,
+              greetingMs: e.SMTP_GREETING_TIMEOUT_MS,
+              commandMs: e.SMTP_COMMAND_TIMEOUT_MS,
+            },
+          } as const)
         : ({ kind: "files", dir: path.join(path.resolve(e.DATA_DIR), "mail") } as const),
       from: e.MAIL_FROM,
+      waitMs: e.MAIL_WAIT_MS,
       publicUrl: (e.PUBLIC_URL ?? `http://${publicHost(e.HOST)}:${e.PORT}`).replace(/\/+$/, ""),
     },
     webhooks: {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OPERATOR_ROLE_LABELS, operatorRoleOf } from "../businesses/operators.js";
 import { checkForm, emailField } from "../core/form-fields.js";
 import { AppError, ErrorCode } from "../errors.js";
+import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
 
@@ -11,6 +12,7 @@ import { refusal, signedIn } from "./sign-in.js";
 
 const NOTICES: Record<string, string> = {
   invited: "The invitation is mailed: its link sets their password, once, within 7 days.",
+  "invited-queued": `The invitation is ${MAIL_QUEUED_WORDS}. Its link sets their password, once, within 7 days.`,
   role: "The role is changed; it applies from their next page.",
   disabled: "The operator is disabled: their sessions have ended and they cannot sign in.",
   enabled: "The operator is enabled: they can sign in again.",
@@ -32,17 +34,19 @@ export function adminOperatorPages(pages: FastifyInstance, deps: DashboardDepend
   pages.post("/operators", async (request, reply) => {
     const session = signedIn(request);
     const form = request.body as Form;
+    let mailQueued = false;
     try {
       const { email, role } = checkForm(form, {
         email: { label: "Their email", check: emailField("Their email") },
         role: { label: "Role", check: operatorRoleOf },
       });
       if (session.actor.type !== "operator") throw new AppError(ErrorCode.FORBIDDEN, 403, "Operators only");
-      await deps.operators.invite(session.actor, email, role);
+      const actor = session.actor;
+      ({ queued: mailQueued } = await deps.mailing(() => deps.operators.invite(actor, email, role)));
     } catch (error) {
       return refusal(reply, error, "admin-operators", await view(request, { invite: form }));
     }
-    return doneRedirect(reply, "/admin/operators", "invited");
+    return doneRedirect(reply, "/admin/operators", mailQueued ? "invited-queued" : "invited");
   });
 
   for (const change of ["role", "disable", "enable"] as const) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
+import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { historyWithWho } from "./activity.js";
 import { adminOperatorPages } from "./admin-operator-pages.js";
@@ -39,6 +40,10 @@ const NOTICES: Record<string, string> = {
     "The business is suspended: its API keys are refused and its money does not move. Its people are mailed your reason.",
   "two-factor-reset":
     "Two-factor sign-in is off for that user, their sessions have ended, and they were mailed.",
+  "approve-queued": `The business is verified: its API keys work. The mail telling its people is ${MAIL_QUEUED_WORDS}.`,
+  "reject-queued": `The submitted details are rejected. The mail giving the business your reason is ${MAIL_QUEUED_WORDS}.`,
+  "suspend-queued": `The business is suspended: its API keys are refused and its money does not move. The mail giving its people your reason is ${MAIL_QUEUED_WORDS}.`,
+  "two-factor-reset-queued": `Two-factor sign-in is off for that user and their sessions have ended. The mail telling them is ${MAIL_QUEUED_WORDS}.`,
 };
 
 /** The operator console: businesses by status (in_progress is the queue), each one's detail and actions. */
@@ -132,6 +137,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   pages.post("/businesses/:id/users/:userId/reset-two-factor", async (request, reply) => {
     const { id, userId } = request.params as { id: string; userId: string };
     const form = request.body as Form;
+    let mailQueued = false;
     try {
       if (form.confirm !== "yes") {
         throw validationFailed(
@@ -141,26 +147,38 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
       if (!(await deps.users.businessUsers(id)).some((user) => user.id === userId)) {
         return reply.callNotFound();
       }
-      await deps.secondFactor.resetByOperator(userId, signedIn(request).actor);
+      const { queued } = await deps.mailing(() =>
+        deps.secondFactor.resetByOperator(userId, signedIn(request).actor),
+      );
+      mailQueued = queued;
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), usersError: true });
     }
-    return doneRedirect(reply, `/admin/businesses/${encodeURIComponent(id)}`, "two-factor-reset");
+    const done = mailQueued ? "two-factor-reset-queued" : "two-factor-reset";
+    return doneRedirect(reply, `/admin/businesses/${encodeURIComponent(id)}`, done);
   });
 
   pages.post("/businesses/:id/:action", async (request, reply) => {
     const { id, action } = request.params as { id: string; action: string };
     const form = request.body as Form;
     const chosen = ACTIONS[action as keyof typeof ACTIONS];
+    let mailQueued = false;
     try {
       if (!chosen) return reply.callNotFound();
       // Who may make the move is the domain's rule (verification.ts), by the transition, not
       // the button: any move out of `completed`, "reject" or "suspend", is an admin's.
-      await deps.businesses.setVerificationStatus(id, chosen.to, signedIn(request).actor, form.reason);
+      const { queued } = await deps.mailing(() =>
+        deps.businesses.setVerificationStatus(id, chosen.to, signedIn(request).actor, form.reason),
+      );
+      mailQueued = queued;
     } catch (error) {
       return refusal(reply, error, "admin-business", { ...(await detail(id)), reason: form.reason ?? "" });
     }
-    return doneRedirect(reply, `/admin/businesses/${encodeURIComponent(id)}`, action);
+    return doneRedirect(
+      reply,
+      `/admin/businesses/${encodeURIComponent(id)}`,
+      mailQueued ? `${action}-queued` : action,
+    );
   });
 
   async function detail(id: string) {

@@ -59,6 +59,12 @@ export interface DashboardDependencies extends DomainServices {
   invitations: Invitations;
   /** A new secret, kept for the page a form redirects to, shown once. */
   reveals: OneTimeReveals;
+  /**
+   * Runs `work` and waits a few seconds (MAIL_WAIT_MS) for the mail it queued: its result, and
+   * whether that mail is sent or still queued (issue 44: a page never says "mailed" for a
+   * message the server did not accept).
+   */
+  mailing<T>(work: () => Promise<T>): Promise<{ result: T; queued: boolean }>;
 }
 
 declare module "fastify" {

@@ -71,6 +71,25 @@ export class Metrics {
     help: "Credits the bank's statement had and no notification brought, credited by the reconciliation job.",
     registers: [this.registry],
   });
+  readonly mailAttempts = new Counter({
+    name: "vas_mail_attempts_total",
+    help: "Attempts to send a mail, by outcome (sent, failed: refused, unreachable or timed out; the outbox tries again).",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  /** Read on each scrape once set (the outbox's count); 0 before. */
+  readMailWaiting: () => Promise<number> = async () => 0;
+  readonly mailWaiting = (() => {
+    const read = () => this.readMailWaiting();
+    return new Gauge({
+      name: "vas_mail_waiting",
+      help: "Mails queued and not yet sent (the mail server did not answer, or refused): the outbox tries again.",
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  })();
   readonly transferConflicts = new Counter({
     name: "vas_transfer_conflicts_total",
     help: "Bank notifications refused because their session id was recorded with another account, amount or currency.",

@@ -1,9 +1,17 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import { Kicker } from "../jobs/kicker.js";
 import type { Mail, MailTransport } from "../providers/mail-transport.js";
 import type { Storage } from "../storage/database.js";
-import { claimDueMail, markMailSent, markMailUnsent, queueMail } from "../storage/mail-repository.js";
+import {
+  claimDueMail,
+  countSentMail,
+  countWaitingMail,
+  markMailSent,
+  markMailUnsent,
+  queueMail,
+} from "../storage/mail-repository.js";
 
 // The mail outbox (issue 28): a message is queued (sealed, never in plaintext at rest) by the
 // code that decides to send it, and sent by `deliver`, the mail job, in every server process:
@@ -25,6 +33,19 @@ export interface MailerOptions {
   transport: MailTransport;
   now?: Clock;
   log?: MailLog;
+  /** Told of each attempt's outcome (the metrics: failed attempts are counted). */
+  onAttempt?: (outcome: "sent" | "failed") => void;
+}
+
+/** Words for a message still queued after its bounded wait, the same on the CLI and the console. */
+export const MAIL_QUEUED_WORDS =
+  "queued: the mail server did not answer; the service will retry (see the outbox)";
+
+/** What became of the messages a command queued, once it has waited for them. */
+export interface MailOutcome {
+  sent: number;
+  /** Queued still: the mail server did not answer in time, or refused; the outbox tries again. */
+  waiting: number;
 }
 
 export interface MailLog {
@@ -52,9 +73,44 @@ export class Mailer {
     (error) => this.log?.warn({ err: error }, "mail could not be sent now: tried again by the mail job"),
   );
 
+  /** The messages queued by the work `sending` runs, per call. */
+  private readonly scope = new AsyncLocalStorage<string[]>();
+
   constructor(private readonly options: MailerOptions) {
     this.now = options.now ?? Date.now;
     this.log = options.log;
+  }
+
+  /**
+   * Runs `work`, then sends the mail it queued and waits at most `waitMs` for it (issue 44): its
+   * result, and how many of its messages went and how many still wait in the outbox (the server
+   * did not answer in time, or refused), so that a command or a page says what is true. What
+   * waits is sent by the mail job, by its schedule.
+   */
+  async sending<T>(work: () => Promise<T>, waitMs: number): Promise<{ result: T; mail: MailOutcome }> {
+    const ids: string[] = [];
+    const result = await this.scope.run(ids, work);
+    return { result, mail: await this.settle(ids, waitMs) };
+  }
+
+  private async settle(ids: readonly string[], waitMs: number): Promise<MailOutcome> {
+    if (ids.length === 0) return { sent: 0, waiting: 0 };
+    this.kick();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.idle(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    const sent = await countSentMail(this.options.storage.db, ids);
+    return { sent, waiting: ids.length - sent };
+  }
+
+  /** How many messages wait to be sent (queued, not given up on): the metrics' gauge. */
+  waiting(): Promise<number> {
+    return countWaitingMail(this.options.storage.db);
   }
 
   /** Where messages go, for the start-up log. */
@@ -89,6 +145,7 @@ export class Mailer {
       created_at: now,
       sent_at: null,
     });
+    this.scope.getStore()?.push(id);
     return id;
   }
 
@@ -121,6 +178,7 @@ export class Mailer {
           await transport.send({ to: row.recipient, ...content });
           await markMailSent(storage.db, row.id, isoNow(this.now));
           sent++;
+          this.options.onAttempt?.("sent");
           this.log?.info({ mailId: row.id, kind: row.kind }, "mail sent");
         } catch (error) {
           const attempts = row.attempts + 1;
@@ -130,6 +188,7 @@ export class Mailer {
               ? undefined
               : new Date(this.now() + mailRetryDelay(attempts)).toISOString();
           await markMailUnsent(storage.db, row.id, attempts, message, next);
+          this.options.onAttempt?.("failed");
           this.log?.warn(
             { mailId: row.id, kind: row.kind, attempts, error: message },
             next ? "mail not sent: tried again later" : "mail given up on after its attempts",

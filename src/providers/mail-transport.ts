@@ -23,9 +23,21 @@ export interface MailTransport {
   close(): void;
 }
 
+/** How long a send waits for each step (issue 44): a server that never answers fails in seconds. */
+export interface SmtpWaits {
+  connectMs: number;
+  greetingMs: number;
+  commandMs: number;
+}
+
 /** SMTP at `url` (smtp:// or smtps://, credentials in it), every message from `from`. */
-export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+export function smtpTransport(url: string, from: string, waits: SmtpWaits): MailTransport {
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: waits.connectMs,
+    greetingTimeout: waits.greetingMs,
+    socketTimeout: waits.commandMs,
+  });
   const { host, port } = new URL(url);
   return {
     describe: `SMTP at ${host}:${port || "default port"}`,

@@ -35,6 +35,28 @@ export async function claimDueMail(
     .execute();
 }
 
+/** How many of these messages were sent. */
+export async function countSentMail(db: Executor, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("id", "in", ids)
+    .where("status", "=", "sent")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** How many messages wait to be sent: queued, not given up on. */
+export async function countWaitingMail(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "queued")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Sent: its content is dropped. */
 export async function markMailSent(db: Executor, id: string, now: string): Promise<void> {
   await db

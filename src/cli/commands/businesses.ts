@@ -3,6 +3,7 @@ import { CLI } from "../../core/actor.js";
 import { VERIFICATION_STATUSES, type VerificationStatus } from "../../storage/schema.js";
 import { argument, businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
+import { QUEUED_WORDS, withMail } from "./mail-outcome.js";
 
 // Businesses and their verification, from the CLI.
 
@@ -66,13 +67,17 @@ export const BUSINESS_COMMANDS: readonly Command[] = [
       const [id, value] = positionals(rest, 2, "<businessId> <status>") as [string, string];
       const business = businessId(id);
       const next = status(value);
-      const change = await (await services()).businesses.setVerificationStatus(
-        business,
-        next,
-        CLI,
-        values.reason,
+      const opened = await services();
+      const { result: change, mail } = await withMail(opened, () =>
+        opened.businesses.setVerificationStatus(business, next, CLI, values.reason),
       );
-      io.stdout(`Business ${id} is now ${value} (was ${change.from})\n`);
+      const told =
+        mail === "sent"
+          ? " Its people were mailed."
+          : mail === "queued"
+            ? ` The mail to its people is ${QUEUED_WORDS}.`
+            : "";
+      io.stdout(`Business ${id} is now ${value} (was ${change.from}).${told}\n`);
     },
   },
   {
@@ -87,10 +92,15 @@ export const BUSINESS_COMMANDS: readonly Command[] = [
       const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
       const [id, email] = positionals(rest, 2, "<businessId> <email>") as [string, string];
       const business = businessId(id);
-      const invited = await (await services()).invitations.inviteOwner(business, email);
-      if (values.json) return json(io, { businessId: business, ...invited });
+      const opened = await services();
+      const { result: invited, mail } = await withMail(opened, () =>
+        opened.invitations.inviteOwner(business, email),
+      );
+      if (values.json) return json(io, { businessId: business, ...invited, mail });
       io.stdout(
-        `Invitation mailed to ${invited.email}: the link works once, until ${invited.expiresAt} (UTC).\n`,
+        mail === "queued"
+          ? `Invitation to ${invited.email} ${QUEUED_WORDS}. Its link works once, until ${invited.expiresAt} (UTC).\n`
+          : `Invitation mailed to ${invited.email}: the link works once, until ${invited.expiresAt} (UTC).\n`,
       );
     },
   },

@@ -1,5 +1,6 @@
 import { CLI } from "../../core/actor.js";
 import { type Command, json, parse, positionals, UsageError } from "../command.js";
+import { QUEUED_WORDS, withMail } from "./mail-outcome.js";
 
 // Operators of the console (/admin): created from the CLI, by whoever runs the service.
 
@@ -49,10 +50,12 @@ export const OPERATOR_COMMANDS: readonly Command[] = [
       if (!values.email) throw new UsageError("--email is required");
       const { users, secondFactor } = await services();
       const user = await users.businessUserByEmail(values.email);
-      await secondFactor.resetByOperator(user.id, CLI);
-      if (values.json) return json(io, { userId: user.id, email: user.email, twoFactor: "off" });
+      const { mail } = await withMail(await services(), () => secondFactor.resetByOperator(user.id, CLI));
+      if (values.json) return json(io, { userId: user.id, email: user.email, twoFactor: "off", mail });
       io.stdout(
-        `Two-factor sign-in is off for ${user.email}; their sessions have ended and they were mailed.\n`,
+        mail === "queued"
+          ? `Two-factor sign-in is off for ${user.email}; their sessions have ended; the mail telling them is ${QUEUED_WORDS}.\n`
+          : `Two-factor sign-in is off for ${user.email}; their sessions have ended and they were mailed.\n`,
       );
     },
   },
