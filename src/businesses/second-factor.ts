@@ -19,6 +19,7 @@ import {
   updateUser,
   useTotpStep,
 } from "../storage/user-repository.js";
+import { coolingOff, refuseRecoveryCode, twoFactorNeeded } from "./money-factor.js";
 import { newRecoveryCode, RECOVERY_CODE, RECOVERY_CODE_COUNT } from "./recovery-codes.js";
 import type { SecretBox } from "./secret-box.js";
 import { codeSubject, SignInAttempts } from "./sign-in-attempts.js";
@@ -298,35 +299,6 @@ export class SecondFactor {
     return new Date(this.now()).toISOString();
   }
 }
-
-/** Money asked of a user with no authenticator: a front leads them to set one up. */
-export class TwoFactorSetupNeeded extends AppError {
-  constructor() {
-    super(
-      ErrorCode.TWO_FACTOR_REQUIRED,
-      403,
-      "Moving money takes a code from an authenticator app: set up two-factor sign-in under Sign-in and security first.",
-    );
-  }
-}
-const twoFactorNeeded = () => new TwoFactorSetupNeeded();
-
-/** A recovery code where the app's is asked: it signs in, and nothing more (never counted as a guess). */
-function refuseRecoveryCode(code: string): void {
-  if (RECOVERY_CODE.test(code.trim())) {
-    throw new AppError(
-      ErrorCode.INVALID_CREDENTIALS,
-      401,
-      "Type a code from your authenticator app: a recovery code signs you in, and nothing more. Lost the app? An operator can reset it.",
-    );
-  }
-}
-const coolingOff = (until: string) =>
-  new AppError(
-    ErrorCode.TWO_FACTOR_REQUIRED,
-    403,
-    `Your authenticator was set up recently: it moves money from ${until}. Until then nothing can be paid out, refunded or settled with it.`,
-  );
 
 /** Two-factor off for the user: the secret and the recovery codes gone, every session (but `keep`) ended. */
 async function turnOff(trx: Executor, userId: string, now: string, keep?: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { TwoFactorSetupNeeded } from "../businesses/second-factor.js";
+import { TwoFactorSetupNeeded } from "../businesses/money-factor.js";
 import { type DashboardDependencies, localTime } from "./kit.js";
 import { signedIn } from "./sign-in.js";
 
