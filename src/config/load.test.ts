@@ -313,13 +313,29 @@ describe("loadConfig", () => {
         SMTP_URL: "smtps://user:pass@mail.example.com:465",
         PUBLIC_URL: "https://vas.example.com/",
         MAIL_FROM: "Payments <payments@example.com>",
+        SMTP_GREETING_TIMEOUT_MS: "5000",
       });
       assert.deepEqual(prod.mail, {
-        transport: { kind: "smtp", url: "smtps://user:pass@mail.example.com:465" },
+        // Each step of a send waits seconds, not minutes (issue 44): the defaults, and one set.
+        transport: {
+          kind: "smtp",
+          url: "smtps://user:pass@mail.example.com:465",
+          timeouts: { connectMs: 10_000, greetingMs: 5_000, commandMs: 30_000 },
+        },
         from: "Payments <payments@example.com>",
+        waitMs: 5_000,
         publicUrl: "https://vas.example.com",
       });
       assert.match(configError({ PUBLIC_URL: "ftp://x" }).message, /PUBLIC_URL must be an http/);
+    });
+
+    test("a new authenticator's cool-off: 24 hours in production, none in the sandbox, or as set (issue 43)", () => {
+      const prod = { NODE_ENV: "production", VAS_MASTER_KEY: HEX_KEY, SMTP_URL: "smtp://127.0.0.1:2525" };
+      assert.equal(loadConfig(prod).dashboard.moneyCoolOffHours, 24);
+      assert.equal(loadConfig({ ...prod, SANDBOX: "true" }).dashboard.moneyCoolOffHours, 0);
+      assert.equal(loadConfig({}).dashboard.moneyCoolOffHours, 0);
+      assert.equal(loadConfig({ ...prod, MONEY_COOL_OFF_HOURS: "6" }).dashboard.moneyCoolOffHours, 6);
+      assert.match(configError({ MONEY_COOL_OFF_HOURS: "-1" }).message, /MONEY_COOL_OFF_HOURS/);
     });
 
     test("an empty VAS_MASTER_KEY counts as missing", () => {
