@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(resubmitted.statusCode, 303, resubmitted.body);
       const history = (await operator.get(`/admin/businesses/${business.businessId}`)).response.body;
-      assert.match(history, new RegExp(`<td class="wrap-anywhere">by ${operatorEmail}</td>`));
+      assert.match(history, new RegExp(`<td class="wrap-anywhere">${operatorEmail} \\(operator\\)</td>`));
       assert.match(history, new RegExp(`<td class="wrap-anywhere">${email}</td>`), "the business's own user");
       assert.match(history, /<td class="wrap-anywhere">The admin CLI<\/td>/);
       const theirs = (await owner.get("/dashboard/verification")).response.body;

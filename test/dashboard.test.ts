@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       const consoleHistory = await operator.page.getByRole("region", { name: "History" }).innerText();
       assert.match(
         consoleHistory,
-        new RegExp(`In review\\s+Verified\\s+by ${operatorEmail.replaceAll(".", "\\.")}`),
+        new RegExp(`In review\\s+Verified\\s+${operatorEmail.replaceAll(".", "\\.")} \\(operator\\)`),
       );
       assert.match(
         consoleHistory,

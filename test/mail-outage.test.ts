@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { cliEnv } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
+import { signedUpOwner } from "./helpers/members.js";
+import { pageClient } from "./helpers/page-client.js";
 import { smtpServer } from "./helpers/smtp.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
@@ -18,6 +20,7 @@ import { signedInOperator } from "./helpers/two-factor.js";
 // again, once; /health/ready stays ready; the metrics count what waits and what failed.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PASSWORD = "correct horse battery staple 42";
 const QUEUED = /queued: the mail server did not answer; the service will retry \(see the outbox\)/;
 
 /** A server on loopback that accepts connections and never says a word (a relay that hangs). */
@@ -182,6 +185,22 @@ for (const dialect of DIALECTS) {
         shown.response.body,
         /The invitation is queued: the mail server did not answer; the service will retry/,
       );
+    });
+
+    test("the dashboard's invitation says the same", async () => {
+      const email = `owner.${dialect}@team-outage.example`;
+      await signedUpOwner(h.services, { businessName: "Team Outage Ltd", email, password: PASSWORD });
+      const owner = pageClient(h.app);
+      assert.equal((await owner.signIn("/dashboard", email, PASSWORD)).statusCode, 303);
+      const team = await owner.get("/dashboard/team");
+      const invited = await owner.post("/dashboard/team/invitations", {
+        _csrf: team.token ?? "",
+        email: `dev.${dialect}@team-outage.example`,
+        role: "developer",
+      });
+      assert.equal(invited.headers.location, "/dashboard/team?done=invited-queued");
+      const shown = await owner.get(String(invited.headers.location));
+      assert.match(shown.response.body, /The invitation is queued: the mail server did not answer/);
     });
   });
 }

@@ -139,7 +139,7 @@ function teamDetail(entry: ActivityEntry): string {
 
 /**
  * Who made each change of a verification history, in words: on the console every operator by
- * their email ("by ops@..."), on a business's page "An operator"; the business's own users by
+ * their email ("ops@... (operator)"), on a business's page "An operator"; the business's own users by
  * their email on both; the CLI and API keys as such.
  */
 export async function historyWithWho<T extends { actor: { type: string; id: string | null } }>(
@@ -160,7 +160,9 @@ export async function historyWithWho<T extends { actor: { type: string; id: stri
         : change.actor.type === "user"
           ? "A member of the team"
           : (WHO[change.actor.type] ?? change.actor.type);
-    const who = email === undefined ? fallback : change.actor.type === "operator" ? `by ${email}` : email;
+    // Under the column "By" (a card's label on a phone): no second "by".
+    const who =
+      email === undefined ? fallback : change.actor.type === "operator" ? `${email} (operator)` : email;
     return { ...change, who };
   });
 }

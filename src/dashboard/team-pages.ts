@@ -9,6 +9,7 @@ import {
   ROLE_LABELS,
 } from "../businesses/roles.js";
 import { checkForm, emailField } from "../core/form-fields.js";
+import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -19,6 +20,7 @@ import { refusal, signedIn } from "./sign-in.js";
 
 const NOTICES: Record<string, string> = {
   invited: `The invitation is mailed. Its link works once, for ${INVITATION_DAYS} days.`,
+  "invited-queued": `The invitation is ${MAIL_QUEUED_WORDS}. Its link works once, for ${INVITATION_DAYS} days.`,
   revoked: "The invitation is revoked: its link no longer works.",
   role: "The role is changed. It applies from their next click.",
   removed: "The member is removed, and signed out everywhere.",
@@ -49,15 +51,19 @@ export function teamPages(pages: FastifyInstance, deps: DashboardDependencies): 
   pages.post("/team/invitations", async (request, reply) => {
     const session = signedIn(request);
     const form = request.body as Form;
+    let mailQueued = false;
     try {
       const { email } = checkForm(form, {
         email: { label: "Their email", check: emailField("Their email") },
       });
-      await deps.invitations.invite(ownBusiness(session.businessId), session.userId, email, form.role);
+      // Mailed or queued, said as it is (issue 44): the page waits a few seconds for the mail.
+      ({ queued: mailQueued } = await deps.mailing(() =>
+        deps.invitations.invite(ownBusiness(session.businessId), session.userId, email, form.role),
+      ));
     } catch (error) {
       return refusal(reply, error, "team", { ...(await teamData(request)), invite: form });
     }
-    return doneRedirect(reply, "/dashboard/team", "invited");
+    return doneRedirect(reply, "/dashboard/team", mailQueued ? "invited-queued" : "invited");
   });
 
   pages.post("/team/invitations/:id/revoke", async (request, reply) => {
