@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import type { EventType, Payout, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
+import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
 import type { Executor } from "../storage/executor.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
 import type { PayoutPhase } from "../storage/schema-payouts.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
+import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must
 // match, an order to pay, and the phases (with their events) that move it between statuses.
@@ -87,4 +88,10 @@ export function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
     if (payout.settlement_id !== null) return `settlement.${status}`;
   }
   return `payout.${status as "successful" | "failed" | "reversed"}`;
+}
+
+/** What makes two orders with one reference the same payout: amount, destination and narration. */
+export function payoutFingerprint(input: PayoutInput): string {
+  const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
+  return fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
 }

@@ -10,7 +10,6 @@ import {
   payoutLimitExceeded,
   payoutsDisabled,
   payoutsPaused,
-  refundExceedsPayment,
 } from "../core/money-out-errors.js";
 import { businessNotVerified } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
@@ -21,18 +20,17 @@ import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
-import type { Executor } from "../storage/executor.js";
 import {
   findPayoutById,
   findPayoutByReference,
   insertPayout,
   lockedVerificationStatus,
   movePayout,
+  PAYOUT_REFERENCE_KEY,
   type PayoutRow,
   payoutTermsOf,
   payoutVolumeSince,
   type RowLocks,
-  refundedAmounts,
 } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { UnitOfWork } from "../storage/unit-of-work.js";
@@ -41,29 +39,16 @@ import { allowsAddress } from "./payout-ips.js";
 import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
 import {
   eventOf,
-  fingerprintOf,
   type PayoutOrder,
   type PayoutRequest,
+  payoutFingerprint,
   payoutView,
   STATUS_AFTER,
   TRANSITIONS,
 } from "./payout-model.js";
 import { feeTiersOf, termsOf } from "./payout-settings.js";
+import { assertRefundable } from "./refund-limit.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
-
-/** 422 unless `amount` fits in what is left of the payment after its refunds pending and successful. */
-async function assertRefundable(
-  trx: Executor,
-  refund: NonNullable<PayoutOrder["refund"]>,
-  amount: number,
-): Promise<void> {
-  const refunded = (await refundedAmounts(trx, [refund.transactionId])).get(refund.transactionId) ?? 0;
-  if (refunded + amount > refund.paymentAmount) {
-    throw refundExceedsPayment(
-      `${formatNaira(amount)} would bring the refunds of this ${formatNaira(refund.paymentAmount)} payment to ${formatNaira(refunded + amount)}: ${formatNaira(refund.paymentAmount - refunded)} is left to refund`,
-    );
-  }
-}
 
 export interface PayoutServiceOptions {
   storage: Storage;
@@ -245,7 +230,7 @@ export class PayoutService {
       if (isNegativeBalanceRefusal(error)) {
         throw insufficientBalance("the available balance does not cover this payout's amount and fee");
       }
-      if (order.reference !== undefined && isUniqueViolationOf(error, REFERENCE_KEY)) {
+      if (order.reference !== undefined && isUniqueViolationOf(error, PAYOUT_REFERENCE_KEY)) {
         // Another request with this reference committed first.
         const existing = await findPayoutByReference(storage.db, businessId, order.reference);
         if (existing) return this.sameOrRefused(existing, order.fingerprint);
@@ -321,16 +306,4 @@ export class PayoutService {
     const latest = await findPayoutById(storage.db, state.reference);
     return latest && payoutView(latest);
   }
-}
-
-/** The unique key of a business's references (PostgreSQL names the index; SQLite the columns). */
-const REFERENCE_KEY = {
-  index: "payouts_business_reference_key",
-  columns: "payouts.business_id, payouts.reference",
-};
-
-/** What makes two orders with one reference the same payout: amount, destination and narration. */
-function payoutFingerprint(input: PayoutInput): string {
-  const narration = input.narration ?? DEFAULT_PAYOUT_NARRATION;
-  return fingerprintOf([input.amount, input.bankCode, input.accountNumber, narration]);
 }

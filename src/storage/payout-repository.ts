@@ -299,3 +299,9 @@ export async function refundedAmounts(
     .execute();
   return new Map(rows.map((row) => [row.refund_of as string, Number(row.refunded)]));
 }
+
+/** The unique key of a business's references (PostgreSQL names the index; SQLite the columns). */
+export const PAYOUT_REFERENCE_KEY = {
+  index: "payouts_business_reference_key",
+  columns: "payouts.business_id, payouts.reference",
+};
