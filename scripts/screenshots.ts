@@ -359,7 +359,8 @@ try {
   await invitee.getByRole("button", { name: "Review the payout" }).click();
   await invitee.getByRole("link", { name: "set up two-factor sign-in" }).waitFor();
   await capture(invitee, "payout-review-no-code");
-  await invitee.getByRole("button", { name: /^Send NGN/ }).click();
+  // No Send without an authenticator: the notice's link leads to set one up.
+  await invitee.getByRole("link", { name: "set up two-factor sign-in" }).click();
   await invitee.waitForURL(/\/dashboard\/security\?setup=money$/);
   await capture(invitee, "security-setup-money");
   // The owner requires two-factor sign-in of every member.
