@@ -39,6 +39,7 @@ import * as endpointReads from "./migrations/0035-endpoint-reads.js";
 import * as transferLookups from "./migrations/0036-transfer-lookups.js";
 import * as numbersForVerified from "./migrations/0037-numbers-for-verified.js";
 import * as twoFactorRequired from "./migrations/0038-two-factor-required.js";
+import * as oneTransferLookup from "./migrations/0039-one-transfer-lookup.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -80,6 +81,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0036-transfer-lookups": transferLookups,
   "0037-numbers-for-verified": numbersForVerified,
   "0038-two-factor-required": twoFactorRequired,
+  "0039-one-transfer-lookup": oneTransferLookup,
 };
 
 /** Every migration, in the order they apply. */

@@ -2,43 +2,40 @@ import type pg from "pg";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { PostgresStorage } from "../database.js";
 import { LAST_TRANSACTION, LEDGER_HEADS } from "../statements.js";
-import type { TransactionRow } from "../transaction-repository.js";
-import {
-  conflictRow,
-  destination,
-  type FoundRow,
-  type HeadRow,
-  headMap,
-  type LedgerState,
-  OUTCOME_ANSWERS,
-  type TransferDecisions,
-  type TransferKeys,
-  type TransferOutcome,
-  type TransferWrites,
+import type {
+  HeadRow,
+  LedgerState,
+  TransferDecisions,
+  TransferKeys,
+  TransferOutcome,
+  TransferWrites,
 } from "../transfer-writes.js";
 import type { UnitOfWork } from "../unit-of-work.js";
-import { commitEvent, ENDPOINTS_OF_NUMBER, endpointsRead } from "./event-writes.js";
-import { inlineStatement } from "./inline.js";
-import { type NamedStatement, named } from "./named.js";
-import { clientTransaction } from "./transaction.js";
-import { TransferBatches } from "./transfer-batches.js";
 import {
-  POST_TRANSFER,
-  parseLookupJson,
-  postingValues,
-  RECORD_TRANSFER_CONFLICT,
-} from "./transfer-posting.js";
+  deliveryStatements,
+  ENDPOINTS_OF_BUSINESS,
+  ENDPOINTS_OF_NUMBER,
+  endpointsRead,
+} from "./event-writes.js";
+import { inlineStatement } from "./inline.js";
+import { named } from "./named.js";
+import { clientTransaction, resultsOf } from "./transaction.js";
+import { TransferBatches } from "./transfer-batches.js";
+import { decideAll, type Lookups, type Plan, type TransferItem } from "./transfer-plan.js";
+import { POST_TRANSFERS, parseLookupJson, postingsValues } from "./transfer-posting.js";
 
 /**
- * Ingestion on PostgreSQL: one transaction of statements, the posting itself one round trip.
- * Ingestions of one session id take turns on an advisory lock, transfers into one account on its
- * row, and one business's transfers on its ledger accounts' rows. One business's transfers in
- * flight are posted together, in one transaction (transfer-batches.ts); a transfer whose number's
- * business is not known yet, or a batch of one, goes alone (`ingest` here).
+ * Ingestion on PostgreSQL. One business's transfers in flight are posted together, in one
+ * transaction (transfer-batches.ts); a transfer alone, whose number's business is not known yet,
+ * is a batch of one: every transfer is looked up by one function (vas_transfer_lookups) and posted
+ * by one statement (POST_TRANSFERS). Ingestions of one session id take turns on an advisory lock,
+ * transfers into one account on its row, and one business's transfers on its ledger accounts' rows.
  */
 export function postgresTransferWrites(storage: PostgresStorage): TransferWrites {
-  const batches = new TransferBatches(storage, ({ transfer, decide, unit }, learn) =>
-    ingest(storage, transfer, decide, unit, learn),
+  const batches = new TransferBatches(
+    (business, items, learn, plan) => postBatch(storage, business, items, learn, plan),
+    // Each batch holds a pooled connection through its commit; the requests' claims need some.
+    Math.max(1, Math.floor((storage.pool.options.max ?? 10) / 2)),
   );
   return {
     ingest: <R>(transfer: TransferKeys, decide: TransferDecisions<R>, unit: UnitOfWork | undefined) =>
@@ -46,92 +43,119 @@ export function postgresTransferWrites(storage: PostgresStorage): TransferWrites
   };
 }
 
-function ingest<R>(
+/**
+ * One transaction for a batch (`business` known) or a transfer alone (`business` undefined: the
+ * look-up tells whose number it is). BEGIN carries the look-up and the business's endpoints; a
+ * business's first transfer opens its ledger accounts and reads them locked; each transfer is
+ * decided in order (transfer-plan.ts); the postings go as one statement with COMMIT (the postings,
+ * then the deliveries and COMMIT, when some are due). `plan` holds what was decided, also when
+ * the transaction then fails.
+ */
+async function postBatch(
   storage: PostgresStorage,
-  { sessionId, accountNumber, now }: TransferKeys,
-  decide: TransferDecisions<R>,
-  unit: UnitOfWork | undefined,
+  business: string | undefined,
+  items: readonly TransferItem[],
   learn: (accountNumber: string, businessId: string) => void,
-): Promise<TransferOutcome<R>> {
-  return clientTransaction<TransferOutcome<R>>(
+  plan: Plan,
+): Promise<void> {
+  const endpointsOf =
+    business === undefined
+      ? inlineStatement(ENDPOINTS_OF_NUMBER, { account_number: items[0]?.transfer.accountNumber })
+      : inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: business });
+  const opening = [
+    inlineStatement(LOOKUPS, {
+      session_ids: items.map((item) => item.transfer.sessionId),
+      account_numbers: items.map((item) => item.transfer.accountNumber),
+    }),
+    endpointsOf,
+  ];
+  await clientTransaction<void>(
     storage,
-    unit,
-    async ({ client, answerFor, opened: [looked, enabled], commitWith }) => {
-      const run = <Row extends pg.QueryResultRow>(
-        statement: NamedStatement,
-        values: Record<string, unknown>,
-      ) => client.query<Row>(statement.query(values));
-      const lookup = parseLookup((looked?.rows[0] as { lookup?: string } | undefined)?.lookup);
-      if (lookup.existing) {
-        const seen = decide.again(lookup.existing);
-        if ("duplicate" in seen) return { result: seen.duplicate };
-        await run(RECORD_TRANSFER_CONFLICT, conflictRow(seen.conflict));
-        // Kept, and committed without an answer (OUTCOME_ANSWERS).
-        return seen;
+    undefined,
+    async ({ client, opened: [looked, enabled], commitWith }) => {
+      const lookups = parseLookups((looked?.rows[0] as { lookups?: string } | undefined)?.lookups);
+      for (const row of lookups.found) learn(row.looked_up_number, row.business_id);
+      const owner = business ?? lookups.found[0]?.business_id;
+      const first = items[0];
+      if (owner !== undefined && first !== undefined) await openLedger(client, owner, first, lookups);
+      decideAll(owner, items, lookups, endpointsRead(enabled), plan);
+      if (plan.written.length === 0) return;
+      const statements = plan.written.flatMap((w) => (w.statement ? [w.statement] : []));
+      const postings = plan.written.flatMap((w) => (w.posting ? [{ ...w, posting: w.posting }] : []));
+      if (owner !== undefined && postings.length > 0) {
+        statements.push(inlineStatement(POST_TRANSFERS, postingsValues(owner, postings)));
       }
-      const found = destination(lookup.found);
-      let ledger: LedgerState | undefined;
-      if (found) {
-        const business_id = found.account.business_id;
-        learn(accountNumber, business_id);
-        let heads = lookup.heads ?? [];
-        let last = lookup.last ?? undefined;
-        const accounts = decide.ledgerAccounts(business_id);
-        if (heads.length < accounts.length) {
-          await run(STATEMENTS.createHeads, {
-            business_id,
-            now,
-            ids: accounts.map((a) => a.id),
-            kinds: accounts.map((a) => a.kind),
-            currencies: accounts.map((a) => a.currency),
-          });
-          heads = (await run<HeadRow>(STATEMENTS.heads, { business_id })).rows;
-          last = (await run<NonNullable<LedgerState["last"]>>(STATEMENTS.last, { business_id })).rows[0];
-        }
-        ledger = { fee: found.fee, heads: headMap(heads), last };
+      if (postings.every((w) => w.targets.length === 0)) {
+        await commitWith(statements.join("; "));
+        return;
       }
-      const posting = decide.post(found && ledger && { ...found, ledger });
-      const outcome = { result: posting.result };
-      const values = postingValues(posting, answerFor(outcome));
-      // Read with the look-up, under its locks, as the statement itself would read them.
-      const endpoints = endpointsRead(enabled);
-      await commitEvent({ client, commitWith }, POST_TRANSFER, values, posting.event, endpoints);
-      return outcome;
+      const results = resultsOf(await client.query(statements.join("; ")));
+      const sequences = new Map(
+        (results.at(-1) as pg.QueryResult<{ id: string; sequence: number }>).rows.map((row) => [
+          row.id,
+          Number(row.sequence),
+        ]),
+      );
+      const queued = postings.flatMap(({ posting, targets }) =>
+        targets.length === 0
+          ? []
+          : deliveryStatements(posting.event, targets, sequences.get(posting.event.row.id) as number),
+      );
+      await commitWith(queued.join("; "));
     },
-    OUTCOME_ANSWERS,
-    // With BEGIN: the look-up's locks are taken in the transaction, and the business's endpoints
-    // read after them, at no round trip of their own.
-    [
-      inlineStatement(STATEMENTS.lookup, { session_id: sessionId, account_number: accountNumber }),
-      inlineStatement(ENDPOINTS_OF_NUMBER, { account_number: accountNumber }),
-    ],
+    {},
+    opening,
   );
 }
 
-/** What vas_transfer_lookup answers (migration 0017): the rows the separate statements would. */
-interface Lookup {
-  existing?: TransactionRow;
-  found?: FoundRow;
-  heads?: HeadRow[];
-  last?: LedgerState["last"] | null;
+/**
+ * A business's first transfer opens its ledger accounts (the decisions say which), then reads them
+ * locked, and its newest transaction after their lock, into `lookups`, as the look-up would have.
+ */
+async function openLedger(client: pg.PoolClient, business: string, item: TransferItem, lookups: Lookups) {
+  const accounts = item.decide.ledgerAccounts(business);
+  const heads = lookups.heads.filter((head) => head.business_id === business);
+  if (heads.length >= accounts.length) return;
+  const [, read, last] = resultsOf(
+    await client.query(
+      [
+        inlineStatement(OPEN_LEDGER, {
+          business_id: business,
+          now: item.transfer.now,
+          ids: accounts.map((a) => a.id),
+          kinds: accounts.map((a) => a.kind),
+          currencies: accounts.map((a) => a.currency),
+        }),
+        inlineStatement(HEADS, { business_id: business }),
+        // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
+        inlineStatement(LAST, { business_id: business }),
+      ].join("; "),
+    ),
+  );
+  lookups.heads = [
+    ...lookups.heads.filter((head) => head.business_id !== business),
+    ...((read?.rows ?? []) as HeadRow[]).map((head) => ({ ...head, business_id: business })),
+  ];
+  const newest = last?.rows[0] as NonNullable<LedgerState["last"]> | undefined;
+  lookups.last = [
+    ...lookups.last.filter((row) => row.business_id !== business),
+    ...(newest ? [{ business_id: business, ...newest }] : []),
+  ];
 }
 
-/** What vas_transfer_lookup answered (its JSON text). */
-export const parseLookup = (text: string | undefined) => parseLookupJson<Lookup>(text, "vas_transfer_lookup");
+/** What vas_transfer_lookups answered (its JSON text). */
+export const parseLookups = (text: string | undefined) =>
+  parseLookupJson<Lookups>(text, "vas_transfer_lookups");
 
-const STATEMENTS = {
-  // The session's lock and recording, the account (locked), the business's heads (locked) and
-  // newest transaction: one call, its plans kept per server connection (migration 0017).
-  lookup: named("select vas_transfer_lookup(@session_id, @account_number) as lookup"),
-  // A business's first transfer creates its ledger accounts, then reads them as the lookup does.
-  heads: named(`${LEDGER_HEADS} for update`),
-  // A business's first two transfers may race to create its accounts: the loser's rows conflict
-  // on the id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.
-  createHeads:
-    named(`insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
-    select a.id, @business_id, a.kind, a.currency, 0, 0, '${GENESIS_HASH}', @now
-    from unnest(@ids::text[], @kinds::text[], @currencies::text[]) as a(id, kind, currency)
-    on conflict do nothing`),
-  // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
-  last: named(LAST_TRANSACTION),
-};
+// The sessions' locks and recordings, the accounts (locked), their businesses' heads (locked) and
+// newest transactions: one call, its plans kept per server connection (migration 0036).
+const LOOKUPS = named("select vas_transfer_lookups(@session_ids, @account_numbers) as lookups");
+const HEADS = named(`${LEDGER_HEADS} for update`);
+const LAST = named(LAST_TRANSACTION);
+// A business's first two transfers may race to open its accounts: the loser's rows conflict on the
+// id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.
+const OPEN_LEDGER =
+  named(`insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
+  select a.id, @business_id, a.kind, a.currency, 0, 0, '${GENESIS_HASH}', @now
+  from unnest(@ids::text[], @kinds::text[], @currencies::text[]) as a(id, kind, currency)
+  on conflict do nothing`);
