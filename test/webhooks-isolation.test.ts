@@ -191,6 +191,7 @@ for (const dialect of DIALECTS) {
       const polling = new DeliveryWorker({
         storage: h.services.storage,
         deliveries: h.services.stores.deliveries,
+        outcomes: h.services.stores.smallTransactions,
         endpoints: h.services.webhooks,
         timeoutMs: webhooks.timeoutMs,
         pollIntervalMs: 600_000,

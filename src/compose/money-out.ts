@@ -35,6 +35,7 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
   const payouts = new PayoutService({
     storage,
     locks: stores.rowLocks,
+    ledger: stores.ledger,
     deliveries: stores.deliveries,
     banks,
     now,

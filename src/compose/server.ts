@@ -264,6 +264,7 @@ export function createDeliveryWorker(services: Services, log: DeliveryLog, now?:
   const worker = new DeliveryWorker({
     storage: services.storage,
     deliveries: services.stores.deliveries,
+    outcomes: services.stores.smallTransactions,
     endpoints: services.webhooks,
     timeoutMs: webhooks.timeoutMs,
     pollIntervalMs: webhooks.pollIntervalMs,

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../storage/executor.js";
 import {
-  completeRecord,
   deleteExpiredRecords,
   expireLease,
   type FreshRecord,
@@ -96,16 +95,17 @@ export class RequestRecords {
   }
 
   /**
-   * Stores the answer of a claimed request, for every later request with the same key; pass the
-   * transaction that made the request's effect to store both atomically.
+   * Stores the answer of a claimed request whose write did not store it, for every later request
+   * with the same key (a write that made an effect stores its answer itself: the unit of work).
    */
-  complete(
-    claim: RecordId,
-    statusCode: number,
-    response: string,
-    db: Executor = this.options.db,
-  ): Promise<void> {
-    return completeRecord(db, claim, statusCode, response);
+  complete(claim: RecordId, statusCode: number, response: string): Promise<void> {
+    return this.options.claims.complete({
+      statusCode,
+      response,
+      kinds: [claim.kind],
+      keys: [claim.key],
+      businessIds: [claim.business_id],
+    });
   }
 
   /**

@@ -1,52 +1,51 @@
 import { randomUUID } from "node:crypto";
 import { phaseLegs } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
+import type { Heads, LedgerWrites } from "../ledger/ledger-port.js";
 import { postLegs } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  latestEntryTime,
-  lockedLedgerHeads,
-  type PayoutRow,
-  type RowLocks,
-  recordPayoutPosting,
-} from "../storage/payout-repository.js";
+import { latestEntryTime, type PayoutRow, recordPayoutStep } from "../storage/payout-repository.js";
 import type { PayoutPhase } from "../storage/schema-payouts.js";
-import { headMap } from "../storage/transfer-writes.js";
 
 // A payout's side of the ledger, inside the transaction its service runs: the business's heads
-// taken first, then each phase posted onto them (ledger/holds.ts has the arithmetic).
+// taken first, then each phase posted onto them (ledger/holds.ts has the arithmetic), through the
+// ledger's port, which writes them as a transfer's posting does.
 
-export type Heads = ReturnType<typeof headMap>;
+export type { Heads };
 
 /**
  * The business's ledger heads, taken for the transaction (opened if new), and the time its
  * postings carry: now, or the newest entry's time if a process whose clock is ahead wrote later,
  * so entry times never go back within a business.
  */
-export async function lockPayoutLedger(trx: Executor, locks: RowLocks, businessId: string, nowIso: string) {
-  const rows = await lockedLedgerHeads(trx, locks, businessId, everyLedgerAccountOf(businessId), nowIso);
-  const latest = await latestEntryTime(trx, rows);
-  return { heads: headMap(rows), createdAt: latest !== undefined && latest > nowIso ? latest : nowIso };
+export async function lockPayoutLedger(
+  trx: Executor,
+  ledger: LedgerWrites<Executor>,
+  businessId: string,
+  nowIso: string,
+) {
+  const heads = await ledger.lockedHeads(trx, businessId, everyLedgerAccountOf(businessId), nowIso);
+  const latest = await latestEntryTime(trx, heads.values());
+  return { heads, createdAt: latest !== undefined && latest > nowIso ? latest : nowIso };
 }
 
-/** One phase of a payout posted onto the heads (which move along): its legs, entries and row. */
+/** One phase of a payout posted onto the heads (which move along): its legs, entries and step. */
 export async function postPayoutPhase(
   trx: Executor,
+  ledger: LedgerWrites<Executor>,
   payout: PayoutRow,
   phase: PayoutPhase,
   heads: Heads,
   createdAt: string,
 ): Promise<void> {
   const legs = phaseLegs(phase, Number(payout.amount), Number(payout.fee));
-  const postingId = `pst_${randomUUID().replaceAll("-", "")}`;
-  const entries = postLegs(heads, postingId, legs, createdAt);
+  const id = `pst_${randomUUID().replaceAll("-", "")}`;
+  const entries = postLegs(heads, id, legs, createdAt);
   const moved = new Set(legs.map((leg) => leg.kind));
-  await recordPayoutPosting(trx, {
-    id: postingId,
-    payoutId: payout.id,
+  await recordPayoutStep(trx, { id, payoutId: payout.id, businessId: payout.business_id, phase, createdAt });
+  await ledger.post(trx, {
+    id,
     businessId: payout.business_id,
-    phase,
-    createdAt,
     entries,
     heads: [...heads.entries()].filter(([kind]) => moved.has(kind)).map(([, head]) => head),
   });

@@ -14,12 +14,14 @@ import {
 import { businessNotVerified } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { LedgerWrites } from "../ledger/ledger-port.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
+import type { Executor } from "../storage/executor.js";
 import {
   findPayoutById,
   findPayoutByReference,
@@ -53,6 +55,8 @@ import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 export interface PayoutServiceOptions {
   storage: Storage;
   locks: RowLocks;
+  /** The ledger's port: a payout's postings written as a transfer's are. */
+  ledger: LedgerWrites<Executor>;
   deliveries: DeliveryDialect;
   /** Name enquiry and the bank list. */
   banks: BankService;
@@ -182,7 +186,7 @@ export class PayoutService {
           const status = await lockedVerificationStatus(trx, this.options.locks, businessId);
           if (status !== "completed") throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
           const nowIso = isoNow(this.now);
-          const { heads, createdAt } = await lockPayoutLedger(trx, this.options.locks, businessId, nowIso);
+          const { heads, createdAt } = await lockPayoutLedger(trx, this.options.ledger, businessId, nowIso);
           if (order.refund) await assertRefundable(trx, order.refund, amount);
           const today = limited ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now())) : 0;
           if (limited && today + amount > dailyLimit) {
@@ -220,7 +224,7 @@ export class PayoutService {
             settlement_id: order.settlement?.id ?? null,
           };
           await insertPayout(trx, row);
-          await postPayoutPhase(trx, row, "hold", heads, createdAt);
+          await postPayoutPhase(trx, this.options.ledger, row, "hold", heads, createdAt);
           await order.settlement?.record(trx, row);
           return payoutView(row);
         },
@@ -261,7 +265,7 @@ export class PayoutService {
     const moved = await writeTransaction(storage, async (trx) => {
       const { heads, createdAt } = await lockPayoutLedger(
         trx,
-        this.options.locks,
+        this.options.ledger,
         found.business_id,
         isoNow(this.now),
       );
@@ -278,7 +282,7 @@ export class PayoutService {
           next_check_at: null,
         };
         if (!(await movePayout(trx, current.id, current.status, next))) return undefined;
-        await postPayoutPhase(trx, current, phase, heads, createdAt);
+        await postPayoutPhase(trx, this.options.ledger, current, phase, heads, createdAt);
         await recordEvent(
           trx,
           this.options.deliveries,

@@ -12,15 +12,19 @@ import {
 } from "kysely";
 import pg from "pg";
 import { startCheckpointer } from "./checkpointer.js";
+import type { Executor } from "./executor.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
 import { GroupCommit } from "./group-commit.js";
 import { type HotReads, postgresHotReads, sqliteHotReads } from "./hot-reads.js";
+import { completeOnPostgres } from "./postgres/answered.js";
 import {
   MigratingPostgresDialect,
   postgresBegin,
   TransactionScopedPostgresDialect,
 } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
+import { completeOnSqlite } from "./sqlite/complete-records.js";
+import type { AnswerRecords } from "./unit-of-work.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -56,6 +60,11 @@ interface OpenDatabase {
    * so that a transaction pooler (PgBouncer) may sit between. One round trip either way.
    */
   readonly beginWrite: string;
+  /**
+   * Completes a request's records with its answer on a query builder's handle (a transaction's,
+   * or alone): the dialect's one spelling of it, as its hot path runs it.
+   */
+  completeRecords(db: Executor, answer: AnswerRecords): Promise<void>;
   /** The handle migrations run on (see migrate.ts): PostgreSQL's takes the migration lock inside their transaction. */
   readonly migrationDb: Kysely<unknown>;
   /** Connections now: PostgreSQL's pool; SQLite's single connection. */
@@ -161,6 +170,7 @@ function openSqlite(file: string, options: StorageOptions): SqliteStorage {
     db,
     dialect: "sqlite",
     beginWrite: "begin immediate",
+    completeRecords: completeOnSqlite,
     migrationDb: db as Kysely<unknown>,
     hot,
     group,
@@ -265,6 +275,7 @@ function openPostgres(url: string, options: StorageOptions): PostgresStorage {
     db,
     dialect: "postgres",
     beginWrite,
+    completeRecords: completeOnPostgres,
     migrationDb: new Kysely<unknown>({ dialect: new MigratingPostgresDialect({ pool }) }),
     hot: postgresHotReads(pool),
     pool,

@@ -1,10 +1,6 @@
 import type { Expression, Selectable } from "kysely";
-import type { LedgerAccountToOpen } from "../ledger/kinds.js";
-import type { AccountHead, ChainedEntry } from "../ledger/posting.js";
-import { GENESIS_HASH } from "../ledger/posting.js";
 import type { Executor } from "./executor.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutStatus, PayoutsTable } from "./schema-payouts.js";
-import type { HeadRow } from "./transfer-writes.js";
 
 // Payouts and their ledger postings, through the query builder on both dialects: a payout's
 // write is one transaction the domain runs (payouts/payout-service.ts), its rows read under the
@@ -71,46 +67,6 @@ interface PayoutsTermsColumns {
   payout_daily_limit_kobo: number | null;
 }
 
-/**
- * The business's ledger accounts' heads, taken for the rest of the transaction in id order (the
- * order transfers take them in), after opening any it does not have yet.
- */
-export async function lockedLedgerHeads(
-  db: Executor,
-  locks: RowLocks,
-  businessId: string,
-  accounts: readonly LedgerAccountToOpen[],
-  now: string,
-): Promise<HeadRow[]> {
-  const read = () =>
-    locks
-      .locking(
-        db
-          .selectFrom("ledger_accounts")
-          .select(["id", "kind", "balance", "entry_count", "last_hash"])
-          .where("business_id", "=", businessId)
-          .orderBy("id"),
-      )
-      .execute();
-  const heads = await read();
-  if (heads.length >= accounts.length) return heads;
-  await db
-    .insertInto("ledger_accounts")
-    .values(
-      accounts.map((account) => ({
-        ...account,
-        business_id: businessId,
-        balance: 0,
-        entry_count: 0,
-        last_hash: GENESIS_HASH,
-        created_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-  return read();
-}
-
 /** Kobo the business's payouts created at or after `since` took, unless they failed or came back. */
 export async function payoutVolumeSince(db: Executor, businessId: string, since: string): Promise<number> {
   const row = await db
@@ -129,55 +85,30 @@ export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> 
   await db.insertInto("payouts").values(row).execute();
 }
 
-/** One posting of a payout: its row (the database refuses a second of its step), entries and heads. */
-export interface PayoutPosting {
+/** One posting of a payout: its step (the database refuses a second of its step). */
+export interface PayoutStep {
   id: string;
   payoutId: string;
   businessId: string;
   phase: PayoutPhase;
   createdAt: string;
-  entries: readonly ChainedEntry[];
-  heads: Iterable<AccountHead>;
 }
 
 const STEPS: Record<PayoutPhase, number> = { hold: 1, post: 2, void: 2, reversal: 3 };
 
-/** Writes a payout's posting, its ledger entries and the heads after them. */
-export async function recordPayoutPosting(db: Executor, posting: PayoutPosting): Promise<void> {
+/** Records a payout's posting as its step; its entries and heads go through the ledger's port. */
+export async function recordPayoutStep(db: Executor, step: PayoutStep): Promise<void> {
   await db
     .insertInto("payout_postings")
     .values({
-      id: posting.id,
-      payout_id: posting.payoutId,
-      business_id: posting.businessId,
-      phase: posting.phase,
-      step: STEPS[posting.phase],
-      created_at: posting.createdAt,
+      id: step.id,
+      payout_id: step.payoutId,
+      business_id: step.businessId,
+      phase: step.phase,
+      step: STEPS[step.phase],
+      created_at: step.createdAt,
     })
     .execute();
-  await db
-    .insertInto("ledger_entries")
-    .values(
-      posting.entries.map((entry) => ({
-        ledger_account_id: entry.ledgerAccountId,
-        sequence: entry.sequence,
-        transaction_id: posting.id,
-        business_id: posting.businessId,
-        amount: entry.amount,
-        balance_after: entry.balanceAfter,
-        created_at: entry.createdAt,
-        previous_hash: entry.previousHash,
-        hash: entry.hash,
-      })),
-    )
-    .execute();
-  for (const head of posting.heads) {
-    await db
-      .updateTable("ledger_accounts")
-      .set({ balance: head.balance, entry_count: head.entryCount, last_hash: head.lastHash })
-      .where("id", "=", head.id)
-      .execute();
-  }
 }
 
 /** Moves a payout from `from` to its next status; false when it was not at `from` (another process moved it). */
@@ -267,8 +198,11 @@ export function payoutsRefunding(db: Executor, businessId: string, transactionId
 }
 
 /** The newest entry's time among these heads' last entries (undefined before any): one key lookup each. */
-export async function latestEntryTime(db: Executor, heads: readonly HeadRow[]): Promise<string | undefined> {
-  const opened = heads.filter((head) => Number(head.entry_count) > 0);
+export async function latestEntryTime(
+  db: Executor,
+  heads: Iterable<{ id: string; entryCount: number }>,
+): Promise<string | undefined> {
+  const opened = [...heads].filter((head) => head.entryCount > 0);
   if (opened.length === 0) return undefined;
   const row = await db
     .selectFrom("ledger_entries")
@@ -276,7 +210,7 @@ export async function latestEntryTime(db: Executor, heads: readonly HeadRow[]): 
     .where((eb) =>
       eb.or(
         opened.map((head) =>
-          eb.and([eb("ledger_account_id", "=", head.id), eb("sequence", "=", Number(head.entry_count))]),
+          eb.and([eb("ledger_account_id", "=", head.id), eb("sequence", "=", head.entryCount)]),
         ),
       ),
     )

@@ -1,24 +1,10 @@
 import type { Selectable } from "kysely";
 import type { Executor } from "./executor.js";
 import type { RequestRecordsTable } from "./schema.js";
+import type { AnswerRecords } from "./unit-of-work.js";
 
 export type RequestRecord = Selectable<RequestRecordsTable>;
 export type RecordId = Pick<RequestRecord, "business_id" | "kind" | "key">;
-
-export async function completeRecord(
-  db: Executor,
-  id: RecordId,
-  statusCode: number,
-  response: string,
-): Promise<void> {
-  await db
-    .updateTable("request_records")
-    .set({ state: "done", status_code: statusCode, response })
-    .where("business_id", "=", id.business_id)
-    .where("kind", "=", id.kind)
-    .where("key", "=", id.key)
-    .execute();
-}
 
 /**
  * Frees a claim for the next request with its key: its lease ends now. The record (and the
@@ -84,6 +70,8 @@ export interface RequestRecordClaims {
     fresh: () => FreshRecord,
     takeOver: (existing: RequestRecord, fresh: FreshRecord) => FreshRecord | undefined,
   ): Promise<ClaimAtStore>;
+  /** Stores a claimed request's answer, after its effect (a request whose write did not store it). */
+  complete(answer: AnswerRecords): Promise<void>;
 }
 
 /** A claim's new record, unless its key has one. */

@@ -2,10 +2,6 @@
 // parameters (`@name`): better-sqlite3 binds them from an object; postgres/named.ts numbers them
 // for node-postgres.
 
-/** Stores a claimed request's answer (inside the write that made its effect). */
-export const COMPLETE_RECORD = `update request_records set state = 'done', status_code = @status_code, response = @response
-  where business_id = @business_id and kind = @kind and key = @key`;
-
 /**
  * A conflicting notification kept, or counted again: the same session id with another account,
  * amount or currency than its first recording.

@@ -1,7 +1,10 @@
+import type { LedgerWrites } from "../ledger/ledger-port.js";
 import type { AccountWrites } from "./account-writes.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
+import type { Executor } from "./executor.js";
 import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
+import type { SmallTransactions } from "./transaction-batches.js";
 import type { TransferWrites } from "./transfer-writes.js";
 
 /**
@@ -15,6 +18,10 @@ export interface Stores {
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
   deliveries: DeliveryDialect;
-  /** How a cold-path write takes the rows it reads (payouts take the business's ledger heads). */
+  /** How a cold-path write takes the rows it reads (a payout takes the business's row). */
   rowLocks: RowLocks;
+  /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
+  smallTransactions: SmallTransactions;
+  /** The ledger's port for a cold-path transaction (payouts), on the statements transfers post with. */
+  ledger: LedgerWrites<Executor>;
 }

@@ -3,6 +3,24 @@ import { isStorageUnavailable } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { writeTransaction } from "./transactions.js";
 
+/**
+ * Small write transactions that need not wait for each other (the outcomes of webhook delivery
+ * attempts), one implementation per dialect, chosen with the stores: on SQLite, whose one writer
+ * takes transactions one at a time anyway, batched (TransactionBatches); on PostgreSQL each a
+ * transaction of its own, side by side on the pool, where one batch would take them one at a time
+ * through one connection, holding every lock of the batch (measured: ten receivers' deliveries
+ * held up the transfers that queue their events).
+ */
+export interface SmallTransactions {
+  /** Runs `work` in a write transaction; `order` is the key of the rows it locks. */
+  run(work: (trx: Executor) => Promise<void>, order?: string): Promise<void>;
+}
+
+/** PostgreSQL's small transactions: each one alone, as writeTransaction runs it. */
+export const eachAlone = (storage: Storage): SmallTransactions => ({
+  run: (work) => writeTransaction(storage, work),
+});
+
 interface Pending {
   work: (trx: Executor) => Promise<void>;
   order: string;
@@ -11,16 +29,14 @@ interface Pending {
 }
 
 /**
- * Small write transactions of one kind that need not wait for each other, run together on
- * SQLite, whose one writer runs transactions one at a time anyway (issue 29: the outcomes of
- * webhook delivery attempts): what is submitted while a batch runs goes in the next one, one
+ * SQLite's small transactions, run together (issue 29): what is submitted while a batch runs goes in the next one, one
  * BEGIN and one COMMIT for all of it. Each keeps the outcome it would have had alone: when a
  * batch fails for something other than the database being unreachable, its works run again one
  * transaction each, so only the one that failed fails; when the database cannot answer, or the
  * COMMIT's outcome is unknown, every work of the batch fails with that error, as each would have
  * alone.
  */
-export class TransactionBatches {
+export class TransactionBatches implements SmallTransactions {
   private queue: Pending[] = [];
   private running: Promise<void> | undefined;
 
@@ -32,13 +48,9 @@ export class TransactionBatches {
   /**
    * Runs `work` in the next batch's transaction; settles once that transaction has committed. A
    * batch runs its works in `order` (the rows they lock, by key), so that two processes' batches
-   * take their locks in one order and never wait on each other in a circle. On PostgreSQL each
-   * work is a transaction of its own: its transactions run side by side on the pool, where one
-   * batch would take them one at a time through one connection, holding every lock of the batch
-   * (measured: ten receivers' deliveries held up the transfers that queue their events).
+   * take their locks in one order and never wait on each other in a circle.
    */
   run(work: (trx: Executor) => Promise<void>, order = ""): Promise<void> {
-    if (this.storage.dialect === "postgres") return writeTransaction(this.storage, work);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ work, order, resolve, reject });
       this.running ??= new Promise<void>((started) => setImmediate(started)).then(() => this.drain());

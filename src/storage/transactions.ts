@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
 import type { Executor } from "./executor.js";
-import { completeRecord } from "./request-record-repository.js";
 import type { AnswerOptions, UnitOfWork } from "./unit-of-work.js";
 
 /**
@@ -29,12 +28,8 @@ export async function writeTransaction<T>(
     let result: T;
     try {
       result = await work(connection);
-      const answer = unit?.answerFor(result, options);
-      if (answer) {
-        for (const claim of answer.claims) {
-          await completeRecord(connection, claim, answer.statusCode, answer.response);
-        }
-      }
+      const answer = unit?.recordsFor(result, options);
+      if (answer) await storage.completeRecords(connection, answer);
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});
       throw error;

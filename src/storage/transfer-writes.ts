@@ -97,6 +97,21 @@ export const headMap = (rows: readonly HeadRow[]) =>
     ]),
   );
 
+/**
+ * A business's heads as a query builder's transaction takes them: read (locked, where the dialect
+ * locks), and when fewer than `needed`, its missing ledger accounts opened and read again.
+ */
+export async function openedHeads(
+  read: () => Promise<readonly HeadRow[]>,
+  open: () => Promise<unknown>,
+  needed: number,
+) {
+  const heads = await read();
+  if (heads.length >= needed) return headMap(heads);
+  await open();
+  return headMap(await read());
+}
+
 /** The account found by number (FIND_ACCOUNT_BY_NUMBER), with its number's retirement and its business's fee. */
 export type FoundRow = AccountRow & {
   number_retired_at: string | null;

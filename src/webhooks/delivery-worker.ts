@@ -9,7 +9,7 @@ import {
   leaseDeliveries,
   releaseLeases,
 } from "../storage/delivery-repository.js";
-import { TransactionBatches } from "../storage/transaction-batches.js";
+import type { SmallTransactions } from "../storage/transaction-batches.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
 import {
@@ -56,6 +56,8 @@ export interface DeliveryWorkerOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
   deliveries: DeliveryDialect;
+  /** Where attempts' outcomes are written (the stores' `smallTransactions`: batched on SQLite). */
+  outcomes: SmallTransactions;
   endpoints: WebhookEndpointService;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -87,7 +89,7 @@ export class DeliveryWorker {
   /** Kept-alive connections, a pool per receiver's origin. */
   private readonly poster: WebhookPoster;
   /** The attempts' outcomes, settled in shared transactions. */
-  private readonly settlements: TransactionBatches;
+  private readonly settlements: SmallTransactions;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;
@@ -98,7 +100,7 @@ export class DeliveryWorker {
       log: options.log,
     };
     this.poster = new WebhookPoster({ timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate });
-    this.settlements = new TransactionBatches(options.storage);
+    this.settlements = options.outcomes;
   }
 
   start(): void {

@@ -1,10 +1,11 @@
 import type pg from "pg";
 import { isDuplicatePermanent } from "../account-repository.js";
-import { KeyedBatches } from "../keyed-batches.js";
 import { ACCOUNT_COLUMNS, type AccountToCreate, type NumberToRecord } from "../schema.js";
 import type { AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import { answeredCte, recordsValues } from "./answered.js";
 import { named } from "./named.js";
 import { statementWrite } from "./transaction.js";
+import { WriteBatches } from "./write-batches.js";
 
 /** One account to create on PostgreSQL, with its first number and the answer its request stores. */
 interface AccountToInsert {
@@ -13,79 +14,47 @@ interface AccountToInsert {
   answer: AnswerRecords | undefined;
 }
 
-/** The most accounts one statement creates. */
-const MAX_BATCH = 64;
-
-const batchesOf = new WeakMap<pg.Pool, KeyedBatches<AccountToInsert, boolean>>();
-
 /**
  * PostgreSQL: creates the account with its first number, the request's answer included, in one
- * autocommitted statement, batched with the business's other creates in flight (KeyedBatches):
- * the statement that creates a batch's accounts updates the business row once, however many
- * there are, so one business's generates no longer take turns on that row's lock one commit at a
- * time. Resolves to `answer`, or to undefined when the business already has a permanent account
- * for the email (nothing written, no answer stored: the caller re-issues). Two requests for one
- * new email never share a batch; two racing in different processes meet at the partial unique
- * index, and the loser re-issues.
+ * autocommitted statement, batched with the business's other creates in flight (WriteBatches keyed
+ * by business): the statement that creates a batch's accounts updates the business row once,
+ * however many there are, so one business's generates no longer take turns on that row's lock one
+ * commit at a time. `create` resolves to `answer`, or to undefined when the business already has a
+ * permanent account for the email (nothing written, no answer stored: the caller re-issues). Two
+ * requests for one new email never share a batch; two racing in different processes meet at the
+ * partial unique index, and the loser re-issues (a batch so refused is written one at a time).
  */
-export function createOnPostgres<T>(
-  pool: pg.Pool,
-  account: AccountToCreate,
-  number: NumberToRecord,
-  answer: T,
-  unit: UnitOfWork | undefined,
-): Promise<T | undefined> {
-  let batches = batchesOf.get(pool);
-  if (!batches) {
-    batches = new KeyedBatches((_, items) => insertBatch(pool, items), {
-      max: MAX_BATCH,
-      // A batch holds a pooled connection through its commit; the requests queued behind it
-      // need connections too (their claim, the bank's account). Measured with a pool of 10 and
-      // ten businesses: no limit 608 req/s, a third of the pool 797, one 622 (docs/performance.md).
-      maxRunning: Math.max(1, Math.floor((pool.options.max ?? 10) / 3)),
-      fits: (batch, item) =>
-        item.account.kind !== "permanent" ||
-        !batch.some(
-          (other) => other.account.kind === "permanent" && other.account.email === item.account.email,
-        ),
-    });
-    batchesOf.set(pool, batches);
-  }
-  const queue = batches;
-  return statementWrite(unit, answer, (stored) =>
-    queue.submit(account.business_id, { account, number, answer: stored }),
-  );
-}
-
-/**
- * One statement for the batch; true for each account it created. A permanent account refused by
- * the unique index (another process created the email's first) fails the whole statement: the
- * batch is then created one account at a time, and only that one is not created.
- */
-async function insertBatch(pool: pg.Pool, items: readonly AccountToInsert[]): Promise<boolean[]> {
-  try {
-    return await insertAll(pool, items);
-  } catch (error) {
-    if (!isDuplicatePermanent(error)) throw error;
-    if (items.length === 1) return [false];
-  }
-  const created: boolean[] = [];
-  for (const item of items) created.push(...(await insertBatch(pool, [item])));
-  return created;
+export function accountCreates(pool: pg.Pool) {
+  const batches = new WriteBatches<AccountToInsert, boolean>({
+    many: (items) => insertAll(pool, items),
+    one: (item) =>
+      insertAll(pool, [item]).then(
+        ([created]) => created === true,
+        (error: unknown) => {
+          if (isDuplicatePermanent(error)) return false;
+          throw error;
+        },
+      ),
+    key: (item) => item.account.business_id,
+    identity: (item) =>
+      item.account.kind === "permanent" ? `permanent:${item.account.email}` : item.account.id,
+    max: 64,
+    // A batch holds a pooled connection through its commit; the requests queued behind it
+    // need connections too (their claim, the bank's account). Measured with a pool of 10 and
+    // ten businesses: no limit 608 req/s, a third of the pool 797, one 622 (docs/performance.md).
+    maxRunning: Math.max(1, Math.floor((pool.options.max ?? 10) / 3)),
+  });
+  return <T>(
+    account: AccountToCreate,
+    number: NumberToRecord,
+    answer: T,
+    unit: UnitOfWork | undefined,
+  ): Promise<T | undefined> =>
+    statementWrite(unit, answer, (stored) => batches.submit({ account, number, answer: stored }));
 }
 
 async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Promise<boolean[]> {
   const column = <K extends keyof AccountToCreate>(key: K) => items.map((item) => item.account[key] ?? null);
-  const records = items.flatMap((item) =>
-    (item.answer?.kinds ?? []).map((kind, i) => ({
-      account: item.account.id,
-      kind,
-      key: item.answer?.keys[i],
-      business: item.answer?.businessIds[i],
-      status: item.answer?.statusCode,
-      response: item.answer?.response,
-    })),
-  );
   const result = await pool.query<{ id: string }>(
     createStatement.query({
       business_id: (items[0] as AccountToInsert).account.business_id,
@@ -94,12 +63,7 @@ async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Prom
       issued_ats: items.map((item) => item.number.issued_at),
       issued_by_types: items.map((item) => item.number.issued_by_type ?? null),
       issued_by_ids: items.map((item) => item.number.issued_by_id ?? null),
-      record_accounts: records.map((r) => r.account),
-      record_kinds: records.map((r) => r.kind),
-      record_keys: records.map((r) => r.key),
-      record_businesses: records.map((r) => r.business),
-      record_statuses: records.map((r) => r.status),
-      record_responses: records.map((r) => r.response),
+      ...recordsValues(items.map((item) => ({ answer: item.answer, owner: item.account.id }))),
     }),
   );
   const created = new Set(result.rows.map((row) => row.id));
@@ -155,12 +119,5 @@ with input as (
     issued_by_type, issued_by_id)
   select f.account_number, f.id, @business_id, 1, f.reference, f.issued_at, null, f.issued_by_type, f.issued_by_id
   from fresh f cross join counted c
-), answered as (
-  update request_records r set state = 'done', status_code = k.status, response = k.response
-  from unnest(@record_accounts::text[], @record_kinds::text[], @record_keys::text[],
-              @record_businesses::text[], @record_statuses::integer[], @record_responses::text[])
-    as k(account_id, kind, key, business_id, status, response)
-  where r.business_id = k.business_id and r.kind = k.kind and r.key = k.key
-    and k.account_id in (select id from account)
-)
+), ${answeredCte("k.owner in (select id from account)")}
 select id from account`);

@@ -1,18 +1,19 @@
 import { type AccountWrites, NUMBER_COLUMNS, REISSUED_COLUMNS, RETIRE_NUMBER } from "../account-writes.js";
 import type { PostgresStorage } from "../database.js";
 import type { AccountRow } from "../schema.js";
-import { createOnPostgres } from "./account-batches.js";
+import { accountCreates } from "./account-batches.js";
+import { ANSWERED, recordsValues } from "./answered.js";
 import {
   commitEvent,
   ENDPOINTS_OF_BUSINESS,
-  EVENT_CTES,
-  EVENT_SEQUENCE,
+  EVENT_SEQUENCES,
+  EVENTS_WRITTEN,
   endpointsRead,
-  eventValues,
+  eventsValues,
 } from "./event-writes.js";
 import { inlineStatement } from "./inline.js";
 import { named } from "./named.js";
-import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.js";
+import { clientTransaction } from "./transaction.js";
 
 /**
  * Generate on PostgreSQL: a create is one statement, shared with the business's other creates in
@@ -21,16 +22,17 @@ import { ANSWERED_CTE, answeredValues, clientTransaction } from "./transaction.j
  * take turns, each seeing the last one's number and version.
  */
 export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
+  const create = accountCreates(storage.pool);
   return {
     async createTemporary(account, number, answer, unit) {
-      const created = await createOnPostgres(storage.pool, account, number, answer, unit);
+      const created = await create(account, number, answer, unit);
       // Only a permanent account is ever found existing instead.
       if (created === undefined) throw new Error("a temporary account was not created");
       return created;
     },
     async createOrReissue(account, number, created, reissue, unit) {
       // The usual case, a new customer, in one statement; an existing one is re-issued.
-      const answer = await createOnPostgres(storage.pool, account, number, created, unit);
+      const answer = await create(account, number, created, unit);
       if (answer !== undefined) return answer;
       const keys = { business_id: account.business_id, email: account.email };
       return clientTransaction(
@@ -50,8 +52,8 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
             issued_at: number.issued_at,
             issued_by_type: number.issued_by_type ?? null,
             issued_by_id: number.issued_by_id ?? null,
-            ...answeredValues(answerFor(decided.result)),
-            ...eventValues(decided.event),
+            ...recordsValues([{ answer: answerFor(decided.result) }]),
+            ...eventsValues([decided.event]),
           };
           const endpoints = endpointsRead(enabled);
           await commitEvent({ client, commitWith }, reissueStatement, values, decided.event, endpoints);
@@ -85,5 +87,5 @@ with account_reissued as (
   insert into account_numbers (${NUMBER_COLUMNS.join(", ")})
   values (@account_number, @id, @business_id, @version::integer, @reference, @issued_at, null,
           @issued_by_type, @issued_by_id)
-), ${ANSWERED_CTE}, ${EVENT_CTES}
-select ${EVENT_SEQUENCE}`);
+), ${ANSWERED}, ${EVENTS_WRITTEN}
+${EVENT_SEQUENCES}`);

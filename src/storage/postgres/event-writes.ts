@@ -6,24 +6,38 @@ import { type NamedStatement, named } from "./named.js";
 import type { ClientWork } from "./transaction.js";
 
 /**
- * The part of a write statement that records the event: data-modifying CTEs ending in one named
- * `event_written`, whose sequence the statement selects (EVENT_SEQUENCE). Its parameters are
- * eventValues' and the statement's `@business_id`. The business's enabled endpoints are read
- * before, with the transaction's BEGIN (ENDPOINTS_OF_*): with none the event is for, the statement
- * and COMMIT go in one message (commitEvent).
+ * The part of a write statement that records its events (one, or a batch's): data-modifying CTEs
+ * ending in `events_written`, their sequences taken from the business's counter in the given
+ * order, whose ids and sequences the statement selects (EVENT_SEQUENCES). Its parameters are
+ * eventsValues' and the statement's `@business_id`. The business's enabled endpoints are read
+ * before, with the transaction's BEGIN (ENDPOINTS_OF_*): with none the events are for, the
+ * statement and COMMIT go in one message (commitEvent).
  */
-export const EVENT_CTES = `event_sequence as (
-  insert into counters (name, value) values (@event_counter, 1)
-  on conflict (name) do update set value = counters.value + 1
-  returning value
-), event_written as (
+export const EVENTS_WRITTEN = `event_sequence as (
+  insert into counters (name, value) values (@event_counter, @event_count::integer)
+  on conflict (name) do update set value = counters.value + excluded.value
+  returning value - @event_count::integer as base
+), events_written as (
   insert into events (id, business_id, sequence, type, account_number, data, created_at)
-  select @event_id, @business_id, value, @event_type, @event_account_number, @event_data, @event_created_at
-  from event_sequence
-  returning sequence
+  select v.id, @business_id, s.base + v.position, v.type, v.account_number, v.data, v.created_at
+  from unnest(@event_ids::text[], @event_types::text[], @event_account_numbers::text[], @event_data::text[],
+              @event_created_ats::text[]) with ordinality as v(id, type, account_number, data, created_at, position)
+  cross join event_sequence s
+  returning id, sequence
 )`;
-/** The select list entry of EVENT_CTES's statement: the event's sequence. */
-export const EVENT_SEQUENCE = "(select sequence from event_written) as event_sequence";
+/** The select that ends EVENTS_WRITTEN's statement: each event's id and sequence, in order. */
+export const EVENT_SEQUENCES = "select id, sequence from events_written order by sequence";
+
+/** EVENTS_WRITTEN's parameters for events of one business, in order (the business id is the statement's own). */
+export const eventsValues = (events: readonly EventToWrite[]) => ({
+  event_counter: (events[0] as EventToWrite).counter,
+  event_count: events.length,
+  event_ids: events.map((e) => e.row.id),
+  event_types: events.map((e) => e.row.type),
+  event_account_numbers: events.map((e) => e.row.account_number),
+  event_data: events.map((e) => e.row.data),
+  event_created_ats: events.map((e) => e.row.created_at),
+});
 
 /**
  * The enabled endpoints of a business (`endpoints`, as EndpointTypes JSON), by its id or by an
@@ -34,22 +48,12 @@ export const EVENT_SEQUENCE = "(select sequence from event_written) as event_seq
 export const ENDPOINTS_OF_BUSINESS = named("select vas_endpoints_of_business(@business_id) as endpoints");
 export const ENDPOINTS_OF_NUMBER = named("select vas_endpoints_of_number(@account_number) as endpoints");
 
-/** The event's parameters for EVENT_CTES (the business id is the statement's own). */
-export const eventValues = (event: EventToWrite) => ({
-  event_counter: event.counter,
-  event_id: event.row.id,
-  event_type: event.row.type,
-  event_account_number: event.row.account_number,
-  event_data: event.row.data,
-  event_created_at: event.row.created_at,
-});
-
 /** The endpoints an opening's ENDPOINTS_OF_* statement read (none when it read no row). */
 export const endpointsRead = (result: pg.QueryResult | undefined): EndpointTypes[] =>
   (result?.rows[0] as { endpoints?: EndpointTypes[] } | undefined)?.endpoints ?? [];
 
 /**
- * Sends the statement that writes the event (EVENT_CTES, selecting EVENT_SEQUENCE), and ends the
+ * Sends the statement that writes the event (EVENTS_WRITTEN, selecting EVENT_SEQUENCES), and ends the
  * transaction. With no endpoint the event is for, the statement and COMMIT go in one message.
  * Otherwise the statement, then, in one message, the chains' advisory locks (as
  * delivery-repository.ts takes them), one pending delivery per target, joining its account's chain
@@ -68,13 +72,13 @@ export async function commitEvent(
     await commitWith(inlineStatement(statement, values));
     return;
   }
-  const written = await client.query<{ event_sequence: number }>(statement.query(values));
+  const written = await client.query<{ sequence: number }>(statement.query(values));
   await commitWith(deliveryStatements(event, targets, sequenceOf(written)).join("; "));
 }
 
-/** The event's sequence, as EVENT_SEQUENCE selected it. */
+/** The event's sequence, as EVENT_SEQUENCES selected it. */
 const sequenceOf = (written: pg.QueryResult): number =>
-  (written.rows[0] as { event_sequence: number }).event_sequence;
+  Number((written.rows[0] as { sequence: number }).sequence);
 
 /**
  * The statements, values written in, that queue the event (written with `sequence`) for its

@@ -9,6 +9,7 @@ import {
   TAKE_OVER_RECORD,
   takeOverValues,
 } from "../request-record-repository.js";
+import { completeOnPostgres } from "./answered.js";
 import { named } from "./named.js";
 import { WriteBatches } from "./write-batches.js";
 
@@ -29,6 +30,7 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
     identity: recordKey,
   });
   return {
+    complete: (answer) => completeOnPostgres(storage.db, answer),
     async claim(id, fresh, takeOver) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const record = fresh();

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { CommitOutcomeUnknownError, isConnectionLost } from "../errors.js";
-import { COMPLETE_RECORD } from "../statements.js";
 import type { AnswerOptions, AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import { COMPLETE_RECORDS, recordsValues } from "./answered.js";
 import { named } from "./named.js";
 
 /** The pool a PostgreSQL store writes on, and how a write transaction begins (see postgres-dialect.ts). */
@@ -74,12 +74,8 @@ export async function clientTransaction<T>(
       context.opened = begun.slice(begun.length - opening.length);
       result = await work(context);
       if (!committed) {
-        const answer = folded ? undefined : unit?.answerFor(result, options);
-        for (const claim of answer?.claims ?? []) {
-          await client.query(
-            completeRecord.query({ ...claim, status_code: answer?.statusCode, response: answer?.response }),
-          );
-        }
+        const answer = folded ? undefined : unit?.recordsFor(result, options);
+        if (answer) await client.query(completeRecords.query(recordsValues([{ answer }])));
       }
     } catch (error) {
       await client.query("rollback").catch(() => {});
@@ -100,7 +96,7 @@ export async function clientTransaction<T>(
 export const resultsOf = (results: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] =>
   Array.isArray(results) ? results : [results];
 
-const completeRecord = named(COMPLETE_RECORD);
+const completeRecords = named(COMPLETE_RECORDS);
 
 async function commitClient(client: pg.PoolClient): Promise<void> {
   try {
@@ -135,22 +131,3 @@ export async function statementWrite<T>(
   unit?.taken();
   return result;
 }
-
-/**
- * PostgreSQL, a part of one write statement: completes the request's records with its answer,
- * given as arrays (kinds, keys, business ids), so that the effect and its answer are one round trip.
- */
-export const ANSWERED_CTE = `answered as (
-  update request_records r set state = 'done', status_code = @answer_status::integer, response = @answer_response
-  from unnest(@answer_kinds::text[], @answer_keys::text[], @answer_businesses::text[]) as k(kind, key, business_id)
-  where r.business_id = k.business_id and r.kind = k.kind and r.key = k.key
-)`;
-
-/** ANSWERED_CTE's parameters: the records to complete, none without a unit of work's answer. */
-export const answeredValues = (answer: AnswerRecords | undefined) => ({
-  answer_status: answer?.statusCode ?? null,
-  answer_response: answer?.response ?? null,
-  answer_kinds: answer?.kinds ?? [],
-  answer_keys: answer?.keys ?? [],
-  answer_businesses: answer?.businessIds ?? [],
-});

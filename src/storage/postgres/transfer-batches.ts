@@ -14,6 +14,12 @@ export type PostBatch = (
   plan: Plan,
 ) => Promise<void>;
 
+// A batch's key: its business, or, while the business is not known, the account number (so a new
+// number's first transfers go together too, in the order they came).
+const BUSINESS = "business:";
+const NUMBER = "number:";
+const businessOf = (key: string) => (key.startsWith(BUSINESS) ? key.slice(BUSINESS.length) : undefined);
+
 /** The most transfers one transaction posts. */
 const MAX_BATCH = 32;
 /** The most account numbers whose business is remembered (the oldest forgotten first). */
@@ -25,8 +31,8 @@ const MAX_OWNERS = 20_000;
  * batch, and the batch commits once, instead of each transfer taking its turn on them through a
  * transaction of its own. A transfer is batched by its number's business, known once a transfer
  * into that number was looked up (numbers never move between businesses; the look-up checks it
- * anyway); until then it is a batch of one, posted the same way (issue 45: one look-up, one
- * posting statement).
+ * anyway); until then by the number. A transfer alone is a batch of one, posted the same way
+ * (issue 45: one look-up, one posting statement).
  *
  * What each transfer is answered is what it would have been alone, in the batch's order: the
  * look-up's locks and reads are those of a transfer alone, for all of them at once, and each is
@@ -44,7 +50,7 @@ export class TransferBatches {
     /** At most this many batches hold a pooled connection at once. */
     maxRunning: number,
   ) {
-    this.batches = new KeyedBatches((business, items) => this.run(business, items), {
+    this.batches = new KeyedBatches((key, items) => this.run(businessOf(key), items), {
       max: MAX_BATCH,
       // A session id's second recording waits for the first's batch, and then finds it.
       fits: (batch, item) => !batch.some((other) => other.transfer.sessionId === item.transfer.sessionId),
@@ -53,12 +59,10 @@ export class TransferBatches {
   }
 
   ingest(item: TransferItem): Promise<TransferOutcome<unknown>> {
-    const business = this.owners.get(item.transfer.accountNumber);
-    const settled =
-      business === undefined
-        ? this.run(undefined, [item]).then(([one]) => one as Settled)
-        : this.batches.submit(business, item);
-    return settled.then((done) => {
+    const { accountNumber } = item.transfer;
+    const business = this.owners.get(accountNumber);
+    const key = business === undefined ? `${NUMBER}${accountNumber}` : `${BUSINESS}${business}`;
+    return this.batches.submit(key, item).then((done) => {
       if ("error" in done) throw done.error;
       return done.outcome;
     });

@@ -1,7 +1,6 @@
 import type pg from "pg";
-import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { PostgresStorage } from "../database.js";
-import { LAST_TRANSACTION, LEDGER_HEADS } from "../statements.js";
+import { LAST_TRANSACTION } from "../statements.js";
 import type {
   HeadRow,
   LedgerState,
@@ -18,6 +17,7 @@ import {
   endpointsRead,
 } from "./event-writes.js";
 import { inlineStatement } from "./inline.js";
+import { LOCKED_HEADS, OPEN_LEDGER as OPEN_LEDGER_ACCOUNTS, openingValues } from "./ledger-writes.js";
 import { named } from "./named.js";
 import { clientTransaction, resultsOf } from "./transaction.js";
 import { TransferBatches } from "./transfer-batches.js";
@@ -44,8 +44,8 @@ export function postgresTransferWrites(storage: PostgresStorage): TransferWrites
 }
 
 /**
- * One transaction for a batch (`business` known) or a transfer alone (`business` undefined: the
- * look-up tells whose number it is). BEGIN carries the look-up and the business's endpoints; a
+ * One transaction for a batch of a business's transfers, or of transfers into one number whose
+ * business is not known yet (`business` undefined: the look-up tells whose it is). BEGIN carries the look-up and the business's endpoints; a
  * business's first transfer opens its ledger accounts and reads them locked; each transfer is
  * decided in order (transfer-plan.ts); the postings go as one statement with COMMIT (the postings,
  * then the deliveries and COMMIT, when some are due). `plan` holds what was decided, also when
@@ -60,7 +60,7 @@ async function postBatch(
 ): Promise<void> {
   const endpointsOf =
     business === undefined
-      ? inlineStatement(ENDPOINTS_OF_NUMBER, { account_number: items[0]?.transfer.accountNumber })
+      ? inlineStatement(ENDPOINTS_OF_NUMBER, { account_number: items[0]?.transfer.accountNumber ?? null })
       : inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: business });
   const opening = [
     inlineStatement(LOOKUPS, {
@@ -119,13 +119,7 @@ async function openLedger(client: pg.PoolClient, business: string, item: Transfe
   const [, read, last] = resultsOf(
     await client.query(
       [
-        inlineStatement(OPEN_LEDGER, {
-          business_id: business,
-          now: item.transfer.now,
-          ids: accounts.map((a) => a.id),
-          kinds: accounts.map((a) => a.kind),
-          currencies: accounts.map((a) => a.currency),
-        }),
+        inlineStatement(OPEN_LEDGER, openingValues(business, accounts, item.transfer.now)),
         inlineStatement(HEADS, { business_id: business }),
         // Read after the heads' lock, in a statement of its own, so it sees the transfer that held it.
         inlineStatement(LAST, { business_id: business }),
@@ -150,12 +144,6 @@ export const parseLookups = (text: string | undefined) =>
 // The sessions' locks and recordings, the accounts (locked), their businesses' heads (locked) and
 // newest transactions: one call, its plans kept per server connection (migration 0036).
 const LOOKUPS = named("select vas_transfer_lookups(@session_ids, @account_numbers) as lookups");
-const HEADS = named(`${LEDGER_HEADS} for update`);
+const HEADS = named(LOCKED_HEADS);
 const LAST = named(LAST_TRANSACTION);
-// A business's first two transfers may race to open its accounts: the loser's rows conflict on the
-// id or on (business_id, kind), whichever index PostgreSQL checks first, so no target.
-const OPEN_LEDGER =
-  named(`insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
-  select a.id, @business_id, a.kind, a.currency, 0, 0, '${GENESIS_HASH}', @now
-  from unnest(@ids::text[], @kinds::text[], @currencies::text[]) as a(id, kind, currency)
-  on conflict do nothing`);
+const OPEN_LEDGER = named(OPEN_LEDGER_ACCOUNTS);

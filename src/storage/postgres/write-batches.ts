@@ -13,13 +13,17 @@ export interface WriteBatchesOptions<I, R> {
   identity: (item: I) => string;
   /** The most items one statement writes. */
   max?: number;
+  /** Which items may share a statement (default: all of one kind); one key's batches take turns. */
+  key?: (item: I) => string;
+  /** At most this many batches at once, across keys (default: no limit). */
+  maxRunning?: number;
 }
 
 /**
- * PostgreSQL's answer to SQLite's group commit for the request path's small autocommitted writes
- * (issue 29: a POST's claim of its keys, the Virtual Bank's opening of an account): writes of one
- * kind submitted while the last batch is in flight are written together, in one statement and one
- * commit, instead of one round trip and one commit each.
+ * PostgreSQL's answer to SQLite's group commit for the request path's autocommitted writes (issue
+ * 29: a POST's claim of its keys, the Virtual Bank's opening of an account; issue 12: a business's
+ * generates): writes of one kind (and key) submitted while the last batch is in flight are written
+ * together, in one statement and one commit, instead of one round trip and one commit each.
  *
  * Every item keeps the outcome it would have had alone:
  * - the statement refused for what a row holds (a constraint, a deadlock): the batch is written
@@ -36,6 +40,7 @@ export class WriteBatches<I, R> {
     const { identity } = options;
     this.batches = new KeyedBatches((_, items) => this.write(items), {
       max: options.max ?? 64,
+      ...(options.maxRunning === undefined ? {} : { maxRunning: options.maxRunning }),
       fits: (batch, item) => {
         const id = identity(item);
         return !batch.some((other) => identity(other) === id);
@@ -44,7 +49,7 @@ export class WriteBatches<I, R> {
   }
 
   async submit(item: I): Promise<R> {
-    const outcome = await this.batches.submit("", item);
+    const outcome = await this.batches.submit(this.options.key?.(item) ?? "", item);
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }

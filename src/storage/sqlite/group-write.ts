@@ -1,8 +1,8 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { GroupCommit } from "../group-commit.js";
 import { prepared } from "../prepared.js";
-import { COMPLETE_RECORD } from "../statements.js";
 import type { AnswerOptions, UnitOfWork } from "../unit-of-work.js";
+import { COMPLETE_RECORD, completeRecordRows } from "./complete-records.js";
 
 /**
  * Runs a synchronous write in SQLite's next group commit (see group-commit.ts); given a request's
@@ -18,16 +18,8 @@ export function groupWrite<T>(
   unit?.assertOpen();
   return group.run((db) => {
     const result = write(db);
-    const answer = unit?.answerFor(result, options);
-    if (answer) {
-      for (const claim of answer.claims) {
-        prepared(db, COMPLETE_RECORD).run({
-          ...claim,
-          status_code: answer.statusCode,
-          response: answer.response,
-        });
-      }
-    }
+    const answer = unit?.recordsFor(result, options);
+    if (answer) for (const row of completeRecordRows(answer)) prepared(db, COMPLETE_RECORD).run(row);
     return result;
   });
 }

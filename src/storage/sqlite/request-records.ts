@@ -8,6 +8,7 @@ import {
   TAKE_OVER_RECORD,
   takeOverValues,
 } from "../request-record-repository.js";
+import { completeOnSqlite } from "./complete-records.js";
 
 /**
  * Claims on SQLite: one synchronous write in the writer's group commit. Nothing else can run
@@ -26,5 +27,6 @@ export function sqliteRequestRecordClaims(storage: SqliteStorage): RequestRecord
         prepared(db, TAKE_OVER_RECORD).run(takeOverValues(existing, next));
         return { claimed: next };
       }),
+    complete: (answer) => completeOnSqlite(storage.db, answer),
   };
 }

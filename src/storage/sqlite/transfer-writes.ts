@@ -1,15 +1,12 @@
 import type SqliteDatabase from "better-sqlite3";
-import type { ChainedEntry } from "../../ledger/posting.js";
-import { GENESIS_HASH } from "../../ledger/posting.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
-import { LAST_TRANSACTION, LEDGER_HEADS, RECORD_CONFLICT } from "../statements.js";
+import { LAST_TRANSACTION, RECORD_CONFLICT } from "../statements.js";
 import type { TransactionRow } from "../transaction-repository.js";
 import {
   conflictRow,
   destination,
   type FoundRow,
-  type HeadRow,
   headMap,
   type LedgerState,
   OUTCOME_ANSWERS,
@@ -21,6 +18,7 @@ import {
 } from "../transfer-writes.js";
 import { writeEventNow } from "./event-writes.js";
 import { groupWrite } from "./group-write.js";
+import { openLedgerNow, postNow } from "./ledger-writes.js";
 
 /**
  * Ingestion on SQLite: one synchronous write in the group commit, on statements prepared once.
@@ -54,52 +52,25 @@ function ingestNow<R>(
   let ledger: LedgerState | undefined;
   if (found) {
     const business_id = found.account.business_id;
-    let heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
-    const accounts = decide.ledgerAccounts(business_id);
-    if (heads.length < accounts.length) {
-      for (const account of accounts)
-        prepared(db, CREATE_HEAD).run({ ...account, business_id, created_at: now });
-      heads = prepared(db, LEDGER_HEADS).all({ business_id }) as HeadRow[];
-    }
+    const heads = openLedgerNow(db, business_id, decide.ledgerAccounts(business_id), now);
     const last = prepared(db, LAST_TRANSACTION).get({ business_id }) as LedgerState["last"];
     ledger = { fee: found.fee, heads: headMap(heads), last };
   }
   const posting = decide.post(found && ledger && { ...found, ledger });
   const { transaction } = posting;
   prepared(db, INSERT_TRANSACTION).run(transaction);
-  for (const entry of posting.entries) prepared(db, INSERT_ENTRY).run(entryRow(transaction, entry));
-  for (const head of posting.heads) prepared(db, MOVE_HEAD).run(head);
+  postNow(db, { ...posting, id: transaction.id, businessId: transaction.business_id });
   prepared(db, SET_ACCOUNT_TOTALS).run({ ...posting.accountTotals, account_id: transaction.account_id });
   writeEventNow(db, posting.event);
   return { result: posting.result };
 }
 
-const entryRow = (transaction: TransactionRow, entry: ChainedEntry) => ({
-  ledger_account_id: entry.ledgerAccountId,
-  sequence: entry.sequence,
-  transaction_id: transaction.id,
-  business_id: transaction.business_id,
-  amount: entry.amount,
-  balance_after: entry.balanceAfter,
-  created_at: entry.createdAt,
-  previous_hash: entry.previousHash,
-  hash: entry.hash,
-});
-
-const CREATE_HEAD = `insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
-  values (@id, @business_id, @kind, @currency, 0, 0, '${GENESIS_HASH}', @created_at) on conflict do nothing`;
 const INSERT_TRANSACTION = `insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
   values (${TRANSACTION_COLUMNS.map((c) => `@${c}`).join(", ")})`;
-const INSERT_ENTRY = `insert into ledger_entries
-  (ledger_account_id, sequence, transaction_id, business_id, amount, balance_after, created_at, previous_hash, hash)
-  values (@ledger_account_id, @sequence, @transaction_id, @business_id, @amount, @balance_after, @created_at,
-          @previous_hash, @hash)`;
-const MOVE_HEAD =
-  "update ledger_accounts set balance = @balance, entry_count = @entryCount, last_hash = @lastHash where id = @id";
 const SET_ACCOUNT_TOTALS =
   "update accounts set total_received = @total_received, transfer_count = @transfer_count where id = @account_id";
 
-// PostgreSQL reads the same in one call (migration 0017-transfer-lookup).
+// PostgreSQL reads the same in one call (migration 0036, vas_transfer_lookups).
 /** The account a number was issued to, with the number's retirement and the business's fee. */
 const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo
   from account_numbers n
