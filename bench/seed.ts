@@ -2,9 +2,9 @@ import { loadServiceKey, ServiceKey } from "../src/businesses/service-keys.js";
 import type { Services } from "../src/compose/services.js";
 import { nubanFromSerial, SERIAL_SPACE } from "../src/providers/nuban.js";
 import { SerialPermutation } from "../src/providers/serial-permutation.js";
-import { SERIAL_COUNTER } from "../src/providers/virtual-bank-store.js";
 import { advanceCounter } from "../src/storage/counter-repository.js";
 import { writeTransaction } from "../src/storage/transactions.js";
+import { SERIAL_COUNTER } from "../src/storage/virtual-bank-store.js";
 
 const CHUNK = 500;
 const PER_TRANSACTION = 50_000;

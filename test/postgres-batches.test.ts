@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type pg from "pg";
-import { postgresVirtualBankStore } from "../src/providers/postgres-virtual-bank-store.js";
 import type { BankAccountRecord } from "../src/providers/virtual-bank-store.js";
 import type { PostgresStorage } from "../src/storage/database.js";
 import { isUniqueViolation } from "../src/storage/errors.js";
 import { postgresRequestRecordClaims } from "../src/storage/postgres/request-records.js";
+import { postgresVirtualBankStore } from "../src/storage/postgres/virtual-bank-store.js";
 import type { FreshRecord, RecordId } from "../src/storage/request-record-repository.js";
 import { DATABASE_KINDS, migratedStorage } from "./helpers/databases.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { writeTransaction } from "../src/storage/transactions.js";
-import { UnitOfWork } from "../src/storage/unit-of-work.js";
+import { RequestUnitOfWork } from "../src/storage/unit-of-work.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 
@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
 
     test("the answer is stored in the write transaction, from its result", async () => {
       const id = await claim();
-      const unit = new UnitOfWork(
+      const unit = new RequestUnitOfWork(
         (value) => ({ claims: [id], statusCode: 201, response: JSON.stringify(value) }),
         undefined,
       );
@@ -51,7 +51,10 @@ for (const dialect of DIALECTS) {
 
     test("a write that fails stores nothing: the claim stays as it was", async () => {
       const id = await claim();
-      const unit = new UnitOfWork(() => ({ claims: [id], statusCode: 201, response: "{}" }), undefined);
+      const unit = new RequestUnitOfWork(
+        () => ({ claims: [id], statusCode: 201, response: "{}" }),
+        undefined,
+      );
       await assert.rejects(
         writeTransaction(
           h.storage,
@@ -66,7 +69,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a unit of work makes one write transaction; a second is refused", async () => {
-      const unit = new UnitOfWork(() => ({ claims: [], statusCode: 200, response: "{}" }), undefined);
+      const unit = new RequestUnitOfWork(() => ({ claims: [], statusCode: 200, response: "{}" }), undefined);
       let ran = false;
       await writeTransaction(h.storage, async () => 1, unit);
       await assert.rejects(

@@ -1,6 +1,7 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
 import type { AccountDetail } from "../core/api-types.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check } from "../core/validation.js";
 import {
   accountNotFound,
@@ -24,7 +25,6 @@ import { isStorageUnavailable } from "../storage/errors.js";
 import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountSummary } from "./account-service.js";
 import { paymentProgress } from "./amount-policy.js";
 import { accountNumberSchema } from "./validation.js";

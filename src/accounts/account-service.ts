@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
 import { businessNotVerified, isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
@@ -15,7 +16,6 @@ import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable, isUnverifiedNumberRefusal } from "../storage/errors.js";
 import type { AccountToCreate } from "../storage/schema.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accountStatus } from "./account-status.js";
 import type {
   AccountSummary,

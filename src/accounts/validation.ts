@@ -1,10 +1,10 @@
 import { z } from "zod";
+import type { IdentityType } from "../core/account-kinds.js";
 import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
 import { type Body, check, emailSchema, isSent, parsedBy, required } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
-import type { IdentityType } from "../storage/schema.js";
 
 // Field rules as zod schemas, so that a machine-readable contract can be generated from the very
 // rules the server applies; the order in which fields are checked, the aliases and the

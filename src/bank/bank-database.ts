@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import SqliteDatabase from "better-sqlite3";
-import type { BankAccountRecord } from "../providers/virtual-bank-store.js";
-import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
+import type { BankAccountRecord, BankPayoutRecord } from "../providers/virtual-bank-store.js";
+import { AS_PAYOUT_RECORD, type DueTransferOut, type TransferOutRow } from "./transfers-out.js";
 
 // The Virtual Bank server's own SQLite file (issue 14): the accounts it opened, its serial
 // counter, its numbering key, and the transfers it owes notifications for. Nothing of the
@@ -28,13 +28,6 @@ export interface BankTransfer {
   nextAttemptAt: number;
   lastError: string | null;
 }
-
-/** A transfer out as the bank server keeps it: the provider's record and its notifications' progress. */
-export type TransferOutRow = VirtualBankPayoutsTable & {
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-};
 
 /** An account as the bank server reports it: the provider's record and whether it was deleted. */
 export interface BankAccount extends BankAccountRecord {
@@ -154,29 +147,29 @@ export class BankDatabase {
   }
 
   /** A transfer out by the service's reference. */
-  payout(reference: string): VirtualBankPayoutsTable | undefined {
-    return this.db.prepare("select * from transfers_out where reference = ?").get(reference) as
-      | VirtualBankPayoutsTable
-      | undefined;
+  payout(reference: string): BankPayoutRecord | undefined {
+    return this.db
+      .prepare(`select ${AS_PAYOUT_RECORD} from transfers_out where reference = ?`)
+      .get(reference) as BankPayoutRecord | undefined;
   }
 
   /** Every transfer out, oldest first (the sandbox's view of what it paid). */
-  payouts(): VirtualBankPayoutsTable[] {
+  payouts(): TransferOutRow[] {
     return this.db
       .prepare("select * from transfers_out order by accepted_at, reference")
-      .all() as VirtualBankPayoutsTable[];
+      .all() as TransferOutRow[];
   }
 
   /** Transfers out whose status changed since the service was told, with their next attempt due by `nowMs`. */
-  payoutsToNotify(now: string, nowMs: number, limit: number): TransferOutRow[] {
+  payoutsToNotify(now: string, nowMs: number, limit: number): DueTransferOut[] {
     return this.db
       .prepare(
-        `select * from transfers_out
+        `select ${AS_PAYOUT_RECORD}, attempts from transfers_out
          where ((notified = 'pending' and settles_at <= @now) or (notified = 'successful' and reverses_at <= @now))
            and next_attempt_at <= @nowMs
          order by settles_at limit @limit`,
       )
-      .all({ now, nowMs, limit }) as TransferOutRow[];
+      .all({ now, nowMs, limit }) as DueTransferOut[];
   }
 
   /** A status notification of a transfer out that was not acknowledged: when to try again. */

@@ -1,7 +1,7 @@
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import { payoutRow, toPayoutRecord, type VirtualBankStore } from "../providers/virtual-bank-store.js";
-import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
+import type { BankPayoutRecord, VirtualBankStore } from "../providers/virtual-bank-store.js";
 import type { BankDatabase, TransferRow } from "./bank-database.js";
+import { AS_PAYOUT_RECORD, INSERT_PAYOUT_ONCE } from "./transfers-out.js";
 
 // The VirtualBank's store over the bank server's own file: it numbers and opens accounts as the
 // embedded one does, keeps its transfers out, and reads its statement (issue 27).
@@ -41,22 +41,20 @@ export function bankStore(bank: BankDatabase, forgotten: () => readonly string[]
       return row && creditOf(row);
     },
     payoutsBetween: async (window, after, limit) =>
-      (
-        db
-          .prepare(
-            `select * from transfers_out
+      db
+        .prepare(
+          `select ${AS_PAYOUT_RECORD} from transfers_out
              where accepted_at >= @from and accepted_at < @to
                and (accepted_at > @time or (accepted_at = @time and reference > @id)) and reference ${NOT_FORGOTTEN}
              order by accepted_at, reference limit @limit`,
-          )
-          .all({
-            ...window,
-            time: after?.time ?? "",
-            id: after?.id ?? "",
-            limit,
-            forgotten: lost(),
-          }) as VirtualBankPayoutsTable[]
-      ).map(toPayoutRecord),
+        )
+        .all({
+          ...window,
+          time: after?.time ?? "",
+          id: after?.id ?? "",
+          limit,
+          forgotten: lost(),
+        }) as BankPayoutRecord[],
     reserveSerials: async (count) => {
       const row = db
         .prepare(
@@ -78,22 +76,13 @@ export function bankStore(bank: BankDatabase, forgotten: () => readonly string[]
     findByReference: async (reference) => bank.account(reference),
     setStatus: async (accountNumber, status) => bank.setStatus(accountNumber, status),
     recordPayoutOnce: async (payout) => {
-      db.prepare(
-        `insert into transfers_out (reference, bank_code, account_number, account_name, amount, outcome,
-             accepted_at, settles_at, reverses_at, notified)
-           values (@reference, @bank_code, @account_number, @account_name, @amount, @outcome, @accepted_at,
-             @settles_at, @reverses_at, @notified) on conflict (reference) do nothing`,
-      ).run(payoutRow(payout));
+      db.prepare(INSERT_PAYOUT_ONCE).run(payout);
       const recorded = bank.payout(payout.reference);
       if (!recorded) throw new Error(`transfer out ${payout.reference} vanished after insert`);
-      return toPayoutRecord(recorded);
+      return recorded;
     },
-    findPayout: async (reference) => {
-      const row = bank.payout(reference);
-      return row && toPayoutRecord(row);
-    },
-    payoutsToNotify: async (now, limit) =>
-      bank.payoutsToNotify(now, Date.parse(now), limit).map(toPayoutRecord),
+    findPayout: async (reference) => bank.payout(reference),
+    payoutsToNotify: async (now, limit) => bank.payoutsToNotify(now, Date.parse(now), limit),
     markNotified: async (reference, from, status) => bank.markNotified(reference, from, status),
   };
 }

@@ -9,9 +9,9 @@ import {
 import { signParams } from "../providers/bank-signing.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import type { VirtualBank } from "../providers/virtual-bank.js";
-import { toPayoutRecord } from "../providers/virtual-bank-store.js";
-import type { BankDatabase, BankTransfer, TransferOutRow } from "./bank-database.js";
+import type { BankDatabase, BankTransfer } from "./bank-database.js";
 import type { FaultPlan } from "./faults.js";
+import type { DueTransferOut } from "./transfers-out.js";
 
 // The Virtual Bank's notifications: each payment into an account is sent, signed, to the
 // service's notification URL until the service acknowledges it, refuses it, or the attempts run
@@ -167,9 +167,8 @@ export class Notifier {
   }
 
   /** Tells the service where a transfer out now stands; retried (doubling) until it answers. */
-  private async notifyPayout(row: TransferOutRow): Promise<void> {
+  private async notifyPayout(record: DueTransferOut): Promise<void> {
     const { faults, db, bank } = this.options;
-    const record = toPayoutRecord(row);
     const state = bank.stateOf(record);
     let outcome: ReturnType<typeof classifyAnswer> = "retry";
     let error = "lost on the way (fault injected)";
@@ -184,7 +183,7 @@ export class Notifier {
       error = answer.error ?? "";
     }
     if (outcome === "retry") {
-      const attempts = row.attempts + 1;
+      const attempts = record.attempts + 1;
       db.payoutNotificationFailed(
         record.reference,
         this.now() + retryDelay(attempts, this.options.retryBaseMs),

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
+import { API_KEY_STATUSES, type ApiKeyStatus } from "../core/business-states.js";
 import { AppError, ErrorCode } from "../errors.js";
 import { findApiKeyByHash, findApiKeyById, findApiKeysByPrefix } from "../storage/api-key-repository.js";
 import type { Executor } from "../storage/executor.js";
-import { API_KEY_STATUSES, type ApiKeyRow, type ApiKeyStatus } from "../storage/schema.js";
+import type { ApiKeyRow } from "../storage/schema.js";
 
 /** How every API key starts; a secret key starts differently. */
 const API_KEY_PREFIX = "vak_";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { type Actor, actorId } from "../core/actor.js";
+import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
 import {
@@ -21,7 +22,7 @@ import {
 import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import type { ApiKeyStatus, Business, VerificationStatus } from "../storage/schema.js";
+import type { Business } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findUser } from "../storage/user-repository.js";
 import {

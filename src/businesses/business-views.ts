@@ -1,9 +1,5 @@
-import {
-  type Business,
-  VERIFICATION_STATUSES,
-  type VerificationEventsTable,
-  type VerificationStatus,
-} from "../storage/schema.js";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../core/business-states.js";
+import type { Business, VerificationEventsTable } from "../storage/schema.js";
 
 // A business and its verification history as the domain shows them (business-service.ts).
 

@@ -4,7 +4,6 @@ import { transactionView } from "../collections/transaction-listing.js";
 import type { AccountStatus, Transaction } from "../core/api-types.js";
 import { emailSchema } from "../core/validation.js";
 import {
-  type AcrossCursor,
   accountByAnyNumberAcross,
   accountsByEmailAcross,
   businessesByAccountNumber,
@@ -44,10 +43,16 @@ export interface ConsoleTransaction extends Transaction {
   businessName: string;
 }
 
+/** Where the console's transaction list continues: after this one, in (value time, session id) order. */
+export interface ConsoleCursor {
+  valueAt: string;
+  sessionId: string;
+}
+
 /** A page of the console's transactions, and where the next (older) one starts. */
 export interface ConsoleTransactionPage {
   items: ConsoleTransaction[];
-  next: AcrossCursor | undefined;
+  next: ConsoleCursor | undefined;
 }
 
 export class ConsoleSearch {
@@ -112,7 +117,7 @@ export class ConsoleSearch {
    */
   async transactions(
     filter: { sessionId?: string; accountNumber?: string },
-    before: AcrossCursor | undefined,
+    before: ConsoleCursor | undefined,
     limit = 20,
   ): Promise<ConsoleTransactionPage> {
     const db = this.options.storage.db;

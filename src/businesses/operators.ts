@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import { emailField } from "../core/form-fields.js";
+import { OPERATOR_ROLES, type OperatorRole } from "../core/people.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import { advanceCounter } from "../storage/counter-repository.js";
 import { insertPasswordReset } from "../storage/credential-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import { OPERATOR_ROLES, type OperatorRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   findUser,

@@ -1,9 +1,9 @@
 import { type Clock, isoNow } from "../clock.js";
 import { emailField } from "../core/form-fields.js";
+import type { UserRole } from "../core/people.js";
 import type { MailNotices } from "../mail/notices.js";
 import { insertPasswordReset, liveResetUser, takePasswordReset } from "../storage/credential-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   findUser,

@@ -1,4 +1,4 @@
-import type { MemberRole } from "../storage/schema-people.js";
+import type { MemberRole } from "../core/people.js";
 
 export type { MemberRole };
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Clock } from "../clock.js";
+import type { MemberRole, OperatorRole, UserRole } from "../core/people.js";
 import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import type { Storage } from "../storage/database.js";
-import type { MemberRole, OperatorRole, UserRole } from "../storage/schema-people.js";
 import {
   deleteEndedSessions,
   findLiveSession,

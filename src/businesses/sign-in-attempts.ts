@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../clock.js";
+import type { UserRole } from "../core/people.js";
 import { DEFAULT_TIME_ZONE, zonedTime } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
-import type { UserRole } from "../storage/schema-people.js";
 import { claimAttempt, clearAttempts, deleteEndedAttempts } from "../storage/sign-in-attempts.js";
 
 /** Guesses checked per subject in one window before sign-in is paused for it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { MemberRole } from "../core/people.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
-import type { MemberRole } from "../storage/schema-people.js";
 import { findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
 import { passwordMatches } from "./passwords.js";
 

@@ -1,9 +1,9 @@
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
+import type { UserRole } from "../core/people.js";
 import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Storage } from "../storage/database.js";
-import type { UserRole } from "../storage/schema-people.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   businessUsers,

@@ -1,7 +1,7 @@
 import type { Actor } from "../core/actor.js";
+import type { MemberRole, OperatorRole, UserRole } from "../core/people.js";
 import { emailSchema } from "../core/validation.js";
 import { validationFailed } from "../errors.js";
-import type { MemberRole, OperatorRole, UserRole } from "../storage/schema-people.js";
 import type { UserRow } from "../storage/user-repository.js";
 
 /** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */

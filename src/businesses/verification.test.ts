@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type Actor, CLI } from "../core/actor.js";
-import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
-import type { OperatorRole } from "../storage/schema-people.js";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../core/business-states.js";
+import type { OperatorRole } from "../core/people.js";
 import { checkTransition, MAX_REASON_LENGTH } from "./verification.js";
 
 const OPERATOR: Actor = { type: "operator", operatorId: "op-1" };

@@ -1,8 +1,8 @@
 import { type Actor, isOperator } from "../core/actor.js";
+import type { VerificationStatus } from "../core/business-states.js";
+import type { OperatorRole } from "../core/people.js";
 import { formTextSchema } from "../display-name.js";
 import { AppError, ErrorCode } from "../errors.js";
-import type { VerificationStatus } from "../storage/schema.js";
-import type { OperatorRole } from "../storage/schema-people.js";
 
 /**
  * The verification lifecycle. The specification names the four statuses and leaves the

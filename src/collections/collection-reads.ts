@@ -2,7 +2,9 @@ import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Transaction } from "../core/api-types.js";
 import { offsetAt, zonedMinuteToUtc, zonedParts } from "../core/zoned-time.js";
+import { findNumberOwner } from "../storage/account-repository.js";
 import { collectionsByHour } from "../storage/collection-days.js";
+import { listConflicts } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { TransactionPage } from "./transaction-listing.js";
 import { searchTransactions, type TransactionSearch, transactionsToExport } from "./transaction-search.js";
@@ -16,11 +18,26 @@ export interface DayOfCollections {
   amount: number;
 }
 
+/**
+ * A bank notification refused because its session id was first recorded with another account
+ * number, amount or currency: what it said, what stands, and how often it came.
+ */
+export interface TransferConflict {
+  sessionId: string;
+  businessId: string;
+  refused: { accountNumber: string; amount: number; currency: string };
+  recorded: { transactionId: string; accountNumber: string; amount: number; currency: string };
+  attempts: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
 const DAY_MS = 86_400_000;
 
 /**
- * The dashboard's reads of a business's payments (issue 28, items 8 and 10): the search, the
- * export, and what it collected each day. Reads only, each scoped to the business.
+ * The reads of payments beside the ingestion path: the dashboard's of a business's (issue 28,
+ * items 8 and 10: the search, the export, what it collected each day), each scoped to the
+ * business; and the operator's across businesses (the CLI's): conflicts, and whose a number is.
  */
 export class CollectionReads {
   private readonly now: Clock;
@@ -37,6 +54,30 @@ export class CollectionReads {
   /** Everything a search selects, in batches, for an export (see transaction-search.ts). */
   toExport(business: ForBusiness, search: TransactionSearch): Promise<AsyncIterable<Transaction[]>> {
     return transactionsToExport(this.options.storage.db, business.businessId, search);
+  }
+
+  /** The business that holds (or held) an account number: the CLI's sandbox transfer acts for it. */
+  numberOwner(accountNumber: string): Promise<string | undefined> {
+    return findNumberOwner(this.options.storage.db, accountNumber);
+  }
+
+  /** Conflicts, most recently seen first, of one business or of all (`vas ledger conflicts`). */
+  async conflicts(options: { businessId?: string; limit: number }): Promise<TransferConflict[]> {
+    const rows = await listConflicts(this.options.storage.db, options);
+    return rows.map((row) => ({
+      sessionId: row.session_id,
+      businessId: row.business_id,
+      refused: { accountNumber: row.account_number, amount: Number(row.amount), currency: row.currency },
+      recorded: {
+        transactionId: row.transaction_id,
+        accountNumber: row.recorded_account_number,
+        amount: Number(row.recorded_amount),
+        currency: row.recorded_currency,
+      },
+      attempts: row.attempts,
+      firstSeenAt: row.first_seen_at,
+      lastSeenAt: row.last_seen_at,
+    }));
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import {
   AppError,
   accountNotFound,
@@ -23,7 +24,6 @@ import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.j
 import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { TransferDecisions, TransferPosting, TransferWrites } from "../storage/transfer-writes.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";

@@ -25,15 +25,15 @@ import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { HttpBank } from "../providers/http-bank.js";
-import { postgresVirtualBankStore } from "../providers/postgres-virtual-bank-store.js";
-import { sqliteVirtualBankStore } from "../providers/sqlite-virtual-bank-store.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
 import type { VirtualBankStore } from "../providers/virtual-bank-store.js";
 import { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
 import { postgresStores } from "../storage/postgres/stores.js";
+import { postgresVirtualBankStore } from "../storage/postgres/virtual-bank-store.js";
 import { sqliteStores } from "../storage/sqlite/stores.js";
+import { sqliteVirtualBankStore } from "../storage/sqlite/virtual-bank-store.js";
 import type { Stores } from "../storage/stores.js";
 import { WebhookEndpointService } from "../webhooks/endpoint-service.js";
 import { RedeliveryService } from "../webhooks/redelivery.js";
@@ -84,7 +84,9 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     onQuery: (kind, outcome, ms) => metrics.queryDuration.observe({ kind, outcome }, ms / 1000),
   });
   storage = opened;
-  // Each store's dialect, chosen once: nothing below asks which database it runs on.
+  // Each store's dialect, chosen once: nothing below asks which database it runs on. The Virtual
+  // Bank's store is storage's implementation of the providers' port: assigning it here is where
+  // the compiler checks that it fits.
   let stores: Stores;
   let bankStore: VirtualBankStore;
   if (opened.dialect === "sqlite") {

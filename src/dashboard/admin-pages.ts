@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../core/business-states.js";
 import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
-import { VERIFICATION_STATUSES, type VerificationStatus } from "../storage/schema.js";
 import { historyWithWho } from "./activity.js";
 import { adminOperatorPages } from "./admin-operator-pages.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";

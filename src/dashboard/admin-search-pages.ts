@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { AcrossCursor } from "../storage/console-repository.js";
+import type { ConsoleCursor } from "../businesses/console-search.js";
 import { type DashboardDependencies, page } from "./kit.js";
 import { PAGE_SIZE } from "./money-pages.js";
 
@@ -9,7 +9,7 @@ import { PAGE_SIZE } from "./money-pages.js";
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** `before=<valueAt>~<sessionId>` as a cursor, when it is one. */
-function cursorOf(text: unknown): AcrossCursor | undefined {
+function cursorOf(text: unknown): ConsoleCursor | undefined {
   if (typeof text !== "string") return undefined;
   const [valueAt, sessionId] = text.split("~");
   if (!valueAt || !sessionId || Number.isNaN(Date.parse(valueAt)) || !SESSION_ID.test(sessionId))

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { IssuedKeyPair } from "../businesses/api-keys.js";
+import type { ApiKeyStatus } from "../core/business-states.js";
 import { AppError, ErrorCode } from "../errors.js";
-import type { ApiKeyStatus } from "../storage/schema.js";
 import { ownBusiness } from "./business-scope.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { signedIn } from "./sign-in.js";

@@ -9,7 +9,6 @@ import {
   payloadTooLarge,
   serviceUnavailable,
 } from "../errors.js";
-import { storageFailure } from "../storage/errors.js";
 import type { HealthMonitor } from "./health.js";
 
 declare module "fastify" {
@@ -34,9 +33,9 @@ export function failBody(error: AppError) {
 }
 
 /** Turns whatever was thrown into an AppError the client may see, or undefined for an unexpected failure. */
-function classify(error: unknown, bodyLimit: number): AppError | undefined {
+function classify(error: unknown, bodyLimit: number, health: HealthMonitor): AppError | undefined {
   if (isAppError(error)) return error;
-  const storage = storageFailure(error);
+  const storage = health.failureOf(error);
   if (storage) return serviceUnavailable(error, storage);
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
@@ -110,8 +109,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
           400,
           "The client closed the connection before the request was complete",
         )
-      : classify(error, bodyLimit);
-    const storage = clientGone ? undefined : storageFailure(known?.cause ?? error);
+      : classify(error, bodyLimit, request.server.health);
+    const storage = clientGone ? undefined : request.server.health.failureOf(known?.cause ?? error);
     if (storage) request.server.health.noteFailure(storage);
     if (!known) {
       request.log.error({ err: error }, "unexpected failure");

@@ -1,4 +1,4 @@
-import type { StorageFailure } from "../storage/errors.js";
+import type { StorageFailure } from "../core/storage-failures.js";
 
 /** How long a failed write keeps the service degraded when no write has succeeded since. */
 export const RECENT_FAILURE_MS = 10_000;
@@ -25,7 +25,8 @@ export class HealthMonitor {
   constructor(
     /** Throws when the database cannot take a write; returns the failure kind of what it threw. */
     private readonly probeWrite: () => Promise<void>,
-    private readonly classify: (error: unknown) => StorageFailure | undefined,
+    /** What storage failure an error is, if any (storage's classifier, handed in by compose/). */
+    readonly failureOf: (error: unknown) => StorageFailure | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -71,7 +72,7 @@ export class HealthMonitor {
         await this.probeWrite();
         result = { ok: true };
       } catch (error) {
-        const kind = this.classify(error) ?? "unreachable";
+        const kind = this.failureOf(error) ?? "unreachable";
         result = {
           ok: false,
           database: kind,

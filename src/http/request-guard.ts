@@ -2,11 +2,10 @@ import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { idempotencyKeyRequired } from "../core/money-out-errors.js";
+import { isCommitOutcomeUnknown } from "../core/storage-failures.js";
+import type { RecordKey, UnitOfWork } from "../core/unit-of-work.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
-import { isCommitOutcomeUnknown } from "../storage/errors.js";
-import type { RecordId } from "../storage/request-record-repository.js";
-import { UnitOfWork } from "../storage/unit-of-work.js";
 import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
@@ -21,7 +20,7 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     /** The keys this request holds (its signature, its Idempotency-Key), until answered. */
-    claims?: RecordId[];
+    claims?: RecordKey[];
     /** The bank reference claimed with those keys (the Idempotency-Key's when there is one). */
     reference?: string;
     /** Set once the answer was stored inside the request's own write transaction. */
@@ -85,7 +84,7 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     if (header === undefined && request.routeOptions.config.idempotencyKey === "required") {
       throw idempotencyKeyRequired();
     }
-    const claims: RecordId[] = [];
+    const claims: RecordKey[] = [];
     request.claims = claims;
     try {
       const stored = await claimKeys(records, request, header, claims);
@@ -104,7 +103,7 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     request.claims = undefined;
     // Stored with the effect, or the effect's commit may have landed: the database has it right.
     if (request.answerStored) return payload;
-    const finish = (claim: RecordId) =>
+    const finish = (claim: RecordKey) =>
       reply.statusCode >= 500
         ? records.release(claim)
         : records.complete(claim, reply.statusCode, String(payload));
@@ -144,7 +143,7 @@ export async function answerOnce<T>(
     const { statusCode, body } = toAnswer(result);
     return { statusCode, payload: JSON.stringify(body) };
   };
-  const unit = new UnitOfWork((outcome) => {
+  const unit = request.server.requestRecords.unitOfWork((outcome) => {
     answer = encode(outcome as T);
     return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
   }, request.reference);
@@ -173,7 +172,7 @@ async function claimKeys(
   records: RequestRecords,
   request: FastifyRequest,
   idempotencyKey: string | undefined,
-  claims: RecordId[],
+  claims: RecordKey[],
 ): Promise<{ statusCode: number; response: string } | undefined> {
   const caller = callerOf(request);
   const print = fingerprint(request);
@@ -205,7 +204,7 @@ async function claimKeys(
 function answer(
   claim: Claim,
   what: "signature" | "Idempotency-Key",
-  claims: RecordId[],
+  claims: RecordKey[],
 ): { statusCode: number; response: string } | undefined {
   switch (claim.outcome) {
     case "claimed":

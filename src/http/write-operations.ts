@@ -1,9 +1,9 @@
 import type { FastifyContextConfig, preValidationAsyncHookHandler } from "fastify";
 import type { z } from "zod";
 import type { Caller } from "../auth/authenticator.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { type Body, parsedBy } from "../core/validation.js";
 import { ErrorCode } from "../errors.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { callerOf } from "./authenticate.js";
 import { type ContractScope, ID_PARAMS } from "./contract-validation.js";
 import {

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
+import type { RecordKey, RequestRecordKind, UnitOfWork } from "../core/unit-of-work.js";
 import type { Executor } from "../storage/executor.js";
 import {
   deleteExpiredRecords,
   expireLease,
   type FreshRecord,
-  type RecordId,
   type RequestRecord,
   type RequestRecordClaims,
 } from "../storage/request-record-repository.js";
-import type { RequestRecordKind } from "../storage/schema.js";
+import { type AnswerToStore, RequestUnitOfWork } from "../storage/unit-of-work.js";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -16,7 +16,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** What a POST that names a key (a signature or an Idempotency-Key) may do. */
 export type Claim =
   /** First of its key (or the earlier holder died): run it, then complete or release the claim. */
-  | { outcome: "claimed"; claim: RecordId; reference: string }
+  | { outcome: "claimed"; claim: RecordKey; reference: string }
   /** Already answered: send this answer again. */
   | { outcome: "replay"; statusCode: number; response: string }
   /** The first request with this key is still running. */
@@ -95,10 +95,19 @@ export class RequestRecords {
   }
 
   /**
+   * The unit of work of a claimed request (see core/unit-of-work.ts): the write the domain makes
+   * with it stores `answer`'s outcome under the request's keys, with its effect; `reference` is
+   * the bank reference claimed with them.
+   */
+  unitOfWork(answer: AnswerToStore, reference: string | undefined): UnitOfWork {
+    return new RequestUnitOfWork(answer, reference);
+  }
+
+  /**
    * Stores the answer of a claimed request whose write did not store it, for every later request
    * with the same key (a write that made an effect stores its answer itself: the unit of work).
    */
-  complete(claim: RecordId, statusCode: number, response: string): Promise<void> {
+  complete(claim: RecordKey, statusCode: number, response: string): Promise<void> {
     return this.options.claims.complete({
       statusCode,
       response,
@@ -112,7 +121,7 @@ export class RequestRecords {
    * Frees a claim whose request failed without effect (5xx), so that a retry runs again: with
    * the same bank reference when it is the same request.
    */
-  release(claim: RecordId): Promise<void> {
+  release(claim: RecordKey): Promise<void> {
     return expireLease(this.options.db, claim, new Date(this.now()).toISOString());
   }
 

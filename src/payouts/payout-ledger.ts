@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { phaseLegs } from "../ledger/holds.js";
+import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import type { Heads, LedgerWrites } from "../ledger/ledger-port.js";
 import { postLegs } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
 import { latestEntryTime, type PayoutRow, recordPayoutStep } from "../storage/payout-repository.js";
-import type { PayoutPhase } from "../storage/schema-payouts.js";
 
 // A payout's side of the ledger, inside the transaction its service runs: the business's heads
 // taken first, then each phase posted onto them (ledger/holds.ts has the arithmetic), through the

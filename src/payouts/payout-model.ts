@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
+import type { HoldPhase as PayoutPhase } from "../ledger/holds.js";
 import type { Executor } from "../storage/executor.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
-import type { PayoutPhase } from "../storage/schema-payouts.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must

@@ -11,6 +11,7 @@ import {
   payoutsDisabled,
   payoutsPaused,
 } from "../core/money-out-errors.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
@@ -35,7 +36,6 @@ import {
   type RowLocks,
 } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
 import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";

@@ -1,10 +1,9 @@
 import type { PayoutStatus } from "../core/api-types.js";
-import { advanceCounter } from "../storage/counter-repository.js";
-import type { Executor } from "../storage/executor.js";
-import { type After, afterRow } from "../storage/keyset.js";
-import type { VirtualBankPayoutsTable } from "../storage/schema-payouts.js";
-import { findTransactionBySession, type TransactionRow } from "../storage/transaction-repository.js";
 import type { TransferNotification } from "./transfer-notification.js";
+
+// The Virtual Bank's store, as the bank needs it (a port): storage implements it in the service's
+// database (storage/virtual-bank-store.ts, with a sqlite/ and a postgres/ opening of accounts,
+// chosen in compose/services.ts), and the Virtual Bank server in its own file (bank/bank-store.ts).
 
 /** One account as the Virtual Bank records it. */
 export interface BankAccountRecord {
@@ -59,7 +58,10 @@ export interface IsoWindow {
 }
 
 /** A place in a time-ordered list: after this time, then this id. */
-export type IsoPosition = After;
+export interface IsoPosition {
+  time: string;
+  id: string;
+}
 
 /** A transfer out as the Virtual Bank records it: its outcome is fixed by its destination. */
 export interface BankPayoutRecord {
@@ -85,187 +87,3 @@ export function payoutStatusAt(record: BankPayoutRecord, now: string): PayoutSta
   if (record.reversesAt !== null && now >= record.reversesAt) return "reversed";
   return "successful";
 }
-
-export const payoutRow = (payout: BankPayoutRecord): VirtualBankPayoutsTable => ({
-  reference: payout.reference,
-  bank_code: payout.bankCode,
-  account_number: payout.accountNumber,
-  account_name: payout.accountName,
-  amount: payout.amount,
-  outcome: payout.outcome,
-  accepted_at: payout.acceptedAt,
-  settles_at: payout.settlesAt,
-  reverses_at: payout.reversesAt,
-  notified: payout.notified,
-});
-
-export const toPayoutRecord = (row: VirtualBankPayoutsTable): BankPayoutRecord => ({
-  reference: row.reference,
-  bankCode: row.bank_code,
-  accountNumber: row.account_number,
-  accountName: row.account_name,
-  amount: Number(row.amount),
-  outcome: row.outcome,
-  acceptedAt: row.accepted_at,
-  settlesAt: row.settles_at,
-  reversesAt: row.reverses_at,
-  notified: row.notified,
-});
-
-export const SERIAL_COUNTER = "virtual_bank.serial";
-
-export type BankAccountRow = {
-  reference: string;
-  account_number: string;
-  account_name: string;
-  status: string;
-  created_at: string;
-};
-
-export const toRecord = (row: BankAccountRow): BankAccountRecord => ({
-  reference: row.reference,
-  accountNumber: row.account_number,
-  accountName: row.account_name,
-  status: row.status === "disabled" ? "disabled" : "enabled",
-  createdAt: row.created_at,
-});
-
-/**
- * The Virtual Bank's store in the service's database (its own tables and counter), through the
- * query builder: what PostgreSQL runs (sqlite-virtual-bank-store.ts opens accounts in SQLite's
- * group commit instead).
- */
-export function virtualBankStore(db: Executor): VirtualBankStore {
-  const find = async (reference: string) => {
-    const row = await db
-      .selectFrom("virtual_bank_accounts")
-      .selectAll()
-      .where("reference", "=", reference)
-      .executeTakeFirst();
-    return row ? toRecord(row) : undefined;
-  };
-  const findPayout = async (reference: string) => {
-    const row = await db
-      .selectFrom("virtual_bank_payouts")
-      .selectAll()
-      .where("reference", "=", reference)
-      .executeTakeFirst();
-    return row ? toPayoutRecord(row) : undefined;
-  };
-  return {
-    reserveSerials: (count) => advanceCounter(db, SERIAL_COUNTER, count),
-    async openOnce(account) {
-      // One round trip when the reference is new (the usual case); a second to read the first
-      // recording when it is not.
-      const inserted = await db
-        .insertInto("virtual_bank_accounts")
-        .values({
-          reference: account.reference,
-          account_number: account.accountNumber,
-          account_name: account.accountName,
-          status: account.status,
-          created_at: account.createdAt,
-        })
-        .onConflict((oc) => oc.column("reference").doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      const recorded = inserted ? toRecord(inserted) : await find(account.reference);
-      if (!recorded) throw new Error(`virtual bank account ${account.reference} vanished after insert`);
-      return recorded;
-    },
-    findByReference: find,
-    async setStatus(accountNumber, status) {
-      const result = await db
-        .updateTable("virtual_bank_accounts")
-        .set({ status })
-        .where("account_number", "=", accountNumber)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
-    async recordPayoutOnce(payout) {
-      await db
-        .insertInto("virtual_bank_payouts")
-        .values(payoutRow(payout))
-        .onConflict((oc) => oc.column("reference").doNothing())
-        .execute();
-      const recorded = await findPayout(payout.reference);
-      if (!recorded) throw new Error(`virtual bank payout ${payout.reference} vanished after insert`);
-      return recorded;
-    },
-    findPayout,
-    async payoutsToNotify(now, limit) {
-      const rows = await db
-        .selectFrom("virtual_bank_payouts")
-        .selectAll()
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("notified", "=", "pending"), eb("settles_at", "<=", now)]),
-            eb.and([eb("notified", "=", "successful"), eb("reverses_at", "<=", now)]),
-          ]),
-        )
-        .orderBy("settles_at")
-        .limit(limit)
-        .execute();
-      return rows.map(toPayoutRecord);
-    },
-    creditsBetween: async (window, after, limit) =>
-      (
-        await db
-          .selectFrom("transactions")
-          .selectAll()
-          .where("value_at", ">=", window.from)
-          .where("value_at", "<", window.to)
-          .$if(after !== undefined, (query) =>
-            query.where(afterRow("value_at", "session_id", after as IsoPosition)),
-          )
-          .orderBy("value_at")
-          .orderBy("session_id")
-          .limit(limit)
-          .execute()
-      ).map(creditOf),
-    findCredit: async (sessionId) => {
-      const row = await findTransactionBySession(db, sessionId);
-      return row && creditOf(row);
-    },
-    async payoutsBetween(window, after, limit) {
-      const rows = await db
-        .selectFrom("virtual_bank_payouts")
-        .selectAll()
-        .where("accepted_at", ">=", window.from)
-        .where("accepted_at", "<", window.to)
-        .$if(after !== undefined, (query) =>
-          query.where(afterRow("accepted_at", "reference", after as IsoPosition)),
-        )
-        .orderBy("accepted_at")
-        .orderBy("reference")
-        .limit(limit)
-        .execute();
-      return rows.map(toPayoutRecord);
-    },
-    async markNotified(reference, from, status) {
-      const result = await db
-        .updateTable("virtual_bank_payouts")
-        .set({ notified: status })
-        .where("reference", "=", reference)
-        .where("notified", "=", from)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
-  };
-}
-
-/** A transaction the embedded bank credited, as its statement has it. */
-const creditOf = (row: TransactionRow): TransferNotification => ({
-  sessionId: row.session_id,
-  accountNumber: row.account_number,
-  amount: Number(row.amount),
-  currency: row.currency,
-  payer: {
-    name: row.payer_name,
-    accountNumber: row.payer_account_number,
-    bankName: row.payer_bank_name,
-    bankCode: row.payer_bank_code,
-  },
-  narration: row.narration,
-  paidAt: row.value_at,
-});

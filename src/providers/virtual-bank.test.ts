@@ -3,9 +3,9 @@ import { after, before, describe, test } from "node:test";
 import { ErrorCode } from "../errors.js";
 import { openStorage, type SqliteStorage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
+import { sqliteVirtualBankStore } from "../storage/sqlite/virtual-bank-store.js";
 import type { BankIdentityType, VirtualAccountRequest } from "./account-provider.js";
 import { isValidNuban } from "./nuban.js";
-import { sqliteVirtualBankStore } from "./sqlite-virtual-bank-store.js";
 import { SANDBOX_IDENTITIES, VirtualBank } from "./virtual-bank.js";
 
 const INSTITUTION_CODE = "999240";

@@ -4,6 +4,7 @@ import { SESSION_ID } from "../collections/validation.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Transaction } from "../core/api-types.js";
 import { dayAfter, daysBefore, lagosDate, lagosDayWindow } from "../core/lagos-time.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { statementPages } from "../providers/bank-statement.js";
 import {
@@ -16,7 +17,6 @@ import {
   transactionsBySession,
 } from "../storage/reconciliation-repository.js";
 import { findTransactionBySession } from "../storage/transaction-repository.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { type DayReportDeps, reconcileDay, type StoredSummary } from "./day-report.js";
 import { ingestCredit, noteRecovery } from "./ingest.js";
 import {

@@ -1,6 +1,7 @@
 import type { Insertable } from "kysely";
+import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { ApiKeyRow, ApiKeyStatus, ApiKeysTable, VerificationStatus } from "./schema.js";
+import type { ApiKeyRow, ApiKeysTable } from "./schema.js";
 
 export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto("api_keys").values(row).execute();

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from "kysely";
+import type { VerificationStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { Business, BusinessesTable, VerificationEventsTable, VerificationStatus } from "./schema.js";
+import type { Business, BusinessesTable, VerificationEventsTable } from "./schema.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
   await db.insertInto("businesses").values(row).execute();

@@ -1,5 +1,12 @@
-// Driver errors, recognised here so that nothing above storage knows the drivers' codes.
+// Driver errors, recognised here so that nothing above storage knows the drivers' codes. What
+// they mean above storage (a failure kind, a commit whose outcome is unknown) is core's
+// (core/storage-failures.ts); the error is named from here too for storage's own writes.
 
+import {
+  CommitOutcomeUnknownError,
+  isCommitOutcomeUnknown,
+  type StorageFailure,
+} from "../core/storage-failures.js";
 import { NEGATIVE_BALANCE_REFUSAL } from "./migrations/0019-balances-not-negative.js";
 import { UNVERIFIED_NUMBER_REFUSAL } from "./migrations/0037-numbers-for-verified.js";
 
@@ -60,6 +67,8 @@ export function isBusy(error: unknown): boolean {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_BUSY_SNAPSHOT";
 }
 
+export { CommitOutcomeUnknownError };
+
 const CONNECTION_ERRORS = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -68,28 +77,6 @@ const CONNECTION_ERRORS = new Set([
   "ENOTFOUND",
   "EAI_AGAIN",
 ]);
-
-/**
- * The connection was lost while COMMIT was on its way: the transaction may or may not have
- * committed, and nobody can tell yet. Whatever it claimed must be left as it is (never undone
- * as if nothing happened): a retry finds out from the database.
- */
-export class CommitOutcomeUnknownError extends Error {
-  constructor(cause: unknown) {
-    super("the connection was lost during COMMIT: the transaction may have committed", { cause });
-    this.name = "CommitOutcomeUnknownError";
-  }
-}
-
-export const isCommitOutcomeUnknown = (error: unknown): error is CommitOutcomeUnknownError =>
-  error instanceof CommitOutcomeUnknownError;
-
-/**
- * Why the database cannot serve a request right now, as opposed to refusing the query:
- * `unreachable` (down, unreachable, shutting down, overloaded, locked) or `refusing-writes`
- * (disk full, I/O errors, read-only). Either is worth a 503 and a retry, not a 500.
- */
-export type StorageFailure = "unreachable" | "refusing-writes";
 
 /**
  * The connection itself failed (refused, reset, closed by the server or the network), as

@@ -1,6 +1,7 @@
 import type { Expression, Selectable } from "kysely";
+import type { PayoutStatus } from "../core/api-types.js";
 import type { Executor } from "./executor.js";
-import type { PayoutPhase, PayoutPostingsTable, PayoutStatus, PayoutsTable } from "./schema-payouts.js";
+import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
 
 // Payouts and their ledger postings, through the query builder on both dialects: a payout's
 // write is one transaction the domain runs (payouts/payout-service.ts), its rows read under the

@@ -1,9 +1,8 @@
+import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
 import type { HoldPhase } from "../ledger/holds.js";
 
 // Money out: payouts, the ledger postings each made, and the embedded Virtual Bank's record of
 // the transfers out it was asked for. Timestamps as in schema.ts; money in kobo.
-
-export type PayoutStatus = "pending" | "successful" | "failed" | "reversed";
 
 /** A payout: where a business sent money, where it stands, and when the bank is next asked. */
 export interface PayoutsTable {
@@ -69,8 +68,6 @@ export interface VirtualBankPayoutsTable {
   /** The last status the bank told the service of. */
   notified: PayoutStatus;
 }
-
-export type SettlementSchedule = "manual" | "daily" | "instant";
 
 /** A business's settlement account, schedule and reserve (no row: manual, no account). */
 export interface SettlementTermsTable {

@@ -1,11 +1,8 @@
 // The people who sign in to the dashboard and the console, and what is kept of them: users,
 // their sessions, sign-in attempts, what a business submitted for verification, the audit log.
-// Timestamps as in schema.ts: ISO-8601 UTC text.
+// Timestamps as in schema.ts: ISO-8601 UTC text. The roles are the domain's (core/people.ts).
 
-export type UserRole = "business" | "operator";
-
-/** What a business user may do at their business (businesses/roles.ts has the permissions). */
-export type MemberRole = "owner" | "admin" | "developer" | "finance" | "viewer";
+import type { MemberRole, OperatorRole, UserRole } from "../core/people.js";
 
 /** Attempts at one sign-in subject in its current window (counted before anything is checked). */
 export interface SignInAttemptsTable {
@@ -40,10 +37,6 @@ export interface UsersTable {
   /** When an admin disabled the operator (null: enabled): no session, no sign-in. */
   disabled_at: string | null;
 }
-
-/** What an operator may do: decide verifications (`reviewer`), or all of the console (`admin`). */
-export const OPERATOR_ROLES = ["reviewer", "admin"] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /** A server-side session; the cookie holds a token whose SHA-256 is the id. */
 export interface DashboardSessionsTable {

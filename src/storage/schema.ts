@@ -1,5 +1,8 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { AccountKind, IdentityType } from "../core/account-kinds.js";
 import type { AmountPolicy } from "../core/api-types.js";
+import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
+import type { RequestRecordKind } from "../core/unit-of-work.js";
 import type {
   EventsTable,
   WebhookAttemptsTable,
@@ -41,16 +44,6 @@ import type {
   ReconciliationSeenTable,
   ReconciliationStateTable,
 } from "./schema-reconciliation.js";
-
-export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
-export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
-
-export const API_KEY_STATUSES = ["active", "inactive", "revoked"] as const;
-export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
-
-export type AccountKind = "permanent" | "temporary";
-
-export type IdentityType = "bvn" | "nin";
 
 // Timestamps are ISO-8601 UTC text with milliseconds (`Date#toISOString`) on both dialects:
 // they sort as text, compare exactly, and are what the API returns.
@@ -186,7 +179,6 @@ export interface CountersTable {
   value: number;
 }
 
-export type RequestRecordKind = "signature" | "idempotency";
 export type RequestRecordState = "in_flight" | "done";
 
 /** A POST seen before: by its signature (replay protection) or by its Idempotency-Key. */

@@ -1,11 +1,7 @@
 import type { Selectable } from "kysely";
+import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
 import type { Executor } from "./executor.js";
-import type {
-  PayoutStatus,
-  SettlementSchedule,
-  SettlementsTable,
-  SettlementTermsTable,
-} from "./schema-payouts.js";
+import type { SettlementsTable, SettlementTermsTable } from "./schema-payouts.js";
 
 // Settlement: a business's account, schedule and reserve, and each settlement with its payout.
 

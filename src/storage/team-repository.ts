@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from "kysely";
+import type { MemberRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
-import type { InvitationsTable, MemberRole, SignUpsTable } from "./schema-people.js";
+import type { InvitationsTable, SignUpsTable } from "./schema-people.js";
 
 // A business's team: its members' roles, the invitations to join it, and the sign-ups waiting
 // for their email to be confirmed (issue 28, items 2 and 3).

@@ -1,37 +1,21 @@
-import type { RecordId } from "./request-record-repository.js";
+import type { AnswerOptions, AnswerRecords, StoredAnswer, UnitOfWork } from "../core/unit-of-work.js";
+
+// The port is core's (core/unit-of-work.ts: the fronts make a unit, the domain carries it, the
+// writes here take it); its types are named from here too for storage's own writes.
+export type { AnswerOptions, AnswerRecords, UnitOfWork };
 
 /** The answer a request stores for its keys, computed from what its write produced. */
-export type AnswerToStore = (result: unknown) => { claims: RecordId[]; statusCode: number; response: string };
-
-/** The request records a write completes with its effect, and the answer, column by column. */
-export interface AnswerRecords {
-  statusCode: number;
-  response: string;
-  kinds: string[];
-  keys: string[];
-  businessIds: string[];
-}
-
-/** What a write may do with a unit of work's answer: whether `result` answers, and with what of it. */
-export interface AnswerOptions<T> {
-  /**
-   * Whether this result is the unit of work's answer (default: always). A write that found it had
-   * nothing to do (and wrote nothing) answers false, and the unit of work may then make the write
-   * that does answer.
-   */
-  answers?: (result: T) => boolean;
-  /** What of the result the unit of work answers with (default: the whole result). */
-  answer?: (result: T) => unknown;
-}
+export type AnswerToStore = (result: unknown) => StoredAnswer;
 
 /**
- * A request's unit of work: made by the front that answers the request (http/request-guard.ts)
- * and handed to the domain as an argument, which hands it to the one write it makes. That write
- * also stores the request's answer under its replay and Idempotency-Key records, inside its own
- * transaction, so the effect and the memory of it commit or roll back together. A unit of work
- * answers once: a second answering write is refused before it runs.
+ * A request's unit of work: made for the front that answers the request (http/request-guard.ts,
+ * through idempotency/request-records.ts) and handed to the domain as an argument, which hands
+ * it to the one write it makes. That write also stores the request's answer under its replay and
+ * Idempotency-Key records, inside its own transaction, so the effect and the memory of it commit
+ * or roll back together. A unit of work answers once: a second answering write is refused before
+ * it runs.
  */
-export class UnitOfWork {
+export class RequestUnitOfWork implements UnitOfWork {
   #answered = false;
 
   constructor(
@@ -54,7 +38,7 @@ export class UnitOfWork {
    * The answer to store with `result` (undefined when this result does not answer), taking the
    * unit's one answer: called by the write, inside its transaction, just before it commits.
    */
-  answerFor<T>(result: T, options: AnswerOptions<T> = {}): ReturnType<AnswerToStore> | undefined {
+  answerFor<T>(result: T, options: AnswerOptions<T> = {}): StoredAnswer | undefined {
     if (!(options.answers?.(result) ?? true)) return undefined;
     this.assertOpen();
     this.#answered = true;
@@ -83,7 +67,7 @@ export class UnitOfWork {
   }
 }
 
-const answerRecords = (stored: ReturnType<AnswerToStore>): AnswerRecords => ({
+const answerRecords = (stored: StoredAnswer): AnswerRecords => ({
   statusCode: stored.statusCode,
   response: stored.response,
   kinds: stored.claims.map((claim) => claim.kind),

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
 import { type Actor, actorId } from "../core/actor.js";
+import type { UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
 import type {
   AuditLogTable,
   BusinessProfilesTable,
   DashboardSessionsTable,
-  UserRole,
   UsersTable,
 } from "./schema-people.js";
 

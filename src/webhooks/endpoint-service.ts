@@ -3,13 +3,13 @@ import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { EventType } from "../core/api-types.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AppError, ErrorCode } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
 import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import {
   closePendingDeliveries,
   type EndpointRow,

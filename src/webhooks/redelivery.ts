@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check, parsedBy } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
 import { EVENT_ID } from "../events/event-service.js";
@@ -15,7 +16,6 @@ import {
 } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import type { UnitOfWork } from "../storage/unit-of-work.js";
 import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
 import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
 

@@ -10,9 +10,9 @@ import { buildServerApp } from "../../src/compose/server.js";
 import { type Clock, type Overrides, openServices, type Services } from "../../src/compose/services.js";
 import { type Config, type DatabaseLocation, loadConfig } from "../../src/config/load.js";
 import { CLI } from "../../src/core/actor.js";
+import type { VerificationStatus } from "../../src/core/business-states.js";
 import { check } from "../../src/core/validation.js";
 import type { Storage } from "../../src/storage/database.js";
-import type { VerificationStatus } from "../../src/storage/schema.js";
 import type { NewEndpoint } from "../../src/webhooks/endpoint-inputs.js";
 import { createTestDatabase, databaseUrl, type TestDatabaseKind, type TestDialect } from "./databases.js";
 

@@ -1,6 +1,6 @@
 import { parseBusinessName } from "../../businesses/business-name.js";
 import { CLI } from "../../core/actor.js";
-import { VERIFICATION_STATUSES, type VerificationStatus } from "../../storage/schema.js";
+import { VERIFICATION_STATUSES, type VerificationStatus } from "../../core/business-states.js";
 import { argument, businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 import { QUEUED_WORDS, withMail } from "./mail-outcome.js";

@@ -1,5 +1,4 @@
 import { formatPercent, parsePercent } from "../../ledger/fees.js";
-import { findNumberOwner } from "../../storage/account-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 
 // The collections side from the CLI: a business's fee, and sandbox transfers.
@@ -59,9 +58,9 @@ export const COLLECTION_COMMANDS: readonly Command[] = [
       if (!WHOLE.test(amount) || Number(amount) < 1)
         throw new UsageError("<amountKobo> must be a whole number of kobo, 1 or more");
       if (!config().sandbox) throw new UsageError("sandbox transfers need SANDBOX=true");
-      const { storage, collections } = await services();
+      const { collectionReads, collections } = await services();
       // The CLI (an operator) acts for whichever business holds the number.
-      const owner = await findNumberOwner(storage.db, accountNumber);
+      const owner = await collectionReads.numberOwner(accountNumber);
       if (!owner) throw new Error(`no account has number ${accountNumber}`);
       const { transaction } = await collections.sandboxTransfer(
         { businessId: owner, businessName: "" },

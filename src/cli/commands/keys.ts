@@ -1,5 +1,5 @@
 import { parseKeyReference } from "../../businesses/api-keys.js";
-import type { ApiKeyStatus } from "../../storage/schema.js";
+import type { ApiKeyStatus } from "../../core/business-states.js";
 import { argument, businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 

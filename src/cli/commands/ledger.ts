@@ -1,6 +1,5 @@
 import { readCheckpointKey, recordCheckpoint } from "../../ledger-audit/checkpoint.js";
 import { verifyLedger } from "../../ledger-audit/verify.js";
-import { listConflicts } from "../../storage/conflict-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 
@@ -94,25 +93,11 @@ export const LEDGER_COMMANDS: readonly Command[] = [
       const limit = values.limit === undefined ? 100 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONFLICTS)
         throw new UsageError(`--limit must be a whole number from 1 to ${MAX_CONFLICTS}`);
-      const { storage } = await services();
-      const rows = await listConflicts(storage.db, {
+      const { collectionReads } = await services();
+      const conflicts = await collectionReads.conflicts({
         limit,
         ...(business === undefined ? {} : { businessId: business }),
       });
-      const conflicts = rows.map((row) => ({
-        sessionId: row.session_id,
-        businessId: row.business_id,
-        refused: { accountNumber: row.account_number, amount: Number(row.amount), currency: row.currency },
-        recorded: {
-          transactionId: row.transaction_id,
-          accountNumber: row.recorded_account_number,
-          amount: Number(row.recorded_amount),
-          currency: row.recorded_currency,
-        },
-        attempts: row.attempts,
-        firstSeenAt: row.first_seen_at,
-        lastSeenAt: row.last_seen_at,
-      }));
       if (values.json) return json(io, conflicts);
       io.stdout(
         formatTable(

@@ -1,7 +1,7 @@
+import type { BusinessService } from "../../businesses/business-service.js";
 import type { ForBusiness } from "../../core/actor.js";
 import { check } from "../../core/validation.js";
 import { isAppError } from "../../errors.js";
-import { findBusiness } from "../../storage/business-repository.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
 import { formatTable } from "../table.js";
 
@@ -9,10 +9,14 @@ import { formatTable } from "../table.js";
 // business's own way): add, list, enable and remove. See docs/webhooks.md.
 
 /** The business as the domain takes it; an unknown id is an error (exit 1). */
-async function forBusiness(db: Parameters<typeof findBusiness>[0], id: string): Promise<ForBusiness> {
-  const business = await findBusiness(db, id);
-  if (!business) throw new Error(`no business has id ${id}`);
-  return { businessId: business.id, businessName: business.name };
+async function forBusiness(businesses: BusinessService, id: string): Promise<ForBusiness> {
+  try {
+    const business = await businesses.getBusiness(id);
+    return { businessId: business.businessId, businessName: business.name };
+  } catch (error) {
+    if (isAppError(error) && error.statusCode === 404) throw new Error(`no business has id ${id}`);
+    throw error;
+  }
 }
 
 /** A domain refusal of an argument (a bad URL, an unknown type) is a usage error: exit 2. */
@@ -51,10 +55,10 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
       const [id, url] = positionals(rest, 2, "<businessId> <url>") as [string, string];
       const business = businessId(id);
       const events = values.events?.split(",").map((type) => type.trim());
-      const { storage, webhooks } = await services();
+      const { businesses, webhooks } = await services();
       const created = await asUsage(async () =>
         webhooks.create(
-          await forBusiness(storage.db, business),
+          await forBusiness(businesses, business),
           check(webhooks.inputs.create, { url, ...(events ? { events } : {}) }),
         ),
       );
@@ -73,8 +77,8 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
       const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
       const [id] = positionals(rest, 1, "<businessId>") as [string];
       const business = businessId(id);
-      const { storage, webhooks } = await services();
-      const endpoints = await webhooks.list(await forBusiness(storage.db, business));
+      const { businesses, webhooks } = await services();
+      const endpoints = await webhooks.list(await forBusiness(businesses, business));
       if (values.json) return json(io, endpoints);
       io.stdout(
         formatTable(
@@ -97,8 +101,8 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
     ],
     run: async (args, { io, services }) => {
       const [business, endpoint] = endpointArgs(args);
-      const { storage, webhooks } = await services();
-      await webhooks.update(await forBusiness(storage.db, business), endpoint, { enabled: true });
+      const { businesses, webhooks } = await services();
+      await webhooks.update(await forBusiness(businesses, business), endpoint, { enabled: true });
       io.stdout(`Endpoint ${endpoint} enabled\n`);
     },
   },
@@ -108,8 +112,8 @@ export const WEBHOOK_COMMANDS: readonly Command[] = [
     description: ["Delete an endpoint: it gets nothing more, its pending deliveries are cancelled."],
     run: async (args, { io, services }) => {
       const [business, endpoint] = endpointArgs(args);
-      const { storage, webhooks } = await services();
-      await webhooks.remove(await forBusiness(storage.db, business), endpoint);
+      const { businesses, webhooks } = await services();
+      await webhooks.remove(await forBusiness(businesses, business), endpoint);
       io.stdout(`Endpoint ${endpoint} removed\n`);
     },
   },

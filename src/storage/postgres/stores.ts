@@ -1,11 +1,11 @@
 import type { PostgresStorage } from "../database.js";
 import type { Stores } from "../stores.js";
+import { eachAlone } from "../transaction-batches.js";
 import { postgresAccountWrites } from "./account-writes.js";
 import { postgresDeliveries } from "./deliveries.js";
 import { postgresLedgerWrites } from "./ledger-writes.js";
 import { postgresRequestRecordClaims } from "./request-records.js";
 import { postgresRowLocks } from "./row-locks.js";
-import { eachAlone } from "../transaction-batches.js";
 import { postgresTransferWrites } from "./transfer-writes.js";
 
 /** The hot path's writes on PostgreSQL: statements on the pool, one round trip where they can be. */

@@ -1,23 +1,26 @@
 import type SqliteDatabase from "better-sqlite3";
-import type { SqliteStorage } from "../storage/database.js";
-import { prepared } from "../storage/prepared.js";
+import type { SqliteStorage } from "../database.js";
+import { prepared } from "../prepared.js";
 import {
-  type BankAccountRecord,
   type BankAccountRow,
   toRecord,
-  type VirtualBankStore,
+  type VirtualBankAccount,
   virtualBankStore,
-} from "./virtual-bank-store.js";
+} from "../virtual-bank-store.js";
 
-/** The Virtual Bank's store on SQLite: opening an account is one synchronous write in the group commit. */
-export function sqliteVirtualBankStore(storage: SqliteStorage): VirtualBankStore {
+/**
+ * The Virtual Bank's store on SQLite (providers/virtual-bank-store.ts's port, fitted in
+ * compose/): opening an account is one synchronous write in the group commit.
+ */
+export function sqliteVirtualBankStore(storage: SqliteStorage) {
   return {
     ...virtualBankStore(storage.db),
-    openOnce: (account) => storage.group.run((connection) => openNow(connection, account)),
+    openOnce: (account: VirtualBankAccount) =>
+      storage.group.run((connection) => openNow(connection, account)),
   };
 }
 
-function openNow(db: SqliteDatabase.Database, account: BankAccountRecord): BankAccountRecord {
+function openNow(db: SqliteDatabase.Database, account: VirtualBankAccount): VirtualBankAccount {
   const row = {
     reference: account.reference,
     account_number: account.accountNumber,

@@ -1,29 +1,29 @@
 import type pg from "pg";
-import type { PostgresStorage } from "../storage/database.js";
-import { named } from "../storage/postgres/named.js";
-import { WriteBatches } from "../storage/postgres/write-batches.js";
+import type { PostgresStorage } from "../database.js";
 import {
-  type BankAccountRecord,
   type BankAccountRow,
   toRecord,
-  type VirtualBankStore,
+  type VirtualBankAccount,
   virtualBankStore,
-} from "./virtual-bank-store.js";
+} from "../virtual-bank-store.js";
+import { named } from "./named.js";
+import { WriteBatches } from "./write-batches.js";
 
 /**
- * The Virtual Bank's store on PostgreSQL: the accounts opened while one opening is in flight are
+ * The Virtual Bank's store on PostgreSQL (providers/virtual-bank-store.ts's port, fitted in
+ * compose/): the accounts opened while one opening is in flight are
  * opened together, in one statement and one commit (WriteBatches), as SQLite's group commit
  * opens them in one transaction.
  */
-export function postgresVirtualBankStore(storage: PostgresStorage): VirtualBankStore {
+export function postgresVirtualBankStore(storage: PostgresStorage) {
   const store = virtualBankStore(storage.db);
   const { pool } = storage;
-  const openings = new WriteBatches<BankAccountRecord, BankAccountRecord>({
+  const openings = new WriteBatches<VirtualBankAccount, VirtualBankAccount>({
     many: (accounts) => openMany(pool, accounts),
-    one: (account) => openMany(pool, [account]).then(([recorded]) => recorded as BankAccountRecord),
+    one: (account) => openMany(pool, [account]).then(([recorded]) => recorded as VirtualBankAccount),
     identity: (account) => account.reference,
   });
-  return { ...store, openOnce: (account) => openings.submit(account) };
+  return { ...store, openOnce: (account: VirtualBankAccount) => openings.submit(account) };
 }
 
 /**
@@ -31,7 +31,10 @@ export function postgresVirtualBankStore(storage: PostgresStorage): VirtualBankS
  * the new row, or the first one (a retry, or the loser of two opens racing with one reference).
  * In reference order, so that two processes' batches never wait on each other in a circle.
  */
-async function openMany(pool: pg.Pool, accounts: readonly BankAccountRecord[]): Promise<BankAccountRecord[]> {
+async function openMany(
+  pool: pg.Pool,
+  accounts: readonly VirtualBankAccount[],
+): Promise<VirtualBankAccount[]> {
   const sorted = [...accounts].sort((a, b) => (a.reference < b.reference ? -1 : 1));
   const result = await pool.query<BankAccountRow>(
     openStatement.query({

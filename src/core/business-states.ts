@@ -1,0 +1,11 @@
+// Where a business and its API keys stand: the domain's value sets (businesses/ decides the
+// moves between them), declared here because storage keeps them in its columns and the fronts
+// list them (a filter, a status to set). Storage imports them from here, never the other way.
+
+/** A business's verification: only a completed one may take money (businesses/verification.ts). */
+export const VERIFICATION_STATUSES = ["completed", "in_progress", "rejected", "not_submitted"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** An API key's status: only an active key authenticates; a revoked one never comes back. */
+export const API_KEY_STATUSES = ["active", "inactive", "revoked"] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
