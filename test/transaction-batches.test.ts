@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Storage } from "../src/storage/database.js";
 import type { Executor } from "../src/storage/executor.js";
-import { TransactionBatches } from "../src/storage/transaction-batches.js";
-import { DIALECTS, migratedStorage } from "./helpers/databases.js";
+import { DIALECTS, migratedStorage, storesOf } from "./helpers/databases.js";
 
-// Small write transactions run together (issue 29: the outcomes of webhook deliveries), each
-// keeping the outcome it would have had alone.
+// Small write transactions (issue 29: the outcomes of webhook deliveries), as the stores give them
+// to the delivery worker: run together on SQLite, each keeping the outcome it would have had alone;
+// on PostgreSQL each a transaction of its own.
 for (const dialect of DIALECTS) {
   describe(`transaction batches on ${dialect}`, () => {
     let storage: Storage;
@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
     test("works submitted together share one transaction, run in the order of their keys", {
       skip: batchedHere ? false : "SQLite only",
     }, async () => {
-      const batches = new TransactionBatches(storage);
+      const batches = storesOf(storage).smallTransactions;
       const seen: Array<{ name: string; trx: Executor }> = [];
       const work = (name: string) => async (trx: Executor) => {
         seen.push({ name, trx });
@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
     test("on PostgreSQL each work is a transaction of its own, run side by side", {
       skip: batchedHere ? "PostgreSQL only" : false,
     }, async () => {
-      const batches = new TransactionBatches(storage);
+      const batches = storesOf(storage).smallTransactions;
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a work that fails fails alone: the others commit, its own writes do not", async () => {
-      const batches = new TransactionBatches(storage);
+      const batches = storesOf(storage).smallTransactions;
       const refused = new Error("refused by this work");
       const outcomes = await Promise.allSettled([
         batches.run((trx) => setting(trx, "two-a")),
@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
     test("the database unable to answer fails every work of the batch, none run again", {
       skip: batchedHere ? false : "SQLite only",
     }, async () => {
-      const batches = new TransactionBatches(storage);
+      const batches = storesOf(storage).smallTransactions;
       const lost = Object.assign(new Error("Connection terminated unexpectedly"), { code: "ECONNRESET" });
       let runs = 0;
       const outcomes = await Promise.allSettled([
@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
     test("what arrives while a batch runs goes in the next one", {
       skip: batchedHere ? false : "SQLite only",
     }, async () => {
-      const batches = new TransactionBatches(storage);
+      const batches = storesOf(storage).smallTransactions;
       const trxs: Executor[] = [];
       let second: Promise<void> | undefined;
       await batches.run(async (trx) => {

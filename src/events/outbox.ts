@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "../core/api-types.js";
-import { advanceCounter } from "../storage/counter-repository.js";
 import { type DeliveryDialect, UNSCHEDULED } from "../storage/delivery-repository.js";
-import {
-  type EventRow,
-  enabledEndpoints,
-  insertDeliveries,
-  insertEvent,
-} from "../storage/event-repository.js";
+import type { EventRow } from "../storage/event-repository.js";
 import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
 
@@ -66,22 +60,19 @@ export function eventToWrite(event: NewEvent, now: string): EventToWrite {
   };
 }
 
-/** Writes the event and its deliveries in the caller's transaction. */
-export async function recordEvent(
+/**
+ * Writes the event and its deliveries in the caller's transaction, with the dialect's one
+ * spelling of an event (the hot path's). The counter's row stays locked to the end of the
+ * transaction (PostgreSQL) or the whole transaction runs alone (SQLite): a business's sequences
+ * are dense and in commit order.
+ */
+export function recordEvent(
   trx: Executor,
   deliveries: DeliveryDialect,
   event: NewEvent,
   now: string,
 ): Promise<EventRow> {
-  const toWrite = eventToWrite(event, now);
-  // The counter's row stays locked to the end of the transaction (PostgreSQL) or the whole
-  // transaction runs alone (SQLite): a business's sequences are dense and in commit order.
-  const sequence = await advanceCounter(trx, toWrite.counter, 1);
-  const row: EventRow = { ...toWrite.row, sequence };
-  await insertEvent(trx, row);
-  const targets = toWrite.targets(event.endpointIds ? [] : await enabledEndpoints(trx, event.businessId));
-  await insertDeliveries(trx, deliveries, row, targets, toWrite.deliveryId, now, toWrite.firstAttempt);
-  return row;
+  return deliveries.recordEvent(trx, eventToWrite(event, now));
 }
 
 /** Whether an endpoint's stored type list (JSON, or null for every type) takes this type. */

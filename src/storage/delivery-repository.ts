@@ -1,4 +1,5 @@
 import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
+import type { EventRow, EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
 
@@ -18,6 +19,12 @@ export interface DeliveryDialect {
   claiming<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q;
   /** A new delivery's id (`dlv_` and 32 random hex digits), for each row a statement inserts. */
   readonly newDeliveryId: RawBuilder<string>;
+  /**
+   * Writes the event (the business's next sequence) and one pending delivery per target, joining
+   * its account's chains, in the caller's transaction: with the statements the hot path's writes
+   * use (sqlite/ and postgres/event-writes.ts), so an event is spelled once per dialect.
+   */
+  recordEvent(db: Executor, event: EventToWrite): Promise<EventRow>;
 }
 
 /**
@@ -30,28 +37,6 @@ export interface DeliveryDialect {
  * `nextAttemptAt` as null.
  */
 export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
-
-/**
- * Of these endpoints, those with a pending delivery for the account: a new event of the account
- * joins their chain. The chains are locked first (DeliveryDialect.lockChains), so a delivery
- * settling at this moment has either scheduled its successor already or will see this event.
- */
-export async function endpointsWithChain(
-  db: Executor,
-  dialect: DeliveryDialect,
-  endpointIds: readonly string[],
-  accountNumber: string,
-): Promise<Set<string>> {
-  await dialect.lockChains(db, endpointIds, accountNumber);
-  const rows = await db
-    .selectFrom("webhook_deliveries")
-    .select("endpoint_id")
-    .where("endpoint_id", "in", [...endpointIds])
-    .where("account_number", "=", accountNumber)
-    .where("state", "=", sql.lit("pending"))
-    .execute();
-  return new Set(rows.map((row) => row.endpoint_id));
-}
 
 /**
  * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the

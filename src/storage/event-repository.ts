@@ -1,66 +1,8 @@
-import type { Selectable } from "kysely";
-import { type DeliveryDialect, type DeliveryRow, endpointsWithChain } from "./delivery-repository.js";
+import type { DeliveryRow } from "./delivery-repository.js";
+import type { EventRow } from "./event-writes.js";
 import type { Executor } from "./executor.js";
-import type { EventsTable } from "./schema.js";
 
-export type EventRow = Selectable<EventsTable>;
-
-export async function insertEvent(db: Executor, row: EventRow): Promise<void> {
-  await db.insertInto("events").values(row).execute();
-}
-
-/** The business's enabled endpoints, with the event types each takes (null: every type). */
-export function enabledEndpoints(db: Executor, businessId: string) {
-  return db
-    .selectFrom("webhook_endpoints")
-    .select(["id", "event_types"])
-    .where("business_id", "=", businessId)
-    .where("enabled", "=", 1)
-    .execute();
-}
-
-/**
- * One pending delivery per endpoint: due now, or, where the endpoint already has a pending
- * delivery of an earlier event of the same account, unscheduled until that one settles (the
- * chain: see delivery-repository.ts).
- */
-export async function insertDeliveries(
-  db: Executor,
-  dialect: DeliveryDialect,
-  event: Pick<EventRow, "id" | "business_id" | "sequence" | "account_number">,
-  endpointIds: readonly string[],
-  newId: () => string,
-  now: string,
-  firstAttempt: (behindPending: boolean) => string,
-): Promise<void> {
-  if (endpointIds.length === 0) return;
-  const chained =
-    event.account_number === null
-      ? new Set<string>()
-      : await endpointsWithChain(db, dialect, endpointIds, event.account_number);
-  await db
-    .insertInto("webhook_deliveries")
-    .values(
-      endpointIds.map((endpointId) => ({
-        id: newId(),
-        event_id: event.id,
-        endpoint_id: endpointId,
-        business_id: event.business_id,
-        sequence: event.sequence,
-        account_number: event.account_number,
-        state: "pending" as const,
-        attempts: 0,
-        next_attempt_at: firstAttempt(chained.has(endpointId)),
-        lease_until: null,
-        last_status: null,
-        last_error: null,
-        created_at: now,
-        delivered_at: null,
-      })),
-    )
-    .onConflict((oc) => oc.columns(["event_id", "endpoint_id"]).doNothing())
-    .execute();
-}
+export type { EventRow };
 
 export function findEvent(db: Executor, businessId: string, id: string): Promise<EventRow | undefined> {
   return db

@@ -1,4 +1,7 @@
-import type { EventRow } from "./event-repository.js";
+import type { Selectable } from "kysely";
+import type { EventsTable } from "./schema.js";
+
+export type EventRow = Selectable<EventsTable>;
 
 /** An enabled endpoint of the business, with the event types it takes (JSON; null: every type). */
 export interface EndpointTypes {

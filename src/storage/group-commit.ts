@@ -36,6 +36,16 @@ export class GroupCommit {
     };
   }
 
+  /**
+   * Runs `write` now, on the writer's connection, inside the query builder's transaction that
+   * holds it (`trx`, the proof; SQLite has one writer's connection): so a cold-path transaction
+   * writes with the very statements the group commit's writes use.
+   */
+  within<T>(_trx: unknown, write: (connection: SqliteDatabase.Database) => T): T {
+    if (!this.connection.inTransaction) throw new Error("within: no transaction is open on the connection");
+    return write(this.connection);
+  }
+
   /** Runs `write` in the next group's transaction; settles once that transaction has committed. */
   run<T>(write: (connection: SqliteDatabase.Database) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {

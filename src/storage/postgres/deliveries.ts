@@ -1,6 +1,16 @@
 import { CompiledQuery, sql } from "kysely";
+import type pg from "pg";
 import type { DeliveryDialect } from "../delivery-repository.js";
+import { namedSql } from "../named-sql.js";
 import { LOCK_CHAINS } from "../statements.js";
+import {
+  deliveryStatements,
+  ENDPOINTS_OF_BUSINESS,
+  EVENT_SEQUENCES,
+  EVENTS_WRITTEN,
+  endpointsRead,
+  eventsValues,
+} from "./event-writes.js";
 import { named } from "./named.js";
 
 const lockChainsStatement = named(LOCK_CHAINS);
@@ -24,4 +34,18 @@ export const postgresDeliveries: DeliveryDialect = {
   // The deliveries only ("of d"), not their endpoints' rows, which the claim reads too.
   claiming: (query) => query.modifyEnd(sql`for update of d skip locked`),
   newDeliveryId: sql<string>`'dlv_' || replace(gen_random_uuid()::text, '-', '')`,
+  // The hot path's statements, through the query builder's transaction.
+  async recordEvent(trx, event) {
+    const business_id = event.row.business_id;
+    const enabled = await namedSql(ENDPOINTS_OF_BUSINESS.source, { business_id }).execute(trx);
+    const written = await namedSql<{ sequence: number }>(`with ${EVENTS_WRITTEN} ${EVENT_SEQUENCES}`, {
+      business_id,
+      ...eventsValues([event]),
+    }).execute(trx);
+    const sequence = Number(written.rows[0]?.sequence);
+    const targets = event.targets(endpointsRead(enabled as pg.QueryResult));
+    for (const statement of deliveryStatements(event, targets, sequence))
+      await sql.raw(statement).execute(trx);
+    return { ...event.row, sequence };
+  },
 };

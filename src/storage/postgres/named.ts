@@ -9,10 +9,13 @@ const PARAMETER = /@([a-z_][a-z0-9_]*)/gi;
  * forty parameters is read and written by name, never by position.
  */
 export class NamedStatement {
+  /** The statement as written, with its `@name` parameters. */
+  readonly source: string;
   readonly text: string;
   readonly names: readonly string[];
 
   constructor(sql: string) {
+    this.source = sql;
     const names: string[] = [];
     this.text = sql.replace(PARAMETER, (_, name: string) => {
       let index = names.indexOf(name);

@@ -1,12 +1,16 @@
 import { sql } from "kysely";
+import type { SqliteStorage } from "../database.js";
 import type { DeliveryDialect } from "../delivery-repository.js";
+import { writeEventNow } from "./event-writes.js";
 
 /**
  * SQLite: a write transaction runs alone (BEGIN IMMEDIATE), so a chain's hand-off and a claim
- * need no lock of their own.
+ * need no lock of their own; an event is written by the group commit's own statements, on the
+ * writer's connection the query builder's transaction holds.
  */
-export const sqliteDeliveries: DeliveryDialect = {
+export const sqliteDeliveries = (storage: SqliteStorage): DeliveryDialect => ({
   lockChains: async () => {},
   claiming: (query) => query,
   newDeliveryId: sql<string>`'dlv_' || lower(hex(randomblob(16)))`,
-};
+  recordEvent: async (trx, event) => storage.group.within(trx, (db) => writeEventNow(db, event)),
+});

@@ -13,7 +13,7 @@ export const sqliteStores = (storage: SqliteStorage): Stores => ({
   accounts: sqliteAccountWrites(storage),
   transfers: sqliteTransferWrites(storage),
   requestRecords: sqliteRequestRecordClaims(storage),
-  deliveries: sqliteDeliveries,
+  deliveries: sqliteDeliveries(storage),
   rowLocks: sqliteRowLocks,
   ledger: sqliteLedgerWrites,
   smallTransactions: new TransactionBatches(storage),
