@@ -1,5 +1,6 @@
 import type { Pagination, Transaction } from "../core/api-types.js";
 import { accountNotFound } from "../errors.js";
+import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
@@ -110,9 +111,11 @@ export async function scopeOf(
 
 /** The rows as the API answers them, each with what is refunded of it (one query for the page). */
 export async function viewsOf(db: Executor, rows: readonly TransactionRow[]): Promise<Transaction[]> {
+  // A refund counts while its amount is out (ledger/holds.ts), as it does against the payment.
   const refunded = await refundedAmounts(
     db,
     rows.map((row) => row.id),
+    AMOUNT_OUT_STATUSES,
   );
   return rows.map((row) => transactionView(row, refunded.get(row.id) ?? 0));
 }

@@ -12,7 +12,7 @@ import {
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
-import { type DeliveryRow, UNSCHEDULED } from "../storage/delivery-repository.js";
+import type { DeliveryRow } from "../storage/delivery-repository.js";
 import {
   countEventsOfType,
   deliveriesOf,
@@ -24,6 +24,7 @@ import {
 } from "../storage/event-repository.js";
 import { lowestEventSequence, pruneEventsBefore } from "../storage/retention-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
+import { UNSCHEDULED } from "./delivery-chain.js";
 import { eventSequenceCounter } from "./outbox.js";
 
 export type { Event };

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "../core/api-types.js";
-import { type DeliveryDialect, UNSCHEDULED } from "../storage/delivery-repository.js";
+import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { EventRow } from "../storage/event-repository.js";
 import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
+import { UNSCHEDULED } from "./delivery-chain.js";
 
 // The outbox: an event is written in the same transaction as the change it describes, with one
 // pending delivery per endpoint that takes its type. No change without its event, no event

@@ -1,4 +1,6 @@
-import { NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
+import type { PayoutStatus } from "../core/api-types.js";
+import { ledgerEffect, PHASES_OF_STATUS } from "../ledger/holds.js";
+import { type LedgerAccountKind, NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
 import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
 import {
@@ -124,11 +126,11 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     );
   }
   let transactions = 0;
-  const payouts = new Map((await payoutTotals(db, businessId)).map((row) => [row.business_id, row]));
+  const payouts = payoutEffects(await payoutTotals(db, businessId));
   const inflows = new Map((await transactionTotals(db, businessId)).map((row) => [row.business_id, row]));
   for (const id of new Set([...inflows.keys(), ...payouts.keys()])) {
     const row = inflows.get(id);
-    const out = payouts.get(id);
+    const out = payouts.get(id) ?? new Map<LedgerAccountKind, number>();
     transactions += Number(row?.count ?? 0);
     const where = `business ${id}`;
     const balance = (kind: string) => balances.get(`${id}:${kind}`) ?? 0;
@@ -136,18 +138,16 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       if (balance(kind) !== value)
         found.add(where, `${kind} entries sum to ${balance(kind)}, ${what} is ${value}`);
     };
-    const [held, paidOut, payoutFees] = [out?.held, out?.paid_out, out?.fees].map((v) => Number(v ?? 0)) as [
-      number,
-      number,
-      number,
-    ];
+    const [held, paidOut, payoutFees, payoutsOut] = (
+      ["pending", "paid_out", "revenue", "available"] as const
+    ).map((kind) => out.get(kind) ?? 0) as [number, number, number, number];
     expect("settlement", -Number(row?.amount ?? 0), "minus the transactions' amounts");
     expect("revenue", Number(row?.fee ?? 0) + payoutFees, "the transactions' and the kept payouts' fees");
     expect("pending", held, "the pending payouts' amounts and fees");
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
       "available",
-      Number(row?.net ?? 0) - held - paidOut - payoutFees,
+      Number(row?.net ?? 0) + payoutsOut,
       "the transactions' net amounts less the payouts held, paid out and their fees",
     );
     if (row && Number(row.max_ordinal) !== Number(row.count))
@@ -171,13 +171,25 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
   };
 }
 
-/** What a payout's postings must be, in step order, for each status: each hold ends once. */
-const POSTINGS_OF: Record<string, string> = {
-  pending: "hold",
-  successful: "hold,post",
-  failed: "hold,void",
-  reversed: "hold,post,reversal",
-};
+/**
+ * What payouts left on each business's ledger accounts, by what the ledger must show of each status
+ * (ledger/holds.ts): their postings' legs, summed.
+ */
+function payoutEffects(
+  rows: ReadonlyArray<{ business_id: string; status: PayoutStatus; amount: number; fee: number }>,
+) {
+  const effects = new Map<string, Map<LedgerAccountKind, number>>();
+  for (const row of rows) {
+    // A status no payout can have is reported with its postings (verifyPayoutPostings).
+    if (!(row.status in PHASES_OF_STATUS)) continue;
+    const effect = effects.get(row.business_id) ?? new Map<LedgerAccountKind, number>();
+    for (const [kind, kobo] of ledgerEffect(row.status, Number(row.amount), Number(row.fee))) {
+      effect.set(kind, (effect.get(kind) ?? 0) + kobo);
+    }
+    effects.set(row.business_id, effect);
+  }
+  return effects;
+}
 
 /** Every payout's postings match its status; every posting balances; every entry has a posting. */
 async function verifyPayoutPostings(db: Executor, found: Findings, businessId?: string): Promise<void> {
@@ -188,11 +200,11 @@ async function verifyPayoutPostings(db: Executor, found: Findings, businessId?: 
     phases.set(row.id, payout);
   }
   for (const [id, { status, phases: had }] of phases) {
-    const expected = POSTINGS_OF[status];
-    if (had.join(",") !== expected)
+    const expected = PHASES_OF_STATUS[status as PayoutStatus] ?? [];
+    if (had.join(",") !== expected.join(","))
       found.add(
         `payout ${id}`,
-        `it is ${status} but its postings are [${had.join(", ")}], not [${expected?.replaceAll(",", ", ")}]`,
+        `it is ${status} but its postings are [${had.join(", ")}], not [${expected.join(", ")}]`,
       );
   }
   for (const row of await unbalancedPayoutPostings(db, businessId)) {

@@ -1,3 +1,5 @@
+import type { PayoutStatus } from "../core/api-types.js";
+import type { LedgerAccountKind } from "./kinds.js";
 import { assertBalanced, type Leg } from "./posting.js";
 
 // Money out in two phases, as TigerBeetle's pending transfers: a hold moves a payout's amount
@@ -75,3 +77,40 @@ export function phaseLegs(phase: HoldPhase, amount: number, fee: number): Leg[] 
       return reversalLegs(amount);
   }
 }
+
+/**
+ * The postings a payout of each status has, in order: what the ledger must show of it. The one
+ * statement of that rule: the service moves a payout along it (payouts/payout-model.ts), `vas
+ * ledger verify` checks payouts' postings and the balances against it, and what counts toward the
+ * limits and against a refunded payment is derived from it.
+ */
+export const PHASES_OF_STATUS: Readonly<Record<PayoutStatus, readonly HoldPhase[]>> = {
+  pending: ["hold"],
+  successful: ["hold", "post"],
+  failed: ["hold", "void"],
+  reversed: ["hold", "post", "reversal"],
+};
+
+/** What payouts of one status, `amount` and `fee` kobo in all, leave on each ledger account. */
+export function ledgerEffect(
+  status: PayoutStatus,
+  amount: number,
+  fee: number,
+): Map<LedgerAccountKind, number> {
+  const effect = new Map<LedgerAccountKind, number>();
+  if (amount === 0) return effect;
+  for (const phase of PHASES_OF_STATUS[status]) {
+    for (const leg of phaseLegs(phase, amount, fee))
+      effect.set(leg.kind, (effect.get(leg.kind) ?? 0) + leg.amount);
+  }
+  return effect;
+}
+
+/**
+ * The statuses in which a payout's amount is out of the business's available balance (held, or
+ * paid): they count toward its limits, and a refund's against its payment. A failed payout's and a
+ * reversed one's amount came back.
+ */
+export const AMOUNT_OUT_STATUSES: readonly PayoutStatus[] = (
+  Object.keys(PHASES_OF_STATUS) as PayoutStatus[]
+).filter((status) => (ledgerEffect(status, 1, 0).get("available") ?? 0) < 0);

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
-import type { HoldPhase as PayoutPhase } from "../ledger/holds.js";
+import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
 import type { Executor } from "../storage/executor.js";
-import type { PayoutRow } from "../storage/payout-repository.js";
+import type { PayoutRow, PayoutsCounted } from "../storage/payout-repository.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must
@@ -60,6 +60,12 @@ export interface PayoutOrder {
   /** A settlement: its id, and its own row, written in the hold's transaction under the ledger locks. */
   settlement?: { id: string; record: (trx: Executor, payout: PayoutRow) => Promise<void> };
 }
+
+/**
+ * What counts toward a business's payout limits: payouts whose amount is out of its available
+ * balance (ledger/holds.ts), but not settlements, its money to its own account.
+ */
+export const LIMIT_COUNTS: PayoutsCounted = { statuses: AMOUNT_OUT_STATUSES, settlements: false };
 
 /** The postings (and events) that take a payout from one status to another, in order. */
 export const TRANSITIONS: Partial<Record<`${PayoutStatus}>${PayoutStatus}`, PayoutPhase[]>> = {

@@ -41,6 +41,7 @@ import { allowsAddress } from "./payout-ips.js";
 import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
 import {
   eventOf,
+  LIMIT_COUNTS,
   type PayoutOrder,
   type PayoutRequest,
   payoutFingerprint,
@@ -188,7 +189,9 @@ export class PayoutService {
           const nowIso = isoNow(this.now);
           const { heads, createdAt } = await lockPayoutLedger(trx, this.options.ledger, businessId, nowIso);
           if (order.refund) await assertRefundable(trx, order.refund, amount);
-          const today = limited ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now())) : 0;
+          const today = limited
+            ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()), LIMIT_COUNTS)
+            : 0;
           if (limited && today + amount > dailyLimit) {
             throw payoutLimitExceeded(
               `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,

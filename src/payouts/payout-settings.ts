@@ -17,6 +17,7 @@ import { ledgerBalances } from "../storage/ledger-repository.js";
 import { payoutTermsOf, payoutVolumeSince, updatePayoutTerms } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { PayoutIpsError, parsePayoutIps } from "./payout-ips.js";
+import { LIMIT_COUNTS } from "./payout-model.js";
 
 export interface PayoutSettingsOptions {
   storage: Storage;
@@ -105,7 +106,7 @@ export class PayoutSettings {
         ),
       );
     }
-    const today = await payoutVolumeSince(db, businessId, lagosDayStart(this.now()));
+    const today = await payoutVolumeSince(db, businessId, lagosDayStart(this.now()), LIMIT_COUNTS);
     if (today + amount > dailyLimit) {
       throw beside(
         payoutLimitExceeded(

@@ -1,4 +1,5 @@
 import { refundExceedsPayment } from "../core/money-out-errors.js";
+import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { Executor } from "../storage/executor.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
@@ -13,7 +14,8 @@ export async function assertRefundable(
   refund: NonNullable<PayoutOrder["refund"]>,
   amount: number,
 ): Promise<void> {
-  const refunded = (await refundedAmounts(trx, [refund.transactionId])).get(refund.transactionId) ?? 0;
+  const refunded =
+    (await refundedAmounts(trx, [refund.transactionId], AMOUNT_OUT_STATUSES)).get(refund.transactionId) ?? 0;
   if (refunded + amount > refund.paymentAmount) {
     throw refundExceedsPayment(
       `${formatNaira(amount)} would bring the refunds of this ${formatNaira(refund.paymentAmount)} payment to ${formatNaira(refunded + amount)}: ${formatNaira(refund.paymentAmount - refunded)} is left to refund`,

@@ -4,6 +4,7 @@ import { accountNotResolved, refundExceedsPayment } from "../core/money-out-erro
 import { check, isSent, parsedBy } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
 import { AppError, ErrorCode, isAppError, transactionNotFound } from "../errors.js";
+import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { formatNaira, koboSchema } from "../ledger/kobo.js";
 import type { Storage } from "../storage/database.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
@@ -69,7 +70,8 @@ export class RefundService {
     const existing = await this.made(business, payment.id, input, request.reference);
     if (existing) return existing;
     const paymentAmount = Number(payment.amount);
-    const refunded = (await refundedAmounts(storage.db, [payment.id])).get(payment.id) ?? 0;
+    const refunded =
+      (await refundedAmounts(storage.db, [payment.id], AMOUNT_OUT_STATUSES)).get(payment.id) ?? 0;
     const amount = input.amount ?? paymentAmount - refunded;
     if (amount < 1 || refunded + amount > paymentAmount) {
       throw refundExceedsPayment(

@@ -1,4 +1,5 @@
 import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
+import type { DeliveryState } from "../core/api-types.js";
 import type { EventRow, EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
@@ -28,18 +29,20 @@ export interface DeliveryDialect {
 }
 
 /**
- * One account's deliveries to one endpoint form a chain, attempted in sequence order. Only the
- * chain's head is scheduled; the deliveries behind it are pending with this `next_attempt_at`,
- * out of every claim's sight, until the delivery before them settles (delivered, failed, or
- * moved to a later retry: then the next one is scheduled, so one failing event never holds up
- * the account's later ones for its three days of retries). A claim therefore reads the heads
- * and the due retries, not the whole backlog. The API shows an unscheduled delivery's
- * `nextAttemptAt` as null.
+ * How one account's deliveries to one endpoint keep their order, as the domain decides it
+ * (events/delivery-chain.ts): storage reads it as data and decides nothing of it.
  */
-export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
+export interface ChainRules {
+  /** The `next_attempt_at` of a delivery waiting behind an earlier one of its chain. */
+  unscheduled: string;
+  /** Whether a claim leaves out a delivery while an earlier one of its chain is due or in flight. */
+  inOrder: boolean;
+  /** The states a redelivery makes pending again (a pending delivery keeps its place). */
+  reopened: readonly DeliveryState[];
+}
 
 /**
- * Schedules the chain's first unscheduled delivery, due `now` (see UNSCHEDULED). Call in the
+ * Schedules the chain's first unscheduled delivery, due `now` (ChainRules.unscheduled). Call in the
  * transaction that settled the delivery before it. Should two of a chain be scheduled and due at
  * once, the claim still takes them in sequence order. Given a `lease`, the delivery is also
  * leased with it: handed to the process that settled its predecessor, which attempts it at once,
@@ -49,6 +52,7 @@ export const UNSCHEDULED = "9999-12-31T23:59:59.999Z";
 export async function scheduleNextInChain(
   db: Executor,
   dialect: DeliveryDialect,
+  chain: ChainRules,
   endpointId: string,
   accountNumber: string,
   now: string,
@@ -61,7 +65,7 @@ export async function scheduleNextInChain(
     .where("endpoint_id", "=", endpointId)
     .where("account_number", "=", accountNumber)
     .where("state", "=", sql.lit("pending"))
-    .where("next_attempt_at", "=", UNSCHEDULED)
+    .where("next_attempt_at", "=", chain.unscheduled)
     .orderBy("sequence")
     .limit(1)
     .executeTakeFirst();
@@ -87,16 +91,17 @@ export interface DueDelivery {
 /**
  * Due deliveries nobody holds, oldest due first, for this process to lease: concurrent claimers
  * take different rows (DeliveryDialect.claiming). Call inside a write transaction, then leaseDeliveries.
- * Left out: deliveries to a paused endpoint, and any delivery while an earlier event of the same
- * account is due (or in flight) for the same endpoint, so one account's events go in order.
+ * Left out: deliveries to a paused endpoint, and, when the chain keeps order, any delivery while
+ * an earlier event of the same account is due (or in flight) for the same endpoint.
  */
 export async function dueDeliveries(
   db: Executor,
   dialect: DeliveryDialect,
+  chain: ChainRules,
   now: string,
   limit: number,
 ): Promise<DueDelivery[]> {
-  const query = db
+  let query = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
     .select(["d.id", "d.endpoint_id", "w.consecutive_failures"])
@@ -104,7 +109,11 @@ export async function dueDeliveries(
     .where("d.next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", now)]))
     .where((eb) => eb.or([eb("w.paused_until", "is", null), eb("w.paused_until", "<=", now)]))
-    .where(({ not, exists, selectFrom }) =>
+    .orderBy("d.next_attempt_at")
+    .orderBy("d.sequence")
+    .limit(limit);
+  if (chain.inOrder) {
+    query = query.where(({ not, exists, selectFrom }) =>
       not(
         exists(
           selectFrom("webhook_deliveries as e")
@@ -116,10 +125,8 @@ export async function dueDeliveries(
             .where("e.next_attempt_at", "<=", now),
         ),
       ),
-    )
-    .orderBy("d.next_attempt_at")
-    .orderBy("d.sequence")
-    .limit(limit);
+    );
+  }
   const rows = await dialect.claiming(query).execute();
   if (rows.length === 0) return [];
   // What each endpoint has in flight: one read of the few leased rows, not one per candidate.
@@ -200,13 +207,14 @@ export async function releaseLeases(db: Executor, ids: readonly string[], lease:
 
 /**
  * Queues the events (of one business, created at or after `since`, of these types or any) for
- * delivery to one endpoint again: a new pending delivery where there was none, and a finished one
- * (delivered, failed, cancelled) made pending and due now. Pending ones are left as they are.
+ * delivery to one endpoint again: a new pending delivery where there was none, and one in a state
+ * the chain reopens made pending and due now.
  * One statement, whatever the number of events. Returns how many were queued.
  */
 export async function requeueDeliveries(
   db: Executor,
   dialect: DeliveryDialect,
+  chain: ChainRules,
   target: {
     businessId: string;
     endpointId: string;
@@ -253,7 +261,7 @@ export async function requeueDeliveries(
       oc
         .columns(["event_id", "endpoint_id"])
         .doUpdateSet({ state: "pending", next_attempt_at: now, lease_until: null, delivered_at: null })
-        .where("webhook_deliveries.state", "!=", "pending"),
+        .where("webhook_deliveries.state", "in", [...chain.reopened]),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -3,19 +3,17 @@ import type { Executor } from "./executor.js";
 
 // What `vas ledger verify` reads of payouts (ledger-audit/verify.ts recomputes and compares).
 
-/** Per business: its payouts' sums by what the ledger must show of them. */
+/** Per business and status: its payouts' amounts and fees (what the ledger must show of them is the domain's). */
 export function payoutTotals(db: Executor, businessId?: string) {
-  const sumWhere = (condition: string, column: string) =>
-    sql<number>`coalesce(sum(case when ${sql.raw(condition)} then ${sql.raw(column)} else 0 end), 0)`;
   let query = db
     .selectFrom("payouts")
-    .select([
+    .select((eb) => [
       "business_id",
-      sumWhere("status = 'pending'", "amount + fee").as("held"),
-      sumWhere("status = 'successful'", "amount").as("paid_out"),
-      sumWhere("status in ('successful', 'reversed')", "fee").as("fees"),
+      "status",
+      eb.fn.sum<number>("amount").as("amount"),
+      eb.fn.sum<number>("fee").as("fee"),
     ])
-    .groupBy("business_id");
+    .groupBy(["business_id", "status"]);
   if (businessId !== undefined) query = query.where("business_id", "=", businessId);
   return query.execute();
 }

@@ -68,18 +68,27 @@ interface PayoutsTermsColumns {
   payout_daily_limit_kobo: number | null;
 }
 
-/** Kobo the business's payouts created at or after `since` took, unless they failed or came back. */
-export async function payoutVolumeSince(db: Executor, businessId: string, since: string): Promise<number> {
-  const row = await db
+/** Which payouts a sum counts, as the domain decides it: their statuses, and settlements or not. */
+export interface PayoutsCounted {
+  statuses: readonly PayoutStatus[];
+  settlements: boolean;
+}
+
+/** Kobo of the business's payouts created at or after `since`, of those `counted`. */
+export async function payoutVolumeSince(
+  db: Executor,
+  businessId: string,
+  since: string,
+  counted: PayoutsCounted,
+): Promise<number> {
+  let query = db
     .selectFrom("payouts")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
     .where("business_id", "=", businessId)
     .where("created_at", ">=", since)
-    .where("status", "in", ["pending", "successful"])
-    // A settlement is the business's money to its own account: not counted against its limits.
-    .where("settlement_id", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+    .where("status", "in", [...counted.statuses]);
+  if (!counted.settlements) query = query.where("settlement_id", "is", null);
+  return Number((await query.executeTakeFirstOrThrow()).total);
 }
 
 export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> {
@@ -219,17 +228,18 @@ export async function latestEntryTime(
   return row?.latest ?? undefined;
 }
 
-/** Kobo refunded of each of these transactions, counting refunds pending and successful (absent: none). */
+/** Kobo refunded of each of these transactions, counting refunds of `statuses` (absent: none). */
 export async function refundedAmounts(
   db: Executor,
   transactionIds: readonly string[],
+  statuses: readonly PayoutStatus[],
 ): Promise<Map<string, number>> {
   if (transactionIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("payouts")
     .select((eb) => ["refund_of", eb.fn.sum<number>("amount").as("refunded")])
     .where("refund_of", "in", [...transactionIds])
-    .where("status", "in", ["pending", "successful"])
+    .where("status", "in", [...statuses])
     .groupBy("refund_of")
     .execute();
   return new Map(rows.map((row) => [row.refund_of as string, Number(row.refunded)]));

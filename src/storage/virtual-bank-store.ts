@@ -195,7 +195,7 @@ export function virtualBankStore(db: Executor) {
 }
 
 /** A window of ISO 8601 times: [from, to). */
-interface IsoWindow {
+export interface IsoWindow {
   from: string;
   to: string;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import {
   type DeliveryContext,
   type DeliveryDialect,
@@ -92,6 +93,7 @@ export async function recordOutcome(
     const next = await scheduleNextInChain(
       trx,
       deliveries,
+      DELIVERY_CHAIN,
       endpoint.id,
       context.account_number,
       settledIso,

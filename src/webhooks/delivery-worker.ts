@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.js";
+import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
   type DeliveryContext,
@@ -136,7 +137,13 @@ export class DeliveryWorker {
     const lease = new Date(now + leaseMs(this.options.timeoutMs)).toISOString();
     const claimed = await writeTransaction(this.options.storage, async (trx) => {
       // More candidates than slots: some are skipped for their endpoint's cap.
-      const due = await dueDeliveries(trx, this.options.deliveries, new Date(now).toISOString(), free * 4);
+      const due = await dueDeliveries(
+        trx,
+        this.options.deliveries,
+        DELIVERY_CHAIN,
+        new Date(now).toISOString(),
+        free * 4,
+      );
       const ids = withinEndpointCaps(due, this.options.maxInFlightPerEndpoint).slice(0, free);
       // More was due than taken (slots or an endpoint's cap): claim again when an attempt ends.
       this.backlog = due.length > ids.length;

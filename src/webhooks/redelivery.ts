@@ -4,6 +4,7 @@ import type { ForBusiness } from "../core/actor.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check, parsedBy } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
+import { DELIVERY_CHAIN, UNSCHEDULED } from "../events/delivery-chain.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
@@ -12,7 +13,6 @@ import {
   type DeliveryRow,
   requeueDeliveries,
   rescheduleDeliveries,
-  UNSCHEDULED,
 } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
@@ -162,6 +162,7 @@ export class RedeliveryService {
           queued += await requeueDeliveries(
             trx,
             this.options.deliveries,
+            DELIVERY_CHAIN,
             { businessId: business.businessId, endpointId: id, eventId, types: null },
             now,
           );
@@ -198,6 +199,7 @@ export class RedeliveryService {
         const queued = await requeueDeliveries(
           trx,
           this.options.deliveries,
+          DELIVERY_CHAIN,
           { businessId: business.businessId, endpointId, since, types },
           now,
         );
