@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { sign } from "../src/auth/signature.js";
-import { documentPath, ROUTE_CONTRACTS } from "../src/http/openapi.js";
+import { nameOf } from "../src/http/answers.js";
+import { documentPath, operationOf, ROUTE_CONTRACTS } from "../src/http/openapi.js";
+import { answersOf } from "../src/http/openapi-components.js";
 import { SIGNING_EXAMPLE } from "../src/http/openapi-document-components.js";
 import { contract as generatePermanentContract } from "../src/http/routes/generate-permanent.js";
 import { contract as generateTemporaryContract } from "../src/http/routes/generate-temporary.js";
@@ -187,14 +189,25 @@ describe("the OpenAPI document", () => {
     });
   });
 
-  test("each operation is exactly the contract its route file exports, at the route it serves", () => {
+  test("each operation is made from the contract its route file exports, at the route it serves", () => {
     const paths = document.paths as Record<string, Record<string, Json>>;
     const contracts = ROUTE_CONTRACTS;
     assert.ok(contracts.includes(generatePermanentContract) && contracts.includes(listAccountsContract));
     assert.ok(contracts.includes(generateTemporaryContract));
-    for (const { method, path, operation } of contracts) {
+    for (const contract of contracts) {
+      const { method, path } = contract;
       const documented = paths[documentPath(path)]?.[method];
-      assert.deepEqual(documented, JSON.parse(JSON.stringify(operation)), `${method} ${path}`);
+      assert.deepEqual(documented, JSON.parse(JSON.stringify(operationOf(contract))), `${method} ${path}`);
+      // Each answer the route declares (and is serialized from) is the schema the document names.
+      const answers = Object.entries(answersOf(contract));
+      assert.ok(answers.length > 0, `${method} ${path} declares its answers`);
+      for (const [status, schema] of answers) {
+        const responses = (documented as Json).responses as Record<string, Json>;
+        const body = responses[status]?.content as Json;
+        assert.deepEqual((body["application/json"] as Json).schema, {
+          $ref: `#/components/schemas/${nameOf(schema)}`,
+        });
+      }
       assert.ok(
         h.app.hasRoute({ method: method.toUpperCase() as "GET" | "POST", url: `${API}${path}` }),
         `${method.toUpperCase()} ${API}${path} is served`,

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type ZodType, z } from "zod";
 import { isAppError, validationFailed } from "../errors.js";
 import { ReceivedBody } from "../web/request-body.js";
+import { answerSerializer } from "./answer-serializer.js";
 
 /**
  * How Fastify runs a route's zod contract (its `params`, `querystring` and `body`): after the
@@ -33,9 +34,18 @@ export const contractValidator: FastifySchemaCompiler<ZodType> =
     }
   };
 
-/** The scope whose routes are validated and typed by their zod contracts. */
+/**
+ * The scope whose routes are validated, typed and answered by their zod contracts: each route
+ * must declare its answers (`schema.response`), which are serialized from those schemas.
+ */
 export function withContracts(scope: FastifyInstance) {
   scope.setValidatorCompiler(contractValidator);
+  scope.setSerializerCompiler(answerSerializer);
+  scope.addHook("onRoute", ({ method, url, schema }) => {
+    // Fastify's own HEAD beside a GET carries the GET's schema; anything else must have its own.
+    if (method === "HEAD") return;
+    if (!schema?.response) throw new Error(`${String(method)} ${url} declares no answers (schema.response)`);
+  });
   return scope.withTypeProvider<ZodTypeProvider>();
 }
 

@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import { ErrorCode } from "../errors.js";
+import { Schemas } from "./answers.js";
 import {
   BANK_UNAVAILABLE,
   EVERYWHERE,
@@ -22,7 +24,7 @@ export interface MoneyOutOperation {
   summary: string;
   description: string;
   pathParameter?: unknown;
-  requestBody: { schema: string; required: boolean };
+  requestBody: { schema: z.ZodType; required: boolean };
   success: string;
   /** What the 400 says besides the key, the JSON and the HTTP layer. */
   badRequest: string;
@@ -47,9 +49,9 @@ export function moneyOutOperation(o: MoneyOutOperation) {
       ...(o.pathParameter ? [o.pathParameter] : []),
       ref("parameters", "RequestId"),
     ],
-    requestBody: { required: o.requestBody.required, content: json(ref("schemas", o.requestBody.schema)) },
+    requestBody: { required: o.requestBody.required, content: json(o.requestBody.schema) },
     responses: {
-      202: ok(o.success, "PayoutResponse", "Idempotent-Replayed"),
+      202: ok(o.success, Schemas.PayoutResponse, "Idempotent-Replayed"),
       400: failure(
         400,
         "No Idempotency-Key (`IDEMPOTENCY_KEY_REQUIRED`) or a malformed one (`INVALID_IDEMPOTENCY_KEY`), " +

@@ -1,8 +1,11 @@
+import { z } from "zod";
 import { ErrorCode } from "../errors.js";
+import { Schemas } from "./answers.js";
 
-// The reusable parts of a route's OpenAPI operation: each route file holds its own operation
-// (its `contract`), built from these; openapi.ts assembles the paths from those contracts, and
-// openapi-document-components.ts holds the document's `components` they refer to.
+// The reusable parts of a route's description: each route file holds its own operation (its
+// `contract`), built from these, with its bodies and answers as the zod schemas of answers.ts;
+// the route hands those answers to Fastify (`answersOf`), and openapi.ts makes the document's
+// paths from the same contracts. openapi-document-components.ts holds the `components`.
 
 /** A reference to a component of the document. */
 export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -28,9 +31,23 @@ export interface RouteContract {
 /** Every operation of the public API is signed with all three headers. */
 export const SIGNED = [{ ApiKey: [], Timestamp: [], Signature: [] }];
 
-/** A success response whose body is the component schema `schema`. */
-export function ok(description: string, schema: string, ...extra: Array<"Idempotent-Replayed">) {
-  return { description, headers: headers(...extra), content: json(ref("schemas", schema)) };
+/** A success response whose body is `schema` (one of answers.ts's): what the route answers. */
+export function ok(description: string, schema: z.ZodType, ...extra: Array<"Idempotent-Replayed">) {
+  return { description, headers: headers(...extra), content: json(schema) };
+}
+
+/**
+ * A route's answers by status, for its `schema.response`: every response its contract describes
+ * with a zod body (its successes; failures are the error handler's, one envelope for all).
+ */
+export function answersOf(contract: RouteContract): Record<number, z.ZodType> {
+  const answers: Record<number, z.ZodType> = {};
+  for (const [status, response] of Object.entries(contract.operation.responses)) {
+    const content = (response as { content?: Record<string, { schema?: unknown }> }).content;
+    const schema = content?.["application/json"]?.schema;
+    if (schema instanceof z.ZodType) answers[Number(status)] = schema;
+  }
+  return answers;
 }
 
 /** The failures every signed operation may answer. */
@@ -124,7 +141,7 @@ export function lifecycleOperation(operationId: string, summary: string, descrip
       ref("parameters", "RequestId"),
     ],
     responses: {
-      200: ok("The account, as it now is.", "AccountDetailResponse", "Idempotent-Replayed"),
+      200: ok("The account, as it now is.", Schemas.AccountDetailResponse, "Idempotent-Replayed"),
       400: failure(
         400,
         "The bank refused (`PROVIDER_REJECTED`), the " +
@@ -157,7 +174,7 @@ export function lifecycleOperation(operationId: string, summary: string, descrip
 }
 
 /** What the two generate operations share: signing, parameters and the JSON body `schema`. */
-export function generateOperation(schema: string) {
+export function generateOperation(schema: z.ZodType) {
   return {
     security: SIGNED,
     tags: ["Accounts"],
@@ -166,7 +183,7 @@ export function generateOperation(schema: string) {
       ref("parameters", "IdempotencyKey"),
       ref("parameters", "RequestId"),
     ],
-    requestBody: { required: true, content: json(ref("schemas", schema)) },
+    requestBody: { required: true, content: json(schema) },
   };
 }
 

@@ -1,4 +1,6 @@
 import { createRequire } from "node:module";
+import { z } from "zod";
+import { nameOf } from "./answers.js";
 import type { RouteContract } from "./openapi-components.js";
 import { components } from "./openapi-document-components.js";
 import { API_ROUTES } from "./routes/index.js";
@@ -42,12 +44,34 @@ function componentOf(answer: DeclaredResponse, shared: Record<string, DeclaredRe
   return found;
 }
 
+/**
+ * A contract's part as the document states it: a copy (the document shares no objects with the
+ * contracts, or with another document) in which each zod body or answer is a reference to the
+ * component schema it is (answers.ts names every one).
+ */
+function documented(value: unknown, where: string): unknown {
+  if (value instanceof z.ZodType) {
+    const name = nameOf(value);
+    if (name === undefined) throw new Error(`${where}: a body or answer that answers.ts does not name`);
+    return { $ref: `#/components/schemas/${name}` };
+  }
+  if (Array.isArray(value)) return value.map((item) => documented(item, where));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, documented(item, where)]));
+  }
+  return value;
+}
+
+/** A route's operation as the document lists it. */
+export const operationOf = ({ method, path, operation }: RouteContract) =>
+  documented(operation, `${method} ${path}`) as RouteContract["operation"];
+
 /** The paths, from the routes' contracts; each GET also gets the HEAD that Fastify answers. */
 function paths(shared: Record<string, DeclaredResponse>) {
   const items: Record<string, Record<string, unknown>> = {};
-  for (const { method, path, operation, head } of ROUTE_CONTRACTS) {
-    // A copy: the document must not share objects with the contracts (or with another document).
-    const own = structuredClone(operation);
+  for (const contract of ROUTE_CONTRACTS) {
+    const { method, path, head } = contract;
+    const own = operationOf(contract);
     const item = items[documentPath(path)] ?? {};
     items[documentPath(path)] = item;
     item[method] = own;

@@ -141,7 +141,10 @@ export async function answerOnce<T>(
   let answer: Answer | undefined;
   const encode = (result: T): Answer => {
     const { statusCode, body } = toAnswer(result);
-    return { statusCode, payload: JSON.stringify(body) };
+    // Serialized once, from the route's declared answer for the status: stored for replays as sent.
+    const serialize = reply.getSerializationFunction(String(statusCode));
+    if (!serialize) throw new Error(`${request.routeOptions.url} declares no answer for ${statusCode}`);
+    return { statusCode, payload: serialize(body as Record<string, unknown>) };
   };
   const unit = request.server.requestRecords.unitOfWork((outcome) => {
     answer = encode(outcome as T);

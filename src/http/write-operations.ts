@@ -7,12 +7,14 @@ import { ErrorCode } from "../errors.js";
 import { callerOf } from "./authenticate.js";
 import { type ContractScope, ID_PARAMS } from "./contract-validation.js";
 import {
+  answersOf,
   EVERYWHERE,
   failure,
   headers,
   json,
   ok,
   pathParameter,
+  type RouteContract,
   ref,
   SIGNED,
   STORAGE_UNAVAILABLE,
@@ -48,8 +50,8 @@ export interface WriteOperation {
   tag: "Webhooks" | "Events" | "Sandbox" | "Collections";
   pathParameter?: unknown;
   /** The request body's component schema, if it takes one. */
-  requestBody?: { schema: string; required: boolean };
-  success: { status: 200 | 201 | 202; description: string; schema: string };
+  requestBody?: { schema: z.ZodType; required: boolean };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
   notFound: { description: string; codes: ErrorCode[] };
   unprocessable?: { description: string; codes: ErrorCode[] };
 }
@@ -73,7 +75,7 @@ export function writeOperation(o: WriteOperation) {
       ? {
           requestBody: {
             required: o.requestBody.required,
-            content: json(ref("schemas", o.requestBody.schema)),
+            content: json(o.requestBody.schema),
           },
         }
       : {}),
@@ -113,26 +115,31 @@ export function writeOperation(o: WriteOperation) {
 export const NO_FIELDS = parsedBy((): Record<string, never> => ({}));
 
 /**
- * Registers a write route: Fastify checks its body against `body` (its contract), its work runs
- * as one unit of work with what the contract returned, and its answer is stored for replays.
- * The answer's `data` is the work's result, or what `data` picks from it; `options` adds the
- * route's own config (a required Idempotency-Key) and a check before its body is read.
+ * Registers the write route `contract` describes: Fastify checks its body against `body` (its
+ * contract), its work runs as one unit of work with what the contract returned, and its answer
+ * (the contract's one success, serialized from its schema) is stored for replays. The answer's
+ * `data` is the work's result, or what `data` picks from it; `options` adds the route's own config
+ * (a required Idempotency-Key) and a check before its body is read.
  */
 export function writeRoute<B extends z.ZodType<unknown, Body>, T>(
   app: ContractScope,
-  method: "POST" | "PATCH" | "DELETE",
-  path: string,
-  status: number,
+  contract: RouteContract,
   body: B,
   work: (id: string, input: z.output<B>, business: Caller, unit: UnitOfWork) => Promise<T>,
   data: (result: T) => unknown = (result) => result,
   options: { config?: FastifyContextConfig; preValidation?: preValidationAsyncHookHandler } = {},
 ): void {
+  const response = answersOf(contract);
+  const [status, ...others] = Object.keys(response).map(Number);
+  if (status === undefined || others.length > 0) {
+    throw new Error(`${contract.method} ${contract.path} must describe exactly one success`);
+  }
+  const path = contract.path;
   app.route({
-    method,
+    method: contract.method.toUpperCase() as "POST" | "PATCH" | "DELETE",
     url: path,
     ...options,
-    schema: { body, ...(path.includes(":id") ? { params: ID_PARAMS } : {}) },
+    schema: { body, ...(path.includes(":id") ? { params: ID_PARAMS } : {}), response },
     handler: async (request, reply) => {
       // What the contract returned; the type provider cannot name a generic schema's output.
       const input = request.body as z.output<B>;

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../errors.js";
 import { payoutInput } from "../../payouts/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import type { ContractScope } from "../contract-validation.js";
 import { moneyOutOperation } from "../money-out-operations.js";
@@ -23,7 +24,7 @@ export const contract = {
       "seconds, with its `payout.*` event. Ask for its state with GET /payouts/{id}; a payout the bank has " +
       "not finished stays `pending`, never sent twice.",
     reference: true,
-    requestBody: { schema: "PayoutRequest", required: true },
+    requestBody: { schema: Schemas.PayoutRequest, required: true },
     success: "Held and sent to the bank: the payout, `pending`.",
     badRequest:
       "the body breaks a rule or names an unknown bank or an account number without its bank's check digit",
@@ -45,9 +46,7 @@ export const contract = {
 export function register(app: ContractScope, { payouts }: ApiServices): void {
   writeRoute(
     app,
-    "POST",
-    contract.path,
-    202,
+    contract,
     payoutInput,
     (_id, input, business, unit) => payouts.create(business, input, { channel: "api", unit }),
     (payout) => payout,

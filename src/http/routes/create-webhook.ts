@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
@@ -15,11 +16,11 @@ export const contract = {
       "Events are POSTed to `url`, signed as Standard Webhooks says (docs/webhooks.md), with the secret " +
       "this answer shows once. `events` limits the types (default: every type). At most 10 endpoints.",
     tag: "Webhooks",
-    requestBody: { schema: "CreateWebhookEndpointRequest", required: true },
+    requestBody: { schema: Schemas.CreateWebhookEndpointRequest, required: true },
     success: {
       status: 201,
       description: "The endpoint and its secret.",
-      schema: "WebhookEndpointWithSecretResponse",
+      schema: Schemas.WebhookEndpointWithSecretResponse,
     },
     notFound: { description: "No route (`NOT_FOUND`).", codes: [] },
     unprocessable: {
@@ -31,7 +32,7 @@ export const contract = {
 
 /** POST /webhooks: 201 with the endpoint and its secret. */
 export function register(app: ContractScope, { webhooks }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 201, webhooks.inputs.create, (_id, input, business, unit) =>
+  writeRoute(app, contract, webhooks.inputs.create, (_id, input, business, unit) =>
     webhooks.create(business, input, unit),
   );
 }

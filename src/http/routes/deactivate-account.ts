@@ -19,5 +19,5 @@ export const contract = {
 
 /** POST /account/:accountNumber/deactivate: 200 with the account, deactivated. */
 export function register(app: ContractScope, { lifecycle }: ApiServices): void {
-  answerLifecycle(app, contract.path, lifecycle, false);
+  answerLifecycle(app, contract, lifecycle, false);
 }

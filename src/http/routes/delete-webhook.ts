@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, NO_FIELDS, writeOperation, writeRoute } from "../write-operations.js";
@@ -15,7 +16,7 @@ export const contract = {
       "It gets nothing more: its pending deliveries are cancelled. Its past attempts stay readable on the events.",
     tag: "Webhooks",
     pathParameter: ENDPOINT_ID_PARAMETER,
-    success: { status: 200, description: "Deleted.", schema: "DeletedResponse" },
+    success: { status: 200, description: "Deleted.", schema: Schemas.DeletedResponse },
     notFound: {
       description:
         "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
@@ -26,7 +27,5 @@ export const contract = {
 
 /** DELETE /webhooks/:id. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "DELETE", contract.path, 200, NO_FIELDS, (id, _input, business, unit) =>
-    service.remove(business, id, unit),
-  );
+  writeRoute(app, contract, NO_FIELDS, (id, _input, business, unit) => service.remove(business, id, unit));
 }

@@ -1,9 +1,11 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import { ACCOUNT_NUMBER_PARAMS, type ContractScope } from "../contract-validation.js";
 import {
   ACCOUNT_NUMBER_PARAMETER,
+  answersOf,
   ok,
   type RouteContract,
   readFailures,
@@ -25,7 +27,7 @@ export const contract = {
     tags: ["Accounts"],
     parameters: readParameters(ACCOUNT_NUMBER_PARAMETER),
     responses: {
-      200: ok("The account.", "AccountDetailResponse"),
+      200: ok("The account.", Schemas.AccountDetailResponse),
       ...readFailures(
         "No route (`NOT_FOUND`: also a path segment that is not 10 digits), or no current account of the calling business has this number " +
           "(`ACCOUNT_NOT_FOUND`: another business's or an unknown number alike), or it is one of the calling business's " +
@@ -42,8 +44,12 @@ export const contract = {
 
 /** GET /account/:accountNumber: one of the caller's accounts. */
 export function register(app: ContractScope, { lifecycle }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ACCOUNT_NUMBER_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await lifecycle.get(callerOf(request), request.params.accountNumber),
-  }));
+  app.get(
+    contract.path,
+    { schema: { params: ACCOUNT_NUMBER_PARAMS, response: answersOf(contract) } },
+    async (request) => ({
+      status: "success",
+      data: await lifecycle.get(callerOf(request), request.params.accountNumber),
+    }),
+  );
 }

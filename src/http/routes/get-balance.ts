@@ -1,8 +1,17 @@
 import { balanceQuery } from "../../collections/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import {
+  answersOf,
+  ok,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  ref,
+  SIGNED,
+} from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -19,7 +28,7 @@ export const contract = {
     tags: ["Collections"],
     parameters: readParameters(ref("parameters", "BalanceAt")),
     responses: {
-      200: ok("The balance.", "BalanceResponse"),
+      200: ok("The balance.", Schemas.BalanceResponse),
       ...readFailures(
         "No route (`NOT_FOUND`).",
         [],
@@ -36,8 +45,12 @@ export const contract = {
 
 /** GET /balance. */
 export function register(app: ContractScope, { collections }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: balanceQuery } }, async (request) => ({
-    status: "success",
-    data: await collections.balance(callerOf(request), request.query),
-  }));
+  app.get(
+    contract.path,
+    { schema: { querystring: balanceQuery, response: answersOf(contract) } },
+    async (request) => ({
+      status: "success",
+      data: await collections.balance(callerOf(request), request.query),
+    }),
+  );
 }

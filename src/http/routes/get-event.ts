@@ -1,7 +1,7 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
-import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
+import { Schemas } from "../answers.js";
+import type { ContractScope } from "../contract-validation.js";
 import {
   ok,
   pathParameter,
@@ -10,6 +10,7 @@ import {
   readParameters,
   SIGNED,
 } from "../openapi-components.js";
+import { byIdRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -28,7 +29,7 @@ export const contract = {
       }),
     ),
     responses: {
-      200: ok("The event.", "EventResponse"),
+      200: ok("The event.", Schemas.EventResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no event with this id (`EVENT_NOT_FOUND`: " +
           "another business's alike).",
@@ -44,8 +45,5 @@ export const contract = {
 
 /** GET /events/:id. */
 export function register(app: ContractScope, { events }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await events.get(callerOf(request), request.params.id),
-  }));
+  byIdRoute(app, contract, (caller, id) => events.get(caller, id));
 }

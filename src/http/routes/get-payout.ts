@@ -1,7 +1,7 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
-import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
+import { Schemas } from "../answers.js";
+import type { ContractScope } from "../contract-validation.js";
 import {
   ok,
   pathParameter,
@@ -10,6 +10,7 @@ import {
   readParameters,
   SIGNED,
 } from "../openapi-components.js";
+import { byIdRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -28,7 +29,7 @@ export const contract = {
       }),
     ),
     responses: {
-      200: ok("The payout.", "PayoutResponse"),
+      200: ok("The payout.", Schemas.PayoutResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no payout with this id " +
           "(`PAYOUT_NOT_FOUND`: another business's alike).",
@@ -44,8 +45,5 @@ export const contract = {
 
 /** GET /payouts/:id. */
 export function register(app: ContractScope, { payoutListing }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await payoutListing.get(callerOf(request), request.params.id),
-  }));
+  byIdRoute(app, contract, (caller, id) => payoutListing.get(caller, id));
 }

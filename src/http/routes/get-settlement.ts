@@ -1,8 +1,9 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
-import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
+import { Schemas } from "../answers.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { byIdRoute } from "../read-routes.js";
 import { SETTLEMENT_ID_PARAMETER } from "./list-settlement-transactions.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -18,7 +19,7 @@ export const contract = {
     tags: ["Settlements"],
     parameters: readParameters(SETTLEMENT_ID_PARAMETER),
     responses: {
-      200: ok("The settlement.", "SettlementResponse"),
+      200: ok("The settlement.", Schemas.SettlementResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no settlement with this id " +
           "(`SETTLEMENT_NOT_FOUND`: another business's alike).",
@@ -34,8 +35,5 @@ export const contract = {
 
 /** GET /settlements/:id. */
 export function register(app: ContractScope, { settlements }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await settlements.get(callerOf(request), request.params.id),
-  }));
+  byIdRoute(app, contract, (caller, id) => settlements.get(caller, id));
 }

@@ -1,8 +1,9 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
-import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
+import { Schemas } from "../answers.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { byIdRoute } from "../read-routes.js";
 import { ENDPOINT_ID_PARAMETER } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -17,7 +18,7 @@ export const contract = {
     tags: ["Webhooks"],
     parameters: readParameters(ENDPOINT_ID_PARAMETER),
     responses: {
-      200: ok("One webhook endpoint.", "WebhookEndpointResponse"),
+      200: ok("One webhook endpoint.", Schemas.WebhookEndpointResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
         [ErrorCode.WEBHOOK_NOT_FOUND],
@@ -32,8 +33,5 @@ export const contract = {
 
 /** GET /webhooks/:id. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await service.get(callerOf(request), request.params.id),
-  }));
+  byIdRoute(app, contract, (caller, id) => service.get(caller, id));
 }

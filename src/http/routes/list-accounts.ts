@@ -1,9 +1,10 @@
 import { listQuery } from "../../core/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import { EVERYWHERE, failure, headers, ok, type RouteContract, ref, SIGNED } from "../openapi-components.js";
+import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document (openapi.ts derives the HEAD beside it). */
 export const contract = {
@@ -24,7 +25,7 @@ export const contract = {
       ref("parameters", "RequestId"),
     ],
     responses: {
-      200: ok("One page of accounts.", "AccountListResponse"),
+      200: ok("One page of accounts.", Schemas.AccountListResponse),
       400: failure(
         400,
         "`page` or `limit` is not a whole number in range (`VALIDATION_FAILED`), or the HTTP layer " +
@@ -50,8 +51,5 @@ export const contract = {
 
 /** GET /account/list?page&limit: the caller's accounts, newest first. */
 export function register(app: ContractScope, { accounts }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: listQuery } }, async (request) => {
-    const { items, pagination } = await accounts.list(callerOf(request), request.query);
-    return { status: "success", data: items, pagination };
-  });
+  pageRoute(app, contract, listQuery, (caller, query) => accounts.list(caller, query));
 }

@@ -1,6 +1,8 @@
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import {
+  answersOf,
   BANK_UNAVAILABLE,
   ok,
   type RouteContract,
@@ -23,7 +25,7 @@ export const contract = {
     tags: ["Banks"],
     parameters: readParameters(),
     responses: {
-      200: ok("The banks.", "BankListResponse"),
+      200: ok("The banks.", Schemas.BankListResponse),
       ...readFailures("No route (`NOT_FOUND`)."),
       502: BANK_UNAVAILABLE,
     },
@@ -36,5 +38,8 @@ export const contract = {
 
 /** GET /banks. */
 export function register(app: ContractScope, { banks }: ApiServices): void {
-  app.get(contract.path, async () => ({ status: "success", data: await banks.list() }));
+  app.get(contract.path, { schema: { response: answersOf(contract) } }, async () => ({
+    status: "success",
+    data: await banks.list(),
+  }));
 }

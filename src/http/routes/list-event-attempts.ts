@@ -1,8 +1,9 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
-import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
+import { Schemas } from "../answers.js";
+import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import { byIdRoute } from "../read-routes.js";
 import { EVENT_ID_PARAMETER } from "../write-operations.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -18,7 +19,7 @@ export const contract = {
     tags: ["Events"],
     parameters: readParameters(EVENT_ID_PARAMETER),
     responses: {
-      200: ok("Every attempt to deliver an event.", "DeliveryAttemptListResponse"),
+      200: ok("Every attempt to deliver an event.", Schemas.DeliveryAttemptListResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no event with this id (`EVENT_NOT_FOUND`).",
         [ErrorCode.EVENT_NOT_FOUND],
@@ -33,8 +34,5 @@ export const contract = {
 
 /** GET /events/:id/attempts. */
 export function register(app: ContractScope, { redelivery: service }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS } }, async (request) => ({
-    status: "success",
-    data: await service.attempts(callerOf(request), request.params.id),
-  }));
+  byIdRoute(app, contract, (caller, id) => service.attempts(caller, id));
 }

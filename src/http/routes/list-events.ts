@@ -1,8 +1,9 @@
 import { eventQuery } from "../../events/event-service.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -23,7 +24,7 @@ export const contract = {
       ref("parameters", "EventType"),
     ),
     responses: {
-      200: ok("One page of events.", "EventListResponse"),
+      200: ok("One page of events.", Schemas.EventListResponse),
       ...readFailures(
         "No route (`NOT_FOUND`).",
         [],
@@ -40,8 +41,5 @@ export const contract = {
 
 /** GET /events?page&limit&type. */
 export function register(app: ContractScope, { events }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: eventQuery } }, async (request) => {
-    const { items, pagination } = await events.list(callerOf(request), request.query);
-    return { status: "success", data: items, pagination };
-  });
+  pageRoute(app, contract, eventQuery, (caller, query) => events.list(caller, query));
 }

@@ -1,8 +1,9 @@
 import { payoutQuery } from "../../payouts/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -23,7 +24,7 @@ export const contract = {
       ref("parameters", "PayoutTo"),
     ),
     responses: {
-      200: ok("One page of payouts.", "PayoutListResponse"),
+      200: ok("One page of payouts.", Schemas.PayoutListResponse),
       ...readFailures(
         "No route (`NOT_FOUND`).",
         [],
@@ -40,8 +41,5 @@ export const contract = {
 
 /** GET /payouts?page&limit&status&from&to. */
 export function register(app: ContractScope, { payoutListing }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: payoutQuery } }, async (request) => {
-    const { items, pagination } = await payoutListing.list(callerOf(request), request.query);
-    return { status: "success", data: items, pagination };
-  });
+  pageRoute(app, contract, payoutQuery, (caller, query) => payoutListing.list(caller, query));
 }

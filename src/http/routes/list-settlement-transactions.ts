@@ -1,9 +1,11 @@
 import { listQuery } from "../../core/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
 import {
+  answersOf,
   ok,
   pathParameter,
   type RouteContract,
@@ -41,7 +43,7 @@ export const contract = {
       ref("parameters", "Limit"),
     ),
     responses: {
-      200: ok("One page of the settlement's transactions.", "TransactionListResponse"),
+      200: ok("One page of the settlement's transactions.", Schemas.TransactionListResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or the calling business has no settlement with this id " +
           "(`SETTLEMENT_NOT_FOUND`: another business's alike).",
@@ -59,12 +61,16 @@ export const contract = {
 
 /** GET /settlements/:id/transactions?page&limit. */
 export function register(app: ContractScope, { settlements }: ApiServices): void {
-  app.get(contract.path, { schema: { params: ID_PARAMS, querystring: listQuery } }, async (request) => {
-    const { items, pagination } = await settlements.transactions(
-      callerOf(request),
-      request.params.id,
-      request.query,
-    );
-    return { status: "success", data: items, pagination };
-  });
+  app.get(
+    contract.path,
+    { schema: { params: ID_PARAMS, querystring: listQuery, response: answersOf(contract) } },
+    async (request) => {
+      const { items, pagination } = await settlements.transactions(
+        callerOf(request),
+        request.params.id,
+        request.query,
+      );
+      return { status: "success", data: items, pagination };
+    },
+  );
 }

@@ -1,9 +1,10 @@
 import { transactionQuery } from "../../collections/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
-import { callerOf } from "../authenticate.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -30,7 +31,7 @@ export const contract = {
       ref("parameters", "TimeField"),
     ),
     responses: {
-      200: ok("One page of transactions.", "TransactionListResponse"),
+      200: ok("One page of transactions.", Schemas.TransactionListResponse),
       ...readFailures(
         "No route (`NOT_FOUND`), or `accountNumber` is not one of the calling business's numbers (`ACCOUNT_NOT_FOUND`).",
         [ErrorCode.ACCOUNT_NOT_FOUND],
@@ -47,8 +48,5 @@ export const contract = {
 
 /** GET /transactions?page&limit&accountNumber&sessionId&from&to&timeField: the caller's transactions. */
 export function register(app: ContractScope, { collections }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: transactionQuery } }, async (request) => {
-    const { items, pagination } = await collections.listTransactions(callerOf(request), request.query);
-    return { status: "success", data: items, pagination };
-  });
+  pageRoute(app, contract, transactionQuery, (caller, query) => collections.listTransactions(caller, query));
 }

@@ -1,7 +1,15 @@
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import {
+  answersOf,
+  ok,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -15,7 +23,7 @@ export const contract = {
     tags: ["Webhooks"],
     parameters: readParameters(),
     responses: {
-      200: ok("The business's webhook endpoints.", "WebhookEndpointListResponse"),
+      200: ok("The business's webhook endpoints.", Schemas.WebhookEndpointListResponse),
       ...readFailures("No route (`NOT_FOUND`).", []),
     },
   },
@@ -27,7 +35,7 @@ export const contract = {
 
 /** GET /webhooks. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  app.get(contract.path, async (request) => ({
+  app.get(contract.path, { schema: { response: answersOf(contract) } }, async (request) => ({
     status: "success",
     data: await service.list(callerOf(request)),
   }));

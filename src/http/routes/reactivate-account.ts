@@ -2,7 +2,7 @@ import type { AccountDetail, AccountLifecycle } from "../../accounts/account-lif
 import type { ApiServices } from "../../web/domain-services.js";
 import { actorOf, callerOf } from "../authenticate.js";
 import { ACCOUNT_NUMBER_PARAMS, type ContractScope } from "../contract-validation.js";
-import { lifecycleOperation, type RouteContract } from "../openapi-components.js";
+import { answersOf, lifecycleOperation, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -20,22 +20,31 @@ export const contract = {
 /** Registers a deactivate or reactivate route: a POST without a body, answered once per request. */
 export function answerLifecycle(
   app: ContractScope,
-  path: string,
+  contract: RouteContract,
   lifecycle: AccountLifecycle,
   active: boolean,
 ): void {
-  app.post(path, { schema: { params: ACCOUNT_NUMBER_PARAMS } }, async (request, reply) =>
-    answerOnce<AccountDetail>(
-      request,
-      reply,
-      (unit) =>
-        lifecycle.setActive(callerOf(request), actorOf(request), request.params.accountNumber, active, unit),
-      (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
-    ),
+  app.post(
+    contract.path,
+    { schema: { params: ACCOUNT_NUMBER_PARAMS, response: answersOf(contract) } },
+    async (request, reply) =>
+      answerOnce<AccountDetail>(
+        request,
+        reply,
+        (unit) =>
+          lifecycle.setActive(
+            callerOf(request),
+            actorOf(request),
+            request.params.accountNumber,
+            active,
+            unit,
+          ),
+        (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
+      ),
   );
 }
 
 /** POST /account/:accountNumber/reactivate: 200 with the account, active. */
 export function register(app: ContractScope, { lifecycle }: ApiServices): void {
-  answerLifecycle(app, contract.path, lifecycle, true);
+  answerLifecycle(app, contract, lifecycle, true);
 }

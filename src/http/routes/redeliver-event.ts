@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { redeliveryInput } from "../../webhooks/redelivery.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { EVENT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
@@ -16,8 +17,8 @@ export const contract = {
       "To `endpointId`, or to every enabled endpoint that had it or takes its type; now, with the same `webhook-id`. A delivery waiting for its next retry is made due now; one being attempted is not sent twice at once.",
     tag: "Events",
     pathParameter: EVENT_ID_PARAMETER,
-    requestBody: { schema: "RedeliverRequest", required: false },
-    success: { status: 202, description: "Queued.", schema: "QueuedResponse" },
+    requestBody: { schema: Schemas.RedeliverRequest, required: false },
+    success: { status: 202, description: "Queued.", schema: Schemas.QueuedResponse },
     notFound: {
       description:
         "No route (`NOT_FOUND`), or no such event (`EVENT_NOT_FOUND`) or endpoint (`WEBHOOK_NOT_FOUND`) of the calling business.",
@@ -28,7 +29,7 @@ export const contract = {
 
 /** POST /events/:id/redeliver. */
 export function register(app: ContractScope, { redelivery: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 202, redeliveryInput, (id, redelivery, business, unit) =>
+  writeRoute(app, contract, redeliveryInput, (id, redelivery, business, unit) =>
     service.redeliver(business, id, redelivery, unit),
   );
 }

@@ -1,6 +1,7 @@
 import { ErrorCode } from "../../errors.js";
 import { refundInput } from "../../payouts/refunds.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import type { ContractScope } from "../contract-validation.js";
 import { moneyOutOperation } from "../money-out-operations.js";
@@ -27,7 +28,7 @@ export const contract = {
       examples: ["txn_5f0c2a4e8a8e4c559a570d2f4f1e9b1a"],
     }),
     reference: false,
-    requestBody: { schema: "RefundRequest", required: false },
+    requestBody: { schema: Schemas.RefundRequest, required: false },
     success: "Held and sent to the bank: the refund, a payout `pending`.",
     badRequest: "the body breaks a rule",
     notFound: {
@@ -54,9 +55,7 @@ export const contract = {
 export function register(app: ContractScope, { payouts, refunds }: ApiServices): void {
   writeRoute(
     app,
-    "POST",
-    contract.path,
-    202,
+    contract,
     refundInput,
     (id, input, business, unit) => refunds.refund(business, id, input, { channel: "api", unit }),
     (payout) => payout,

@@ -1,9 +1,10 @@
 import { requeryInput } from "../../collections/validation.js";
 import { ErrorCode, TRANSFER_REFUSALS } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import { callerOf } from "../authenticate.js";
 import type { ContractScope } from "../contract-validation.js";
-import { BANK_UNAVAILABLE, ok, type RouteContract } from "../openapi-components.js";
+import { answersOf, BANK_UNAVAILABLE, ok, type RouteContract } from "../openapi-components.js";
 import { answerOnce } from "../request-guard.js";
 import { writeOperation } from "../write-operations.js";
 
@@ -19,11 +20,11 @@ const operation = writeOperation({
     "reconciliation job finds such payments by itself within `RECONCILE_INTERVAL_SECONDS` " +
     "(docs/bank-integration.md); this is for the customer on the phone now.",
   tag: "Collections",
-  requestBody: { schema: "RequeryRequest", required: true },
+  requestBody: { schema: Schemas.RequeryRequest, required: true },
   success: {
     status: 201,
     description: "Found at the bank and recorded now: the transaction.",
-    schema: "TransactionResponse",
+    schema: Schemas.TransactionResponse,
   },
   notFound: {
     description:
@@ -46,7 +47,7 @@ export const contract = {
   operation: {
     ...operation,
     responses: {
-      200: ok("Already recorded: the transaction.", "TransactionResponse", "Idempotent-Replayed"),
+      200: ok("Already recorded: the transaction.", Schemas.TransactionResponse, "Idempotent-Replayed"),
       ...operation.responses,
       // The bank asked, and it could not answer.
       502: BANK_UNAVAILABLE,
@@ -59,7 +60,7 @@ export function register(app: ContractScope, { reconciliation }: ApiServices): v
   app.route({
     method: "POST",
     url: contract.path,
-    schema: { body: requeryInput },
+    schema: { body: requeryInput, response: answersOf(contract) },
     handler: async (request, reply) =>
       answerOnce(
         request,

@@ -1,8 +1,10 @@
 import { ErrorCode } from "../../errors.js";
 import { accountAtBankQuery } from "../../payouts/banks.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import {
+  answersOf,
   BANK_UNAVAILABLE,
   EVERYWHERE,
   failure,
@@ -39,7 +41,7 @@ export const contract = {
       query("accountNumber", "The 10-digit account number (NUBAN).", "^\\d{10}$", "1234567896"),
     ),
     responses: {
-      200: ok("The account and its name.", "ResolvedBankAccountResponse"),
+      200: ok("The account and its name.", Schemas.ResolvedBankAccountResponse),
       400: failure(
         400,
         "`bankCode` or `accountNumber` is missing, malformed, repeated or not a bank of `GET /banks`, " +
@@ -63,8 +65,12 @@ export const contract = {
 
 /** GET /banks/resolve?bankCode&accountNumber. */
 export function register(app: ContractScope, { banks }: ApiServices): void {
-  app.get(contract.path, { schema: { querystring: accountAtBankQuery } }, async (request) => ({
-    status: "success",
-    data: await banks.resolve(request.query),
-  }));
+  app.get(
+    contract.path,
+    { schema: { querystring: accountAtBankQuery, response: answersOf(contract) } },
+    async (request) => ({
+      status: "success",
+      data: await banks.resolve(request.query),
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, NO_FIELDS, writeOperation, writeRoute } from "../write-operations.js";
@@ -18,7 +19,7 @@ export const contract = {
     success: {
       status: 200,
       description: "The endpoint and its new secret.",
-      schema: "WebhookEndpointWithSecretResponse",
+      schema: Schemas.WebhookEndpointWithSecretResponse,
     },
     notFound: {
       description:
@@ -30,7 +31,7 @@ export const contract = {
 
 /** POST /webhooks/:id/rotate-secret. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 200, NO_FIELDS, (id, _input, business, unit) =>
+  writeRoute(app, contract, NO_FIELDS, (id, _input, business, unit) =>
     service.rotateSecret(business, id, unit),
   );
 }

@@ -1,6 +1,14 @@
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, SIGNED } from "../openapi-components.js";
+import {
+  answersOf,
+  ok,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
 
 /** This route's operation in the OpenAPI document. */
 export const contract = {
@@ -19,7 +27,7 @@ export const contract = {
     tags: ["Sandbox"],
     parameters: readParameters(),
     responses: {
-      200: ok("The destination accounts.", "SandboxPayoutAccountListResponse"),
+      200: ok("The destination accounts.", Schemas.SandboxPayoutAccountListResponse),
       ...readFailures("No route (`NOT_FOUND`: also when the sandbox is off)."),
     },
   },
@@ -33,5 +41,8 @@ export const contract = {
 export function register(app: ContractScope, { banks, sandbox }: ApiServices): void {
   // Documented always (the document says when it is off); served in the sandbox only.
   if (!sandbox) return;
-  app.get(contract.path, async () => ({ status: "success", data: banks.sandboxPayoutAccounts() }));
+  app.get(contract.path, { schema: { response: answersOf(contract) } }, async () => ({
+    status: "success",
+    data: banks.sandboxPayoutAccounts(),
+  }));
 }

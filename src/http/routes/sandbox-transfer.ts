@@ -1,6 +1,7 @@
 import { sandboxTransferInputFor } from "../../collections/validation.js";
 import { ErrorCode, TRANSFER_REFUSALS } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { writeOperation, writeRoute } from "../write-operations.js";
@@ -18,8 +19,8 @@ export const contract = {
       "calling business's accounts through the same path a real bank's notification takes: the " +
       "acceptance rules apply, fees are taken and the ledger is posted. Every amount is integer kobo.",
     tag: "Sandbox",
-    requestBody: { schema: "SandboxTransferRequest", required: true },
-    success: { status: 201, description: "Credited: the transaction.", schema: "TransactionResponse" },
+    requestBody: { schema: Schemas.SandboxTransferRequest, required: true },
+    success: { status: 201, description: "Credited: the transaction.", schema: Schemas.TransactionResponse },
     notFound: {
       description:
         "No route (`NOT_FOUND`: also when the sandbox is off), or the number is not one of the calling " +
@@ -41,9 +42,7 @@ export function register(app: ContractScope, { collections, sandbox, maxTransfer
   if (!sandbox) return;
   writeRoute(
     app,
-    "POST",
-    contract.path,
-    201,
+    contract,
     sandboxTransferInputFor(maxTransferKobo),
     (_id, input, business, unit) => collections.sandboxTransfer(business, input, unit),
     ({ transaction }) => transaction,

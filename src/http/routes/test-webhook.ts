@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, NO_FIELDS, writeOperation, writeRoute } from "../write-operations.js";
@@ -15,7 +16,7 @@ export const contract = {
       "Queues a `webhook.test` event for this endpoint only; the worker sends it within a second or so, signed like every delivery.",
     tag: "Webhooks",
     pathParameter: ENDPOINT_ID_PARAMETER,
-    success: { status: 202, description: "Queued: the test event.", schema: "TestEventResponse" },
+    success: { status: 202, description: "Queued: the test event.", schema: Schemas.TestEventResponse },
     notFound: {
       description:
         "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
@@ -26,7 +27,5 @@ export const contract = {
 
 /** POST /webhooks/:id/test. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "POST", contract.path, 202, NO_FIELDS, (id, _input, business, unit) =>
-    service.sendTest(business, id, unit),
-  );
+  writeRoute(app, contract, NO_FIELDS, (id, _input, business, unit) => service.sendTest(business, id, unit));
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
+import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import type { RouteContract } from "../openapi-components.js";
 import { ENDPOINT_ID_PARAMETER, writeOperation, writeRoute } from "../write-operations.js";
@@ -15,8 +16,12 @@ export const contract = {
       "Changes its `url`, its `events`, or whether it is `enabled`. Enabling clears the reason it was disabled and its run of failures; disabling ends its pending deliveries.",
     tag: "Webhooks",
     pathParameter: ENDPOINT_ID_PARAMETER,
-    requestBody: { schema: "UpdateWebhookEndpointRequest", required: true },
-    success: { status: 200, description: "The endpoint, as it now is.", schema: "WebhookEndpointResponse" },
+    requestBody: { schema: Schemas.UpdateWebhookEndpointRequest, required: true },
+    success: {
+      status: 200,
+      description: "The endpoint, as it now is.",
+      schema: Schemas.WebhookEndpointResponse,
+    },
     notFound: {
       description:
         "No route (`NOT_FOUND`), or the calling business has no endpoint with this id (`WEBHOOK_NOT_FOUND`).",
@@ -27,7 +32,7 @@ export const contract = {
 
 /** PATCH /webhooks/:id. */
 export function register(app: ContractScope, { webhooks: service }: ApiServices): void {
-  writeRoute(app, "PATCH", contract.path, 200, service.inputs.update, (id, change, business, unit) =>
+  writeRoute(app, contract, service.inputs.update, (id, change, business, unit) =>
     service.update(business, id, change, unit),
   );
 }
