@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ACCOUNT_STATUSES, AMOUNT_POLICIES, PAYMENT_STATUSES } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import { MAX_LIMIT, type Pagination } from "../core/validation.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
@@ -7,8 +6,9 @@ import type { AccountDetail } from "./account-lifecycle.js";
 import type { AccountSummary, PermanentAccount, TemporaryAccount } from "./account-views.js";
 import { DEFAULT_DURATION_MINUTES, MAX_DURATION_MINUTES, MIN_DURATION_MINUTES } from "./validation.js";
 
-// The account endpoints' answers as zod schemas, for the OpenAPI document: each describes exactly
-// what AccountService returns (checked against core/api-types.ts at the end of this file).
+// The account endpoints' answers as zod schemas: what the routes answer with, what the OpenAPI
+// document shows and what core/api-types.ts is generated from (scripts/generate-api-types.ts).
+// Each describes exactly what AccountService returns (checked at the end of this file).
 // Converted with `io: "output"`.
 
 const bankName = z.literal(VIRTUAL_BANK_NAME).meta({ description: "The bank that holds the account." });
@@ -41,13 +41,16 @@ const expectedAmount = z
     examples: [150000, null],
   });
 
-const amountPolicy = z
-  .enum(AMOUNT_POLICIES)
-  .nullable()
-  .meta({
-    description: "How `expectedAmount` is applied (`exact`, `atLeast`, `accumulate`); `null` without one.",
-    examples: ["exact", null],
-  });
+/** How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it. */
+export const amountPolicyEnum = z.enum(["exact", "atLeast", "accumulate"]);
+
+/** How far an account that expects an amount has been paid. */
+export const paymentStatusEnum = z.enum(["pending", "partially_paid", "paid", "overpaid"]);
+
+const amountPolicy = amountPolicyEnum.nullable().meta({
+  description: "How `expectedAmount` is applied (`exact`, `atLeast`, `accumulate`); `null` without one.",
+  examples: ["exact", null],
+});
 
 const kobo = (description: string) =>
   z
@@ -55,7 +58,8 @@ const kobo = (description: string) =>
     .min(0)
     .meta({ description, examples: [150000] });
 
-const accountStatusSchema = z.enum(ACCOUNT_STATUSES).meta({
+/** An account's state at an instant, computed when read (no background job flips it). */
+export const accountStatusSchema = z.enum(["active", "expired", "deactivated"]).meta({
   description:
     "Computed when read: `deactivated` (the business deactivated it), `expired` (a temporary account at " +
     "or after `expiresAt`), otherwise `active`. Only an `active` account accepts transfers.",
@@ -110,25 +114,27 @@ export const accountSummarySchema = z
   })
   .meta({ description: "An account of the calling business, permanent or temporary, expired or not." });
 
+/** What an account has been paid, against what it expects. */
+export const paymentProgressSchema = z.strictObject({
+  amountPaid: kobo("Integer kobo paid so far, gross of fees (the same as `totalReceived`)."),
+  amountOutstanding: kobo(
+    "Integer kobo still to pay: 0 once paid or overpaid; `null` without `expectedAmount`.",
+  ).nullable(),
+  paymentStatus: paymentStatusEnum.nullable().meta({
+    description:
+      "`pending` (nothing paid), `partially_paid`, `paid` (exactly the expected amount) or `overpaid`; " +
+      "`null` without `expectedAmount`.",
+    examples: ["partially_paid", null],
+  }),
+});
+
 /** `data` of GET /account/{accountNumber}. */
 export const accountDetailSchema = accountSummarySchema
   .extend({
     expectedAmount,
     amountPolicy,
     totalReceived: kobo("Integer kobo received into the account so far, gross of fees."),
-    amountPaid: kobo("Integer kobo paid so far, gross of fees (the same as `totalReceived`)."),
-    amountOutstanding: kobo(
-      "Integer kobo still to pay: 0 once paid or overpaid; `null` without `expectedAmount`.",
-    ).nullable(),
-    paymentStatus: z
-      .enum(PAYMENT_STATUSES)
-      .nullable()
-      .meta({
-        description:
-          "`pending` (nothing paid), `partially_paid`, `paid` (exactly the expected amount) or `overpaid`; " +
-          "`null` without `expectedAmount`.",
-        examples: ["partially_paid", null],
-      }),
+    ...paymentProgressSchema.shape,
   })
   .meta({ description: "An account of the calling business, with what it has received." });
 

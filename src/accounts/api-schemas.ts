@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AMOUNT_POLICIES } from "../core/api-types.js";
 import {
   DEFAULT_LIMIT,
   DEFAULT_PAGE,
@@ -8,6 +7,7 @@ import {
   MAX_LIMIT,
 } from "../core/validation.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
+import { amountPolicyEnum } from "./answer-schemas.js";
 import {
   BVN_FIELDS,
   DEFAULT_DURATION_MINUTES,
@@ -163,8 +163,7 @@ export const temporaryRequestSchema = z
           "(default 1000000000, NGN 10,000,000). Checked after `duration`.",
         examples: [150000],
       }),
-    amountPolicy: z
-      .enum(AMOUNT_POLICIES)
+    amountPolicy: amountPolicyEnum
       .nullable()
       .optional()
       .meta({

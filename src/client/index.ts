@@ -20,8 +20,8 @@ import { everyItem, searchOf, type TransactionPage } from "./pages.js";
 import { type ClientOptions, createTransport, type RawResponse, type RequestOptions } from "./transport.js";
 
 export { canonicalRequest, type SignatureVersion, sign, signRequestV2 } from "../auth/signature.js";
-// The answers' shapes are the server's own declaration (core/api-types.ts), imported as types
-// only: that file imports nothing, so an integrator who unpacks the package without the
+// The answers' shapes are the server's own (core/api-types.ts, generated from the schemas the
+// routes answer with), imported as types only: that file imports nothing, so an integrator who unpacks the package without the
 // service's dependencies still type-checks (test/client-package.test.ts does exactly that).
 export type * from "../core/api-types.js";
 export type { MoneyOutClient, PayoutPage, PayoutQuery, SettlementPage } from "./money-out.js";

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import type { Event } from "./event-service.js";
 
@@ -10,20 +9,43 @@ const instant = (description: string) =>
     .datetime()
     .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-01-01T09:30:00.000Z"] });
 
-export const eventTypeSchema = z.enum(EVENT_TYPES).meta({
-  description:
-    "`payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` " +
-    "when the account expects an amount, else `null`), `account.expired` (data: the account as listed), " +
-    "`account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, " +
-    "`reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), " +
-    "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
-    "endpoints), `webhook.test` (sent on request to one endpoint).",
-});
+/** What the service tells a business about (what webhooks deliver). */
+export const eventTypeSchema = z
+  .enum([
+    "payment.received",
+    "account.expired",
+    "account.reissued",
+    "account.deactivated",
+    "account.reactivated",
+    "endpoint.disabled",
+    "endpoint.enabled",
+    "payout.successful",
+    "payout.failed",
+    "payout.reversed",
+    "refund.successful",
+    "refund.failed",
+    "settlement.successful",
+    "settlement.failed",
+    "settlement_account.updated",
+    "webhook.test",
+  ])
+  .meta({
+    description:
+      "`payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` " +
+      "when the account expects an amount, else `null`), `account.expired` (data: the account as listed), " +
+      "`account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, " +
+      "`reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), " +
+      "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
+      "endpoints), `webhook.test` (sent on request to one endpoint).",
+  });
+
+/** Where an event's delivery to one endpoint stands. */
+export const deliveryStateSchema = z.enum(["pending", "delivered", "failed", "cancelled"]);
 
 export const deliverySchema = z
   .strictObject({
     endpointId: z.string().meta({ examples: ["we_0b8f1c2d3e4f5a6b7c8d9e0f1a2b3c4d"] }),
-    state: z.enum(["pending", "delivered", "failed", "cancelled"]).meta({
+    state: deliveryStateSchema.meta({
       description:
         "`pending` (due at `nextAttemptAt`, or, with `nextAttemptAt` null, waiting for an earlier " +
         "event of the same account to settle), `delivered` (a 2xx was received), `failed` (every retry " +

@@ -10,8 +10,9 @@ import type { Assert, Describes } from "../core/contracts.js";
 import { displayTextOnTheWire } from "../core/wire-text.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_REFERENCE, PAYOUT_STATUSES } from "./validation.js";
 
-// Money out's bodies and answers as zod schemas, for the OpenAPI document (the answers checked
-// against core/api-types.ts; the request as sent, held to payouts/validation.ts by the tests).
+// Money out's bodies and answers as zod schemas, for the routes' answers, the OpenAPI document and
+// core/api-types.ts, generated from them (the request as sent, held to payouts/validation.ts by
+// the tests).
 
 const bankCode = z
   .string()
@@ -42,6 +43,9 @@ export const resolvedBankAccountSchema = z
   })
   .meta({ description: "An account at a bank, with the name its bank gives it (name enquiry)." });
 
+/** What a payout to a sandbox destination account always does. */
+export const sandboxOutcomeSchema = z.enum(["successful", "failed", "reversed", "unresolvable"]);
+
 /** One item of GET /sandbox/payout-accounts. */
 export const sandboxPayoutAccountSchema = z
   .strictObject({
@@ -51,7 +55,7 @@ export const sandboxPayoutAccountSchema = z
     accountName: z.string().nullable().meta({
       description: "The name its name enquiry answers; null for the account that does not resolve.",
     }),
-    outcome: z.enum(["successful", "failed", "reversed", "unresolvable"]).meta({
+    outcome: sandboxOutcomeSchema.meta({
       description:
         'What a payout to it does: `successful`; `failed` ("account dormant"); `reversed` (successful, ' +
         "then sent back); `unresolvable` (name enquiry answers 422 `ACCOUNT_NOT_RESOLVED`).",
@@ -87,7 +91,11 @@ const displayText = (description: string, example: string) =>
         "may be empty. The pattern states all of it, the length as sent (before NFC).",
       examples: [example],
     });
-const payoutStatus = z.enum(PAYOUT_STATUSES as ["pending", "successful", "failed", "reversed"]);
+/** Where a payout stands: pending until the bank says; a successful one may come back (reversed). */
+export const payoutStatusSchema = z.enum(PAYOUT_STATUSES as ["pending", "successful", "failed", "reversed"]);
+
+/** How a business settles: by hand, once a day at a time in Africa/Lagos, or each credit as it arrives. */
+export const settlementScheduleSchema = z.enum(["manual", "daily", "instant"]);
 
 /** Body of POST /payouts, as sent. */
 export const payoutRequestSchema = z
@@ -157,7 +165,7 @@ export const payoutSchema = z
     }),
     narration: z.string(),
     reference: z.string().meta({ description: "The business's reference (the id when it gave none)." }),
-    status: payoutStatus.meta({
+    status: payoutStatusSchema.meta({
       description:
         "`pending` until the bank finishes; then `successful` (the hold posted) or `failed` (the hold " +
         "voided: amount and fee back to available). A successful payout the receiving bank sends back " +
@@ -175,7 +183,7 @@ export const payoutSchema = z
 
 /** Query parameters of GET /payouts, besides page and limit. */
 export const payoutQuerySchema = z.object({
-  status: payoutStatus.optional().meta({ description: "Only payouts in this status." }),
+  status: payoutStatusSchema.optional().meta({ description: "Only payouts in this status." }),
   from: z.iso
     .datetime({ offset: true })
     .optional()
@@ -200,9 +208,9 @@ export const settlementSchema = z
       .string()
       .regex(/^po_[0-9a-f]{32}$/)
       .meta({ description: "The payout that carries it; its reference is the settlement's id." }),
-    status: payoutStatus.meta({ description: "Its payout's status." }),
+    status: payoutStatusSchema.meta({ description: "Its payout's status." }),
     failureReason: z.string().nullable(),
-    trigger: z.enum(["manual", "daily", "instant"]).meta({
+    trigger: settlementScheduleSchema.meta({
       description: "`manual` (asked for), or the business's schedule: `daily` or `instant`.",
     }),
     bankCode,
@@ -225,6 +233,27 @@ export const settlementSchema = z
   .meta({
     description: "The available balance, less the reserve and the fee, paid to the business's own account.",
   });
+
+/** A business's own bank account that settlements go to (the console's and the CLI's, not the API's). */
+export const settlementAccountSchema = resolvedBankAccountSchema
+  .extend({
+    setAt: instant("When it was set"),
+    usableFrom: instant("The first instant a settlement may go to it (the cool-off after a change)"),
+  })
+  .meta({ description: "A business's own bank account that settlements go to." });
+
+/** A business's settlement terms, as the console and the CLI show them. */
+export const settlementTermsSchema = z
+  .strictObject({
+    account: settlementAccountSchema.nullable().meta({ description: "`null`: none yet." }),
+    schedule: settlementScheduleSchema,
+    dailyAt: z
+      .string()
+      .nullable()
+      .meta({ description: "`HH:MM` in Africa/Lagos for a daily schedule; null otherwise." }),
+    reserve: kobo("Kept back in the available balance by each settlement.").min(0),
+  })
+  .meta({ description: "A business's settlement account, schedule and reserve." });
 
 export type BankSchemasMatchService = [
   Assert<Describes<typeof settlementSchema, Settlement>>,

@@ -1,0 +1,285 @@
+// npm run api-types: writes src/core/api-types.ts, the API's shapes as plain TypeScript (the file
+// the SDK's types come from, which imports nothing), from the zod schemas the routes answer with
+// and the OpenAPI document is made from. test/client-types.test.ts generates it again and fails
+// when the checked-in file differs, so the two cannot drift.
+
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import {
+  accountDetailSchema,
+  accountStatusSchema,
+  accountSummarySchema,
+  amountPolicyEnum,
+  paginationSchema,
+  paymentProgressSchema,
+  paymentStatusEnum,
+  permanentAccountSchema,
+  temporaryAccountSchema,
+} from "../src/accounts/answer-schemas.js";
+import {
+  balanceSchema,
+  sandboxTransferRequestSchema,
+  transactionSchema,
+} from "../src/collections/api-schemas.js";
+import {
+  deliverySchema,
+  deliveryStateSchema,
+  eventSchema,
+  eventTypeSchema,
+} from "../src/events/api-schemas.js";
+import {
+  bankSchema,
+  payoutRequestSchema,
+  payoutSchema,
+  payoutStatusSchema,
+  refundRequestSchema,
+  resolvedBankAccountSchema,
+  sandboxOutcomeSchema,
+  sandboxPayoutAccountSchema,
+  settlementAccountSchema,
+  settlementScheduleSchema,
+  settlementSchema,
+  settlementTermsSchema,
+} from "../src/payouts/api-schemas.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const API_TYPES_FILE = path.join(ROOT, "src/core/api-types.ts");
+
+/**
+ * What the file declares, in its order: `union` a type of the enum's values (with `values`, also
+ * the list as a constant); `answer` an interface of what the server sends; `body` an interface of
+ * a request body as a client writes it, where `null` (which counts as not sent) is left out.
+ */
+type Declaration =
+  | { kind: "union"; name: string; schema: z.ZodType; values?: string; doc: string }
+  | { kind: "answer" | "body"; name: string; schema: z.ZodType; doc: string };
+
+/**
+ * The fields whose constant (`z.literal`) the service fills from elsewhere (the currency from
+ * its record, the bank's name from the bank it runs with): typed by the constant's kind, as the
+ * domain builds them, while the document states the value the service sends today.
+ */
+const FILLED = ["currency", "bankName"];
+
+const DECLARATIONS: Declaration[] = [
+  {
+    kind: "union",
+    name: "AccountStatus",
+    values: "ACCOUNT_STATUSES",
+    schema: accountStatusSchema,
+    doc: "An account's state at an instant, computed when read (no background job flips it).",
+  },
+  {
+    kind: "union",
+    name: "AmountPolicy",
+    values: "AMOUNT_POLICIES",
+    schema: amountPolicyEnum,
+    doc: "How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it.",
+  },
+  {
+    kind: "union",
+    name: "PaymentStatus",
+    values: "PAYMENT_STATUSES",
+    schema: paymentStatusEnum,
+    doc: "How far an account that expects an amount has been paid.",
+  },
+  {
+    kind: "union",
+    name: "EventType",
+    values: "EVENT_TYPES",
+    schema: eventTypeSchema,
+    doc: "What the service tells a business about (what webhooks deliver).",
+  },
+  {
+    kind: "union",
+    name: "DeliveryState",
+    schema: deliveryStateSchema,
+    doc: "Where an event's delivery to one endpoint stands.",
+  },
+  {
+    kind: "answer",
+    name: "PermanentAccount",
+    schema: permanentAccountSchema,
+    doc: "`data` of a generate-permanent answer.",
+  },
+  {
+    kind: "answer",
+    name: "TemporaryAccount",
+    schema: temporaryAccountSchema,
+    doc: "`data` of a generate-temporary answer.",
+  },
+  {
+    kind: "answer",
+    name: "AccountSummary",
+    schema: accountSummarySchema,
+    doc: "One item of the account list.",
+  },
+  {
+    kind: "answer",
+    name: "PaymentProgress",
+    schema: paymentProgressSchema,
+    doc: "What an account has been paid, against what it expects.",
+  },
+  { kind: "answer", name: "AccountDetail", schema: accountDetailSchema, doc: "GET /account/:accountNumber." },
+  { kind: "answer", name: "Pagination", schema: paginationSchema, doc: "A list's `pagination`." },
+  { kind: "answer", name: "Transaction", schema: transactionSchema, doc: "Every amount in integer kobo." },
+  { kind: "answer", name: "Balance", schema: balanceSchema, doc: "GET /balance: kobo." },
+  { kind: "answer", name: "Bank", schema: bankSchema, doc: "GET /banks: one item." },
+  {
+    kind: "answer",
+    name: "ResolvedBankAccount",
+    schema: resolvedBankAccountSchema,
+    doc: "GET /banks/resolve.",
+  },
+  {
+    kind: "union",
+    name: "SandboxOutcome",
+    schema: sandboxOutcomeSchema,
+    doc: "What a payout to a sandbox destination account always does.",
+  },
+  {
+    kind: "answer",
+    name: "SandboxPayoutAccount",
+    schema: sandboxPayoutAccountSchema,
+    doc: "GET /sandbox/payout-accounts: one item.",
+  },
+  {
+    kind: "union",
+    name: "PayoutStatus",
+    schema: payoutStatusSchema,
+    doc: "Where a payout stands: pending until the bank says; a successful one may come back (reversed).",
+  },
+  { kind: "body", name: "PayoutInput", schema: payoutRequestSchema, doc: "POST /payouts' body." },
+  { kind: "answer", name: "Payout", schema: payoutSchema, doc: "" },
+  {
+    kind: "union",
+    name: "SettlementSchedule",
+    schema: settlementScheduleSchema,
+    doc: "How a business settles: by hand, once a day at a time in Africa/Lagos, or each credit as it arrives.",
+  },
+  { kind: "answer", name: "SettlementAccount", schema: settlementAccountSchema, doc: "" },
+  { kind: "answer", name: "SettlementTerms", schema: settlementTermsSchema, doc: "" },
+  { kind: "answer", name: "Settlement", schema: settlementSchema, doc: "" },
+  {
+    kind: "body",
+    name: "RefundInput",
+    schema: refundRequestSchema,
+    doc: "POST /transactions/{id}/refund's body.",
+  },
+  { kind: "answer", name: "Delivery", schema: deliverySchema, doc: "" },
+  { kind: "answer", name: "Event", schema: eventSchema, doc: "" },
+  {
+    kind: "body",
+    name: "SandboxTransferInput",
+    schema: sandboxTransferRequestSchema,
+    doc: "POST /sandbox/transfers' body.",
+  },
+];
+
+type Def = z.ZodType["_zod"]["def"];
+interface Walk {
+  /** The declared name of a schema, by its definition (a `.meta()` copy shares it). */
+  names: Map<Def, string>;
+  body: boolean;
+  /** Whether a string constant is typed `string` here (a field of FILLED). */
+  wide?: boolean;
+}
+
+const descriptionOf = (schema: z.ZodType): string | undefined => {
+  const own = z.globalRegistry.get(schema)?.description;
+  const def = schema._zod.def as { innerType?: z.ZodType };
+  return own ?? (def.innerType ? descriptionOf(def.innerType) : undefined);
+};
+
+const comment = (text: string | undefined, indent: string) =>
+  text ? `${indent}/** ${text.replaceAll("*/", "*\\/").replace(/\s+/g, " ")} */\n` : "";
+
+const literal = (value: unknown) => JSON.stringify(value);
+
+/** The TypeScript type of the values `schema` describes. */
+function typeOf(schema: z.ZodType, walk: Walk, indent: string): string {
+  const named = walk.names.get(schema._zod.def);
+  if (named) return named;
+  const def = schema._zod.def as Def & Record<string, unknown>;
+  switch (def.type) {
+    case "string":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "unknown":
+      return "unknown";
+    case "literal": {
+      const values = def.values as unknown[];
+      if (walk.wide && values.every((value) => typeof value === "string")) return "string";
+      return values.map(literal).join(" | ");
+    }
+    case "enum":
+      return Object.values(def.entries as Record<string, string>)
+        .map(literal)
+        .join(" | ");
+    case "nullable":
+      return `${typeOf(def.innerType as z.ZodType, walk, indent)} | null`;
+    case "optional":
+      return typeOf(def.innerType as z.ZodType, walk, indent);
+    case "array": {
+      const element = typeOf(def.element as z.ZodType, walk, indent);
+      return /[| ]/.test(element) ? `Array<${element}>` : `${element}[]`;
+    }
+    case "object":
+      return `{\n${fields(schema as z.ZodObject, walk, `${indent}  `)}${indent}}`;
+  }
+  throw new Error(`no TypeScript for a zod ${def.type}`);
+}
+
+/** An object's fields, one a line, each with its description. */
+function fields(schema: z.ZodObject, walk: Walk, indent: string): string {
+  return Object.entries(schema.shape)
+    .map(([name, field]) => {
+      const optional = field._zod.def.type === "optional";
+      let type = typeOf(field, { ...walk, wide: FILLED.includes(name) }, indent);
+      // A body's `null` counts as not sent: a client leaves the field out instead.
+      if (walk.body && optional) type = type.replace(/ \| null$/, "");
+      return `${comment(descriptionOf(field), indent)}${indent}${name}${optional ? "?" : ""}: ${type};\n`;
+    })
+    .join("");
+}
+
+function declare(declaration: Declaration, names: Map<Def, string>): string {
+  const { name, schema } = declaration;
+  const doc = comment(declaration.doc || descriptionOf(schema), "");
+  if (declaration.kind === "union") {
+    const values = Object.values((schema._zod.def as unknown as { entries: Record<string, string> }).entries);
+    if (!declaration.values) return `${doc}export type ${name} = ${values.map(literal).join(" | ")};\n`;
+    return (
+      `${doc}export const ${declaration.values} = ${literal(values)} as const;\n` +
+      `export type ${name} = (typeof ${declaration.values})[number];\n`
+    );
+  }
+  const walk = { names, body: declaration.kind === "body" };
+  return `${doc}export interface ${name} {\n${fields(schema as z.ZodObject, walk, "  ")}}\n`;
+}
+
+const HEADER = `// GENERATED by scripts/generate-api-types.ts (npm run api-types) from the zod schemas the API's
+// routes answer with and the OpenAPI document is made from: do not edit it, edit those schemas.
+// The domain builds its answers as these types, and the SDK (src/client) imports them as types
+// only. This file imports nothing, so the SDK's declarations need nothing but it and Node.
+`;
+
+/** The text of src/core/api-types.ts, formatted as the repository formats its code. */
+export function apiTypes(): string {
+  const names = new Map<Def, string>();
+  for (const { name, schema } of DECLARATIONS) names.set(schema._zod.def, name);
+  const text = [HEADER, ...DECLARATIONS.map((declaration) => declare(declaration, names))].join("\n");
+  const biome = path.join(ROOT, "node_modules/.bin/biome");
+  return execFileSync(biome, ["format", `--stdin-file-path=${API_TYPES_FILE}`], {
+    input: text,
+    encoding: "utf8",
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(API_TYPES_FILE, apiTypes());
