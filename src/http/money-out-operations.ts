@@ -8,7 +8,8 @@ import {
   headers,
   json,
   ok,
-  ref,
+  PARAMETERS,
+  RESPONSES,
   SIGNED,
   STORAGE_UNAVAILABLE,
 } from "./openapi-components.js";
@@ -44,10 +45,10 @@ export function moneyOutOperation(o: MoneyOutOperation) {
     security: SIGNED,
     tags: ["Payouts"],
     parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "IdempotencyKeyRequired"),
+      PARAMETERS.SignatureVersion,
+      PARAMETERS.IdempotencyKeyRequired,
       ...(o.pathParameter ? [o.pathParameter] : []),
-      ref("parameters", "RequestId"),
+      PARAMETERS.RequestId,
     ],
     requestBody: { required: o.requestBody.required, content: json(o.requestBody.schema) },
     responses: {
@@ -86,9 +87,9 @@ export function moneyOutOperation(o: MoneyOutOperation) {
             [ErrorCode.REQUEST_IN_PROGRESS, ErrorCode.DUPLICATE_REFERENCE],
             replayed,
           )
-        : ref("responses", "RequestInProgress"),
-      413: ref("responses", "PayloadTooLarge"),
-      415: ref("responses", "UnsupportedMediaType"),
+        : RESPONSES.RequestInProgress,
+      413: RESPONSES.PayloadTooLarge,
+      415: RESPONSES.UnsupportedMediaType,
       422: failure(
         422,
         `${o.unprocessable.description}, or the Idempotency-Key came with another request (\`IDEMPOTENCY_KEY_REUSED\`).`,

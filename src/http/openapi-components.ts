@@ -1,22 +1,14 @@
 import { z } from "zod";
 import { ErrorCode } from "../errors.js";
 import { Schemas } from "./answers.js";
+import { failure, headers, json, PARAMETERS, RESPONSES } from "./openapi-parts.js";
+
+export { failure, headers, json, PARAMETERS, RESPONSES };
 
 // The reusable parts of a route's description: each route file holds its own operation (its
 // `contract`), built from these, with its bodies and answers as the zod schemas of answers.ts;
 // the route hands those answers to Fastify (`answersOf`), and openapi.ts makes the document's
 // paths from the same contracts. openapi-document-components.ts holds the `components`.
-
-/** A reference to a component of the document. */
-export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
-/** The response headers every operation may send, and `extra`. */
-export function headers(...extra: Array<"Retry-After" | "Idempotent-Replayed">) {
-  const names = ["x-request-id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", ...extra];
-  return Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
-}
-
-export const json = (schema: unknown) => ({ "application/json": { schema } });
 
 /** One operation of the document, as the route that serves it declares it. */
 export interface RouteContract {
@@ -37,46 +29,27 @@ export function ok(description: string, schema: z.ZodType, ...extra: Array<"Idem
 }
 
 /**
- * A route's answers by status, for its `schema.response`: every response its contract describes
- * with a zod body (its successes; failures are the error handler's, one envelope for all).
+ * A route's answers by status, for its `schema.response`: every success its contract describes
+ * (failures are the error handler's, one envelope for all).
  */
 export function answersOf(contract: RouteContract): Record<number, z.ZodType> {
   const answers: Record<number, z.ZodType> = {};
   for (const [status, response] of Object.entries(contract.operation.responses)) {
     const content = (response as { content?: Record<string, { schema?: unknown }> }).content;
     const schema = content?.["application/json"]?.schema;
-    if (schema instanceof z.ZodType) answers[Number(status)] = schema;
+    if (Number(status) < 300 && schema instanceof z.ZodType) answers[Number(status)] = schema;
   }
   return answers;
 }
 
 /** The failures every signed operation may answer. */
 export const EVERYWHERE = {
-  401: ref("responses", "Unauthorized"),
-  404: ref("responses", "NotFound"),
-  429: ref("responses", "RateLimited"),
-  431: ref("responses", "HeadersTooLarge"),
-  500: ref("responses", "InternalError"),
+  401: RESPONSES.Unauthorized,
+  404: RESPONSES.NotFound,
+  429: RESPONSES.RateLimited,
+  431: RESPONSES.HeadersTooLarge,
+  500: RESPONSES.InternalError,
 };
-
-/** The fail envelope of an HTTP status, with `error.code` one of `codes`. */
-export function failEnvelope(status: number, codes: ErrorCode[]) {
-  const error = {
-    type: "object",
-    properties: { statusCode: { const: status }, code: { enum: codes, examples: codes.slice(0, 1) } },
-  };
-  return { allOf: [ref("schemas", "Fail"), { type: "object", properties: { error } }] };
-}
-
-/** A fail-envelope response whose `error.code` is one of `codes`. */
-export function failure(
-  status: number,
-  description: string,
-  codes: ErrorCode[],
-  responseHeaders = headers(),
-) {
-  return { description, headers: responseHeaders, content: json(failEnvelope(status, codes)) };
-}
 
 /** The 503 of an operation whose only way to fail with 503 is the database. */
 export const STORAGE_UNAVAILABLE = failure(
@@ -123,7 +96,7 @@ export function readFailures(
 
 /** The parameters of a signed GET: the signature version and the request id, and `extra`. */
 export function readParameters(...extra: unknown[]) {
-  return [ref("parameters", "SignatureVersion"), ...extra, ref("parameters", "RequestId")];
+  return [PARAMETERS.SignatureVersion, ...extra, PARAMETERS.RequestId];
 }
 
 /** A deactivate or reactivate operation: a signed POST without a body, answering the account. */
@@ -135,10 +108,10 @@ export function lifecycleOperation(operationId: string, summary: string, descrip
     security: SIGNED,
     tags: ["Accounts"],
     parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "IdempotencyKey"),
+      PARAMETERS.SignatureVersion,
+      PARAMETERS.IdempotencyKey,
       ACCOUNT_NUMBER_PARAMETER,
-      ref("parameters", "RequestId"),
+      PARAMETERS.RequestId,
     ],
     responses: {
       200: ok("The account, as it now is.", Schemas.AccountDetailResponse, "Idempotent-Replayed"),
@@ -157,9 +130,9 @@ export function lifecycleOperation(operationId: string, summary: string, descrip
         [ErrorCode.NOT_FOUND, ErrorCode.ACCOUNT_NOT_FOUND],
         headers("Idempotent-Replayed"),
       ),
-      409: ref("responses", "RequestInProgress"),
-      413: ref("responses", "PayloadTooLarge"),
-      415: ref("responses", "UnsupportedMediaType"),
+      409: RESPONSES.RequestInProgress,
+      413: RESPONSES.PayloadTooLarge,
+      415: RESPONSES.UnsupportedMediaType,
       422: failure(
         422,
         "A temporary account (`ACCOUNT_NOT_PERMANENT`), or the Idempotency-Key came with another request " +
@@ -167,7 +140,7 @@ export function lifecycleOperation(operationId: string, summary: string, descrip
         [ErrorCode.ACCOUNT_NOT_PERMANENT, ErrorCode.IDEMPOTENCY_KEY_REUSED],
         headers("Idempotent-Replayed"),
       ),
-      502: ref("responses", "ProviderUnavailable"),
+      502: RESPONSES.ProviderUnavailable,
       503: STORAGE_UNAVAILABLE,
     },
   };
@@ -178,11 +151,7 @@ export function generateOperation(schema: z.ZodType) {
   return {
     security: SIGNED,
     tags: ["Accounts"],
-    parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "IdempotencyKey"),
-      ref("parameters", "RequestId"),
-    ],
+    parameters: [PARAMETERS.SignatureVersion, PARAMETERS.IdempotencyKey, PARAMETERS.RequestId],
     requestBody: { required: true, content: json(schema) },
   };
 }
@@ -205,11 +174,11 @@ export const GENERATE_FAILURES = {
     headers("Idempotent-Replayed"),
   ),
   ...EVERYWHERE,
-  409: ref("responses", "RequestInProgress"),
-  413: ref("responses", "PayloadTooLarge"),
-  415: ref("responses", "UnsupportedMediaType"),
-  422: ref("responses", "IdempotencyKeyReused"),
-  502: ref("responses", "ProviderUnavailable"),
+  409: RESPONSES.RequestInProgress,
+  413: RESPONSES.PayloadTooLarge,
+  415: RESPONSES.UnsupportedMediaType,
+  422: RESPONSES.IdempotencyKeyReused,
+  502: RESPONSES.ProviderUnavailable,
   503: failure(
     503,
     "The database is unreachable (`SERVICE_UNAVAILABLE`, with `Retry-After`: nothing changed, retry) or " +

@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
-import { z } from "zod";
-import { nameOf } from "./answers.js";
 import type { RouteContract } from "./openapi-components.js";
 import { components } from "./openapi-document-components.js";
+import { documented } from "./openapi-references.js";
 import { API_ROUTES } from "./routes/index.js";
 
 /** An OpenAPI 3.1 document, as the JSON it is served as. */
@@ -16,50 +15,16 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = API_ROUTES.map((route) 
 /** A Fastify path (`/account/:accountNumber(^\\d{10}$)`) as an OpenAPI path (`/account/{accountNumber}`). */
 export const documentPath = (path: string) => path.replace(/:(\w+)(\([^)]*\))?/g, "{$1}");
 
-/** Every response of `get` without its body, for the HEAD that Fastify answers beside each GET. */
-function headOf(get: { responses: Record<string, unknown> }, shared: Record<string, DeclaredResponse>) {
-  const responses = Object.entries(get.responses).map(([status, answer]) => {
-    const { content: _, ...withoutBody } = componentOf(answer as DeclaredResponse, shared);
+/** Every response of a GET without its body, for the HEAD that Fastify answers beside each GET. */
+function headOf(responses: Record<string, unknown>) {
+  const withoutBodies = Object.entries(responses).map(([status, response]) => {
+    const { content: _, ...withoutBody } = response as { description: string; content?: unknown };
     return [
       status,
       { ...withoutBody, description: `As for GET, without a body: ${withoutBody.description}` },
     ];
   });
-  return Object.fromEntries(responses);
-}
-
-interface DeclaredResponse {
-  $ref?: string;
-  description: string;
-  headers?: unknown;
-  content?: unknown;
-}
-
-/** The response itself, or the shared one it refers to. */
-function componentOf(answer: DeclaredResponse, shared: Record<string, DeclaredResponse>): DeclaredResponse {
-  if (answer.$ref === undefined) return answer;
-  const name = answer.$ref.split("/").pop() ?? "";
-  const found = shared[name];
-  if (!found) throw new Error(`no response component ${name}`);
-  return found;
-}
-
-/**
- * A contract's part as the document states it: a copy (the document shares no objects with the
- * contracts, or with another document) in which each zod body or answer is a reference to the
- * component schema it is (answers.ts names every one).
- */
-function documented(value: unknown, where: string): unknown {
-  if (value instanceof z.ZodType) {
-    const name = nameOf(value);
-    if (name === undefined) throw new Error(`${where}: a body or answer that answers.ts does not name`);
-    return { $ref: `#/components/schemas/${name}` };
-  }
-  if (Array.isArray(value)) return value.map((item) => documented(item, where));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, documented(item, where)]));
-  }
-  return value;
+  return Object.fromEntries(withoutBodies);
 }
 
 /** A route's operation as the document lists it. */
@@ -67,23 +32,23 @@ export const operationOf = ({ method, path, operation }: RouteContract) =>
   documented(operation, `${method} ${path}`) as RouteContract["operation"];
 
 /** The paths, from the routes' contracts; each GET also gets the HEAD that Fastify answers. */
-function paths(shared: Record<string, DeclaredResponse>) {
+function paths() {
   const items: Record<string, Record<string, unknown>> = {};
   for (const contract of ROUTE_CONTRACTS) {
-    const { method, path, head } = contract;
-    const own = operationOf(contract);
+    const { method, path, operation, head } = contract;
     const item = items[documentPath(path)] ?? {};
     items[documentPath(path)] = item;
-    item[method] = own;
+    item[method] = operationOf(contract);
     // Fastify answers HEAD beside every GET: documented as the GET, with the bodies taken out.
     if (method === "get") {
       if (!head) throw new Error(`GET ${path} must describe its HEAD`);
-      item.head = {
-        ...own,
+      const described = {
+        ...operation,
         ...head,
-        operationId: `${own.operationId}Head`,
-        responses: headOf(own, shared),
+        operationId: `${operation.operationId}Head`,
+        responses: headOf(operation.responses),
       };
+      item.head = documented(described, `head ${path}`);
     }
   }
   return items;
@@ -104,7 +69,6 @@ on \`error.code\`. An unexpected failure (500) is \`InternalError\`. Every respo
 
 /** The OpenAPI 3.1 document of the public API, whose operations live under `basePath`. Build it once. */
 export function buildOpenApiDocument(basePath: string): OpenApiDocument {
-  const parts = components();
   return {
     openapi: "3.1.0",
     info: {
@@ -140,7 +104,7 @@ export function buildOpenApiDocument(basePath: string): OpenApiDocument {
           "The available balance, less a reserve, paid to the business's own account: by hand or on its schedule (daily or instant), each a payout.",
       },
     ],
-    paths: paths(parts.responses),
-    components: parts,
+    paths: paths(),
+    components: components(),
   };
 }

@@ -13,9 +13,10 @@ import {
   headers,
   json,
   ok,
+  PARAMETERS,
   pathParameter,
+  RESPONSES,
   type RouteContract,
-  ref,
   SIGNED,
   STORAGE_UNAVAILABLE,
 } from "./openapi-components.js";
@@ -66,10 +67,10 @@ export function writeOperation(o: WriteOperation) {
     security: SIGNED,
     tags: [o.tag],
     parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "IdempotencyKey"),
+      PARAMETERS.SignatureVersion,
+      PARAMETERS.IdempotencyKey,
       ...(o.pathParameter ? [o.pathParameter] : []),
-      ref("parameters", "RequestId"),
+      PARAMETERS.RequestId,
     ],
     ...(o.requestBody
       ? {
@@ -96,9 +97,9 @@ export function writeOperation(o: WriteOperation) {
       ),
       ...EVERYWHERE,
       404: failure(404, o.notFound.description, [ErrorCode.NOT_FOUND, ...o.notFound.codes], replayed),
-      409: ref("responses", "RequestInProgress"),
-      413: ref("responses", "PayloadTooLarge"),
-      415: ref("responses", "UnsupportedMediaType"),
+      409: RESPONSES.RequestInProgress,
+      413: RESPONSES.PayloadTooLarge,
+      415: RESPONSES.UnsupportedMediaType,
       422: failure(
         422,
         `${o.unprocessable ? `${o.unprocessable.description}, or the` : "The"} Idempotency-Key came with another ` +

@@ -6,10 +6,10 @@ import type { ContractScope } from "../contract-validation.js";
 import {
   answersOf,
   ok,
+  PARAMETERS,
   type RouteContract,
   readFailures,
   readParameters,
-  ref,
   SIGNED,
 } from "../openapi-components.js";
 
@@ -26,7 +26,7 @@ export const contract = {
       "ledger account's last entry at or before that instant, an index lookup (never a sum over history).",
     security: SIGNED,
     tags: ["Collections"],
-    parameters: readParameters(ref("parameters", "BalanceAt")),
+    parameters: readParameters(PARAMETERS.BalanceAt),
     responses: {
       200: ok("The balance.", Schemas.BalanceResponse),
       ...readFailures(

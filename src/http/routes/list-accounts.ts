@@ -3,7 +3,15 @@ import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
-import { EVERYWHERE, failure, headers, ok, type RouteContract, ref, SIGNED } from "../openapi-components.js";
+import {
+  EVERYWHERE,
+  failure,
+  headers,
+  ok,
+  PARAMETERS,
+  type RouteContract,
+  SIGNED,
+} from "../openapi-components.js";
 import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document (openapi.ts derives the HEAD beside it). */
@@ -18,12 +26,7 @@ export const contract = {
       "A page past the end is an empty `data` with the true `total` and `pages`.",
     security: SIGNED,
     tags: ["Accounts"],
-    parameters: [
-      ref("parameters", "SignatureVersion"),
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-      ref("parameters", "RequestId"),
-    ],
+    parameters: [PARAMETERS.SignatureVersion, PARAMETERS.Page, PARAMETERS.Limit, PARAMETERS.RequestId],
     responses: {
       200: ok("One page of accounts.", Schemas.AccountListResponse),
       400: failure(

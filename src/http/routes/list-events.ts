@@ -2,7 +2,14 @@ import { eventQuery } from "../../events/event-service.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import {
+  ok,
+  PARAMETERS,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
 import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -18,11 +25,7 @@ export const contract = {
       "an offset over that type's index entries.",
     security: SIGNED,
     tags: ["Events"],
-    parameters: readParameters(
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-      ref("parameters", "EventType"),
-    ),
+    parameters: readParameters(PARAMETERS.Page, PARAMETERS.Limit, PARAMETERS.EventType),
     responses: {
       200: ok("One page of events.", Schemas.EventListResponse),
       ...readFailures(

@@ -2,7 +2,14 @@ import { payoutQuery } from "../../payouts/validation.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import {
+  ok,
+  PARAMETERS,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
 import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -17,11 +24,11 @@ export const contract = {
     security: SIGNED,
     tags: ["Payouts"],
     parameters: readParameters(
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-      ref("parameters", "PayoutStatus"),
-      ref("parameters", "PayoutFrom"),
-      ref("parameters", "PayoutTo"),
+      PARAMETERS.Page,
+      PARAMETERS.Limit,
+      PARAMETERS.PayoutStatus,
+      PARAMETERS.PayoutFrom,
+      PARAMETERS.PayoutTo,
     ),
     responses: {
       200: ok("One page of payouts.", Schemas.PayoutListResponse),

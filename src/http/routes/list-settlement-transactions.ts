@@ -7,11 +7,11 @@ import { type ContractScope, ID_PARAMS } from "../contract-validation.js";
 import {
   answersOf,
   ok,
+  PARAMETERS,
   pathParameter,
   type RouteContract,
   readFailures,
   readParameters,
-  ref,
   SIGNED,
 } from "../openapi-components.js";
 
@@ -37,11 +37,7 @@ export const contract = {
       "one, newest first, with the list's `pagination` (its total is the settlement's `transactionCount`).",
     security: SIGNED,
     tags: ["Settlements"],
-    parameters: readParameters(
-      SETTLEMENT_ID_PARAMETER,
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-    ),
+    parameters: readParameters(SETTLEMENT_ID_PARAMETER, PARAMETERS.Page, PARAMETERS.Limit),
     responses: {
       200: ok("One page of the settlement's transactions.", Schemas.TransactionListResponse),
       ...readFailures(

@@ -3,7 +3,14 @@ import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
-import { ok, type RouteContract, readFailures, readParameters, ref, SIGNED } from "../openapi-components.js";
+import {
+  ok,
+  PARAMETERS,
+  type RouteContract,
+  readFailures,
+  readParameters,
+  SIGNED,
+} from "../openapi-components.js";
 import { pageRoute } from "../read-routes.js";
 
 /** This route's operation in the OpenAPI document. */
@@ -22,13 +29,13 @@ export const contract = {
     security: SIGNED,
     tags: ["Collections"],
     parameters: readParameters(
-      ref("parameters", "Page"),
-      ref("parameters", "Limit"),
-      ref("parameters", "TransactionAccountNumber"),
-      ref("parameters", "SessionId"),
-      ref("parameters", "From"),
-      ref("parameters", "To"),
-      ref("parameters", "TimeField"),
+      PARAMETERS.Page,
+      PARAMETERS.Limit,
+      PARAMETERS.TransactionAccountNumber,
+      PARAMETERS.SessionId,
+      PARAMETERS.From,
+      PARAMETERS.To,
+      PARAMETERS.TimeField,
     ),
     responses: {
       200: ok("One page of transactions.", Schemas.TransactionListResponse),
