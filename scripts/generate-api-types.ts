@@ -53,9 +53,15 @@ export const API_TYPES_FILE = path.join(ROOT, "src/core/api-types.ts");
  * the list as a constant); `answer` an interface of what the server sends; `body` an interface of
  * a request body as a client writes it, where `null` (which counts as not sent) is left out.
  */
-type Declaration =
-  | { kind: "union"; name: string; schema: z.ZodType; values?: string; doc: string }
-  | { kind: "answer" | "body"; name: string; schema: z.ZodType; doc: string };
+interface Declaration {
+  kind: "union" | "answer" | "body";
+  name: string;
+  schema: z.ZodType;
+  /** The doc comment; empty: the schema's own description. */
+  doc: string;
+  /** For a union: the name of the constant that lists its values, if it has one. */
+  values?: string;
+}
 
 /**
  * The fields whose constant (`z.literal`) the service fills from elsewhere (the currency from
@@ -64,119 +70,81 @@ type Declaration =
  */
 const FILLED = ["currency", "bankName"];
 
+/** A declaration of `kind`, as DECLARATIONS lists them. */
+const declared =
+  (kind: Declaration["kind"]) =>
+  (name: string, schema: z.ZodType, doc: string, values?: string): Declaration => ({
+    kind,
+    name,
+    schema,
+    doc,
+    values,
+  });
+const union = declared("union");
+const answer = declared("answer");
+const body = declared("body");
+
 const DECLARATIONS: Declaration[] = [
-  {
-    kind: "union",
-    name: "AccountStatus",
-    values: "ACCOUNT_STATUSES",
-    schema: accountStatusSchema,
-    doc: "An account's state at an instant, computed when read (no background job flips it).",
-  },
-  {
-    kind: "union",
-    name: "AmountPolicy",
-    values: "AMOUNT_POLICIES",
-    schema: amountPolicyEnum,
-    doc: "How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it.",
-  },
-  {
-    kind: "union",
-    name: "PaymentStatus",
-    values: "PAYMENT_STATUSES",
-    schema: paymentStatusEnum,
-    doc: "How far an account that expects an amount has been paid.",
-  },
-  {
-    kind: "union",
-    name: "EventType",
-    values: "EVENT_TYPES",
-    schema: eventTypeSchema,
-    doc: "What the service tells a business about (what webhooks deliver).",
-  },
-  {
-    kind: "union",
-    name: "DeliveryState",
-    schema: deliveryStateSchema,
-    doc: "Where an event's delivery to one endpoint stands.",
-  },
-  {
-    kind: "answer",
-    name: "PermanentAccount",
-    schema: permanentAccountSchema,
-    doc: "`data` of a generate-permanent answer.",
-  },
-  {
-    kind: "answer",
-    name: "TemporaryAccount",
-    schema: temporaryAccountSchema,
-    doc: "`data` of a generate-temporary answer.",
-  },
-  {
-    kind: "answer",
-    name: "AccountSummary",
-    schema: accountSummarySchema,
-    doc: "One item of the account list.",
-  },
-  {
-    kind: "answer",
-    name: "PaymentProgress",
-    schema: paymentProgressSchema,
-    doc: "What an account has been paid, against what it expects.",
-  },
-  { kind: "answer", name: "AccountDetail", schema: accountDetailSchema, doc: "GET /account/:accountNumber." },
-  { kind: "answer", name: "Pagination", schema: paginationSchema, doc: "A list's `pagination`." },
-  { kind: "answer", name: "Transaction", schema: transactionSchema, doc: "Every amount in integer kobo." },
-  { kind: "answer", name: "Balance", schema: balanceSchema, doc: "GET /balance: kobo." },
-  { kind: "answer", name: "Bank", schema: bankSchema, doc: "GET /banks: one item." },
-  {
-    kind: "answer",
-    name: "ResolvedBankAccount",
-    schema: resolvedBankAccountSchema,
-    doc: "GET /banks/resolve.",
-  },
-  {
-    kind: "union",
-    name: "SandboxOutcome",
-    schema: sandboxOutcomeSchema,
-    doc: "What a payout to a sandbox destination account always does.",
-  },
-  {
-    kind: "answer",
-    name: "SandboxPayoutAccount",
-    schema: sandboxPayoutAccountSchema,
-    doc: "GET /sandbox/payout-accounts: one item.",
-  },
-  {
-    kind: "union",
-    name: "PayoutStatus",
-    schema: payoutStatusSchema,
-    doc: "Where a payout stands: pending until the bank says; a successful one may come back (reversed).",
-  },
-  { kind: "body", name: "PayoutInput", schema: payoutRequestSchema, doc: "POST /payouts' body." },
-  { kind: "answer", name: "Payout", schema: payoutSchema, doc: "" },
-  {
-    kind: "union",
-    name: "SettlementSchedule",
-    schema: settlementScheduleSchema,
-    doc: "How a business settles: by hand, once a day at a time in Africa/Lagos, or each credit as it arrives.",
-  },
-  { kind: "answer", name: "SettlementAccount", schema: settlementAccountSchema, doc: "" },
-  { kind: "answer", name: "SettlementTerms", schema: settlementTermsSchema, doc: "" },
-  { kind: "answer", name: "Settlement", schema: settlementSchema, doc: "" },
-  {
-    kind: "body",
-    name: "RefundInput",
-    schema: refundRequestSchema,
-    doc: "POST /transactions/{id}/refund's body.",
-  },
-  { kind: "answer", name: "Delivery", schema: deliverySchema, doc: "" },
-  { kind: "answer", name: "Event", schema: eventSchema, doc: "" },
-  {
-    kind: "body",
-    name: "SandboxTransferInput",
-    schema: sandboxTransferRequestSchema,
-    doc: "POST /sandbox/transfers' body.",
-  },
+  union(
+    "AccountStatus",
+    accountStatusSchema,
+    "An account's state at an instant, computed when read (no background job flips it).",
+    "ACCOUNT_STATUSES",
+  ),
+  union(
+    "AmountPolicy",
+    amountPolicyEnum,
+    "How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it.",
+    "AMOUNT_POLICIES",
+  ),
+  union(
+    "PaymentStatus",
+    paymentStatusEnum,
+    "How far an account that expects an amount has been paid.",
+    "PAYMENT_STATUSES",
+  ),
+  union(
+    "EventType",
+    eventTypeSchema,
+    "What the service tells a business about (what webhooks deliver).",
+    "EVENT_TYPES",
+  ),
+  union("DeliveryState", deliveryStateSchema, "Where an event's delivery to one endpoint stands."),
+  answer("PermanentAccount", permanentAccountSchema, "`data` of a generate-permanent answer."),
+  answer("TemporaryAccount", temporaryAccountSchema, "`data` of a generate-temporary answer."),
+  answer("AccountSummary", accountSummarySchema, "One item of the account list."),
+  answer("PaymentProgress", paymentProgressSchema, "What an account has been paid, against what it expects."),
+  answer("AccountDetail", accountDetailSchema, "GET /account/:accountNumber."),
+  answer("Pagination", paginationSchema, "A list's `pagination`."),
+  answer("Transaction", transactionSchema, "Every amount in integer kobo."),
+  answer("Balance", balanceSchema, "GET /balance: kobo."),
+  answer("Bank", bankSchema, "GET /banks: one item."),
+  answer("ResolvedBankAccount", resolvedBankAccountSchema, "GET /banks/resolve."),
+  union(
+    "SandboxOutcome",
+    sandboxOutcomeSchema,
+    "What a payout to a sandbox destination account always does.",
+  ),
+  answer("SandboxPayoutAccount", sandboxPayoutAccountSchema, "GET /sandbox/payout-accounts: one item."),
+  union(
+    "PayoutStatus",
+    payoutStatusSchema,
+    "Where a payout stands: pending until the bank says; a successful one may come back (reversed).",
+  ),
+  body("PayoutInput", payoutRequestSchema, "POST /payouts' body."),
+  answer("Payout", payoutSchema, ""),
+  union(
+    "SettlementSchedule",
+    settlementScheduleSchema,
+    "How a business settles: by hand, once a day at a time in Africa/Lagos, or each credit as it arrives.",
+  ),
+  answer("SettlementAccount", settlementAccountSchema, ""),
+  answer("SettlementTerms", settlementTermsSchema, ""),
+  answer("Settlement", settlementSchema, ""),
+  body("RefundInput", refundRequestSchema, "POST /transactions/{id}/refund's body."),
+  answer("Delivery", deliverySchema, ""),
+  answer("Event", eventSchema, ""),
+  body("SandboxTransferInput", sandboxTransferRequestSchema, "POST /sandbox/transfers' body."),
 ];
 
 type Def = z.ZodType["_zod"]["def"];
