@@ -61,7 +61,16 @@ export function serializingSchema(schema: z.ZodType): Node {
   return forSerializing(json);
 }
 
+// Compiled once per schema: the routes share answers (a transaction, a payout), and every app a
+// process builds (the tests build many) shares the same schemas. The functions hold no state.
+const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
+
 /** Compiles a route's declared answer (a zod schema) into the function that writes it. */
 export const answerSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema }) => {
-  return fastJson(serializingSchema(schema)) as (data: unknown) => string;
+  let write = compiled.get(schema);
+  if (!write) {
+    write = fastJson(serializingSchema(schema)) as (data: unknown) => string;
+    compiled.set(schema, write);
+  }
+  return write;
 };
