@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { idempotencyKeyRequired } from "../core/money-out-errors.js";
 import { isCommitOutcomeUnknown } from "../core/storage-failures.js";
-import type { RecordKey, UnitOfWork } from "../core/unit-of-work.js";
+import { type RecordKey, RequestUnitOfWork, type UnitOfWork } from "../core/unit-of-work.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { receivedBody } from "../web/request-body.js";
@@ -146,7 +146,7 @@ export async function answerOnce<T>(
     if (!serialize) throw new Error(`${request.routeOptions.url} declares no answer for ${statusCode}`);
     return { statusCode, payload: serialize(body as Record<string, unknown>) };
   };
-  const unit = request.server.requestRecords.unitOfWork((outcome) => {
+  const unit = new RequestUnitOfWork((outcome) => {
     answer = encode(outcome as T);
     return { claims: request.claims ?? [], statusCode: answer.statusCode, response: answer.payload };
   }, request.reference);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RecordKey, RequestRecordKind, UnitOfWork } from "../core/unit-of-work.js";
+import type { RecordKey, RequestRecordKind } from "../core/unit-of-work.js";
 import type { Executor } from "../storage/executor.js";
 import {
   deleteExpiredRecords,
@@ -8,7 +8,6 @@ import {
   type RequestRecord,
   type RequestRecordClaims,
 } from "../storage/request-record-repository.js";
-import { type AnswerToStore, RequestUnitOfWork } from "../storage/unit-of-work.js";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -92,15 +91,6 @@ export class RequestRecords {
       created_at: new Date(now).toISOString(),
       reference: randomUUID(),
     };
-  }
-
-  /**
-   * The unit of work of a claimed request (see core/unit-of-work.ts): the write the domain makes
-   * with it stores `answer`'s outcome under the request's keys, with its effect; `reference` is
-   * the bank reference claimed with them.
-   */
-  unitOfWork(answer: AnswerToStore, reference: string | undefined): UnitOfWork {
-    return new RequestUnitOfWork(answer, reference);
   }
 
   /**
