@@ -1,4 +1,4 @@
-import type { ChainRules } from "../storage/delivery-repository.js";
+import type { ChainRules } from "../core/delivery-chain.js";
 
 /**
  * A delivery behind a pending delivery of the same account to the same endpoint waits with this

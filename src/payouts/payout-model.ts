@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
+import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
 import type { Executor } from "../storage/executor.js";
-import type { PayoutRow, PayoutsCounted } from "../storage/payout-repository.js";
+import type { PayoutRow } from "../storage/payout-repository.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must

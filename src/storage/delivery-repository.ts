@@ -1,5 +1,5 @@
 import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
-import type { DeliveryState } from "../core/api-types.js";
+import type { ChainRules } from "../core/delivery-chain.js";
 import type { EventRow, EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
@@ -26,19 +26,6 @@ export interface DeliveryDialect {
    * use (sqlite/ and postgres/event-writes.ts), so an event is spelled once per dialect.
    */
   recordEvent(db: Executor, event: EventToWrite): Promise<EventRow>;
-}
-
-/**
- * How one account's deliveries to one endpoint keep their order, as the domain decides it
- * (events/delivery-chain.ts): storage reads it as data and decides nothing of it.
- */
-export interface ChainRules {
-  /** The `next_attempt_at` of a delivery waiting behind an earlier one of its chain. */
-  unscheduled: string;
-  /** Whether a claim leaves out a delivery while an earlier one of its chain is due or in flight. */
-  inOrder: boolean;
-  /** The states a redelivery makes pending again (a pending delivery keeps its place). */
-  reopened: readonly DeliveryState[];
 }
 
 /**

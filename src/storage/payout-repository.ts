@@ -1,5 +1,6 @@
 import type { Expression, Selectable } from "kysely";
 import type { PayoutStatus } from "../core/api-types.js";
+import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { Executor } from "./executor.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
 
@@ -66,12 +67,6 @@ interface PayoutsTermsColumns {
   payouts_enabled: number;
   payout_limit_kobo: number | null;
   payout_daily_limit_kobo: number | null;
-}
-
-/** Which payouts a sum counts, as the domain decides it: their statuses, and settlements or not. */
-export interface PayoutsCounted {
-  statuses: readonly PayoutStatus[];
-  settlements: boolean;
 }
 
 /** Kobo of the business's payouts created at or after `since`, of those `counted`. */
