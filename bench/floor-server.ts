@@ -1,101 +1,116 @@
-// The floor the real endpoints are measured against: a bare Fastify app on its own database
-// (a file or database of its own, never the service's), through the raw driver (better-sqlite3
-// or pg: no query builder), with the service's pragmas, that verifies one HMAC and then inserts
-// one row (the write floor) or reads one indexed 10-row page (the read floor). Started by
-// bench/run.ts with FLOOR_DATABASE_URL.
-import { randomUUID } from "node:crypto";
+// The floor the service is measured against: the least a signed generate or list can cost on
+// this stack. It does the same work per request as the targets' own floor
+// (../shared/bench/floor-server.mjs), so that the ratios npm run bench gives are the targets':
+// Fastify; the body read as text and parsed; one HMAC-SHA256 of the body and the timestamp,
+// compared in constant time; then one raw insert of an account-like row, a sequential number
+// (POST .../account/generate, answered with the account), or one indexed 10-row page (GET
+// .../account/list). No seeded rows: the page is read from what the write floor inserted, as
+// there. On a database of its own (FLOOR_DATABASE_URL), never the service's:
+// - SQLite: better-sqlite3, WAL and synchronous=NORMAL, statements prepared once;
+// - PostgreSQL: the raw pg driver, a pool of 10, named statements (parsed and planned once per
+//   connection).
+// Started by bench/run.ts, pinned to the same CPUs as the service and the load generator.
+import { createHmac, timingSafeEqual } from "node:crypto";
 import SqliteDatabase from "better-sqlite3";
-import Fastify from "fastify";
+import Fastify, { type FastifyRequest } from "fastify";
 import pg from "pg";
-import { verifySignature } from "../src/auth/signature.js";
 import { parseDatabaseUrl } from "../src/config/load.js";
 
-const FLOOR_SECRET = process.env.FLOOR_SECRET ?? "";
-const PARTITION = "floor";
-const ROWS = 10_000;
+const SECRET = process.env.FLOOR_SECRET ?? "";
+const BUSINESS = "b1";
 
-const CREATE = [
-  "create table if not exists floor_rows (id text primary key, partition_key text not null, seq integer not null, payload text not null, created_at text not null)",
-  "create index if not exists floor_rows_partition_seq on floor_rows (partition_key, seq)",
+const CREATE_SQLITE = [
+  "create table if not exists a (id integer primary key, biz text, email text, num text unique, created_at text)",
+  "create index if not exists a_biz on a (biz, created_at desc)",
 ];
-const INSERT =
-  "insert into floor_rows (id, partition_key, seq, payload, created_at) values ($1, $2, $3, $4, $5)";
-const PAGE = `select id, payload, created_at from floor_rows where partition_key = $1 and seq > $2 order by seq desc limit 10`;
+const CREATE_POSTGRES = [
+  "create table if not exists a (id bigserial primary key, biz text, email text, num text unique, created_at text)",
+  "create index if not exists a_biz on a (biz, created_at desc)",
+];
+const INSERT = "insert into a (biz, email, num, created_at) values ($1, $2, $3, $4)";
+const PAGE = "select num, email, created_at from a where biz = $1 order by created_at desc limit 10";
 
-/** The two statements the floor runs, on one driver. */
+/** The floor's two statements, on one driver. */
 interface Floor {
-  insert(values: unknown[]): Promise<void>;
+  insert(values: [string, string, string, string]): Promise<void>;
   page(): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
-async function sqliteFloor(file: string): Promise<Floor> {
+function sqliteFloor(file: string): Floor {
   const db = new SqliteDatabase(file);
-  // The service's pragmas (src/storage/database.ts).
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
-  for (const statement of CREATE) db.exec(statement);
+  for (const statement of CREATE_SQLITE) db.exec(statement);
   const toSqlite = (text: string) => text.replace(/\$\d+/g, "?");
   const insert = db.prepare(toSqlite(INSERT));
   const page = db.prepare(toSqlite(PAGE));
-  if ((db.prepare("select count(*) as n from floor_rows").get() as { n: number }).n === 0) {
-    db.transaction(() => {
-      for (let i = 1; i <= ROWS; i++) insert.run(randomUUID(), PARTITION, i, "{}", new Date().toISOString());
-    })();
-  }
   return {
     insert: async (values) => void insert.run(...values),
-    page: async () => page.all(PARTITION, 0),
-    close: async () => {
-      db.close();
-    },
+    page: async () => page.all(BUSINESS),
+    close: async () => void db.close(),
   };
 }
 
 async function postgresFloor(url: string): Promise<Floor> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  for (const statement of CREATE) await pool.query(statement);
-  const { rows } = await pool.query<{ n: string }>("select count(*) as n from floor_rows");
-  if (Number(rows[0]?.n) === 0) {
-    await pool.query(
-      `insert into floor_rows (id, partition_key, seq, payload, created_at)
-       select gen_random_uuid()::text, $1, n, '{}', now()::text from generate_series(1, ${ROWS}) n`,
-      [PARTITION],
-    );
-  }
-  // Named statements: parsed and planned once per connection, as the service's hot path is.
+  pool.on("error", () => {
+    // An idle client lost at shutdown.
+  });
+  for (const statement of CREATE_POSTGRES) await pool.query(statement);
   return {
     insert: async (values) => void (await pool.query({ name: "floor_insert", text: INSERT, values })),
-    page: async () => (await pool.query({ name: "floor_page", text: PAGE, values: [PARTITION, 0] })).rows,
+    page: async () => (await pool.query({ name: "floor_page", text: PAGE, values: [BUSINESS] })).rows,
     close: () => pool.end(),
   };
 }
 
 const location = parseDatabaseUrl(process.env.FLOOR_DATABASE_URL ?? "");
 if (!location) throw new Error("FLOOR_DATABASE_URL is required");
-const floor =
-  location.dialect === "sqlite" ? await sqliteFloor(location.file) : await postgresFloor(location.url);
+const floor = location.dialect === "sqlite" ? sqliteFloor(location.file) : await postgresFloor(location.url);
 
-let seq = 0;
+/** A generate's body: its text, which is signed, and what it says. */
+interface Body {
+  text: string;
+  json: { name?: unknown; email?: unknown };
+}
+
 const app = Fastify({ logger: false });
 app.removeAllContentTypeParsers();
-app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
-  done(null, body),
-);
-
-const authentic = (headers: Record<string, unknown>, body: Buffer | string) =>
-  verifySignature(FLOOR_SECRET, [body], String(headers["x-timestamp"]), String(headers["x-signature"]));
-
-app.post("/write", async (request, reply) => {
-  const body = request.body as Buffer;
-  if (!authentic(request.headers, body)) return reply.code(401).send({ status: "fail" });
-  await floor.insert([randomUUID(), "writes", ++seq, body.toString(), new Date().toISOString()]);
-  return reply.code(201).send({ status: "success" });
+app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, text, done) => {
+  try {
+    done(null, { text, json: JSON.parse(text as string) });
+  } catch (error) {
+    done(error as Error, undefined);
+  }
 });
 
-app.get("/read", async (request, reply) => {
-  if (!authentic(request.headers, "{}")) return reply.code(401).send({ status: "fail" });
-  return { status: "success", data: await floor.page() };
+function authentic(request: FastifyRequest, input: string): boolean {
+  const want = createHmac("sha256", SECRET)
+    .update(input + String(request.headers["x-timestamp"]))
+    .digest();
+  const got = Buffer.from(String(request.headers["x-signature"]), "hex");
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+let serial = 1_000_000_000;
+app.post("/api/v1/external/account/generate", async (request, reply) => {
+  const body = request.body as Body;
+  if (!authentic(request, body.text))
+    return reply.code(401).send({ status: "fail", message: "Invalid signature" });
+  const accountNumber = String(serial++);
+  await floor.insert([BUSINESS, String(body.json.email), accountNumber, new Date().toISOString()]);
+  const name = body.json.name;
+  return {
+    status: "success",
+    data: { bankName: "Virtual Bank", accountNumber, accountName: name, userName: name },
+  };
+});
+
+app.get("/api/v1/external/account/list", async (request, reply) => {
+  if (!authentic(request, "{}"))
+    return reply.code(401).send({ status: "fail", message: "Invalid signature" });
+  return { status: "success", data: await floor.page(), pagination: { page: 1, limit: 10 } };
 });
 
 app.get("/ready", async () => ({ status: "success" }));

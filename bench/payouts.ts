@@ -6,7 +6,8 @@ import { loadConfig } from "../src/config/load.js";
 import { check } from "../src/core/validation.js";
 import { payoutQuery } from "../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
-import type { BenchRequest, Key } from "./harness.js";
+import type { Key } from "./harness.js";
+import type { BenchRequest } from "./load.js";
 
 // The payout scenario's business: API payouts on, limits out of the way, and money to send,
 // credited through the bank's ingestion path before the server starts; and how the bench knows
@@ -67,8 +68,8 @@ export async function payoutBusiness(services: Services) {
       headers: { "idempotency-key": `bench-${tag}-${n}` },
     }),
     /** Waits (up to two minutes without progress) until none of the business's payouts is pending; when. */
-    async allFinal(env: Record<string, string>, dir: string, created: number): Promise<number> {
-      const watcher = await openServices(loadConfig({ ...env, DATA_DIR: dir }));
+    async allFinal(env: Record<string, string>, created: number): Promise<number> {
+      const watcher = await openServices(loadConfig(env));
       try {
         const pending = async () =>
           (await watcher.payoutListing.list(business, check(payoutQuery, { status: "pending", limit: "1" })))

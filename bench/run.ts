@@ -1,417 +1,186 @@
-// npm run bench [-- --db postgres] [--duration 10] [--warmup 3] [--connections 50] [--accounts 1000000] [--out dir] [--only text] [--cpu-prof dir]
-// Starts the real server and the floor server as processes, each on a fresh database of its own,
-// drives them with autocannon, and reports throughput, latency, errors and peak RSS; see
-// docs/performance.md. The machinery is in bench/harness.ts.
+// npm run bench [-- --db postgres] [--targets generate,list] [--rounds 3] [--duration 6] [--warmup 2]
+//   [--connections 50] [--accounts 1000000] [--only text] [--out dir] [--cpu-prof dir]
+// Measures the service against a bare floor the way the performance targets are judged
+// (../shared/bench/measure.mjs): the service (as `npm start` starts it), the floor and this
+// process (the load generator) pinned to CPUs 0 and 1; the targets' scenarios in alternating
+// rounds, each run after its own warm-up, the ratio the median over the rounds. Then the other
+// scenarios, on a seeded database of their own. See docs/performance.md.
 
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { permanentInput } from "../src/accounts/validation.js";
 import { openServices } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
-import { check } from "../src/core/validation.js";
 import {
-  type BenchRequest,
+  extraBusinesses,
+  extraScenarios,
+  PACED_RATE,
+  PAYOUT_PHASE,
+  payoutPhase,
+  WEBHOOK_PHASES,
+  type WebhookPhase,
+  webhookPhase,
+} from "./extras.js";
+import {
   buildService,
+  CPUS,
   freshDatabase,
-  type Key,
   log,
-  measure,
-  type Result,
+  pinning,
+  pinSelf,
   ROOT,
-  round,
   startProcess,
   stopProcesses,
-  table,
+  type Target,
 } from "./harness.js";
-import { type PayoutStats, payoutBusiness } from "./payouts.js";
-import { seedAccounts } from "./seed.js";
-import { combinedStats, type WebhookPayee, type WebhookStats, webhookPayee } from "./webhooks.js";
+import { alternate, combine, type Load, measure, type Result } from "./load.js";
+import type { PayoutStats } from "./payouts.js";
+import { type TargetResult, writeReport } from "./report.js";
+import { floorRequests, TARGET_IDS, TARGET_SCENARIOS, type TargetId, targetBusinesses } from "./targets.js";
+import type { WebhookStats } from "./webhooks.js";
 
 const { values: args } = parseArgs({
   options: {
     db: { type: "string", default: "sqlite" },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "3" },
+    // The targets' scenarios to run, in this order (as BENCH_SCENARIOS there), and nothing else.
+    targets: { type: "string" },
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "6" },
+    warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
     accounts: { type: "string", default: "1000000" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
-    // Only the scenarios whose names contain this text (the floors always run): to measure one change.
+    // Only the scenarios whose names contain this text: to measure one change.
     only: { type: "string" },
     // A directory for the service's CPU profiles (node --cpu-prof): where its time goes under
     // load; `npm run bench:profile -- <file>` sums them by package and function.
     "cpu-prof": { type: "string" },
   },
 });
-const LOAD = {
+const LOAD: Load = {
   duration: Number(args.duration),
   warmup: Number(args.warmup),
   connections: Number(args.connections),
 };
+const ROUNDS = Number(args.rounds);
 const DEEP = Number(args.accounts);
 const SMALL = Math.min(10_000, DEEP);
 const FLOOR_SECRET = randomBytes(16).toString("hex");
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 if (args.db !== "sqlite" && args.db !== "postgres") throw new Error("--db is sqlite or postgres");
 const DIALECT: "sqlite" | "postgres" = args.db;
-/** Transfers a second in the paced webhook scenario: issue 29's "notification to webhook" target. */
-const PACED_RATE = 500;
-
-interface Scenario {
-  name: string;
-  floor: "write" | "read";
-  expectStatus: number[];
-  request: (n: number) => BenchRequest;
-}
+const chosen = (name: string) => args.only === undefined || name.includes(args.only);
+const TARGETS = targetsToRun();
+const EXTRAS = args.targets === undefined ? extraScenarios(DEEP, SMALL).filter((s) => chosen(s.name)) : [];
+const PHASES = args.targets === undefined ? WEBHOOK_PHASES.filter((p) => chosen(p.name)) : [];
+const PAYOUTS = args.targets === undefined && chosen(PAYOUT_PHASE);
+const FLOOR_NAMES = { write: "floor: HMAC + insert", read: "floor: HMAC + 10-row page" } as const;
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "vas-bench-"));
-  // The service and the floor each on a database of their own: neither's file, cache or
-  // checkpoints slow the other.
-  const { url, drop } = await freshDatabase(DIALECT, dir, "service", ADMIN_URL);
-  const floorDatabase = await freshDatabase(DIALECT, dir, "floor", ADMIN_URL);
+  const pin = pinning();
+  if (pin.length > 0) pinSelf();
+  log(
+    pin.length > 0
+      ? `pinned: service, floor and load generator on CPUs ${CPUS}`
+      : "not pinned (no taskset, or CPUs 0,1 not allowed)",
+  );
+  const drops: Array<() => Promise<void>> = [];
+  const fresh = async (name: string) => {
+    const database = await freshDatabase(DIALECT, dir, name, ADMIN_URL);
+    drops.push(database.drop);
+    return database.url;
+  };
   const children: ChildProcess[] = [];
   try {
-    log(`seeding (${DIALECT}): businesses and ${DEEP.toLocaleString()} + ${SMALL.toLocaleString()} accounts`);
-    const masterKey = randomBytes(32);
-    const env = { DATABASE_URL: url, VAS_MASTER_KEY: masterKey.toString("hex") };
-    const services = await openServices(loadConfig({ ...env, DATA_DIR: dir }));
-    const business = async (name: string, accounts: number) => {
-      const created = await services.businesses.createBusiness(name, "completed");
-      if (accounts > 0) await seedAccounts(services, created.business.id, accounts);
-      return { apiKey: created.apiKey, secretKey: created.secretKey };
-    };
-    const writer = await business("Writer Ltd", 0);
-    // Ten more writers: generate spread over ten businesses, whose rows and locks are their own.
-    const writers: Key[] = [];
-    for (let b = 0; b < 10; b++) writers.push(await business(`Writer ${b} Ltd`, 0));
-    const small = await business("Small Ltd", SMALL);
-    const deep = await business("Deep Ltd", DEEP);
-    // Ten payee businesses with ten accounts each, which the sandbox pays into: the transfer
-    // scenarios pay into one of them, or spread over all ten.
-    const payees: Array<{ key: Key; accounts: string[] }> = [];
-    for (let b = 0; b < 10; b++) {
-      const name = `Payee ${b} Ltd`;
-      const created = await services.businesses.createBusiness(name, "completed");
-      const accounts: string[] = [];
-      for (let i = 0; i < 10; i++) {
-        const { account } = await services.accounts.generatePermanent(
-          { businessId: created.business.id, businessName: name },
-          { type: "cli" },
-          check(permanentInput, {
-            name: `Payee ${i}`,
-            email: `payee${b}.${i}@example.com`,
-            bvn: "22345678901",
-          }),
-        );
-        accounts.push(account.accountNumber);
-      }
-      payees.push({ key: { apiKey: created.apiKey, secretKey: created.secretKey }, accounts });
-    }
-    // Payees whose events go to webhook receivers in this process: one receiver; ten; nine and
-    // one that never answers.
-    const hooked = await webhookPayee(services, "Hooked Ltd", 1, false);
-    // A business whose transfers arrive at a steady PACED_RATE a second, each an event to its one receiver.
-    const paced = await webhookPayee(services, "Paced Ltd", 1, false);
-    const fanout = await webhookPayee(services, "Fanout Ltd", 10, false);
-    // At most 10 endpoints a business: nine that answer and the hanging one.
-    const fanoutHanging = await webhookPayee(services, "Fanout Hanging Ltd", 9, true);
-    // A business that pays out: API payouts on, no limit in the way, and money to send.
-    const payer = await payoutBusiness(services);
-    await services.close();
-
-    const floor = await startProcess(
-      "bench/floor-server.ts",
-      { FLOOR_DATABASE_URL: floorDatabase.url, FLOOR_SECRET },
-      "/ready",
-      children,
-    );
-    // The service as deployed (info logs, one line per request), rate limits off: one client
-    // sending thousands of requests a second is the point here.
     log("building the service");
     buildService();
-    const server = await startProcess(
-      startCommand(),
-      {
-        ...env,
-        DATA_DIR: dir,
-        RATE_LIMIT_PER_KEY_PER_MIN: "0",
-        RATE_LIMIT_PER_IP_PER_MIN: "0",
-        LOG_LEVEL: "info",
-        // Production settings but for the sandbox route, which the transfer scenario pays through,
-        // and webhooks to the receiver on this machine.
-        SANDBOX: "true",
-        WEBHOOK_ALLOW_PRIVATE: "true",
-        // The sandbox's bank finishes a payout as soon as it is asked: what is measured is the
-        // service's side of create to final.
-        SANDBOX_PAYOUT_SETTLE_MS: "0",
-      },
-      "/health",
+    const floor = await startProcess(
+      "bench/floor-server.ts",
+      { FLOOR_DATABASE_URL: await fresh("floor"), FLOOR_SECRET },
+      "/ready",
       children,
+      pin,
     );
-
-    const results: Result[] = [];
-    log("floors");
-    const floorWrite = await measure(
-      "floor: HMAC + insert",
-      floor,
-      [201],
-      (n) => ({
-        method: "POST",
-        path: "/write",
-        body: JSON.stringify({ n, email: `floor${n}@example.com` }),
-        key: { apiKey: "", secretKey: FLOOR_SECRET },
-      }),
-      LOAD,
-    );
-    const floorRead = await measure(
-      "floor: HMAC + 10-row page",
-      floor,
-      [200],
-      () => ({
-        method: "GET",
-        path: "/read",
-        key: { apiKey: "", secretKey: FLOOR_SECRET },
-      }),
-      LOAD,
-    );
-    results.push(floorWrite, floorRead);
-
-    const listScenarios = (key: Key, accounts: number, pages: Array<[number, number, string]>): Scenario[] =>
-      pages.map(([page, limit, label]) => ({
-        name: `list ${label} (${accounts.toLocaleString()} accounts)`,
-        floor: "read",
-        expectStatus: [200],
-        request: () => ({
-          method: "GET",
-          path: `/api/v1/external/account/list?page=${page}&limit=${limit}`,
-          key,
-        }),
-      }));
-    const run = randomBytes(3).toString("hex");
-    // Transfers into the payees' accounts, request n to business n mod count: the same load
-    // whether it lands on one business's ledger rows or on ten businesses' rows.
-    const transfers = (name: string, into: typeof payees): Scenario => ({
-      name,
-      floor: "write",
-      expectStatus: [201],
-      request: (n) => {
-        const payee = into[n % into.length] as (typeof payees)[number];
-        return {
-          method: "POST",
-          path: "/api/v1/external/sandbox/transfers",
-          body: JSON.stringify({
-            accountNumber: payee.accounts[Math.floor(n / into.length) % payee.accounts.length],
-            amount: 10_000 + n,
-            narration: `bench ${run} ${name.length} ${n}`,
-          }),
-          key: payee.key,
-        };
-      },
+    const floorSide = (kind: "write" | "read") => ({
+      kind,
+      name: FLOOR_NAMES[kind],
+      target: floor,
+      expectStatus: [200],
+      next: floorRequests(kind, FLOOR_SECRET),
     });
-    const scenarios: Scenario[] = [
-      {
-        name: "generate, distinct emails",
-        floor: "write",
-        expectStatus: [201],
-        request: (n) => ({
-          method: "POST",
-          path: "/api/v1/external/account/generate",
-          body: customer(`d${run}-${n}`, n),
-          key: writer,
-        }),
-      },
-      {
-        name: "generate, distinct emails, 10 businesses",
-        floor: "write",
-        expectStatus: [201],
-        request: (n) => ({
-          method: "POST",
-          path: "/api/v1/external/account/generate",
-          body: customer(`s${run}-${n}`, n),
-          key: writers[n % writers.length] as Key,
-        }),
-      },
-      {
-        name: "generate, re-issue (5 emails)",
-        floor: "write",
-        expectStatus: [200, 201],
-        request: (n) => ({
-          method: "POST",
-          path: "/api/v1/external/account/generate",
-          body: customer(`r${run}-${n % 5}`, n),
-          key: writer,
-        }),
-      },
-      {
-        name: "generate temporary",
-        floor: "write",
-        expectStatus: [201],
-        request: (n) => ({
-          method: "POST",
-          path: "/api/v1/external/account/generate/temporary",
-          body: customer(`t${run}-${n}`, n),
-          key: writer,
-        }),
-      },
-      ...listScenarios(small, SMALL, [
-        [1, 10, "page 1, 10 items"],
-        [1, 100, "page 1, 100 items"],
-        [Math.ceil(SMALL / 20), 10, "middle page"],
-        [Math.ceil(SMALL / 10), 10, "last page"],
-      ]),
-      ...listScenarios(deep, DEEP, [
-        [1, 10, "page 1"],
-        [Math.ceil(DEEP / 20), 10, "middle page"],
-        [Math.ceil(DEEP / 10), 10, "last page"],
-      ]),
-      transfers("sandbox transfer, one business", payees.slice(0, 1)),
-      transfers("sandbox transfer, spread over 10 businesses", payees),
-      {
-        name: "authentication rejected (bad signature)",
-        floor: "write",
-        expectStatus: [401],
-        request: () => ({
-          method: "GET",
-          path: "/api/v1/external/account/list",
-          key: writer,
-          badSignature: true,
-        }),
-      },
-    ];
-    const chosen = (name: string) => args.only === undefined || name.includes(args.only);
-    for (const scenario of scenarios.filter((s) => chosen(s.name))) {
-      log(scenario.name);
-      const result = await measure(scenario.name, server, scenario.expectStatus, scenario.request, LOAD);
-      const base = scenario.floor === "write" ? floorWrite : floorRead;
-      results.push({
-        ...result,
-        floor: scenario.floor,
-        ratioToFloor: round(result.requestsPerSecond / base.requestsPerSecond, 2),
-      });
+    const floors = { write: floorSide("write"), read: floorSide("read") };
+    const floorRuns: Record<"write" | "read", Result[]> = { write: [], read: [] };
+    const results: Result[] = [];
+    // The service as the targets' measurement runs it: development settings, warnings only in
+    // its log, rate limits off (one client sending thousands of requests a second is the point).
+    const masterKey = randomBytes(32).toString("hex");
+    const serviceEnv = (url: string, more: Record<string, string> = {}) => ({
+      DATABASE_URL: url,
+      VAS_MASTER_KEY: masterKey,
+      DATA_DIR: dir,
+      NODE_ENV: "development",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_KEY_PER_MIN: "0",
+      RATE_LIMIT_PER_IP_PER_MIN: "0",
+      SANDBOX: "true",
+      ...more,
+    });
+    const startService = (env: Record<string, string>) =>
+      startProcess(startCommand(), env, "/health", children, pin);
+
+    // The targets' scenarios, on a database holding only what they make.
+    if (TARGETS.length > 0) {
+      const env = serviceEnv(await fresh("service"));
+      const services = await openServices(loadConfig(env));
+      const businesses = await targetBusinesses(services);
+      await services.close();
+      const server = await startService(env);
+      for (const id of TARGETS) {
+        const s = TARGET_SCENARIOS[id];
+        log(`${s.name} (the targets' ${id}): ${ROUNDS} alternating rounds`);
+        const side = {
+          name: s.name,
+          target: server,
+          expectStatus: s.expectStatus,
+          next: s.requests(businesses),
+        };
+        const compared = await alternate(side, floors[s.floor], LOAD, ROUNDS);
+        const row: TargetResult = { ...compared.service, target: id, goal: s.goal };
+        results.push(row);
+        floorRuns[s.floor].push(...compared.floorRuns);
+      }
+      await server.stop();
     }
 
-    // Webhooks: transfers into a hooked business; each is an event the server's worker
-    // delivers to the receivers here. Deliveries per second and event-to-delivery latency, to
-    // one receiver, to ten, and to nine beside one that hangs until the timeout.
-    const webhookPhase = async (name: string, payee: WebhookPayee, rate?: number): Promise<WebhookStats> => {
-      log(name);
-      const scenario = transfers(name, [{ key: payee.key, accounts: payee.accounts }]);
-      // No warm-up here: its events would be deliveries to count too (the server is warm by now).
-      const started = Date.now();
-      const load = { ...LOAD, warmup: 0, ...(rate === undefined ? {} : { rate }) };
-      const result = await measure(name, server, [201], scenario.request, load);
-      results.push({
-        ...result,
-        floor: "write",
-        ratioToFloor: round(result.requestsPerSecond / floorWrite.requestsPerSecond, 2),
-      });
-      const expected = (result.total - result.errors) * payee.receivers.length;
-      const count = () => payee.receivers.reduce((sum, r) => sum + r.count(), 0);
-      // The backlog drains at the worker's pace, which is what is measured: wait for as long as
-      // deliveries keep arriving, and give up only after 30 s without one.
-      let last = count();
-      let progressAt = Date.now();
-      while (count() < expected && Date.now() - progressAt < 30_000) {
-        await new Promise((r) => setTimeout(r, 100));
-        if (count() > last) {
-          last = count();
-          progressAt = Date.now();
-        }
-      }
-      const stats = combinedStats(payee.receivers, started);
-      if (stats.delivered < expected || stats.distinct * payee.receivers.length < stats.delivered) {
-        process.stderr.write(`${name}: ${stats.delivered} of ${expected} delivered\n`);
-        process.exitCode = 1;
-      }
-      return stats;
-    };
-    // Payouts: made through the API (202, held), then taken to their final state by the tracker
-    // and the sandbox's bank; payouts per second is how many were final over the time from the
-    // first request to the last final one.
-    const payoutName = "payout, created to final";
+    // The rest, on a database of their own with deep account lists.
+    let webhooks: Partial<Record<WebhookPhase["key"], WebhookStats>> = {};
     let payouts: PayoutStats | undefined;
-    if (chosen(payoutName)) {
-      log(payoutName);
-      const started = Date.now();
-      const result = await measure(payoutName, server, [202], payer.request, { ...LOAD, warmup: 0 });
-      const created = result.total - result.errors;
-      const finalAt = await payer.allFinal(env, dir, created);
-      const finalPerSecond = round((created * 1000) / (finalAt - started), 0);
-      payouts = {
-        created,
-        finalPerSecond,
-        ratioToWriteFloor: round(finalPerSecond / floorWrite.requestsPerSecond, 2),
-      };
-      results.push({
-        ...result,
-        floor: "write",
-        ratioToFloor: round(result.requestsPerSecond / floorWrite.requestsPerSecond, 2),
-      });
+    if (EXTRAS.length > 0 || PHASES.length > 0 || PAYOUTS) {
+      const more = await extras(serviceEnv, fresh, startService, floors, floorRuns, results);
+      webhooks = more.webhooks;
+      payouts = more.payouts;
     }
 
-    const phase = (name: string, payee: WebhookPayee, rate?: number) =>
-      chosen(name) ? webhookPhase(name, payee, rate) : Promise.resolve(undefined);
-    const webhooks = {
-      // Not as fast as the server answers: the bank's notifications at a steady rate, and how
-      // long each takes to reach the business's receiver (the issue's "notification to webhook").
-      paced: await phase(
-        `sandbox transfer at ${PACED_RATE} a second, events to a webhook`,
-        paced,
-        PACED_RATE,
-      ),
-      oneReceiver: await phase("sandbox transfer, events delivered to a webhook", hooked),
-      tenReceivers: await phase("sandbox transfer, events to 10 webhook receivers", fanout),
-      nineReceiversAndOneHanging: await phase(
-        "sandbox transfer, events to 9 receivers and a hanging one",
-        fanoutHanging,
-      ),
-    };
-    await Promise.all(
-      [paced, hooked, fanout, fanoutHanging]
-        .flatMap((p) => [...p.receivers, ...p.others])
-        .map((r) => r.close()),
-    );
-
+    const floorRows = (["write", "read"] as const)
+      .filter((kind) => floorRuns[kind].length > 0)
+      .map((kind) => combine(FLOOR_NAMES[kind], floorRuns[kind]));
     const report = {
-      date: new Date().toISOString(),
       database: DIALECT,
+      pinned: pin.length > 0,
+      rounds: ROUNDS,
       warmupSeconds: LOAD.warmup,
       durationSeconds: LOAD.duration,
       connections: LOAD.connections,
       accounts: { deep: DEEP, small: SMALL },
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        memoryGb: round(os.totalmem() / 2 ** 30, 1),
-        node: process.version,
-      },
-      results,
+      results: [...floorRows, ...results],
       webhooks,
       payouts,
     };
-    mkdirSync(args.out, { recursive: true });
-    const file = path.join(args.out, `${report.date.replace(/[:.]/g, "-")}-${DIALECT}.json`);
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    const line = (label: string, w: WebhookStats | undefined) =>
-      w === undefined
-        ? ""
-        : `${label}: ${w.delivered} delivered, ${w.deliveriesPerSecond}/s, ` +
-          `event to delivery p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms\n`;
-    process.stdout.write(
-      `\n${table(results)}\n\n${line(`webhooks, ${PACED_RATE} transfers a second`, webhooks.paced)}` +
-        `${line("webhooks", webhooks.oneReceiver)}` +
-        `${line("webhooks, 10 receivers", webhooks.tenReceivers)}` +
-        `${line("webhooks, 9 receivers beside a hanging one (the 9)", webhooks.nineReceiversAndOneHanging)}` +
-        (payouts
-          ? `payouts: ${payouts.created} created, ${payouts.finalPerSecond}/s created to final ` +
-            `(${payouts.ratioToWriteFloor} of the write floor)\n`
-          : "") +
-        `JSON: ${file}\n`,
-    );
+    writeReport(report, args.out, PACED_RATE);
     const failed = results.filter((r) => r.errors > 0);
     if (failed.length > 0) {
       process.stderr.write(`errors in: ${failed.map((r) => r.name).join(", ")}\n`);
@@ -419,10 +188,95 @@ async function main() {
     }
   } finally {
     await stopProcesses(children);
-    await drop();
-    await floorDatabase.drop();
+    for (const drop of drops) await drop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Floors = Record<"write" | "read", Parameters<typeof alternate>[1]>;
+
+/** The scenarios beyond the targets': one run each beside one of its floor. */
+async function extras(
+  serviceEnv: (url: string, more?: Record<string, string>) => Record<string, string>,
+  fresh: (name: string) => Promise<string>,
+  startService: (env: Record<string, string>) => Promise<Target>,
+  floors: Floors,
+  floorRuns: Record<"write" | "read", Result[]>,
+  results: Result[],
+) {
+  const webhooks: Partial<Record<WebhookPhase["key"], WebhookStats>> = {};
+  let payouts: PayoutStats | undefined;
+  log(`seeding (${DIALECT}): businesses and ${DEEP.toLocaleString()} + ${SMALL.toLocaleString()} accounts`);
+  // Webhooks to the receivers on this machine; the sandbox's bank finishes a payout as soon as
+  // it is asked: what is measured is the service's side of create to final.
+  const env = serviceEnv(await fresh("seeded"), {
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    SANDBOX_PAYOUT_SETTLE_MS: "0",
+  });
+  const services = await openServices(loadConfig(env));
+  const b = await extraBusinesses(services, DEEP, SMALL);
+  await services.close();
+  const server = await startService(env);
+  const floorRun = async (kind: "write" | "read") => {
+    const f = floors[kind];
+    const run = await measure(f.name, f.target, f.expectStatus, f.next, LOAD);
+    floorRuns[kind].push(run);
+    return run;
+  };
+  for (const s of EXTRAS) {
+    log(s.name);
+    const side = { name: s.name, target: server, expectStatus: s.expectStatus, next: s.requests(b) };
+    const compared = await alternate(side, floors[s.floor], LOAD, 1);
+    results.push(compared.service);
+    floorRuns[s.floor].push(...compared.floorRuns);
+  }
+  if (PAYOUTS) {
+    log(PAYOUT_PHASE);
+    const f = await floorRun("write");
+    const { result, stats } = await payoutPhase(
+      PAYOUT_PHASE,
+      server,
+      b.payer,
+      LOAD,
+      env,
+      f.requestsPerSecond,
+    );
+    results.push(withRatio(result, f));
+    payouts = stats;
+  }
+  for (const phase of PHASES) {
+    log(phase.name);
+    const f = await floorRun("write");
+    const { result, stats } = await webhookPhase(phase.name, server, phase.payee(b), LOAD, phase.rate);
+    results.push(withRatio(result, f));
+    webhooks[phase.key] = stats;
+  }
+  await Promise.all(
+    [b.paced, b.hooked, b.fanout, b.fanoutHanging]
+      .flatMap((p) => [...p.receivers, ...p.others])
+      .map((r) => r.close()),
+  );
+  await server.stop();
+  return { webhooks, payouts };
+}
+
+/** A run's row held to the write floor's run beside it. */
+function withRatio(result: Result, floor: Result): Result {
+  return {
+    ...result,
+    floor: "write",
+    ratioToFloor: Math.round((100 * result.requestsPerSecond) / floor.requestsPerSecond) / 100,
+  };
+}
+
+/** The targets' scenarios to run: those --targets names, in its order, or all whose names --only matches. */
+function targetsToRun(): TargetId[] {
+  if (args.targets === undefined) return TARGET_IDS.filter((id) => chosen(TARGET_SCENARIOS[id].name));
+  const ids = args.targets.split(",").map((id) => id.trim());
+  const unknown = ids.filter((id) => !(TARGET_IDS as readonly string[]).includes(id));
+  if (unknown.length > 0)
+    throw new Error(`--targets: ${unknown.join(", ")} not among ${TARGET_IDS.join(", ")}`);
+  return ids as TargetId[];
 }
 
 /** What `npm start` runs (package.json), less `node`: the service as deployed, heap limit included. */
@@ -434,15 +288,6 @@ function startCommand(): string[] {
   if (node !== "node") throw new Error(`npm start runs ${node}, not node`);
   const profiles = args["cpu-prof"];
   return profiles ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profiles)}`, ...rest] : rest;
-}
-
-function customer(emailId: string, n: number): string {
-  return JSON.stringify({
-    name: `Customer ${n}`,
-    email: `${emailId}@bench.example.com`,
-    bvn: "22345678901",
-    ref: n,
-  });
 }
 
 await main();
