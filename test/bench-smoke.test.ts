@@ -22,6 +22,8 @@ test("npm run bench runs end to end on a tiny data set", async () => {
         "--import",
         "tsx",
         "bench/run.ts",
+        "--rounds",
+        "1",
         "--duration",
         "0.5",
         "--warmup",
