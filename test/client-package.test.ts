@@ -188,6 +188,7 @@ describe("the SDK from another project (npm pack, unpacked offline)", () => {
       "client/pages.d.ts",
       "client/transport.d.ts",
       "core/api-types.d.ts",
+      "core/money-out-types.d.ts",
     ]);
   });
 });
