@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { holdLegs, postHoldLegs, reversalLegs, voidHoldLegs } from "./holds.js";
+import {
+  AMOUNT_OUT_STATUSES,
+  holdLegs,
+  ledgerEffect,
+  PHASES_OF_STATUS,
+  postHoldLegs,
+  reversalLegs,
+  voidHoldLegs,
+} from "./holds.js";
 import type { LedgerAccountKind } from "./kinds.js";
 import { type Leg, transferLegs } from "./posting.js";
 
@@ -130,5 +138,48 @@ describe("two-phase payouts on the ledger", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("what the ledger shows of each payout status (PHASES_OF_STATUS)", () => {
+  test("each status's effect is its phases' legs: held, paid out, returned, or returned but the fee", () => {
+    const effect = (status: keyof typeof PHASES_OF_STATUS) =>
+      Object.fromEntries(ledgerEffect(status, 1_000, 50));
+    assert.deepEqual(effect("pending"), { available: -1_050, pending: 1_050 });
+    assert.deepEqual(effect("successful"), { available: -1_050, pending: 0, paid_out: 1_000, revenue: 50 });
+    assert.deepEqual(effect("failed"), { available: 0, pending: 0 });
+    assert.deepEqual(effect("reversed"), { available: -50, pending: 0, paid_out: 0, revenue: 50 });
+  });
+
+  test("sums of payouts have the sum of their effects (verify reads sums by status)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(PHASES_OF_STATUS) as Array<keyof typeof PHASES_OF_STATUS>)),
+        fc.array(
+          fc.record({ amount: fc.integer({ min: 1, max: 1e9 }), fee: fc.integer({ min: 0, max: 1e6 }) }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+        (status, payouts) => {
+          const summed = new Map<string, number>();
+          for (const { amount, fee } of payouts) {
+            for (const [kind, kobo] of ledgerEffect(status, amount, fee))
+              summed.set(kind, (summed.get(kind) ?? 0) + kobo);
+          }
+          const total = ledgerEffect(
+            status,
+            payouts.reduce((sum, p) => sum + p.amount, 0),
+            payouts.reduce((sum, p) => sum + p.fee, 0),
+          );
+          for (const [kind, kobo] of summed) assert.equal(total.get(kind) ?? 0, kobo, kind);
+        },
+      ),
+    );
+  });
+
+  test("a payout counts toward limits and against its payment while its amount is out: pending or successful", () => {
+    assert.deepEqual([...AMOUNT_OUT_STATUSES].sort(), ["pending", "successful"]);
   });
 });
