@@ -163,7 +163,7 @@ describe("what the ledger shows of each payout status (PHASES_OF_STATUS)", () =>
           },
         ),
         (status, payouts) => {
-          const summed = new Map<string, number>();
+          const summed = new Map<LedgerAccountKind, number>();
           for (const { amount, fee } of payouts) {
             for (const [kind, kobo] of ledgerEffect(status, amount, fee))
               summed.set(kind, (summed.get(kind) ?? 0) + kobo);

@@ -15,15 +15,15 @@ import { type HeadRow, openedHeads } from "../transfer-writes.js";
  */
 
 /** Opens a ledger account a business does not have yet. */
-export const OPEN_LEDGER_ACCOUNT = `insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
+const OPEN_LEDGER_ACCOUNT = `insert into ledger_accounts (id, business_id, kind, currency, balance, entry_count, last_hash, created_at)
   values (@id, @business_id, @kind, @currency, 0, 0, '${GENESIS_HASH}', @created_at) on conflict do nothing`;
 /** One entry of a posting. */
-export const INSERT_ENTRY = `insert into ledger_entries
+const INSERT_ENTRY = `insert into ledger_entries
   (ledger_account_id, sequence, transaction_id, business_id, amount, balance_after, created_at, previous_hash, hash)
   values (@ledger_account_id, @sequence, @transaction_id, @business_id, @amount, @balance_after, @created_at,
           @previous_hash, @hash)`;
 /** A ledger account's head after a posting. */
-export const MOVE_HEAD =
+const MOVE_HEAD =
   "update ledger_accounts set balance = @balance, entry_count = @entryCount, last_hash = @lastHash where id = @id";
 
 const openingRow = (account: LedgerAccountToOpen, businessId: string, now: string) => ({
