@@ -1,20 +1,16 @@
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import type { DestinationStream, LevelWithSilent } from "pino";
 import type { Authenticator } from "./auth/authenticator.js";
 import type { BankNotifications } from "./collections/bank-notifications.js";
 import type { DashboardDependencies } from "./dashboard/kit.js";
 import { registerDashboard } from "./dashboard/plugin.js";
-import { validationFailed } from "./errors.js";
-import { registerAuthentication } from "./http/authenticate.js";
 import { withContracts } from "./http/contract-validation.js";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler.js";
-import { REQUEST_ID } from "./http/header-rules.js";
+import { registerApiDoor, registerFrontDoor, requestIdOf } from "./http/front-door.js";
 import type { HealthMonitor } from "./http/health.js";
 import { type Metrics, registerMetrics } from "./http/metrics.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
-import { applyRateLimits, type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
-import { registerRequestGuard } from "./http/request-guard.js";
+import { type RateLimitSettings, registerRateLimiting } from "./http/rate-limit.js";
 import { bankNotificationsRoute } from "./http/routes/bank-notifications.js";
 import { docsRoute } from "./http/routes/docs.js";
 import { healthRoutes } from "./http/routes/health.js";
@@ -23,7 +19,6 @@ import { openApiRoute } from "./http/routes/openapi.js";
 import type { RequestRecords } from "./idempotency/request-records.js";
 import type { PayoutNotifications } from "./payouts/payout-notifications.js";
 import type { DomainServices } from "./web/domain-services.js";
-import { registerBodyCapture } from "./web/request-body.js";
 
 export const API_PREFIX = "/api/v1/external";
 
@@ -56,8 +51,6 @@ export interface AppDependencies extends DomainServices {
   dashboard?: DashboardDependencies;
 }
 
-/** More query parameters than this is an attack or a bug, not a client of this API. */
-export const MAX_QUERY_PARAMETERS = 20;
 /** Request line plus headers; a larger request is a 431. */
 export const MAX_HEADER_BYTES = 16_384;
 
@@ -94,39 +87,12 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
       answerFrameworkError(error, request, reply as unknown as FastifyReply),
     return503OnClosing: true,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const inbound = request.headers["x-request-id"];
-      return typeof inbound === "string" && REQUEST_ID.test(inbound) ? inbound : randomUUID();
-    },
-  });
-
-  app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-    const query = request.url.indexOf("?");
-    if (query >= 0 && request.url.slice(query + 1).split("&").length > MAX_QUERY_PARAMETERS) {
-      throw validationFailed(`At most ${MAX_QUERY_PARAMETERS} query parameters are accepted`);
-    }
-  });
-  // One line per request, with no headers, query values or bodies.
-  app.addHook("onResponse", async (request, reply) => {
-    // Forged traffic is logged once a minute per address with a count (http/rate-limit.ts).
-    if (request.loggedInAggregate) return;
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? "(no route)",
-        statusCode: reply.statusCode,
-        remoteAddress: request.ip,
-        businessId: request.caller?.businessId,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      "request completed",
-    );
+    genReqId: requestIdOf,
   });
 
   app.decorate("health", deps.health);
   registerErrorHandling(app, deps.bodyLimitBytes);
-  registerBodyCapture(app, deps.bodyLimitBytes);
+  registerFrontDoor(app, deps.bodyLimitBytes);
   registerRateLimiting(app, deps.rateLimits);
   healthRoutes(app, deps.health);
   app.decorateRequest("failureCode", undefined);
@@ -143,11 +109,7 @@ export function buildApp(deps: AppDependencies): FastifyInstance {
 
   app.register(
     async (api) => {
-      // The IP limit runs when the request arrives; then, in registration order before the
-      // contract's validation: authentication, the key limit, the replay guard's claim.
-      registerAuthentication(api, deps.authenticator);
-      applyRateLimits(api, deps.rateLimits);
-      registerRequestGuard(api, deps.requestRecords);
+      registerApiDoor(api, deps);
       const routes = withContracts(api);
       for (const route of API_ROUTES) route.register(routes, deps);
     },

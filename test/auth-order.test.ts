@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { MAX_JSON_DEPTH } from "../src/web/request-body.js";
+import { MAX_JSON_DEPTH } from "../src/http/request-body.js";
 import { assertFailCode, assertFailMessage } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { after, before, describe, test } from "node:test";
-import { MAX_QUERY_PARAMETERS } from "../src/app.js";
+import { MAX_QUERY_PARAMETERS } from "../src/http/front-door.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
 

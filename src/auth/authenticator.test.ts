@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { testConfig } from "../../test/helpers/harness.js";
+import { secretKeyOpener } from "../businesses/api-keys.js";
 import { openServices, type Services } from "../compose/services.js";
 import { CLI } from "../core/actor.js";
 import { Authenticator, EPOCH_CHECK_MS, type SignedContent, type SigningHeaders } from "./authenticator.js";
@@ -45,7 +46,7 @@ test("a change made by another process is seen within EPOCH_CHECK_MS, however lo
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 60_000,
   });
@@ -68,7 +69,7 @@ test("with nothing changed, a cached key costs no query at all between epoch che
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 60_000,
   });
@@ -97,7 +98,7 @@ test("with a TTL of 0 every request reads the database", async () => {
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 0,
   });
@@ -119,7 +120,7 @@ test("the caller carries the verified signature in its one canonical form", asyn
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 0,
   });
@@ -142,7 +143,7 @@ test("the body is not looked at before the headers, the key and the timestamp pa
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 0,
   });
@@ -166,7 +167,7 @@ test("version 2 binds the method, path and query; a key can require it", async (
   const authenticator = new Authenticator({
     db: services.storage.db,
     reads: services.storage.hot,
-    box: services.box,
+    openSecret: secretKeyOpener(services.box),
     now: () => clock,
     cacheTtlMs: 0,
   });

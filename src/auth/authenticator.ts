@@ -1,5 +1,3 @@
-import { hashApiKey, secretContext } from "../businesses/api-keys.js";
-import type { SecretBox } from "../businesses/secret-box.js";
 import {
   businessNotVerified,
   invalidApiKey,
@@ -14,6 +12,7 @@ import { type KeyCredential, recordKeyUse } from "../storage/api-key-repository.
 import { CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Executor } from "../storage/executor.js";
 import type { HotReads } from "../storage/hot-reads.js";
+import { hashApiKey } from "./api-key-hash.js";
 import {
   canonicalSignature,
   isFresh,
@@ -102,8 +101,11 @@ export interface AuthenticatorOptions {
   db: Executor;
   /** The key lookup and the credentials epoch, on statements prepared once (hot-reads.ts). */
   reads: Pick<HotReads, "credential" | "counter">;
-  /** Opens the stored secret keys. */
-  box: SecretBox;
+  /**
+   * Opens a key's stored secret (businesses/api-keys.ts's `secretKeyOpener`): run when a key is
+   * read from the database, not on a cached key.
+   */
+  openSecret: (credential: KeyCredential) => string;
   now?: () => number;
   /**
    * How long a key's record (status, business status, opened secret) may be reused without
@@ -127,14 +129,14 @@ export class Authenticator {
 
   private readonly db: Executor;
   private readonly reads: Pick<HotReads, "credential" | "counter">;
-  private readonly box: SecretBox;
+  private readonly openSecret: (credential: KeyCredential) => string;
   private readonly now: () => number;
   private readonly cacheTtlMs: number;
 
   constructor(options: AuthenticatorOptions) {
     this.db = options.db;
     this.reads = options.reads;
-    this.box = options.box;
+    this.openSecret = options.openSecret;
     this.now = options.now ?? Date.now;
     this.cacheTtlMs = options.cacheTtlMs ?? 0;
   }
@@ -175,7 +177,7 @@ export class Authenticator {
     if (!credential) return undefined; // unknown keys are not remembered: no memory for random guesses
     const entry = {
       credential,
-      secretKey: this.box.open(credential.secretCiphertext, secretContext(credential.keyId)),
+      secretKey: this.openSecret(credential),
       until: now + this.cacheTtlMs,
     };
     if (this.cacheTtlMs > 0) {

@@ -1,9 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hashApiKey } from "../auth/api-key-hash.js";
 import { API_KEY_STATUSES, type ApiKeyStatus } from "../core/business-states.js";
 import { AppError, ErrorCode } from "../errors.js";
 import { findApiKeyByHash, findApiKeyById, findApiKeysByPrefix } from "../storage/api-key-repository.js";
 import type { Executor } from "../storage/executor.js";
 import type { ApiKeyRow } from "../storage/schema.js";
+import type { SecretBox } from "./secret-box.js";
 
 /** How every API key starts; a secret key starts differently. */
 const API_KEY_PREFIX = "vak_";
@@ -19,20 +21,17 @@ export function generateKeyPair(): { apiKey: string; secretKey: string } {
   };
 }
 
-/**
- * What is stored in place of the API key. The key is random and long, so an unsalted hash
- * cannot be reversed, and it can be looked up directly.
- */
-export function hashApiKey(apiKey: string): string {
-  return createHash("sha256").update(apiKey, "utf8").digest("hex");
-}
-
 export function displayPrefix(apiKey: string): string {
   return apiKey.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
 /** The additional authenticated data that binds a sealed secret key to its api_keys row. */
 export const secretContext = (keyId: string) => `api_keys:${keyId}`;
+
+/** Opens a key's sealed secret, as authentication reads a key (auth/authenticator.ts's `openSecret`). */
+export const secretKeyOpener =
+  (box: SecretBox) => (credential: { keyId: string; secretCiphertext: string }) =>
+    box.open(credential.secretCiphertext, secretContext(credential.keyId));
 
 export interface IssuedKeyPair {
   keyId: string;

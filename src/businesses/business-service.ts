@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { hashApiKey } from "../auth/api-key-hash.js";
 import type { Clock } from "../clock.js";
 import { type Actor, actorId } from "../core/actor.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
@@ -31,7 +32,6 @@ import {
   displayPrefix,
   findKey,
   generateKeyPair,
-  hashApiKey,
   type IssuedKeyPair,
   isApiKeyStatus,
   isUuid,

@@ -1,6 +1,7 @@
 import { AccountLifecycle } from "../accounts/account-lifecycle.js";
 import { AccountService } from "../accounts/account-service.js";
 import { Authenticator } from "../auth/authenticator.js";
+import { secretKeyOpener } from "../businesses/api-keys.js";
 import { BusinessProfiles } from "../businesses/business-profile.js";
 import { BusinessService } from "../businesses/business-service.js";
 import { ConsoleSearch } from "../businesses/console-search.js";
@@ -142,7 +143,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     const authenticator = new Authenticator({
       db: opened.db,
       reads: opened.hot,
-      box,
+      openSecret: secretKeyOpener(box),
       now,
       cacheTtlMs: config.authCacheTtlMs,
     });

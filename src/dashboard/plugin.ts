@@ -7,7 +7,6 @@ import { Eta } from "eta";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError, ErrorCode } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
-import { receivedBody } from "../web/request-body.js";
 import { adminPages } from "./admin-pages.js";
 import { businessPages } from "./business-pages.js";
 import { type DashboardDependencies, errorPage, type Form, SESSION_COOKIE } from "./kit.js";
@@ -65,8 +64,8 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
     });
     // The API captures every body as received (for its signatures); a page's form is read here.
     scope.addHook("preValidation", async (request) => {
-      const received = receivedBody(request);
-      if (!received || received.raw.length === 0) {
+      const raw = capturedBytes(request);
+      if (!raw || raw.length === 0) {
         if (request.method === "GET" || request.method === "HEAD") return;
         // Every form carries at least its CSRF token: a POST without a body is not a form.
         throw new AppError(ErrorCode.BAD_REQUEST, 400, "The form arrived empty: send it from its page again");
@@ -79,7 +78,7 @@ export async function registerDashboard(app: FastifyInstance, deps: DashboardDep
           "Forms are sent as application/x-www-form-urlencoded",
         );
       }
-      request.body = readForm(received.raw.toString("utf8"));
+      request.body = readForm(raw.toString("utf8"));
     });
     scope.addHook("preHandler", async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
@@ -115,4 +114,14 @@ function readForm(text: string): Form {
     }
   }
   return form;
+}
+
+/**
+ * The body's exact bytes as the app's one parser captured them (http/request-body.ts keeps every
+ * body as received, with its Content-Type set aside in `declaredContentType`): read by shape, so
+ * that the dashboard needs nothing of the API's front.
+ */
+function capturedBytes(request: FastifyRequest): Buffer | undefined {
+  const body = request.body as { raw?: unknown } | null | undefined;
+  return body && Buffer.isBuffer(body.raw) ? body.raw : undefined;
 }

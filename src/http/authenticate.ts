@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Caller } from "../auth/authenticator.js";
 import { EMPTY_BODY } from "../auth/signature.js";
 import type { Actor } from "../core/actor.js";
-import { receivedBody } from "../web/request-body.js";
+import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -14,12 +14,12 @@ declare module "fastify" {
 const NO_BODY_FORMS = [EMPTY_BODY, ""];
 
 /**
- * Authenticates every request of the scope before its body is looked at (preValidation runs
- * after the body is read but before anything judges it).
+ * Authenticates a request of the API before its body is looked at (the front door runs it first
+ * in preValidation, after the body is read but before anything judges it).
  */
-export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+export function authentication(app: FastifyInstance, authenticator: Authenticator) {
   app.decorateRequest("caller", undefined);
-  app.addHook("preValidation", async (request) => {
+  return async (request: FastifyRequest): Promise<void> => {
     const body = receivedBody(request);
     request.caller = await authenticator.authenticate({
       method: request.method,
@@ -28,7 +28,7 @@ export function registerAuthentication(app: FastifyInstance, authenticator: Auth
       bodyForms: () => (body ? body.signedForms() : NO_BODY_FORMS),
       rawBody: body?.raw,
     });
-  });
+  };
 }
 
 /** The authenticated caller; routes of an authenticated scope always have one. */

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { permanentInput } from "../accounts/validation.js";
 import { listQuery, parsedBy } from "../core/validation.js";
 import { AppError, ErrorCode, isAppError } from "../errors.js";
-import { ReceivedBody } from "../web/request-body.js";
 import { contractValidator } from "./contract-validation.js";
+import { ReceivedBody } from "./request-body.js";
 
 type Outcome = { error?: unknown; value?: unknown };
 

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type ZodType, z } from "zod";
 import { isAppError, validationFailed } from "../errors.js";
-import { ReceivedBody } from "../web/request-body.js";
 import { answerSerializer } from "./answer-serializer.js";
+import { ReceivedBody } from "./request-body.js";
 
 /**
  * How Fastify runs a route's zod contract (its `params`, `querystring` and `body`): after the

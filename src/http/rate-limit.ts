@@ -48,24 +48,22 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
 }
 
 /**
- * Adds the limits to a scope: per client IP before authentication (looser; it protects the
- * authentication itself), per API key after it. The plugin's own hook runs one limiter per
- * request, so both are applied here through its `createRateLimit` counters.
+ * The API's limits, for the front door to run: per client address when the request arrives
+ * (looser; it protects the authentication itself), per API key once it is authenticated, before
+ * the replay guard. Both count through the plugin's `createRateLimit` (its own hook runs one
+ * limiter per request). A limit of 0 has none.
  */
-export function applyRateLimits(scope: FastifyInstance, settings: RateLimitSettings): void {
-  if (settings.perIpPerMinute > 0) {
-    scope.addHook(
-      "onRequest",
-      limiter(scope, settings.perIpPerMinute, (request) => `ip:${request.ip}`),
-    );
-  }
-  if (settings.perKeyPerMinute > 0) {
-    // Registered after authentication (app.ts): preValidation hooks run in registration order.
-    scope.addHook(
-      "preValidation",
-      limiter(scope, settings.perKeyPerMinute, (request) => `key:${callerOf(request).keyId}`),
-    );
-  }
+export function apiLimits(scope: FastifyInstance, settings: RateLimitSettings) {
+  return {
+    perIp:
+      settings.perIpPerMinute > 0
+        ? limiter(scope, settings.perIpPerMinute, (request) => `ip:${request.ip}`)
+        : undefined,
+    perKey:
+      settings.perKeyPerMinute > 0
+        ? limiter(scope, settings.perKeyPerMinute, (request) => `key:${callerOf(request).keyId}`)
+        : undefined,
+  };
 }
 
 function limiter(scope: FastifyInstance, max: number, keyGenerator: (request: FastifyRequest) => string) {

@@ -6,9 +6,9 @@ import { isCommitOutcomeUnknown } from "../core/storage-failures.js";
 import { type RecordKey, RequestUnitOfWork, type UnitOfWork } from "../core/unit-of-work.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
-import { receivedBody } from "../web/request-body.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
+import { receivedBody } from "./request-body.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -54,6 +54,9 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
     .send(response);
 }
 
+/** The methods that change something: guarded against replays, and taking an Idempotency-Key. */
+const GUARDED_METHODS = new Set(["POST", "PATCH", "DELETE"]);
+
 /**
  * Makes POSTs safe to retry and harmless to replay. A POST whose signature was already seen,
  * or whose Idempotency-Key was already used by the business, is not executed again: it gets
@@ -64,39 +67,11 @@ function sendStored(reply: FastifyReply, statusCode: number, response: string) {
  * claim in flight until its lease runs out. Failing to store or free a record never changes
  * the answer: it is logged, and the lease bounds how long the key stays taken.
  */
-/** The methods that change something: guarded against replays, and taking an Idempotency-Key. */
-const GUARDED_METHODS = new Set(["POST", "PATCH", "DELETE"]);
-
-export function registerRequestGuard(app: FastifyInstance, records: RequestRecords): void {
+export function requestGuard(app: FastifyInstance, records: RequestRecords) {
   app.decorateRequest("claims", undefined);
   app.decorateRequest("reference", undefined);
   app.decorateRequest("answerStored", false);
   app.decorate("requestRecords", records);
-
-  // Before the route's contract is checked (preValidation, after authentication and the key
-  // limit): a request its contract refuses is remembered and replayed like any other answer.
-  app.addHook("preValidation", async (request, reply) => {
-    if (!GUARDED_METHODS.has(request.method)) return;
-    const header = request.headers["idempotency-key"];
-    if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {
-      throw invalidIdempotencyKey();
-    }
-    if (header === undefined && request.routeOptions.config.idempotencyKey === "required") {
-      throw idempotencyKeyRequired();
-    }
-    const claims: RecordKey[] = [];
-    request.claims = claims;
-    try {
-      const stored = await claimKeys(records, request, header, claims);
-      if (stored) return sendStored(reply, stored.statusCode, stored.response);
-    } catch (error) {
-      // Refused by the guard itself (409, 422): nothing ran, so nothing is remembered.
-      request.claims = undefined;
-      await Promise.all(claims.map((claim) => records.release(claim)));
-      throw error;
-    }
-  });
-
   app.addHook("onSend", async (request, reply, payload) => {
     const claims = request.claims;
     if (!claims || claims.length === 0) return payload;
@@ -118,6 +93,31 @@ export function registerRequestGuard(app: FastifyInstance, records: RequestRecor
     }
     return payload;
   });
+
+  // Before the route's contract is checked (the front door runs it after authentication and the
+  // key limit): a request its contract refuses is remembered and replayed like any other answer.
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (!GUARDED_METHODS.has(request.method)) return undefined;
+    const header = request.headers["idempotency-key"];
+    if (header !== undefined && (typeof header !== "string" || !IDEMPOTENCY_KEY.test(header))) {
+      throw invalidIdempotencyKey();
+    }
+    if (header === undefined && request.routeOptions.config.idempotencyKey === "required") {
+      throw idempotencyKeyRequired();
+    }
+    const claims: RecordKey[] = [];
+    request.claims = claims;
+    try {
+      const stored = await claimKeys(records, request, header, claims);
+      if (stored) return sendStored(reply, stored.statusCode, stored.response);
+    } catch (error) {
+      // Refused by the guard itself (409, 422): nothing ran, so nothing is remembered.
+      request.claims = undefined;
+      await Promise.all(claims.map((claim) => records.release(claim)));
+      throw error;
+    }
+    return undefined;
+  };
 }
 
 /** What a POST answers: its status and the exact bytes of its body. */

@@ -3,8 +3,8 @@ import type { BankNotifications, SignedNotification } from "../../collections/ba
 import { isAppError } from "../../errors.js";
 import type { PayoutNotifications } from "../../payouts/payout-notifications.js";
 import { NOTIFICATION_ACK } from "../../providers/bank-protocol.js";
-import { receivedBody } from "../../web/request-body.js";
 import { failureGuard } from "../rate-limit.js";
+import { receivedBody } from "../request-body.js";
 
 /** Where the bank posts its payment notifications (PROVIDER=http only). */
 export const BANK_NOTIFICATIONS_PATH = "/api/v1/bank/notifications";

@@ -109,7 +109,7 @@ function isJsonContentType(contentType: string | undefined): boolean {
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The Content-Type header as received, judged after authentication (see registerBodyCapture). */
+    /** The Content-Type header as received, judged after authentication (see setAsideContentType). */
     declaredContentType?: string | undefined;
   }
 }
@@ -118,20 +118,22 @@ declare module "fastify" {
 const SET_ASIDE = "application/x-vas-set-aside";
 
 /**
- * Replaces Fastify's parsers with one that captures every body as a ReceivedBody. Fastify
- * refuses a Content-Type it cannot parse (`a/b/c`) before any hook of ours, so the header is set
- * aside when the request arrives and judged with the body, after authentication.
+ * Fastify refuses a Content-Type it cannot parse (`a/b/c`) before any hook of ours, so the header
+ * is set aside when the request arrives (the front door's first hook) and judged with the body,
+ * after authentication.
  */
-export function registerBodyCapture(app: FastifyInstance, bodyLimit: number): void {
+export function setAsideContentType(request: FastifyRequest): void {
+  const declared = request.headers["content-type"];
+  // Fastify refuses a QUERY without a Content-Type (RFC 10008) before it answers for the route;
+  // no route takes QUERY, so it is set aside too and the method is a 404 like any other unknown.
+  if (declared === undefined && request.method !== "QUERY") return;
+  request.declaredContentType = declared;
+  request.headers["content-type"] = SET_ASIDE;
+}
+
+/** Replaces Fastify's parsers with one that captures every body as a ReceivedBody. */
+export function captureBodies(app: FastifyInstance, bodyLimit: number): void {
   app.decorateRequest("declaredContentType", undefined);
-  app.addHook("onRequest", async (request) => {
-    const declared = request.headers["content-type"];
-    // Fastify refuses a QUERY without a Content-Type (RFC 10008) before it answers for the route;
-    // no route takes QUERY, so it is set aside too and the method is a 404 like any other unknown.
-    if (declared === undefined && request.method !== "QUERY") return;
-    request.declaredContentType = declared;
-    request.headers["content-type"] = SET_ASIDE;
-  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (request, raw, done) => {
     done(null, ReceivedBody.parse(request.declaredContentType, raw as Buffer));
