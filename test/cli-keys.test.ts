@@ -337,8 +337,7 @@ describe("keys at rest and in use", () => {
           method: "POST",
           url: "/",
           headers,
-          bodyForms: () => [body],
-          rawBody: Buffer.from(body),
+          body: { raw: Buffer.from(body), value: JSON.parse(body) },
         });
       } finally {
         await services.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { RequestUnitOfWork } from "../src/core/unit-of-work.js";
+import { RequestUnitOfWork } from "../src/http/unit-of-work.js";
 import { writeTransaction } from "../src/storage/transactions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";

@@ -57,13 +57,9 @@ export function accountSummary(row: AccountListRow, bankName: string, now: numbe
   };
 }
 
-/** The write's answer, or the spec's "Business not verified" when the database refused the number. */
-async function verifiedOnly<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    throw isUnverifiedNumberRefusal(error) ? businessNotVerified() : error;
-  }
+/** A write's failure as answered: the spec's "Business not verified" when the database refused the number. */
+function unverifiedRefusal(error: unknown): never {
+  throw isUnverifiedNumberRefusal(error) ? businessNotVerified() : error;
 }
 
 /** Generating and listing a business's virtual accounts. */
@@ -99,8 +95,8 @@ export class AccountService {
       userName: input.name,
     };
     const now = isoNow(this.now);
-    return verifiedOnly(
-      this.options.writes.createOrReissue<GeneratedPermanent>(
+    return this.options.writes
+      .createOrReissue<GeneratedPermanent>(
         this.newAccount(business, "permanent", input, issued, now),
         this.numberIssued(business, issued.accountNumber, reference, now),
         { created: true, account },
@@ -135,8 +131,8 @@ export class AccountService {
           result: { created: false, account },
         }),
         unit,
-      ),
-    );
+      )
+      .catch(unverifiedRefusal);
   }
 
   /** Creates a new temporary account that expires `duration` minutes after creation. */
@@ -165,8 +161,8 @@ export class AccountService {
       expectedAmount: input.expectedAmount,
       amountPolicy: input.amountPolicy,
     };
-    return verifiedOnly(
-      this.options.writes.createTemporary(
+    return this.options.writes
+      .createTemporary(
         {
           ...this.newAccount(business, "temporary", input, issued, createdAt),
           kind: "temporary",
@@ -178,8 +174,8 @@ export class AccountService {
         this.numberIssued(business, issued.accountNumber, reference, createdAt),
         account,
         unit,
-      ),
-    );
+      )
+      .catch(unverifiedRefusal);
   }
 
   /**

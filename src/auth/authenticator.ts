@@ -15,6 +15,7 @@ import type { HotReads } from "../storage/hot-reads.js";
 import { hashApiKey } from "./api-key-hash.js";
 import {
   canonicalSignature,
+  EMPTY_BODY,
   isFresh,
   parseTimestamp,
   type SignatureVersion,
@@ -54,12 +55,30 @@ export interface SignedContent {
   url: string;
   headers: SigningHeaders;
   /**
-   * Version 1: every form of the body a signature may cover, most likely first; computed only
-   * when the signature is checked, and only as far as needed.
+   * The body as received, or undefined when there was none: its exact bytes (what version 2
+   * signs), and the JSON object they parsed to, if they did (version 1 may sign its compact form).
    */
-  bodyForms(): Iterable<string | Uint8Array>;
-  /** Version 2: the exact body bytes, or undefined when there was no body. */
-  rawBody: Uint8Array | undefined;
+  body: { raw: Uint8Array; value: Record<string, unknown> | undefined } | undefined;
+}
+
+/** What a request without a body may be signed over (version 1): `{}` (documented) or the empty string. */
+const NO_BODY_FORMS = [EMPTY_BODY, ""];
+
+/**
+ * Version 1: every form of the body a signature may cover, most likely first, computed only as
+ * far as the check needs: the exact bytes, then the parsed object re-serialised compactly (for
+ * HTTP libraries that reformat JSON), when that differs.
+ */
+function* signedForms(body: SignedContent["body"]): Generator<string | Uint8Array> {
+  if (!body) {
+    yield* NO_BODY_FORMS;
+    return;
+  }
+  yield body.raw;
+  if (body.value === undefined) return;
+  const compact = JSON.stringify(body.value);
+  if (compact !== Buffer.from(body.raw.buffer, body.raw.byteOffset, body.raw.byteLength).toString("utf8"))
+    yield compact;
 }
 
 const MAX_CACHED_KEYS = 10_000;
@@ -221,7 +240,7 @@ export class Authenticator {
     if (signature === undefined) throw invalidSignature();
     const valid =
       version === 1
-        ? verifySignature(secretKey, request.bodyForms(), timestampText, signature)
+        ? verifySignature(secretKey, signedForms(request.body), timestampText, signature)
         : verifySignatureV2(
             secretKey,
             {
@@ -229,7 +248,7 @@ export class Authenticator {
               url: request.url,
               timestamp: timestampText,
               idempotencyKey: text(headers, "idempotency-key"),
-              body: request.rawBody,
+              body: request.body?.raw,
             },
             signature,
           );

@@ -82,7 +82,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     ssl: config.databaseSsl,
     sqliteSynchronous: config.sqliteSynchronous,
     busyTimeoutMs: config.sqliteBusyTimeoutMs,
-    onQuery: (kind, outcome, ms) => metrics.queryDuration.observe({ kind, outcome }, ms / 1000),
+    onQuery: metrics.queryDuration,
   });
   storage = opened;
   // Each store's dialect, chosen once: nothing below asks which database it runs on. The Virtual

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Authenticator, Caller } from "../auth/authenticator.js";
-import { EMPTY_BODY } from "../auth/signature.js";
 import type { Actor } from "../core/actor.js";
 import { receivedBody } from "./request-body.js";
 
@@ -10,9 +9,6 @@ declare module "fastify" {
   }
 }
 
-/** What a request without a body may be signed over (version 1): `{}` (documented) or the empty string. */
-const NO_BODY_FORMS = [EMPTY_BODY, ""];
-
 /**
  * Authenticates a request of the API before its body is looked at (the front door runs it first
  * in preValidation, after the body is read but before anything judges it).
@@ -20,13 +16,11 @@ const NO_BODY_FORMS = [EMPTY_BODY, ""];
 export function authentication(app: FastifyInstance, authenticator: Authenticator) {
   app.decorateRequest("caller", undefined);
   return async (request: FastifyRequest): Promise<void> => {
-    const body = receivedBody(request);
     request.caller = await authenticator.authenticate({
       method: request.method,
       url: request.url,
       headers: request.headers,
-      bodyForms: () => (body ? body.signedForms() : NO_BODY_FORMS),
-      rawBody: body?.raw,
+      body: receivedBody(request),
     });
   };
 }

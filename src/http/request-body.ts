@@ -71,16 +71,6 @@ export class ReceivedBody {
     return new ReceivedBody(raw, parsed as Record<string, unknown>, undefined);
   }
 
-  /**
-   * What a valid signature may cover: the exact bytes, and the compact JSON re-serialisation
-   * of the parsed body (for HTTP libraries that reformat JSON), the latter only if asked for.
-   */
-  *signedForms(): Generator<string | Uint8Array> {
-    yield this.raw;
-    const compact = this.compact();
-    if (compact !== undefined && compact !== this.raw.toString("utf8")) yield compact;
-  }
-
   private compactJson: string | undefined;
 
   /** The parsed body re-serialised compactly (computed once), or undefined when it did not parse. */

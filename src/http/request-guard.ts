@@ -3,12 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { TIMESTAMP_TOLERANCE_MS } from "../auth/signature.js";
 import { idempotencyKeyRequired } from "../core/money-out-errors.js";
 import { isCommitOutcomeUnknown } from "../core/storage-failures.js";
-import { type RecordKey, RequestUnitOfWork, type UnitOfWork } from "../core/unit-of-work.js";
+import type { RecordKey, UnitOfWork } from "../core/unit-of-work.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
 import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
 import { receivedBody } from "./request-body.js";
+import { RequestUnitOfWork } from "./unit-of-work.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {

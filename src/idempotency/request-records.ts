@@ -73,11 +73,7 @@ export class RequestRecords {
     ttlMs: number,
   ): Promise<Claim> {
     const id = { business_id: businessId, kind, key };
-    const outcome = await this.options.claims.claim(
-      id,
-      () => this.fresh(this.now(), fingerprint, ttlMs),
-      takeOver,
-    );
+    const outcome = await this.options.claims.claim(id, this.fresh(this.now(), fingerprint, ttlMs), takeOver);
     if ("claimed" in outcome) return { outcome: "claimed", claim: id, reference: outcome.claimed.reference };
     if ("standing" in outcome) return refusal(outcome.standing, fingerprint);
     return { outcome: "in_flight" };

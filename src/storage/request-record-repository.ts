@@ -62,12 +62,12 @@ export type ClaimAtStore = { claimed: FreshRecord } | { standing: RequestRecord 
  */
 export interface RequestRecordClaims {
   /**
-   * Inserts the record for `id` with `fresh()` unless its key has one; when it has, the domain's
-   * `takeOver` says from the standing record whether to replace it, and with what.
+   * Inserts `fresh` for `id` unless its key has a record; when it has, the domain's `takeOver`
+   * says from the standing record whether to replace it, and with what.
    */
   claim(
     id: RecordId,
-    fresh: () => FreshRecord,
+    fresh: FreshRecord,
     takeOver: (existing: RequestRecord, fresh: FreshRecord) => FreshRecord | undefined,
   ): Promise<ClaimAtStore>;
   /** Stores a claimed request's answer, after its effect (a request whose write did not store it). */

@@ -31,9 +31,8 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
   });
   return {
     complete: (answer) => completeOnPostgres(storage.db, answer),
-    async claim(id, fresh, takeOver) {
+    async claim(id, record, takeOver) {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const record = fresh();
         if (await inserts.submit({ ...id, ...record })) return { claimed: record };
         const existing = (await pool.query<RequestRecord>(find.query(id))).rows[0];
         if (!existing) continue; // pruned between the two statements: try again

@@ -16,9 +16,8 @@ import { completeOnSqlite } from "./complete-records.js";
  */
 export function sqliteRequestRecordClaims(storage: SqliteStorage): RequestRecordClaims {
   return {
-    claim: (id, fresh, takeOver) =>
+    claim: (id, record, takeOver) =>
       storage.group.run((db) => {
-        const record = fresh();
         if (prepared(db, INSERT_RECORD).run({ ...id, ...record }).changes > 0) return { claimed: record };
         const existing = prepared(db, FIND_RECORD).get(id) as RequestRecord | undefined;
         if (!existing) throw new Error("a request record vanished inside its write");
