@@ -3,8 +3,9 @@
 // compiles every src/ module with a mark at the top of each function, and this script sends each
 // request once warm (its key cached, its statements prepared), then again recording the marks
 // made by that request's own work (from the server's request event on: whatever it awaits
-// carries the recording, nothing else does). Each mark whose room is not the previous mark's is
-// an entry into a room.
+// carries the recording, nothing else does). A mark is an entry into its room when the code that
+// called the function, the nearest src/ frame of the stack below it, is of another room (see
+// `entries` for a call from a library): a return, or an async function resuming, makes no mark.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -12,19 +13,49 @@ import type { IncomingMessage } from "node:http";
 interface Mark {
   room: string;
   where: string;
+  /** The room of the src/ code that called the function; undefined when none did. */
+  from: string | undefined;
 }
+const SRC = new URL("../src/", import.meta.url).href;
+/** A stack frame's file under src/, as the module was loaded (the hooks keep its URL). */
+const FRAME = /\((file:\/\/[^)]+?):\d+:\d+\)$|at (file:\/\/\S+?):\d+:\d+$/;
+
+/** The room of a src/ file, given its URL: its folder under src/, or the file itself. */
+const roomOf = (url: string) => {
+  const file = url.slice(SRC.length);
+  return file.includes("/") ? file.slice(0, file.indexOf("/")) : file.replace(/\.ts$/, "");
+};
+
+/** The room of the nearest src/ frame below the marked function's own (lines 0 to 3: the message, this, the mark, it). */
+function callerRoom(): string | undefined {
+  const frames = new Error().stack?.split("\n").slice(4) ?? [];
+  for (const frame of frames) {
+    const match = FRAME.exec(frame.trim());
+    const url = match?.[1] ?? match?.[2];
+    if (url?.startsWith(SRC)) return roomOf(url);
+  }
+  return undefined;
+}
+
 const recording = new AsyncLocalStorage<Mark[]>();
+Error.stackTraceLimit = 64;
 (globalThis as { __vasWalk?: (room: string, where: string) => void }).__vasWalk = (room, where) =>
-  recording.getStore()?.push({ room, where });
+  recording.getStore()?.push({ room, where, from: callerRoom() });
 
 const { API, appFor, createHarness, customer } = await import("../test/helpers/harness.js");
 const { sign } = await import("../src/auth/signature.js");
 const { SANDBOX_PAYEES } = await import("../src/providers/bank-directory.js");
 
-/** The marks collapsed into the rooms entered, each with the first function it ran there. */
-export function entries(marks: readonly Mark[]): Mark[] {
-  return marks.filter((mark, i) => i === 0 || marks[i - 1]?.room !== mark.room);
-}
+/**
+ * The marks that entered a room: called from another room's code. A function called with no
+ * src/ code below it on the stack (a library calling back after its own await: Fastify's next
+ * hook, Kysely's log, the group commit's turn) was called from where the request last was: the
+ * previous mark's room.
+ */
+export const entries = (marks: readonly Mark[]): Mark[] =>
+  marks
+    .map((mark, i) => ({ ...mark, from: mark.from ?? marks[i - 1]?.room }))
+    .filter((mark) => mark.from !== mark.room);
 
 const harness = await createHarness({ env: { SANDBOX: "true" } });
 const app = appFor(harness.services);
@@ -62,7 +93,8 @@ try {
     const entered = entries(marks);
     marks = undefined;
     console.log(`\n${name}: ${entered.length} rooms entered (answered ${answer.status})`);
-    for (const mark of entered) console.log(`  ${mark.room.padEnd(14)} ${mark.where}`);
+    for (const mark of entered)
+      console.log(`  ${mark.room.padEnd(14)} ${mark.where.padEnd(44)} from ${mark.from ?? "(the network)"}`);
     return entered.length;
   };
   await walk("a signed generate", "/account/generate", () =>
