@@ -26,29 +26,48 @@ export const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 export function displayNameSchema(field: string, maxLength: number) {
   return z
     .string({ error: `${field} must be a string` })
-    .refine((name) => !UNPAIRED_SURROGATE.test(name), {
-      error: `${field} must not contain unpaired surrogates (it must be valid Unicode text)`,
-      abort: true,
-    })
-    .transform((name) => name.normalize("NFC").trim())
+    .transform(normalized(field))
     .pipe(
       z
         .string()
         .min(1, { error: `${field} must be a non-empty string` })
         .max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
-        .refine((name) => !CONTROL_CHARACTERS.test(name), {
-          error: `${field} must not contain control characters`,
-          abort: true,
-        })
-        .refine((name) => !BIDI_CONTROL_CHARACTERS.test(name), {
-          error: `${field} must not contain bidirectional control characters`,
-          abort: true,
-        })
-        .refine((name) => !INVISIBLE_ONLY.test(name), {
-          error: `${field} must contain a visible character`,
-          abort: true,
-        }),
+        .check((check) => refuseUnclean(check, field, true)),
     );
+}
+
+/**
+ * Valid Unicode (no unpaired surrogate), then NFC-normalised and trimmed: the first step of the
+ * name and text rules. One function, not a refinement and a transform, so that checking a field
+ * calls out of the rule's caller as few times as it can (docs/architecture.md, the walks).
+ */
+const normalized = (field: string) => (text: string, context: z.RefinementCtx<string>) => {
+  if (UNPAIRED_SURROGATE.test(text)) {
+    context.addIssue({
+      code: "custom",
+      message: `${field} must not contain unpaired surrogates (it must be valid Unicode text)`,
+      input: text,
+      fatal: true,
+    });
+    return z.NEVER;
+  }
+  return text.normalize("NFC").trim();
+};
+
+/**
+ * The characters a name or a display text may not contain, checked in this order (the first
+ * found is the one answered): control characters, bidi controls, and for a name nothing visible.
+ */
+function refuseUnclean(check: z.core.ParsePayload<string>, field: string, mustShow: boolean): void {
+  const text = check.value;
+  const problem = CONTROL_CHARACTERS.test(text)
+    ? `${field} must not contain control characters`
+    : BIDI_CONTROL_CHARACTERS.test(text)
+      ? `${field} must not contain bidirectional control characters`
+      : mustShow && INVISIBLE_ONLY.test(text)
+        ? `${field} must contain a visible character`
+        : undefined;
+  if (problem) check.issues.push({ code: "custom", message: problem, input: text });
 }
 
 // Free text shown to people (a narration, a reason, a profile field) follows the same rule as a
@@ -125,23 +144,10 @@ export function cleanDisplayText(text: string, maxLength: number): string {
  * where the text is a copy of what someone typed elsewhere (a narration).
  */
 export function displayTextSchema(field: string, maxLength: number, tooLong: "refuse" | "truncate") {
-  const rule = z
-    .string()
-    .refine((text) => !CONTROL_CHARACTERS.test(text), {
-      error: `${field} must not contain control characters`,
-      abort: true,
-    })
-    .refine((text) => !BIDI_CONTROL_CHARACTERS.test(text), {
-      error: `${field} must not contain bidirectional control characters`,
-      abort: true,
-    });
+  const rule = z.string().check((check) => refuseUnclean(check, field, false));
   return z
     .string({ error: `${field} must be a string` })
-    .refine((text) => !UNPAIRED_SURROGATE.test(text), {
-      error: `${field} must not contain unpaired surrogates (it must be valid Unicode text)`,
-      abort: true,
-    })
-    .transform((text) => text.normalize("NFC").trim())
+    .transform(normalized(field))
     .pipe(
       tooLong === "refuse"
         ? rule.max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
