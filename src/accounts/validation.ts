@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { IdentityType } from "../core/account-kinds.js";
 import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
-import { type Body, check, emailSchema, isSent, parsedBy, required } from "../core/validation.js";
+import { type Body, check, emailSchema, fields, isSent, parsedBy } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -77,8 +77,7 @@ function identity(body: Body): Identity {
 
 /** Validates a generate-permanent body: name, then email, then identity; the first problem wins. */
 export function parsePermanentInput(body: Body): PermanentInput {
-  const name = required(body, "name", nameSchema);
-  const email = required(body, "email", emailSchema);
+  const { name, email } = fields(body, { name: nameSchema, email: emailSchema });
   return { name, email, identity: identity(body) };
 }
 

@@ -3,7 +3,7 @@ import { accountNumberSchema } from "../accounts/validation.js";
 import type { SandboxTransferInput } from "../core/api-types.js";
 import {
   check,
-  isSent,
+  fields,
   parsedBy,
   parseListQuery,
   queryInstant,
@@ -67,20 +67,12 @@ export function parseSandboxTransfer(
   body: Record<string, unknown>,
   maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO,
 ): SandboxTransferInput {
-  const input: SandboxTransferInput = {
-    accountNumber: required(body, "accountNumber", sandboxFields.accountNumber),
-    amount: required(body, "amount", koboSchema("amount", NOTIFICATION_LIMITS.orderAmount, maxTransferKobo)),
-  };
-  for (const field of [
-    "payerName",
-    "payerAccountNumber",
-    "payerBankName",
-    "payerBankCode",
-    "narration",
-  ] as const) {
-    if (isSent(body, field)) input[field] = check(sandboxFields[field], body[field]);
-  }
-  return input;
+  const { accountNumber, ...optional } = sandboxFields;
+  return fields(
+    body,
+    { accountNumber, amount: koboSchema("amount", NOTIFICATION_LIMITS.orderAmount, maxTransferKobo) },
+    optional,
+  );
 }
 
 const sessionIdSchema = z

@@ -2,13 +2,11 @@ import { z } from "zod";
 import { accountNumberSchema } from "../accounts/validation.js";
 import type { PayoutInput, PayoutStatus } from "../core/api-types.js";
 import {
-  check,
-  isSent,
+  fields,
   type ListQuery,
   parsedBy,
   parseListQuery,
   queryRange,
-  required,
   singleParam,
 } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
@@ -45,14 +43,8 @@ export const PAYOUT_FIELDS = {
 
 /** POST /payouts: amount, bankCode, accountNumber, then the optional narration and reference. */
 export function parsePayout(body: Record<string, unknown>): PayoutInput {
-  const input: PayoutInput = {
-    amount: required(body, "amount", PAYOUT_FIELDS.amount),
-    bankCode: required(body, "bankCode", PAYOUT_FIELDS.bankCode),
-    accountNumber: required(body, "accountNumber", PAYOUT_FIELDS.accountNumber),
-  };
-  if (isSent(body, "narration")) input.narration = check(PAYOUT_FIELDS.narration, body.narration);
-  if (isSent(body, "reference")) input.reference = check(PAYOUT_FIELDS.reference, body.reference);
-  return input;
+  const { amount, bankCode, accountNumber, narration, reference } = PAYOUT_FIELDS;
+  return fields(body, { amount, bankCode, accountNumber }, { narration, reference });
 }
 
 export interface PayoutQuery extends ListQuery {
