@@ -36,7 +36,6 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
     storage,
     locks: stores.rowLocks,
     ledger: stores.ledger,
-    deliveries: stores.deliveries,
     banks,
     now,
   });

@@ -3,6 +3,7 @@ import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount 
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
+import type { SettlementRecord } from "../ledger/ledger-port.js";
 import type { Executor } from "../storage/executor.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
@@ -58,8 +59,8 @@ export interface PayoutOrder {
   fingerprint: string;
   /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
   refund?: { transactionId: string; paymentAmount: number };
-  /** A settlement: its id, and its own row, written in the hold's transaction under the ledger locks. */
-  settlement?: { id: string; record: (trx: Executor, payout: PayoutRow) => Promise<void> };
+  /** A settlement: its id, and its own row, read for in the hold's transaction under the ledger locks. */
+  settlement?: { id: string; cover: (trx: Executor, payout: PayoutRow) => Promise<SettlementRecord> };
 }
 
 /**

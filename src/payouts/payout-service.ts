@@ -13,32 +13,28 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
-import { recordEvent } from "../events/outbox.js";
+import { eventToWrite } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { LedgerWrites } from "../ledger/ledger-port.js";
+import type { PhasePosting } from "../ledger/ledger-port.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
-import type { Executor } from "../storage/executor.js";
+import type { EventToWrite } from "../storage/event-writes.js";
 import {
   findPayoutById,
   findPayoutByReference,
-  insertPayout,
   lockedVerificationStatus,
-  movePayout,
   PAYOUT_REFERENCE_KEY,
   type PayoutRow,
   payoutTermsOf,
   payoutVolumeSince,
   type RowLocks,
 } from "../storage/payout-repository.js";
-import { writeTransaction } from "../storage/transactions.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
-import { lockPayoutLedger, postPayoutPhase } from "./payout-ledger.js";
+import { lockPayoutLedger, type MoneyOutLedger, phasePosting } from "./payout-ledger.js";
 import {
   eventOf,
   LIMIT_COUNTS,
@@ -56,9 +52,8 @@ import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 export interface PayoutServiceOptions {
   storage: Storage;
   locks: RowLocks;
-  /** The ledger's port: a payout's postings written as a transfer's are. */
-  ledger: LedgerWrites<Executor>;
-  deliveries: DeliveryDialect;
+  /** The ledger's port: a payout's transaction, its posting written whole (ledger/ledger-port.ts). */
+  ledger: MoneyOutLedger;
   /** Name enquiry and the bank list. */
   banks: BankService;
   now?: Clock;
@@ -178,61 +173,64 @@ export class PayoutService {
     const id = `po_${randomUUID().replaceAll("-", "")}`;
     let payout: Payout;
     try {
-      payout = await writeTransaction(
-        storage,
-        async (trx) => {
-          // Only a verified business moves money, whatever the channel: read under the business's
-          // row lock (taken before the ledger's), so a payout is never accepted after a
-          // suspension has returned, even when a key was authenticated a moment before it (issue 43).
-          const status = await lockedVerificationStatus(trx, this.options.locks, businessId);
-          if (status !== "completed") throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
-          const nowIso = isoNow(this.now);
-          const { heads, createdAt } = await lockPayoutLedger(trx, this.options.ledger, businessId, nowIso);
-          if (order.refund) await assertRefundable(trx, order.refund, amount);
-          const today = limited
-            ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()), LIMIT_COUNTS)
-            : 0;
-          if (limited && today + amount > dailyLimit) {
-            throw payoutLimitExceeded(
-              `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
-            );
-          }
-          const available = heads.get("available")?.balance ?? 0;
-          if (available < amount + fee) {
-            throw insufficientBalance(
-              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
-            );
-          }
-          const row: PayoutRow = {
-            id,
-            business_id: businessId,
-            reference: order.reference ?? id,
-            amount,
-            fee,
-            currency: "NGN",
-            bank_code: order.destination.bankCode,
-            bank_name: order.destination.bankName,
-            account_number: order.destination.accountNumber,
-            account_name: order.destination.accountName,
-            narration: order.narration,
-            fingerprint: order.fingerprint,
-            status: "pending",
-            failure_reason: null,
-            refund_of: order.refund?.transactionId ?? null,
-            created_at: createdAt,
-            updated_at: createdAt,
-            submitted_at: null,
-            checks: 0,
-            next_check_at: createdAt,
-            settlement_id: order.settlement?.id ?? null,
-          };
-          await insertPayout(trx, row);
-          await postPayoutPhase(trx, this.options.ledger, row, "hold", heads, createdAt);
-          await order.settlement?.record(trx, row);
-          return payoutView(row);
-        },
-        unit,
-      );
+      payout = await this.options.ledger.post(async (trx) => {
+        // Only a verified business moves money, whatever the channel: read under the business's
+        // row lock (taken before the ledger's), so a payout is never accepted after a
+        // suspension has returned, even when a key was authenticated a moment before it (issue 43).
+        const status = await lockedVerificationStatus(trx, this.options.locks, businessId);
+        if (status !== "completed") throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
+        const nowIso = isoNow(this.now);
+        const { heads, createdAt } = await lockPayoutLedger(trx, this.options.ledger, businessId, nowIso);
+        if (order.refund) await assertRefundable(trx, order.refund, amount);
+        const today = limited
+          ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()), LIMIT_COUNTS)
+          : 0;
+        if (limited && today + amount > dailyLimit) {
+          throw payoutLimitExceeded(
+            `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
+          );
+        }
+        const available = heads.get("available")?.balance ?? 0;
+        if (available < amount + fee) {
+          throw insufficientBalance(
+            `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
+          );
+        }
+        const row: PayoutRow = {
+          id,
+          business_id: businessId,
+          reference: order.reference ?? id,
+          amount,
+          fee,
+          currency: "NGN",
+          bank_code: order.destination.bankCode,
+          bank_name: order.destination.bankName,
+          account_number: order.destination.accountNumber,
+          account_name: order.destination.accountName,
+          narration: order.narration,
+          fingerprint: order.fingerprint,
+          status: "pending",
+          failure_reason: null,
+          refund_of: order.refund?.transactionId ?? null,
+          created_at: createdAt,
+          updated_at: createdAt,
+          submitted_at: null,
+          checks: 0,
+          next_check_at: createdAt,
+          settlement_id: order.settlement?.id ?? null,
+        };
+        const settlement = await order.settlement?.cover(trx, row);
+        return {
+          posting: {
+            businessId,
+            payout: { made: row },
+            phases: [phasePosting(row, "hold", heads, createdAt)],
+            events: [],
+            ...(settlement ? { settlement } : {}),
+          },
+          result: payoutView(row),
+        };
+      }, unit);
     } catch (error) {
       if (isNegativeBalanceRefusal(error)) {
         throw insufficientBalance("the available balance does not cover this payout's amount and fee");
@@ -265,7 +263,7 @@ export class PayoutService {
     if (!found) return undefined;
     const phases = TRANSITIONS[`${found.status}>${state.status}`];
     if (!phases) return payoutView(found);
-    const moved = await writeTransaction(storage, async (trx) => {
+    const moved = await this.options.ledger.post(async (trx) => {
       const { heads, createdAt } = await lockPayoutLedger(
         trx,
         this.options.ledger,
@@ -274,9 +272,12 @@ export class PayoutService {
       );
       // Read again under the locks: another process may have applied it meanwhile.
       const row = await findPayoutById(trx, found.id);
-      if (!row || TRANSITIONS[`${row.status}>${state.status}`] === undefined) return undefined;
+      const steps = row && TRANSITIONS[`${row.status}>${state.status}`];
+      if (!row || !steps) return { result: undefined };
       let current: PayoutRow = row;
-      for (const phase of TRANSITIONS[`${row.status}>${state.status}`] ?? []) {
+      const phases: PhasePosting[] = [];
+      const events: EventToWrite[] = [];
+      for (const phase of steps) {
         const next: PayoutRow = {
           ...current,
           status: STATUS_AFTER[phase],
@@ -284,22 +285,29 @@ export class PayoutService {
           updated_at: createdAt,
           next_check_at: null,
         };
-        if (!(await movePayout(trx, current.id, current.status, next))) return undefined;
-        await postPayoutPhase(trx, this.options.ledger, current, phase, heads, createdAt);
-        await recordEvent(
-          trx,
-          this.options.deliveries,
-          {
-            businessId: current.business_id,
-            type: eventOf(current, phase),
-            accountNumber: null,
-            data: payoutView(next),
-          },
-          createdAt,
+        phases.push(phasePosting(current, phase, heads, createdAt));
+        events.push(
+          eventToWrite(
+            {
+              businessId: current.business_id,
+              type: eventOf(current, phase),
+              accountNumber: null,
+              data: payoutView(next),
+            },
+            createdAt,
+          ),
         );
         current = next;
       }
-      return current;
+      return {
+        posting: {
+          businessId: row.business_id,
+          payout: { moved: current, from: row.status },
+          phases,
+          events,
+        },
+        result: current,
+      };
     });
     if (moved) {
       const view = payoutView(moved);

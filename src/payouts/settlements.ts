@@ -13,6 +13,7 @@ import {
 import { type ListQuery, listOffset } from "../core/validation.js";
 import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { SettlementRecord } from "../ledger/ledger-port.js";
 import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolationOf } from "../storage/errors.js";
@@ -21,7 +22,6 @@ import { ledgerBalances } from "../storage/ledger-repository.js";
 import { payoutTermsOf } from "../storage/payout-repository.js";
 import {
   findSettlement,
-  insertSettlement,
   lastCoveredOrdinal,
   recordedAtOrdinal,
   type SettlementWithPayout,
@@ -126,8 +126,8 @@ export class SettlementService {
         fingerprint: fingerprintOf(["settlement", id]),
         settlement: {
           id,
-          record: (trx, payout) =>
-            this.record(trx, id, payout.id, payout.created_at, trigger, period, businessId),
+          cover: (trx, payout) =>
+            this.cover(trx, id, payout.id, payout.created_at, trigger, period, businessId),
         },
       });
     } catch (error) {
@@ -169,8 +169,8 @@ export class SettlementService {
     return { account: terms.account, quote };
   }
 
-  /** The settlement's own row, in its payout's transaction: what it covers, read under the ledger locks. */
-  private async record(
+  /** The settlement's own row, for its payout's posting: what it covers, read under the ledger locks. */
+  private async cover(
     trx: Executor,
     id: string,
     payoutId: string,
@@ -178,11 +178,11 @@ export class SettlementService {
     trigger: SettlementSchedule,
     period: string | undefined,
     businessId: string,
-  ): Promise<void> {
+  ): Promise<SettlementRecord> {
     const after = await lastCoveredOrdinal(trx, businessId);
     const through = Math.max(after, Number((await lastTransaction(trx, businessId))?.ordinal ?? 0));
     const covers = through > after;
-    await insertSettlement(trx, {
+    return {
       id,
       business_id: businessId,
       payout_id: payoutId,
@@ -194,7 +194,7 @@ export class SettlementService {
       first_recorded_at: covers ? ((await recordedAtOrdinal(trx, businessId, after + 1)) ?? null) : null,
       last_recorded_at: covers ? ((await recordedAtOrdinal(trx, businessId, through)) ?? null) : null,
       created_at: createdAt,
-    });
+    };
   }
 
   /**

@@ -4,9 +4,9 @@ import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { Executor } from "./executor.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
 
-// Payouts and their ledger postings, through the query builder on both dialects: a payout's
-// write is one transaction the domain runs (payouts/payout-service.ts), its rows read under the
-// business's ledger locks.
+// Payouts and their ledger postings, through the query builder on both dialects: what a payout's
+// transaction reads under the business's ledger locks; its write is the ledger's port's
+// (payout-writes.ts).
 
 export type PayoutRow = Selectable<PayoutsTable>;
 export type PayoutPostingRow = Selectable<PayoutPostingsTable>;
@@ -86,35 +86,8 @@ export async function payoutVolumeSince(
   return Number((await query.executeTakeFirstOrThrow()).total);
 }
 
-export async function insertPayout(db: Executor, row: PayoutRow): Promise<void> {
-  await db.insertInto("payouts").values(row).execute();
-}
-
-/** One posting of a payout: its step (the database refuses a second of its step). */
-export interface PayoutStep {
-  id: string;
-  payoutId: string;
-  businessId: string;
-  phase: PayoutPhase;
-  createdAt: string;
-}
-
-const STEPS: Record<PayoutPhase, number> = { hold: 1, post: 2, void: 2, reversal: 3 };
-
-/** Records a payout's posting as its step; its entries and heads go through the ledger's port. */
-export async function recordPayoutStep(db: Executor, step: PayoutStep): Promise<void> {
-  await db
-    .insertInto("payout_postings")
-    .values({
-      id: step.id,
-      payout_id: step.payoutId,
-      business_id: step.businessId,
-      phase: step.phase,
-      step: STEPS[step.phase],
-      created_at: step.createdAt,
-    })
-    .execute();
-}
+/** A phase's step: the database refuses a payout's second posting of one step. */
+export const STEPS: Record<PayoutPhase, number> = { hold: 1, post: 2, void: 2, reversal: 3 };
 
 /** Moves a payout from `from` to its next status; false when it was not at `from` (another process moved it). */
 export async function movePayout(

@@ -70,10 +70,6 @@ export async function settledForPeriod(db: Executor, businessId: string, period:
   return row !== undefined;
 }
 
-export async function insertSettlement(db: Executor, row: SettlementRow): Promise<void> {
-  await db.insertInto("settlements").values(row).execute();
-}
-
 /** The last ordinal covered by the business's settlements that did not fail (0: none). */
 export async function lastCoveredOrdinal(db: Executor, businessId: string): Promise<number> {
   const row = await db

@@ -1,6 +1,7 @@
-import type { LedgerWrites } from "../ledger/ledger-port.js";
+import type { PayoutLedger } from "../ledger/ledger-port.js";
 import type { AccountWrites } from "./account-writes.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
+import type { EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
 import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
@@ -22,6 +23,6 @@ export interface Stores {
   rowLocks: RowLocks;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
   smallTransactions: SmallTransactions;
-  /** The ledger's port for a cold-path transaction (payouts), on the statements transfers post with. */
-  ledger: LedgerWrites<Executor>;
+  /** The ledger's port for money out: a payout's transaction, its posting written whole. */
+  ledger: PayoutLedger<Executor, EventToWrite>;
 }

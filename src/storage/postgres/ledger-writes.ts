@@ -1,7 +1,7 @@
-import type { LedgerPosting, LedgerWrites } from "../../ledger/ledger-port.js";
+import type { LedgerPosting } from "../../ledger/ledger-port.js";
 import { GENESIS_HASH } from "../../ledger/posting.js";
-import type { Executor } from "../executor.js";
 import { namedSql } from "../named-sql.js";
+import type { LedgerWrites } from "../payout-writes.js";
 import { LEDGER_HEADS } from "../statements.js";
 import { type HeadRow, openedHeads } from "../transfer-writes.js";
 
@@ -83,14 +83,16 @@ export const openingValues = (
 const POST_LEDGER = `with ${ENTRIES_WRITTEN}, ${HEADS_MOVED} select 1`;
 
 /** The ledger port on PostgreSQL, for a query builder's transaction: the same statements. */
-export const postgresLedgerWrites: LedgerWrites<Executor> = {
+export const postgresLedgerWrites: LedgerWrites = {
   lockedHeads: (trx, businessId, accounts, now) =>
     openedHeads(
       async () => (await namedSql<HeadRow>(LOCKED_HEADS, { business_id: businessId }).execute(trx)).rows,
       () => namedSql(OPEN_LEDGER, openingValues(businessId, accounts, now)).execute(trx),
       accounts.length,
     ),
-  async post(trx, posting) {
-    await namedSql(POST_LEDGER, { business_id: posting.businessId, ...ledgerValues([posting]) }).execute(trx);
+  async post(trx, postings) {
+    const first = postings[0];
+    if (first === undefined) return;
+    await namedSql(POST_LEDGER, { business_id: first.businessId, ...ledgerValues(postings) }).execute(trx);
   },
 };

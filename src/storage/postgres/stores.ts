@@ -1,4 +1,5 @@
 import type { PostgresStorage } from "../database.js";
+import { payoutLedger } from "../payout-writes.js";
 import type { Stores } from "../stores.js";
 import { eachAlone } from "../transaction-batches.js";
 import { postgresAccountWrites } from "./account-writes.js";
@@ -9,12 +10,15 @@ import { postgresRowLocks } from "./row-locks.js";
 import { postgresTransferWrites } from "./transfer-writes.js";
 
 /** The hot path's writes on PostgreSQL: statements on the pool, one round trip where they can be. */
-export const postgresStores = (storage: PostgresStorage): Stores => ({
-  accounts: postgresAccountWrites(storage),
-  transfers: postgresTransferWrites(storage),
-  requestRecords: postgresRequestRecordClaims(storage),
-  deliveries: postgresDeliveries,
-  rowLocks: postgresRowLocks,
-  ledger: postgresLedgerWrites,
-  smallTransactions: eachAlone(storage),
-});
+export const postgresStores = (storage: PostgresStorage): Stores => {
+  const deliveries = postgresDeliveries;
+  return {
+    accounts: postgresAccountWrites(storage),
+    transfers: postgresTransferWrites(storage),
+    requestRecords: postgresRequestRecordClaims(storage),
+    deliveries,
+    rowLocks: postgresRowLocks,
+    ledger: payoutLedger(storage, postgresLedgerWrites, deliveries),
+    smallTransactions: eachAlone(storage),
+  };
+};

@@ -1,9 +1,9 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { LedgerAccountToOpen } from "../../ledger/kinds.js";
-import type { LedgerPosting, LedgerWrites } from "../../ledger/ledger-port.js";
+import type { LedgerPosting } from "../../ledger/ledger-port.js";
 import { GENESIS_HASH } from "../../ledger/posting.js";
-import type { Executor } from "../executor.js";
 import { namedSql } from "../named-sql.js";
+import type { LedgerWrites } from "../payout-writes.js";
 import { prepared } from "../prepared.js";
 import { LEDGER_HEADS } from "../statements.js";
 import { type HeadRow, openedHeads } from "../transfer-writes.js";
@@ -65,7 +65,7 @@ export function postNow(db: SqliteDatabase.Database, posting: LedgerPosting): vo
 }
 
 /** The ledger port on SQLite, for a query builder's transaction: the same statements. */
-export const sqliteLedgerWrites: LedgerWrites<Executor> = {
+export const sqliteLedgerWrites: LedgerWrites = {
   lockedHeads: (trx, businessId, accounts, now) =>
     openedHeads(
       async () => (await namedSql<HeadRow>(LEDGER_HEADS, { business_id: businessId }).execute(trx)).rows,
@@ -76,8 +76,10 @@ export const sqliteLedgerWrites: LedgerWrites<Executor> = {
       },
       accounts.length,
     ),
-  async post(trx, posting) {
-    for (const row of entryRows(posting)) await namedSql(INSERT_ENTRY, row).execute(trx);
-    for (const head of posting.heads) await namedSql(MOVE_HEAD, { ...head }).execute(trx);
+  async post(trx, postings) {
+    for (const posting of postings) {
+      for (const row of entryRows(posting)) await namedSql(INSERT_ENTRY, row).execute(trx);
+      for (const head of posting.heads) await namedSql(MOVE_HEAD, { ...head }).execute(trx);
+    }
   },
 };

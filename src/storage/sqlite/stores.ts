@@ -1,4 +1,5 @@
 import type { SqliteStorage } from "../database.js";
+import { payoutLedger } from "../payout-writes.js";
 import type { Stores } from "../stores.js";
 import { TransactionBatches } from "../transaction-batches.js";
 import { sqliteAccountWrites } from "./account-writes.js";
@@ -9,12 +10,15 @@ import { sqliteRowLocks } from "./row-locks.js";
 import { sqliteTransferWrites } from "./transfer-writes.js";
 
 /** The hot path's writes on SQLite: synchronous writes in the group commit. */
-export const sqliteStores = (storage: SqliteStorage): Stores => ({
-  accounts: sqliteAccountWrites(storage),
-  transfers: sqliteTransferWrites(storage),
-  requestRecords: sqliteRequestRecordClaims(storage),
-  deliveries: sqliteDeliveries(storage),
-  rowLocks: sqliteRowLocks,
-  ledger: sqliteLedgerWrites,
-  smallTransactions: new TransactionBatches(storage),
-});
+export const sqliteStores = (storage: SqliteStorage): Stores => {
+  const deliveries = sqliteDeliveries(storage);
+  return {
+    accounts: sqliteAccountWrites(storage),
+    transfers: sqliteTransferWrites(storage),
+    requestRecords: sqliteRequestRecordClaims(storage),
+    deliveries,
+    rowLocks: sqliteRowLocks,
+    ledger: payoutLedger(storage, sqliteLedgerWrites, deliveries),
+    smallTransactions: new TransactionBatches(storage),
+  };
+};

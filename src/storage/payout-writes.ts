@@ -1,0 +1,99 @@
+import type { LedgerAccountToOpen } from "../ledger/kinds.js";
+import type {
+  Heads,
+  LedgerPosting,
+  PayoutLedger,
+  PayoutPosting,
+  PayoutRecord,
+} from "../ledger/ledger-port.js";
+import type { Storage } from "./database.js";
+import type { DeliveryDialect } from "./delivery-repository.js";
+import type { EventToWrite } from "./event-writes.js";
+import type { Executor } from "./executor.js";
+import { movePayout, STEPS } from "./payout-repository.js";
+import { writeTransaction } from "./transactions.js";
+
+/**
+ * The ledger's own statements as a query builder's transaction runs them, one implementation
+ * per dialect (sqlite/ and postgres/ledger-writes.ts) on the very statements a transfer's posting
+ * runs, so each write of the ledger is spelled once per dialect.
+ */
+export interface LedgerWrites {
+  /** As PayoutLedger.lockedHeads. */
+  lockedHeads(
+    tx: Executor,
+    businessId: string,
+    accounts: readonly LedgerAccountToOpen[],
+    now: string,
+  ): Promise<Heads>;
+  /** Writes postings' entries (of one business, in order) and moves their heads. */
+  post(tx: Executor, postings: readonly LedgerPosting[]): Promise<void>;
+}
+
+/**
+ * The ledger's port for money out (ledger/ledger-port.ts), on the dialect's ledger statements
+ * and event writes: `post` runs the decision and writes everything its posting writes in one
+ * `writeTransaction`, with the request's answer.
+ */
+export function payoutLedger(
+  storage: Storage,
+  ledger: LedgerWrites,
+  deliveries: DeliveryDialect,
+): PayoutLedger<Executor, EventToWrite> {
+  return {
+    lockedHeads: ledger.lockedHeads,
+    post: (decide, unit) =>
+      writeTransaction(
+        storage,
+        async (trx) => {
+          const { posting, result } = await decide(trx);
+          if (posting) await writePayoutPosting(trx, posting, ledger, deliveries);
+          return result;
+        },
+        unit,
+      ),
+  };
+}
+
+const movedTo = ({ status, failure_reason, updated_at }: PayoutRecord) => ({
+  status,
+  failure_reason,
+  updated_at,
+});
+
+/**
+ * A payout's posting, whole: its row (made, or moved from the status read under the locks), each
+ * phase's step, the entries and heads, a settlement's row, the events and their deliveries.
+ */
+async function writePayoutPosting(
+  trx: Executor,
+  posting: PayoutPosting<EventToWrite>,
+  ledger: LedgerWrites,
+  deliveries: DeliveryDialect,
+): Promise<void> {
+  const { payout } = posting;
+  if ("made" in payout) {
+    await trx.insertInto("payouts").values(payout.made).execute();
+  } else if (!(await movePayout(trx, payout.moved.id, payout.from, movedTo(payout.moved)))) {
+    // A payout's status moves only under its business's ledger locks, where it was read.
+    throw new Error(`payout ${payout.moved.id} was not at ${payout.from} under the ledger's locks`);
+  }
+  if (posting.phases.length > 0) {
+    await trx
+      .insertInto("payout_postings")
+      .values(
+        posting.phases.map((phase) => ({
+          id: phase.id,
+          payout_id: "made" in payout ? payout.made.id : payout.moved.id,
+          business_id: posting.businessId,
+          phase: phase.phase,
+          step: STEPS[phase.phase],
+          created_at: phase.createdAt,
+        })),
+      )
+      .execute();
+    await ledger.post(trx, posting.phases);
+  }
+  if (posting.settlement) await trx.insertInto("settlements").values(posting.settlement).execute();
+  for (const event of posting.events) await deliveries.recordEvent(trx, event);
+}
