@@ -3,6 +3,7 @@ import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.
 import { type AppError, transferRefused } from "../errors.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { CreditedAccount } from "../ledger/ledger-records.js";
 import {
   type AccountHead,
   firstBalanceBeyondLimit,
@@ -11,14 +12,13 @@ import {
   staysWithinBalanceLimit,
 } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
-import type { AccountRow } from "../storage/schema.js";
 
 /** The one currency accepted. */
 export const CURRENCY = "NGN";
 
 /** What the rules look at: the account the number belongs to (if any) and that number's retirement. */
 export interface Destination {
-  account: AccountRow;
+  account: CreditedAccount;
   retiredAt: string | null;
 }
 
@@ -110,7 +110,7 @@ const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
  */
 export function assertWithinBalanceLimits(
   transfer: Pick<TransferNotification, "amount" | "accountNumber">,
-  account: Pick<AccountRow, "total_received">,
+  account: Pick<CreditedAccount, "total_received">,
   heads: ReadonlyMap<LedgerAccountKind, Pick<AccountHead, "balance">>,
   legs: readonly Leg[],
 ): void {

@@ -14,16 +14,17 @@ import {
 import { eventToWrite } from "../events/outbox.js";
 import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
 import { ledgerAccountsOf } from "../ledger/kinds.js";
+import type { AccountFound, TransferPosting, TransferWrites } from "../ledger/ledger-port.js";
+import type { ConflictInput, TransactionRecord } from "../ledger/ledger-records.js";
 import { headOf, postLegs, transferLegs } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
-import type { ConflictInput } from "../storage/conflict-repository.js";
 import type { Storage } from "../storage/database.js";
+import type { EventToWrite } from "../storage/event-writes.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
-import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
+import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import type { TransferDecisions, TransferPosting, TransferWrites } from "../storage/transfer-writes.js";
 import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
@@ -50,8 +51,8 @@ export interface PaymentVariance {
 
 export interface CollectionServiceOptions {
   storage: Storage;
-  /** The ingestion's write, in the database's dialect. */
-  transfers: TransferWrites;
+  /** The ledger's port: the ingestion's write, in the database's dialect. */
+  ledger: TransferWrites<EventToWrite>;
   /** The largest transfer accepted, in kobo (MAX_TRANSFER_KOBO). */
   maxTransferKobo: number;
   /** Whether sandbox transfers may be made (SANDBOX, with the embedded bank). */
@@ -60,7 +61,7 @@ export interface CollectionServiceOptions {
 }
 
 /** The same transfer again: the fields a bank may not change under one session id. */
-const sameTransfer = (row: TransactionRow, notification: TransferNotification) =>
+const sameTransfer = (row: TransactionRecord, notification: TransferNotification) =>
   row.account_number === notification.accountNumber &&
   Number(row.amount) === notification.amount &&
   row.currency === notification.currency;
@@ -125,7 +126,7 @@ export class CollectionService {
    * or a retired number): decided under the ingestion's own look-up, so no read of its own.
    */
   private record(transfer: TransferNotification, unit: UnitOfWork | undefined, payee?: string) {
-    return this.options.transfers.ingest<ReceivedTransfer>(
+    return this.options.ledger.ingest<ReceivedTransfer>(
       { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now: isoNow(this.now) },
       {
         again: (existing) => {
@@ -161,8 +162,8 @@ export class CollectionService {
    */
   private post(
     transfer: TransferNotification,
-    found: Parameters<TransferDecisions<ReceivedTransfer>["post"]>[0],
-  ): TransferPosting<ReceivedTransfer> {
+    found: AccountFound | undefined,
+  ): TransferPosting<ReceivedTransfer, EventToWrite> {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;
@@ -178,7 +179,7 @@ export class CollectionService {
     const legs = transferLegs(transfer.amount, fee);
     assertWithinBalanceLimits(transfer, account, heads, legs);
     const entries = postLegs(heads, id, legs, createdAt);
-    const row: TransactionRow = {
+    const row: TransactionRecord = {
       id,
       business_id: businessId,
       account_id: account.id,

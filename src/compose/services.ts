@@ -149,7 +149,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
     });
     const collections = new CollectionService({
       storage: opened,
-      transfers: stores.transfers,
+      ledger: stores.ledger,
       maxTransferKobo: config.maxTransferKobo,
       sandbox: sandboxTransfers(config),
       now,

@@ -1,8 +1,22 @@
-import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
-import type { UnitOfWork } from "../core/unit-of-work.js";
+import type { PayoutStatus } from "../core/api-types.js";
+import type { AnswerOptions, UnitOfWork } from "../core/unit-of-work.js";
 import type { HoldPhase } from "./holds.js";
 import type { LedgerAccountKind, LedgerAccountToOpen } from "./kinds.js";
+import type {
+  AccountTotals,
+  ConflictInput,
+  CreditedAccount,
+  PayoutRecord,
+  SettlementRecord,
+  TransactionRecord,
+} from "./ledger-records.js";
 import type { AccountHead, ChainedEntry } from "./posting.js";
+
+// The ledger's one port: every posting of money, in and out, goes through it, and each of its
+// methods writes everything its posting writes, with the request's stored answer, in one write
+// (Formance's CommitTransaction, Blnk's RecordTransactionWithBalances). Declared here, with the
+// ledger's rules, in the core: storage implements it by name, once per dialect, and chooses the
+// locks. `Event` is the event as storage writes it (storage's EventToWrite).
 
 /** A business's ledger accounts' heads by kind, as a posting moves them along. */
 export type Heads = Map<LedgerAccountKind, AccountHead>;
@@ -17,63 +31,80 @@ export interface LedgerPosting {
   heads: Iterable<AccountHead>;
 }
 
-/**
- * A payout: where a business sent money, where it stands, and when the bank is next asked; the
- * payouts table's row, written as it is.
- */
-export interface PayoutRecord {
-  /** `po_` and 32 hex digits: also the reference the bank is asked with (it executes it once). */
-  id: string;
-  business_id: string;
-  /** The business's own reference (its id when it gave none): unique within the business. */
-  reference: string;
-  amount: number;
-  fee: number;
-  currency: string;
-  bank_code: string;
-  bank_name: string;
-  account_number: string;
-  /** The name the bank's name enquiry gave, when the payout was made. */
-  account_name: string;
-  narration: string;
-  /** SHA-256 of what was asked (amount, bank, account, narration): a reused reference must match. */
-  fingerprint: string;
-  status: PayoutStatus;
-  failure_reason: string | null;
-  /** The inbound transaction this payout refunds, if it is a refund. */
-  refund_of: string | null;
-  created_at: string;
-  updated_at: string;
-  /** When the bank first acknowledged the transfer (null: not yet known to have it). */
-  submitted_at: string | null;
-  /** How often the bank was asked about it. */
-  checks: number;
-  /** When the tracker next asks the bank (null once final). */
-  next_check_at: string | null;
-  /** The settlement this payout is (null: a payout or a refund). */
-  settlement_id: string | null;
+/** What the domain posts a transfer onto, read under the locks: the fee, the ledger heads, the last transaction. */
+export interface LedgerState {
+  fee: { basisPoints: number; capKobo: number | null };
+  heads: Heads;
+  /** The business's newest transaction (undefined before its first). */
+  last: Pick<TransactionRecord, "ordinal" | "created_at"> | undefined;
 }
 
+/** The account a notification's number was issued to, with that number's retirement, and its ledger. */
+export interface AccountFound {
+  account: CreditedAccount;
+  /** When this number was retired by a re-issue (null: it is the account's current number). */
+  retiredAt: string | null;
+  ledger: LedgerState;
+}
+
+/** A transfer posted by the domain: what storage writes, and the result to answer with. */
+export interface TransferPosting<R, Event> {
+  transaction: TransactionRecord;
+  entries: readonly ChainedEntry[];
+  /** The ledger accounts' heads after the entries. */
+  heads: Iterable<AccountHead>;
+  event: Event;
+  /** The account's totals after this transfer (its row is held: nothing else moves them). */
+  accountTotals: AccountTotals;
+  result: R;
+}
+
+/** A session id recorded before: the same transfer again (answer `duplicate`), or a conflict to keep. */
+export type SeenBefore<R> = { duplicate: R } | { conflict: ConflictInput };
+
 /**
- * A settlement: a payout of the available balance to the business's account, and what it
- * covered; the settlements table's row, written as it is.
+ * The domain's decisions on a notification, made under storage's locks from what it read:
+ * synchronous and pure (on SQLite they run inside the write itself). `post` throws a refusal
+ * (the acceptance rules), which writes nothing.
  */
-export interface SettlementRecord {
-  /** `stl_` and 32 hex digits. */
-  id: string;
-  business_id: string;
-  payout_id: string;
-  trigger: SettlementSchedule;
-  /** A daily settlement's day in Africa/Lagos (`YYYY-MM-DD`): one a day per business. */
-  period: string | null;
-  /** The business's transactions with ordinals in (covered_after, covered_through]. */
-  covered_after: number;
-  covered_through: number;
-  transaction_count: number;
-  /** When the first and the last covered transaction were recorded (null: none covered). */
-  first_recorded_at: string | null;
-  last_recorded_at: string | null;
-  created_at: string;
+export interface TransferDecisions<R, Event> {
+  /** The session id was recorded before, as `existing`. */
+  again(existing: TransactionRecord): SeenBefore<R>;
+  /** The ledger accounts a business has: opened, if it has none yet, before `post` reads them. */
+  ledgerAccounts(businessId: string): readonly LedgerAccountToOpen[];
+  /** A new session id: accept into the account `found` by its number (if any) and post it onto its ledger. */
+  post(found: AccountFound | undefined): TransferPosting<R, Event>;
+}
+
+/** What storage looks a notification up by, and when (a business's ledger accounts are created then). */
+export interface TransferKeys {
+  sessionId: string;
+  accountNumber: string;
+  now: string;
+}
+
+/** What ingesting did: answered (recorded now, or the first recording), or refused as a conflict, kept. */
+export type TransferOutcome<R> = { result: R } | { conflict: ConflictInput };
+
+/** A unit of work answers with an outcome's result; a conflict stores no answer. */
+export const OUTCOME_ANSWERS: AnswerOptions<TransferOutcome<unknown>> = {
+  answers: (outcome) => "result" in outcome,
+  answer: (outcome) => ("result" in outcome ? outcome.result : undefined),
+};
+
+/**
+ * Collections' side of the port (issue 12's hot path): a bank notification recorded with its
+ * transaction, entries, heads, the account's totals, its event and deliveries, and the answer,
+ * in one write (sqlite/ and postgres/transfer-writes.ts). Ingestions of one session id take
+ * turns, and so do transfers into one account and one business's transfers. A conflict is kept,
+ * and commits without an answer.
+ */
+export interface TransferWrites<Event> {
+  ingest<R>(
+    transfer: TransferKeys,
+    decide: TransferDecisions<R, Event>,
+    unit: UnitOfWork | undefined,
+  ): Promise<TransferOutcome<R>>;
 }
 
 /** One phase of a payout on the ledger: its step (the payout's posting) and its entries. */
@@ -104,11 +135,10 @@ export interface Decided<R, Event> {
 }
 
 /**
- * The ledger's port for money out (payouts, refunds, settlements, reversals), declared here with
- * its rules and implemented once per dialect in storage: one write transaction (`Tx`) whose
- * decision reads under the locks it takes, then one method's write of everything the posting
- * writes, with the request's stored answer (Formance's `CommitTransaction`, the store bound to
- * the transaction the controller runs).
+ * Money out's side of the port (payouts, refunds, settlements, reversals): one write transaction
+ * (`Tx`) whose decision reads under the locks it takes, then the write of everything the posting
+ * writes, with the request's stored answer (Formance's controller, the store bound to its
+ * transaction; one implementation for both dialects, storage/payout-writes.ts).
  */
 export interface PayoutLedger<Tx, Event> {
   /**
@@ -128,3 +158,6 @@ export interface PayoutLedger<Tx, Event> {
    */
   post<R>(decide: (tx: Tx) => Promise<Decided<R, Event>>, unit?: UnitOfWork): Promise<R>;
 }
+
+/** The ledger's port, whole: what the stores hand collections and money out (compose/). */
+export type Ledger<Tx, Event> = TransferWrites<Event> & PayoutLedger<Tx, Event>;

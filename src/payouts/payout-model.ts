@@ -3,7 +3,7 @@ import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount 
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
-import type { SettlementRecord } from "../ledger/ledger-port.js";
+import type { SettlementRecord } from "../ledger/ledger-records.js";
 import type { Executor } from "../storage/executor.js";
 import type { PayoutRow } from "../storage/payout-repository.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";

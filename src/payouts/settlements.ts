@@ -13,7 +13,7 @@ import {
 import { type ListQuery, listOffset } from "../core/validation.js";
 import { ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { SettlementRecord } from "../ledger/ledger-port.js";
+import type { SettlementRecord } from "../ledger/ledger-records.js";
 import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolationOf } from "../storage/errors.js";

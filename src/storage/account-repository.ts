@@ -31,13 +31,6 @@ export type AccountListRow = Pick<
   | "deactivated_at"
 >;
 
-/** An account found by one of its numbers (current or retired), with that number's retirement. */
-export interface AccountByNumber {
-  account: AccountRow;
-  /** When this number was retired by a re-issue (null: it is the account's current number). */
-  retiredAt: string | null;
-}
-
 /** The business's account whose current number this is. */
 export function findCurrentAccount(
   db: Executor,

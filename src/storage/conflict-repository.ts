@@ -5,15 +5,6 @@ import type { Executor } from "./executor.js";
  * id was first recorded as, and when it was seen. The one representation of a conflict, from the
  * domain's decision to the row kept and the listeners told of it.
  */
-export interface ConflictInput {
-  sessionId: string;
-  transactionId: string;
-  businessId: string;
-  accountNumber: string;
-  amount: number;
-  currency: string;
-  seenAt: string;
-}
 
 /** Conflicts, most recently seen first, with what the session id was first recorded as. */
 export function listConflicts(db: Executor, options: { businessId?: string; limit: number }) {

@@ -1,11 +1,6 @@
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
-import type {
-  Heads,
-  LedgerPosting,
-  PayoutLedger,
-  PayoutPosting,
-  PayoutRecord,
-} from "../ledger/ledger-port.js";
+import type { Heads, LedgerPosting, PayoutLedger, PayoutPosting } from "../ledger/ledger-port.js";
+import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { Storage } from "./database.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
 import type { EventToWrite } from "./event-writes.js";

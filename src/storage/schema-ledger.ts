@@ -1,4 +1,5 @@
 import type { LedgerAccountKind } from "../ledger/kinds.js";
+import type { TransactionRecord } from "../ledger/ledger-records.js";
 
 // The money: ledger accounts and their hash-chained entries, the transactions they post,
 // checkpoints of the chains, and conflicting notifications kept. Timestamps as in schema.ts.
@@ -19,36 +20,7 @@ export interface LedgerAccountsTable {
 }
 
 /** An accepted inbound transfer. Append-only (triggers refuse UPDATE and DELETE). */
-export interface TransactionsTable {
-  id: string;
-  business_id: string;
-  account_id: string;
-  /** The number the payer paid into (the account's number at that time). */
-  account_number: string;
-  /** 1, 2, 3... per business in recording order. */
-  ordinal: number;
-  /** 1, 2, 3... per account in recording order. */
-  account_ordinal: number;
-  /** The bank's unique id for the transfer: what makes ingestion idempotent. */
-  session_id: string;
-  amount: number;
-  fee: number;
-  net_amount: number;
-  currency: string;
-  /** The business's available balance right after this transaction. */
-  balance_after: number;
-  payer_name: string;
-  payer_account_number: string;
-  payer_bank_name: string;
-  /** The payer's bank's CBN code, when the bank's notification gave it (what a refund is sent to). */
-  payer_bank_code: string | null;
-  narration: string;
-  status: "successful";
-  /** When the bank says the payer was debited (the notification's time). */
-  value_at: string;
-  /** When the service recorded it: never earlier than the business's previous transaction. */
-  created_at: string;
-}
+export type TransactionsTable = TransactionRecord;
 
 /** One leg of a transaction on one ledger account. Append-only, hash-chained per account. */
 export interface LedgerEntriesTable {

@@ -1,6 +1,6 @@
 import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
 import type { HoldPhase } from "../ledger/holds.js";
-import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-port.js";
+import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 
 // Money out: payouts, the ledger postings each made, and the embedded Virtual Bank's record of
 // the transfers out it was asked for. Timestamps as in schema.ts; money in kobo.

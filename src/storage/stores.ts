@@ -1,4 +1,4 @@
-import type { PayoutLedger } from "../ledger/ledger-port.js";
+import type { Ledger } from "../ledger/ledger-port.js";
 import type { AccountWrites } from "./account-writes.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
 import type { EventToWrite } from "./event-writes.js";
@@ -6,7 +6,6 @@ import type { Executor } from "./executor.js";
 import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
 import type { SmallTransactions } from "./transaction-batches.js";
-import type { TransferWrites } from "./transfer-writes.js";
 
 /**
  * The hot path's writes, one implementation per dialect (sqlite/stores.ts, postgres/stores.ts),
@@ -15,7 +14,6 @@ import type { TransferWrites } from "./transfer-writes.js";
  */
 export interface Stores {
   accounts: AccountWrites;
-  transfers: TransferWrites;
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
   deliveries: DeliveryDialect;
@@ -23,6 +21,9 @@ export interface Stores {
   rowLocks: RowLocks;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
   smallTransactions: SmallTransactions;
-  /** The ledger's port for money out: a payout's transaction, its posting written whole. */
-  ledger: PayoutLedger<Executor, EventToWrite>;
+  /**
+   * The ledger's one port (ledger/ledger-port.ts): a transfer's ingestion, and money out's
+   * transaction, each writing its posting whole.
+   */
+  ledger: Ledger<Executor, EventToWrite>;
 }

@@ -14,11 +14,13 @@ export const postgresStores = (storage: PostgresStorage): Stores => {
   const deliveries = postgresDeliveries;
   return {
     accounts: postgresAccountWrites(storage),
-    transfers: postgresTransferWrites(storage),
     requestRecords: postgresRequestRecordClaims(storage),
     deliveries,
     rowLocks: postgresRowLocks,
-    ledger: payoutLedger(storage, postgresLedgerWrites, deliveries),
+    ledger: {
+      ...postgresTransferWrites(storage),
+      ...payoutLedger(storage, postgresLedgerWrites, deliveries),
+    },
     smallTransactions: eachAlone(storage),
   };
 };

@@ -14,11 +14,10 @@ export const sqliteStores = (storage: SqliteStorage): Stores => {
   const deliveries = sqliteDeliveries(storage);
   return {
     accounts: sqliteAccountWrites(storage),
-    transfers: sqliteTransferWrites(storage),
     requestRecords: sqliteRequestRecordClaims(storage),
     deliveries,
     rowLocks: sqliteRowLocks,
-    ledger: payoutLedger(storage, sqliteLedgerWrites, deliveries),
+    ledger: { ...sqliteTransferWrites(storage), ...payoutLedger(storage, sqliteLedgerWrites, deliveries) },
     smallTransactions: new TransactionBatches(storage),
   };
 };

@@ -1,4 +1,5 @@
 import type SqliteDatabase from "better-sqlite3";
+import { OUTCOME_ANSWERS } from "../../ledger/ledger-port.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
 import { LAST_TRANSACTION, RECORD_CONFLICT } from "../statements.js";
@@ -9,7 +10,6 @@ import {
   type FoundRow,
   headMap,
   type LedgerState,
-  OUTCOME_ANSWERS,
   TRANSACTION_COLUMNS,
   type TransferDecisions,
   type TransferKeys,

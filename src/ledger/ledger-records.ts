@@ -1,0 +1,130 @@
+import type { AccountKind } from "../core/account-kinds.js";
+import type { AmountPolicy, PayoutStatus, SettlementSchedule } from "../core/api-types.js";
+
+// The records the ledger's port carries (ledger-port.ts), in the core because storage writes them
+// as they are: each is its table's row (storage's schema names it as the table), so the hot path
+// maps nothing between the domain's decision and the statement that writes it.
+
+/**
+ * An accepted inbound transfer: the transactions table's row, written as it is (append-only:
+ * triggers refuse UPDATE and DELETE).
+ */
+export interface TransactionRecord {
+  id: string;
+  business_id: string;
+  account_id: string;
+  /** The number the payer paid into (the account's number at that time). */
+  account_number: string;
+  /** 1, 2, 3... per business in recording order. */
+  ordinal: number;
+  /** 1, 2, 3... per account in recording order. */
+  account_ordinal: number;
+  /** The bank's unique id for the transfer: what makes ingestion idempotent. */
+  session_id: string;
+  amount: number;
+  fee: number;
+  net_amount: number;
+  currency: string;
+  /** The business's available balance right after this transaction. */
+  balance_after: number;
+  payer_name: string;
+  payer_account_number: string;
+  payer_bank_name: string;
+  /** The payer's bank's CBN code, when the bank's notification gave it (what a refund is sent to). */
+  payer_bank_code: string | null;
+  narration: string;
+  status: "successful";
+  /** When the bank says the payer was debited (the notification's time). */
+  value_at: string;
+  /** When the service recorded it: never earlier than the business's previous transaction. */
+  created_at: string;
+}
+
+/** What the acceptance rules and a transfer's posting read of the account a number was issued to. */
+export interface CreditedAccount {
+  id: string;
+  business_id: string;
+  kind: AccountKind;
+  expires_at: string | null;
+  deactivated_at: string | null;
+  /** Kobo: the amount a temporary account expects (null: it takes any transfers). */
+  expected_amount: number | null;
+  amount_policy: AmountPolicy | null;
+  /** Kobo received, all transfers, gross of fees. */
+  total_received: number;
+  /** Transfers accepted; also the ordinal of the newest. */
+  transfer_count: number;
+}
+
+/** An account's totals after a transfer into it (its row is held: nothing else moves them). */
+export type AccountTotals = Pick<CreditedAccount, "total_received" | "transfer_count">;
+
+/** A notification whose session id was recorded with another account, amount or currency: kept, then refused. */
+export interface ConflictInput {
+  sessionId: string;
+  transactionId: string;
+  businessId: string;
+  accountNumber: string;
+  amount: number;
+  currency: string;
+  seenAt: string;
+}
+
+/**
+ * A payout: where a business sent money, where it stands, and when the bank is next asked; the
+ * payouts table's row, written as it is.
+ */
+export interface PayoutRecord {
+  /** `po_` and 32 hex digits: also the reference the bank is asked with (it executes it once). */
+  id: string;
+  business_id: string;
+  /** The business's own reference (its id when it gave none): unique within the business. */
+  reference: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  bank_code: string;
+  bank_name: string;
+  account_number: string;
+  /** The name the bank's name enquiry gave, when the payout was made. */
+  account_name: string;
+  narration: string;
+  /** SHA-256 of what was asked (amount, bank, account, narration): a reused reference must match. */
+  fingerprint: string;
+  status: PayoutStatus;
+  failure_reason: string | null;
+  /** The inbound transaction this payout refunds, if it is a refund. */
+  refund_of: string | null;
+  created_at: string;
+  updated_at: string;
+  /** When the bank first acknowledged the transfer (null: not yet known to have it). */
+  submitted_at: string | null;
+  /** How often the bank was asked about it. */
+  checks: number;
+  /** When the tracker next asks the bank (null once final). */
+  next_check_at: string | null;
+  /** The settlement this payout is (null: a payout or a refund). */
+  settlement_id: string | null;
+}
+
+/**
+ * A settlement: a payout of the available balance to the business's account, and what it
+ * covered; the settlements table's row, written as it is.
+ */
+export interface SettlementRecord {
+  /** `stl_` and 32 hex digits. */
+  id: string;
+  business_id: string;
+  payout_id: string;
+  trigger: SettlementSchedule;
+  /** A daily settlement's day in Africa/Lagos (`YYYY-MM-DD`): one a day per business. */
+  period: string | null;
+  /** The business's transactions with ordinals in (covered_after, covered_through]. */
+  covered_after: number;
+  covered_through: number;
+  transaction_count: number;
+  /** When the first and the last covered transaction were recorded (null: none covered). */
+  first_recorded_at: string | null;
+  last_recorded_at: string | null;
+  created_at: string;
+}
