@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
+import type { PayoutStatus } from "../core/api-types.js";
+import { eventToWrite } from "../events/outbox.js";
 import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
-import type { Heads, PayoutLedger, PhasePosting } from "../ledger/ledger-port.js";
+import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
+import type { SettlementRecord } from "../ledger/ledger-records.js";
 import { postLegs } from "../ledger/posting.js";
 import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
 import { latestEntryTime, type PayoutRow } from "../storage/payout-repository.js";
+import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 
 // A payout's side of the ledger, inside the transaction the ledger's port runs for it: the
-// business's heads taken first, then each phase's posting computed on them (ledger/holds.ts has
-// the arithmetic), for the port to write with the rest of the payout's posting.
+// business's heads taken first, then its posting decided on them (ledger/holds.ts has the
+// arithmetic): a hold when it is made, a move's phases and events when its bank says, which the
+// port writes whole.
 
 export type { Heads };
 
@@ -51,4 +56,50 @@ export function phasePosting(
     entries,
     heads: [...heads.entries()].filter(([kind]) => moved.has(kind)).map(([, head]) => head),
   };
+}
+
+/** A payout made: its row and its hold (no event: the API answers it), with a settlement's row when it is one. */
+export function holdPosting(
+  payout: PayoutRow,
+  heads: Heads,
+  createdAt: string,
+  settlement: SettlementRecord | undefined,
+): PayoutPosting<EventToWrite> {
+  return {
+    businessId: payout.business_id,
+    payout: { made: payout },
+    phases: [phasePosting(payout, "hold", heads, createdAt)],
+    events: [],
+    ...(settlement ? { settlement } : {}),
+  };
+}
+
+/**
+ * A payout moved by what its bank says, through `steps` (its transition's phases, in order): each
+ * phase's posting and event (with the payout as that phase leaves it), and the payout after them.
+ */
+export function movePosting(
+  payout: PayoutRow,
+  steps: readonly PayoutPhase[],
+  reason: string | null,
+  heads: Heads,
+  createdAt: string,
+): PayoutPosting<EventToWrite> & { payout: { moved: PayoutRow; from: PayoutStatus } } {
+  let current = payout;
+  const phases: PhasePosting[] = [];
+  const events: EventToWrite[] = [];
+  for (const phase of steps) {
+    const next: PayoutRow = {
+      ...current,
+      status: STATUS_AFTER[phase],
+      failure_reason: phase === "post" ? null : (reason ?? current.failure_reason),
+      updated_at: createdAt,
+      next_check_at: null,
+    };
+    phases.push(phasePosting(current, phase, heads, createdAt));
+    const event = { businessId: current.business_id, type: eventOf(current, phase), accountNumber: null };
+    events.push(eventToWrite({ ...event, data: payoutView(next) }, createdAt));
+    current = next;
+  }
+  return { businessId: payout.business_id, payout: { moved: current, from: payout.status }, phases, events };
 }

@@ -13,15 +13,12 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
-import { eventToWrite } from "../events/outbox.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { PhasePosting } from "../ledger/ledger-port.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
-import type { EventToWrite } from "../storage/event-writes.js";
 import {
   findPayoutById,
   findPayoutByReference,
@@ -34,15 +31,13 @@ import {
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
-import { lockPayoutLedger, type MoneyOutLedger, phasePosting } from "./payout-ledger.js";
+import { holdPosting, lockPayoutLedger, type MoneyOutLedger, movePosting } from "./payout-ledger.js";
 import {
-  eventOf,
   LIMIT_COUNTS,
   type PayoutOrder,
   type PayoutRequest,
   payoutFingerprint,
   payoutView,
-  STATUS_AFTER,
   TRANSITIONS,
 } from "./payout-model.js";
 import { feeTiersOf, termsOf } from "./payout-settings.js";
@@ -220,16 +215,7 @@ export class PayoutService {
           settlement_id: order.settlement?.id ?? null,
         };
         const settlement = await order.settlement?.cover(trx, row);
-        return {
-          posting: {
-            businessId,
-            payout: { made: row },
-            phases: [phasePosting(row, "hold", heads, createdAt)],
-            events: [],
-            ...(settlement ? { settlement } : {}),
-          },
-          result: payoutView(row),
-        };
+        return { posting: holdPosting(row, heads, createdAt, settlement), result: payoutView(row) };
       }, unit);
     } catch (error) {
       if (isNegativeBalanceRefusal(error)) {
@@ -274,40 +260,8 @@ export class PayoutService {
       const row = await findPayoutById(trx, found.id);
       const steps = row && TRANSITIONS[`${row.status}>${state.status}`];
       if (!row || !steps) return { result: undefined };
-      let current: PayoutRow = row;
-      const phases: PhasePosting[] = [];
-      const events: EventToWrite[] = [];
-      for (const phase of steps) {
-        const next: PayoutRow = {
-          ...current,
-          status: STATUS_AFTER[phase],
-          failure_reason: phase === "post" ? null : (state.reason ?? current.failure_reason),
-          updated_at: createdAt,
-          next_check_at: null,
-        };
-        phases.push(phasePosting(current, phase, heads, createdAt));
-        events.push(
-          eventToWrite(
-            {
-              businessId: current.business_id,
-              type: eventOf(current, phase),
-              accountNumber: null,
-              data: payoutView(next),
-            },
-            createdAt,
-          ),
-        );
-        current = next;
-      }
-      return {
-        posting: {
-          businessId: row.business_id,
-          payout: { moved: current, from: row.status },
-          phases,
-          events,
-        },
-        result: current,
-      };
+      const posting = movePosting(row, steps, state.reason, heads, createdAt);
+      return { posting, result: posting.payout.moved };
     });
     if (moved) {
       const view = payoutView(moved);
