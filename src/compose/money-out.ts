@@ -34,7 +34,6 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
   const banks = new BankService({ directory: bank, now });
   const payouts = new PayoutService({
     storage,
-    locks: stores.rowLocks,
     ledger: stores.ledger,
     banks,
     now,

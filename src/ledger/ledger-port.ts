@@ -1,4 +1,6 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import type { VerificationStatus } from "../core/business-states.js";
+import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { AnswerOptions, UnitOfWork } from "../core/unit-of-work.js";
 import type { HoldPhase } from "./holds.js";
 import type { LedgerAccountKind, LedgerAccountToOpen } from "./kinds.js";
@@ -136,27 +138,45 @@ export interface Decided<R, Event> {
 
 /**
  * Money out's side of the port (payouts, refunds, settlements, reversals): one write transaction
- * (`Tx`) whose decision reads under the locks it takes, then the write of everything the posting
- * writes, with the request's stored answer (Formance's controller, the store bound to its
- * transaction; one implementation for both dialects, storage/payout-writes.ts).
+ * (`Tx`): storage takes the locks asked for and reads what they guard, the domain decides on
+ * that (as collections' decisions are made), then everything the posting writes is written, with
+ * the request's stored answer (Formance's controller, the store bound to its transaction; one
+ * implementation for both dialects, storage/payout-writes.ts).
  */
 export interface PayoutLedger<Tx, Event> {
   /**
-   * The business's heads, taken for the rest of the transaction in id order (the order transfers
-   * take them in), after opening those of `accounts` it does not have yet.
+   * One transaction: `locks` taken and read first, then `decide` (which may read more through
+   * `tx`) says what to post; then the posting is written, whole, with `unit`'s answer, and
+   * committed. A refusal thrown by `decide` writes nothing.
    */
-  lockedHeads(
-    tx: Tx,
-    businessId: string,
-    accounts: readonly LedgerAccountToOpen[],
-    now: string,
-  ): Promise<Heads>;
-  /**
-   * One transaction: `decide` reads what it needs under the locks it takes and says what to post;
-   * then the posting is written, whole, with `unit`'s answer, and committed. A refusal thrown by
-   * `decide` writes nothing.
-   */
-  post<R>(decide: (tx: Tx) => Promise<Decided<R, Event>>, unit?: UnitOfWork): Promise<R>;
+  post<R>(
+    locks: PayoutLocks,
+    decide: (tx: Tx, locked: LockedLedger) => Promise<Decided<R, Event>>,
+    unit?: UnitOfWork,
+  ): Promise<R>;
+}
+
+/** What money out's transaction takes before its decision, in this order, and reads under it. */
+export interface PayoutLocks {
+  businessId: string;
+  /** The business's row, and its verification status read under it (a payout made). */
+  business?: boolean;
+  /** The ledger accounts it has: opened if it lacks them, then its heads taken in id order. */
+  accounts: readonly LedgerAccountToOpen[];
+  now: string;
+  /** The kobo of its payouts created at or after `since`, of those `counted` (a limited payout). */
+  volumeSince?: { since: string; counted: PayoutsCounted };
+}
+
+/** What money out's decision is made on, read under its locks. */
+export interface LockedLedger {
+  /** Undefined unless the business's row was taken (or there is no such business). */
+  verification: VerificationStatus | undefined;
+  heads: Heads;
+  /** The newest entry's time on those heads (undefined before the first). */
+  latestEntry: string | undefined;
+  /** 0 unless asked for. */
+  volume: number;
 }
 
 /** The ledger's port, whole: what the stores hand collections and money out (compose/). */

@@ -5,7 +5,7 @@ import { EVERY_LEDGER_ACCOUNT_KIND, ledgerAccountId } from "../ledger/kinds.js";
 import type { Heads } from "../ledger/ledger-port.js";
 import type { PayoutRecord } from "../ledger/ledger-records.js";
 import { GENESIS_HASH } from "../ledger/posting.js";
-import { holdPosting, movePosting } from "./payout-ledger.js";
+import { holdPosting, movePosting, postingTime } from "./payout-ledger.js";
 
 // What a payout's posting says before the ledger's port writes it: the phases in order, each
 // chained onto the heads the one before left, and each phase's event with the payout it leaves.
@@ -129,5 +129,11 @@ describe("a payout's posting", () => {
     assert.deepEqual(eventsOf(posting), [{ type: "refund.failed", status: "failed" }]);
     assert.equal(posting.payout.moved.failure_reason, "account closed");
     assert.equal(heads.get("available")?.balance, 20_000);
+  });
+
+  test("carries now, or the newest entry's time when a clock ahead wrote later: never back within a business", () => {
+    assert.equal(postingTime(undefined, AT), AT);
+    assert.equal(postingTime("2026-01-02T03:04:04.000Z", AT), AT);
+    assert.equal(postingTime("2026-01-02T03:04:06.000Z", AT), "2026-01-02T03:04:06.000Z");
   });
 });

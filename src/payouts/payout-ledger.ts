@@ -2,19 +2,17 @@ import { randomUUID } from "node:crypto";
 import type { PayoutStatus } from "../core/api-types.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
-import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
 import type { SettlementRecord } from "../ledger/ledger-records.js";
 import { postLegs } from "../ledger/posting.js";
 import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
-import { latestEntryTime, type PayoutRow } from "../storage/payout-repository.js";
+import type { PayoutRow } from "../storage/payout-repository.js";
 import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 
-// A payout's side of the ledger, inside the transaction the ledger's port runs for it: the
-// business's heads taken first, then its posting decided on them (ledger/holds.ts has the
-// arithmetic): a hold when it is made, a move's phases and events when its bank says, which the
-// port writes whole.
+// A payout's side of the ledger, inside the transaction the ledger's port runs for it: its
+// posting decided on the heads the port took (ledger/holds.ts has the arithmetic): a hold when
+// it is made, a move's phases and events when its bank says, which the port writes whole.
 
 export type { Heads };
 
@@ -22,20 +20,11 @@ export type { Heads };
 export type MoneyOutLedger = PayoutLedger<Executor, EventToWrite>;
 
 /**
- * The business's ledger heads, taken for the transaction (opened if new), and the time its
- * postings carry: now, or the newest entry's time if a process whose clock is ahead wrote later,
- * so entry times never go back within a business.
+ * The time a business's postings carry: now, or the newest entry's time if a process whose clock
+ * is ahead wrote later, so entry times never go back within a business.
  */
-export async function lockPayoutLedger(
-  trx: Executor,
-  ledger: MoneyOutLedger,
-  businessId: string,
-  nowIso: string,
-) {
-  const heads = await ledger.lockedHeads(trx, businessId, everyLedgerAccountOf(businessId), nowIso);
-  const latest = await latestEntryTime(trx, heads.values());
-  return { heads, createdAt: latest !== undefined && latest > nowIso ? latest : nowIso };
-}
+export const postingTime = (latestEntry: string | undefined, nowIso: string) =>
+  latestEntry !== undefined && latestEntry > nowIso ? latestEntry : nowIso;
 
 /** One phase of a payout on the heads (which move along): its legs' entries and the heads they moved. */
 export function phasePosting(

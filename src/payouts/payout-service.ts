@@ -13,6 +13,7 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
+import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
@@ -22,16 +23,13 @@ import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors
 import {
   findPayoutById,
   findPayoutByReference,
-  lockedVerificationStatus,
   PAYOUT_REFERENCE_KEY,
   type PayoutRow,
   payoutTermsOf,
-  payoutVolumeSince,
-  type RowLocks,
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
-import { holdPosting, lockPayoutLedger, type MoneyOutLedger, movePosting } from "./payout-ledger.js";
+import { holdPosting, type MoneyOutLedger, movePosting, postingTime } from "./payout-ledger.js";
 import {
   LIMIT_COUNTS,
   type PayoutOrder,
@@ -46,7 +44,6 @@ import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 export interface PayoutServiceOptions {
   storage: Storage;
-  locks: RowLocks;
   /** The ledger's port: a payout's transaction, its posting written whole (ledger/ledger-port.ts). */
   ledger: MoneyOutLedger;
   /** Name enquiry and the bank list. */
@@ -168,55 +165,62 @@ export class PayoutService {
     const id = `po_${randomUUID().replaceAll("-", "")}`;
     let payout: Payout;
     try {
-      payout = await this.options.ledger.post(async (trx) => {
-        // Only a verified business moves money, whatever the channel: read under the business's
-        // row lock (taken before the ledger's), so a payout is never accepted after a
-        // suspension has returned, even when a key was authenticated a moment before it (issue 43).
-        const status = await lockedVerificationStatus(trx, this.options.locks, businessId);
-        if (status !== "completed") throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
-        const nowIso = isoNow(this.now);
-        const { heads, createdAt } = await lockPayoutLedger(trx, this.options.ledger, businessId, nowIso);
-        if (order.refund) await assertRefundable(trx, order.refund, amount);
-        const today = limited
-          ? await payoutVolumeSince(trx, businessId, lagosDayStart(this.now()), LIMIT_COUNTS)
-          : 0;
-        if (limited && today + amount > dailyLimit) {
-          throw payoutLimitExceeded(
-            `today's payouts would come to ${formatNaira(today + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
-          );
-        }
-        const available = heads.get("available")?.balance ?? 0;
-        if (available < amount + fee) {
-          throw insufficientBalance(
-            `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
-          );
-        }
-        const row: PayoutRow = {
-          id,
-          business_id: businessId,
-          reference: order.reference ?? id,
-          amount,
-          fee,
-          currency: "NGN",
-          bank_code: order.destination.bankCode,
-          bank_name: order.destination.bankName,
-          account_number: order.destination.accountNumber,
-          account_name: order.destination.accountName,
-          narration: order.narration,
-          fingerprint: order.fingerprint,
-          status: "pending",
-          failure_reason: null,
-          refund_of: order.refund?.transactionId ?? null,
-          created_at: createdAt,
-          updated_at: createdAt,
-          submitted_at: null,
-          checks: 0,
-          next_check_at: createdAt,
-          settlement_id: order.settlement?.id ?? null,
-        };
-        const settlement = await order.settlement?.cover(trx, row);
-        return { posting: holdPosting(row, heads, createdAt, settlement), result: payoutView(row) };
-      }, unit);
+      // Only a verified business moves money, whatever the channel: read under the business's row
+      // lock (taken before the ledger's), so a payout is never accepted after a suspension has
+      // returned, even when a key was authenticated a moment before it (issue 43).
+      const locks = {
+        businessId,
+        business: true,
+        accounts: everyLedgerAccountOf(businessId),
+        now: isoNow(this.now),
+        ...(limited ? { volumeSince: { since: lagosDayStart(this.now()), counted: LIMIT_COUNTS } } : {}),
+      };
+      payout = await this.options.ledger.post(
+        locks,
+        async (trx, { verification, heads, latestEntry, volume }) => {
+          if (verification !== "completed")
+            throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
+          const createdAt = postingTime(latestEntry, locks.now);
+          if (order.refund) await assertRefundable(trx, order.refund, amount);
+          if (limited && volume + amount > dailyLimit) {
+            throw payoutLimitExceeded(
+              `today's payouts would come to ${formatNaira(volume + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
+            );
+          }
+          const available = heads.get("available")?.balance ?? 0;
+          if (available < amount + fee) {
+            throw insufficientBalance(
+              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
+            );
+          }
+          const row: PayoutRow = {
+            id,
+            business_id: businessId,
+            reference: order.reference ?? id,
+            amount,
+            fee,
+            currency: "NGN",
+            bank_code: order.destination.bankCode,
+            bank_name: order.destination.bankName,
+            account_number: order.destination.accountNumber,
+            account_name: order.destination.accountName,
+            narration: order.narration,
+            fingerprint: order.fingerprint,
+            status: "pending",
+            failure_reason: null,
+            refund_of: order.refund?.transactionId ?? null,
+            created_at: createdAt,
+            updated_at: createdAt,
+            submitted_at: null,
+            checks: 0,
+            next_check_at: createdAt,
+            settlement_id: order.settlement?.id ?? null,
+          };
+          const settlement = await order.settlement?.cover(trx, row);
+          return { posting: holdPosting(row, heads, createdAt, settlement), result: payoutView(row) };
+        },
+        unit,
+      );
     } catch (error) {
       if (isNegativeBalanceRefusal(error)) {
         throw insufficientBalance("the available balance does not cover this payout's amount and fee");
@@ -249,13 +253,13 @@ export class PayoutService {
     if (!found) return undefined;
     const phases = TRANSITIONS[`${found.status}>${state.status}`];
     if (!phases) return payoutView(found);
-    const moved = await this.options.ledger.post(async (trx) => {
-      const { heads, createdAt } = await lockPayoutLedger(
-        trx,
-        this.options.ledger,
-        found.business_id,
-        isoNow(this.now),
-      );
+    const locks = {
+      businessId: found.business_id,
+      accounts: everyLedgerAccountOf(found.business_id),
+      now: isoNow(this.now),
+    };
+    const moved = await this.options.ledger.post(locks, async (trx, { heads, latestEntry }) => {
+      const createdAt = postingTime(latestEntry, locks.now);
       // Read again under the locks: another process may have applied it meanwhile.
       const row = await findPayoutById(trx, found.id);
       const steps = row && TRANSITIONS[`${row.status}>${state.status}`];

@@ -1,11 +1,25 @@
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
-import type { Heads, LedgerPosting, PayoutLedger, PayoutPosting } from "../ledger/ledger-port.js";
+import type {
+  Heads,
+  LedgerPosting,
+  LockedLedger,
+  PayoutLedger,
+  PayoutLocks,
+  PayoutPosting,
+} from "../ledger/ledger-port.js";
 import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { Storage } from "./database.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
 import type { EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
-import { movePayout, STEPS } from "./payout-repository.js";
+import {
+  latestEntryTime,
+  lockedVerificationStatus,
+  movePayout,
+  payoutVolumeSince,
+  type RowLocks,
+  STEPS,
+} from "./payout-repository.js";
 import { writeTransaction } from "./transactions.js";
 
 /**
@@ -14,7 +28,10 @@ import { writeTransaction } from "./transactions.js";
  * runs, so each write of the ledger is spelled once per dialect.
  */
 export interface LedgerWrites {
-  /** As PayoutLedger.lockedHeads. */
+  /**
+   * The business's heads, taken for the rest of the transaction in id order (the order transfers
+   * take them in), after opening those of `accounts` it does not have yet.
+   */
   lockedHeads(
     tx: Executor,
     businessId: string,
@@ -26,28 +43,45 @@ export interface LedgerWrites {
 }
 
 /**
- * The ledger's port for money out (ledger/ledger-port.ts), on the dialect's ledger statements
- * and event writes: `post` runs the decision and writes everything its posting writes in one
- * `writeTransaction`, with the request's answer.
+ * The ledger's port for money out (ledger/ledger-port.ts), on the dialect's ledger statements,
+ * row locks and event writes: `post` takes the locks and reads, runs the decision and writes
+ * everything its posting writes in one `writeTransaction`, with the request's answer.
  */
 export function payoutLedger(
   storage: Storage,
   ledger: LedgerWrites,
+  locks: RowLocks,
   deliveries: DeliveryDialect,
 ): PayoutLedger<Executor, EventToWrite> {
   return {
-    lockedHeads: ledger.lockedHeads,
-    post: (decide, unit) =>
+    post: (asked, decide, unit) =>
       writeTransaction(
         storage,
         async (trx) => {
-          const { posting, result } = await decide(trx);
+          const { posting, result } = await decide(trx, await locked(trx, asked, ledger, locks));
           if (posting) await writePayoutPosting(trx, posting, ledger, deliveries);
           return result;
         },
         unit,
       ),
   };
+}
+
+/** The locks money out asks for, taken in order (the business's row before its heads), and what they guard. */
+async function locked(
+  trx: Executor,
+  asked: PayoutLocks,
+  ledger: LedgerWrites,
+  locks: RowLocks,
+): Promise<LockedLedger> {
+  const { businessId, volumeSince } = asked;
+  const verification = asked.business ? await lockedVerificationStatus(trx, locks, businessId) : undefined;
+  const heads = await ledger.lockedHeads(trx, businessId, asked.accounts, asked.now);
+  const latestEntry = await latestEntryTime(trx, heads.values());
+  const volume = volumeSince
+    ? await payoutVolumeSince(trx, businessId, volumeSince.since, volumeSince.counted)
+    : 0;
+  return { verification, heads, latestEntry, volume };
 }
 
 const movedTo = ({ status, failure_reason, updated_at }: PayoutRecord) => ({

@@ -3,7 +3,6 @@ import type { AccountWrites } from "./account-writes.js";
 import type { DeliveryDialect } from "./delivery-repository.js";
 import type { EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
-import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
 import type { SmallTransactions } from "./transaction-batches.js";
 
@@ -17,8 +16,6 @@ export interface Stores {
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
   deliveries: DeliveryDialect;
-  /** How a cold-path write takes the rows it reads (a payout takes the business's row). */
-  rowLocks: RowLocks;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
   smallTransactions: SmallTransactions;
   /**

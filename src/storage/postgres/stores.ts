@@ -16,10 +16,9 @@ export const postgresStores = (storage: PostgresStorage): Stores => {
     accounts: postgresAccountWrites(storage),
     requestRecords: postgresRequestRecordClaims(storage),
     deliveries,
-    rowLocks: postgresRowLocks,
     ledger: {
       ...postgresTransferWrites(storage),
-      ...payoutLedger(storage, postgresLedgerWrites, deliveries),
+      ...payoutLedger(storage, postgresLedgerWrites, postgresRowLocks, deliveries),
     },
     smallTransactions: eachAlone(storage),
   };

@@ -16,8 +16,10 @@ export const sqliteStores = (storage: SqliteStorage): Stores => {
     accounts: sqliteAccountWrites(storage),
     requestRecords: sqliteRequestRecordClaims(storage),
     deliveries,
-    rowLocks: sqliteRowLocks,
-    ledger: { ...sqliteTransferWrites(storage), ...payoutLedger(storage, sqliteLedgerWrites, deliveries) },
+    ledger: {
+      ...sqliteTransferWrites(storage),
+      ...payoutLedger(storage, sqliteLedgerWrites, sqliteRowLocks, deliveries),
+    },
     smallTransactions: new TransactionBatches(storage),
   };
 };
