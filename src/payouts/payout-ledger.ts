@@ -3,11 +3,10 @@ import type { PayoutStatus } from "../core/api-types.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
 import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
-import type { SettlementRecord } from "../ledger/ledger-records.js";
+import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import { postLegs } from "../ledger/posting.js";
 import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
-import type { PayoutRow } from "../storage/payout-repository.js";
 import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 
 // A payout's side of the ledger, inside the transaction the ledger's port runs for it: its
@@ -28,7 +27,7 @@ export const postingTime = (latestEntry: string | undefined, nowIso: string) =>
 
 /** One phase of a payout on the heads (which move along): its legs' entries and the heads they moved. */
 export function phasePosting(
-  payout: PayoutRow,
+  payout: PayoutRecord,
   phase: PayoutPhase,
   heads: Heads,
   createdAt: string,
@@ -49,7 +48,7 @@ export function phasePosting(
 
 /** A payout made: its row and its hold (no event: the API answers it), with a settlement's row when it is one. */
 export function holdPosting(
-  payout: PayoutRow,
+  payout: PayoutRecord,
   heads: Heads,
   createdAt: string,
   settlement: SettlementRecord | undefined,
@@ -68,17 +67,17 @@ export function holdPosting(
  * phase's posting and event (with the payout as that phase leaves it), and the payout after them.
  */
 export function movePosting(
-  payout: PayoutRow,
+  payout: PayoutRecord,
   steps: readonly PayoutPhase[],
   reason: string | null,
   heads: Heads,
   createdAt: string,
-): PayoutPosting<EventToWrite> & { payout: { moved: PayoutRow; from: PayoutStatus } } {
+): PayoutPosting<EventToWrite> & { payout: { moved: PayoutRecord; from: PayoutStatus } } {
   let current = payout;
   const phases: PhasePosting[] = [];
   const events: EventToWrite[] = [];
   for (const phase of steps) {
-    const next: PayoutRow = {
+    const next: PayoutRecord = {
       ...current,
       status: STATUS_AFTER[phase],
       failure_reason: phase === "post" ? null : (reason ?? current.failure_reason),

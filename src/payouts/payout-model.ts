@@ -3,15 +3,14 @@ import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount 
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
-import type { SettlementRecord } from "../ledger/ledger-records.js";
+import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import type { Executor } from "../storage/executor.js";
-import type { PayoutRow } from "../storage/payout-repository.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
 // What a payout is, apart from how it is made: its view in the API, what a reused reference must
 // match, an order to pay, and the phases (with their events) that move it between statuses.
 
-export const payoutView = (row: PayoutRow): Payout => ({
+export const payoutView = (row: PayoutRecord): Payout => ({
   id: row.id,
   amount: Number(row.amount),
   fee: Number(row.fee),
@@ -60,7 +59,7 @@ export interface PayoutOrder {
   /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
   refund?: { transactionId: string; paymentAmount: number };
   /** A settlement: its id, and its own row, read for in the hold's transaction under the ledger locks. */
-  settlement?: { id: string; cover: (trx: Executor, payout: PayoutRow) => Promise<SettlementRecord> };
+  settlement?: { id: string; cover: (trx: Executor, payout: PayoutRecord) => Promise<SettlementRecord> };
 }
 
 /**
@@ -89,7 +88,7 @@ export const STATUS_AFTER: Record<PayoutPhase, PayoutStatus> = {
  * A phase's event: a refund's end is `refund.*`, a settlement's `settlement.*`, anything else (a
  * refund's or a settlement's reversal too) `payout.*`.
  */
-export function eventOf(payout: PayoutRow, phase: PayoutPhase): EventType {
+export function eventOf(payout: PayoutRecord, phase: PayoutPhase): EventType {
   const status = STATUS_AFTER[phase];
   if (status === "successful" || status === "failed") {
     if (payout.refund_of !== null) return `refund.${status}`;

@@ -15,6 +15,7 @@ import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { PayoutRecord } from "../ledger/ledger-records.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import { payoutIpsOf } from "../storage/api-key-repository.js";
@@ -24,7 +25,6 @@ import {
   findPayoutById,
   findPayoutByReference,
   PAYOUT_REFERENCE_KEY,
-  type PayoutRow,
   payoutTermsOf,
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
@@ -193,7 +193,7 @@ export class PayoutService {
               `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
             );
           }
-          const row: PayoutRow = {
+          const row: PayoutRecord = {
             id,
             business_id: businessId,
             reference: order.reference ?? id,
@@ -236,7 +236,7 @@ export class PayoutService {
     return payout;
   }
 
-  private sameOrRefused(existing: PayoutRow, fingerprint: string): Payout {
+  private sameOrRefused(existing: PayoutRecord, fingerprint: string): Payout {
     if (existing.fingerprint !== fingerprint) throw duplicateReference(existing.reference);
     return payoutView(existing);
   }
