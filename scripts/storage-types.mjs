@@ -33,7 +33,6 @@ const REMAINING = [
   "DueDelivery",
   "EndpointRow",
   "EventRow",
-  "EventToWrite",
   "FreshRecord",
   "HotReads",
   "InvitationRow",

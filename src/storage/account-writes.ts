@@ -1,4 +1,4 @@
-import type { EventToWrite } from "./event-writes.js";
+import type { EventToWrite } from "../core/event-to-write.js";
 import type { AccountRow, AccountToCreate, NumberToRecord } from "./schema.js";
 import type { UnitOfWork } from "./unit-of-work.js";
 

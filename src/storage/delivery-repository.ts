@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
 import type { ChainRules } from "../core/delivery-chain.js";
-import type { EventRow, EventToWrite } from "./event-writes.js";
+import type { EventToWrite, WrittenEvent } from "../core/event-to-write.js";
 import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
 
@@ -25,7 +25,7 @@ export interface DeliveryDialect {
    * its account's chains, in the caller's transaction: with the statements the hot path's writes
    * use (sqlite/ and postgres/event-writes.ts), so an event is spelled once per dialect.
    */
-  recordEvent(db: Executor, event: EventToWrite): Promise<EventRow>;
+  recordEvent(db: Executor, event: EventToWrite): Promise<WrittenEvent>;
 }
 
 /**

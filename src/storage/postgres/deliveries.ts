@@ -36,7 +36,7 @@ export const postgresDeliveries: DeliveryDialect = {
   newDeliveryId: sql<string>`'dlv_' || replace(gen_random_uuid()::text, '-', '')`,
   // The hot path's statements, through the query builder's transaction.
   async recordEvent(trx, event) {
-    const business_id = event.row.business_id;
+    const business_id = event.row.businessId;
     const enabled = await namedSql(ENDPOINTS_OF_BUSINESS.source, { business_id }).execute(trx);
     const written = await namedSql<{ sequence: number }>(`with ${EVENTS_WRITTEN} ${EVENT_SEQUENCES}`, {
       business_id,
