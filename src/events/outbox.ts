@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { EventToWrite, WrittenEvent } from "../core/event-to-write.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { UNSCHEDULED } from "./delivery-chain.js";
 
@@ -68,7 +68,7 @@ export function eventToWrite(event: NewEvent, now: string): EventToWrite {
  */
 export function recordEvent(
   trx: Executor,
-  deliveries: DeliveryDialect,
+  deliveries: DeliveryDialect<Executor>,
   event: NewEvent,
   now: string,
 ): Promise<WrittenEvent> {

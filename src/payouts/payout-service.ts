@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Payout, PayoutInput } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { lagosDayStart } from "../core/lagos-time.js";
 import {
   duplicateReference,
@@ -11,6 +12,7 @@ import {
   payoutsDisabled,
   payoutsPaused,
 } from "../core/money-out-errors.js";
+import type { RowLocks } from "../core/row-locks.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
@@ -20,7 +22,6 @@ import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import type { Executor } from "../storage/executor.js";
 import {
@@ -33,7 +34,6 @@ import {
   type PayoutRow,
   payoutTermsOf,
   payoutVolumeSince,
-  type RowLocks,
 } from "../storage/payout-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import type { BankService } from "./banks.js";
@@ -58,7 +58,7 @@ export interface PayoutServiceOptions {
   locks: RowLocks;
   /** The ledger's port: a payout's postings written as a transfer's are. */
   ledger: LedgerWrites<Executor>;
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Name enquiry and the bank list. */
   banks: BankService;
   now?: Clock;

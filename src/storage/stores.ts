@@ -1,8 +1,8 @@
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { RowLocks } from "../core/row-locks.js";
 import type { LedgerWrites } from "../ledger/ledger-port.js";
 import type { AccountWrites } from "./account-writes.js";
-import type { DeliveryDialect } from "./delivery-repository.js";
 import type { Executor } from "./executor.js";
-import type { RowLocks } from "./payout-repository.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
 import type { SmallTransactions } from "./transaction-batches.js";
 import type { TransferWrites } from "./transfer-writes.js";
@@ -17,7 +17,7 @@ export interface Stores {
   transfers: TransferWrites;
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** How a cold-path write takes the rows it reads (a payout takes the business's row). */
   rowLocks: RowLocks;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */

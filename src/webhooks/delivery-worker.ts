@@ -1,15 +1,16 @@
 import type { Clock } from "../clock.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
   type DeliveryContext,
-  type DeliveryDialect,
   type DueDelivery,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
   releaseLeases,
 } from "../storage/delivery-repository.js";
+import type { Executor } from "../storage/executor.js";
 import type { SmallTransactions } from "../storage/transaction-batches.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
@@ -56,7 +57,7 @@ export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): st
 export interface DeliveryWorkerOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Where attempts' outcomes are written (the stores' `smallTransactions`: batched on SQLite). */
   outcomes: SmallTransactions;
   endpoints: WebhookEndpointService;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check, parsedBy } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
@@ -8,13 +9,9 @@ import { DELIVERY_CHAIN, UNSCHEDULED } from "../events/delivery-chain.js";
 import { EVENT_ID } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import {
-  type DeliveryDialect,
-  type DeliveryRow,
-  requeueDeliveries,
-  rescheduleDeliveries,
-} from "../storage/delivery-repository.js";
+import { type DeliveryRow, requeueDeliveries, rescheduleDeliveries } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
+import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
 import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
@@ -61,7 +58,7 @@ export interface Recovery {
 export interface RedeliveryServiceOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Events are kept this many days: recovery cannot start earlier (EVENT_RETENTION_DAYS). */
   retentionDays: number;
   now?: Clock;
