@@ -45,7 +45,6 @@ const REMAINING = [
   "RequestRecordClaims",
   "SettlementTermsRow",
   "SettlementWithPayout",
-  "SmallTransactions",
   "TimeWindow",
   "TransactionMatch",
   "TransactionRow",

@@ -1,10 +1,10 @@
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { RowLocks } from "../core/row-locks.js";
+import type { SmallTransactions } from "../core/small-transactions.js";
 import type { LedgerWrites } from "../ledger/ledger-port.js";
 import type { AccountWrites } from "./account-writes.js";
 import type { Executor } from "./executor.js";
 import type { RequestRecordClaims } from "./request-record-repository.js";
-import type { SmallTransactions } from "./transaction-batches.js";
 import type { TransferWrites } from "./transfer-writes.js";
 
 /**
@@ -21,7 +21,7 @@ export interface Stores {
   /** How a cold-path write takes the rows it reads (a payout takes the business's row). */
   rowLocks: RowLocks;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
-  smallTransactions: SmallTransactions;
+  smallTransactions: SmallTransactions<Executor>;
   /** The ledger's port for a cold-path transaction (payouts), on the statements transfers post with. */
   ledger: LedgerWrites<Executor>;
 }
