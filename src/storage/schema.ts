@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from "kysely";
 import type { AccountKind, IdentityType } from "../core/account-kinds.js";
 import type { AmountPolicy } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
+import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
 import type {
   EventsTable,
@@ -178,8 +179,6 @@ export interface CountersTable {
   name: string;
   value: number;
 }
-
-export type RequestRecordState = "in_flight" | "done";
 
 /** A POST seen before: by its signature (replay protection) or by its Idempotency-Key. */
 export interface RequestRecordsTable {
