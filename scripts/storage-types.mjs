@@ -19,8 +19,6 @@ const HANDLES = new Set(["Storage", "Executor"]);
 const REMAINING = [
   "AccountListRow",
   "AccountRow",
-  "AccountToCreate",
-  "AccountWrites",
   "After",
   "ApiKeyRow",
   "Business",

@@ -272,8 +272,3 @@ export type Business = Selectable<BusinessesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
-
-/** A new account, less what storage assigns (its ordinal). */
-export type AccountToCreate = Omit<NewAccount, "ordinal">;
-/** Its first number, less what the account gives it. */
-export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;

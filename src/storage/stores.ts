@@ -1,9 +1,9 @@
+import type { AccountWrites } from "../core/account-writes.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { RequestRecordClaims } from "../core/request-record-claims.js";
 import type { RowLocks } from "../core/row-locks.js";
 import type { SmallTransactions } from "../core/small-transactions.js";
 import type { LedgerWrites } from "../ledger/ledger-port.js";
-import type { AccountWrites } from "./account-writes.js";
 import type { Executor } from "./executor.js";
 import type { TransferWrites } from "./transfer-writes.js";
 
