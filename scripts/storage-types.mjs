@@ -24,7 +24,6 @@ const REMAINING = [
   "Business",
   "BusinessProfileRow",
   "ConflictInput",
-  "DatabaseLocation",
   "DeliveryContext",
   "DeliveryRow",
   "DueDelivery",
