@@ -38,7 +38,6 @@ const ROW_TYPE_IMPORTERS = [
   "src/businesses/business-service.ts",
   "src/businesses/business-views.ts",
   "src/collections/acceptance.ts",
-  "src/ledger-audit/checkpoint.ts",
 ].map((file) => `^${file.replaceAll(".", "\\.")}$`);
 
 /** A rule: files matching `from` import only files matching one of `allowed` (within src/). */

@@ -30,7 +30,6 @@ const REMAINING = [
   "EndpointRow",
   "EventRow",
   "InvitationRow",
-  "LedgerCheckpointsTable",
   "MatchCursor",
   "PayoutFilter",
   "PayoutRow",
