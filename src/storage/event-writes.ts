@@ -1,6 +1,2 @@
-import type { Selectable } from "kysely";
-import type { EventsTable } from "./schema.js";
-
+// The transfer writes (transfer-writes.ts) name core's event types from here.
 export type { EndpointTypes, EventToWrite } from "../core/event-to-write.js";
-
-export type EventRow = Selectable<EventsTable>;
