@@ -42,7 +42,6 @@ const REMAINING = [
   "TransferPosting",
   "TransferWrites",
   "UserRow",
-  "VerificationEventsTable",
 ];
 
 const filesUnder = (dir) =>
