@@ -19,7 +19,6 @@ const HANDLES = new Set(["Storage", "Executor"]);
 const REMAINING = [
   "AccountListRow",
   "AccountRow",
-  "After",
   "ApiKeyRow",
   "Business",
   "BusinessProfileRow",
@@ -34,7 +33,6 @@ const REMAINING = [
   "ReconciliationReportRow",
   "SettlementTermsRow",
   "SettlementWithPayout",
-  "TimeWindow",
   "TransactionMatch",
   "TransactionRow",
   "TransactionScope",

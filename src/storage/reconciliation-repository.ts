@@ -1,8 +1,7 @@
 import { type Selectable, type SqlBool, sql } from "kysely";
+import type { After, TimeWindow } from "../core/time-window.js";
 import type { Executor } from "./executor.js";
-import { type After, afterRow } from "./keyset.js";
-
-export type { After };
+import { afterRow } from "./keyset.js";
 
 import type { PayoutsTable } from "./schema-payouts.js";
 import type {
@@ -18,12 +17,6 @@ import type { TransactionRow } from "./transaction-repository.js";
 export type ReconciliationStateRow = Selectable<ReconciliationStateTable>;
 export type ReconciliationReportRow = Selectable<ReconciliationReportsTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
-
-/** A window of ISO 8601 instants, [from, to). */
-export interface TimeWindow {
-  from: string;
-  to: string;
-}
 
 /**
  * Claims the job for `owner` until `until`, when no other process holds an unexpired claim;
