@@ -27,7 +27,6 @@ const REMAINING = [
   "DueDelivery",
   "EndpointRow",
   "InvitationRow",
-  "PayoutFilter",
   "PayoutRow",
   "ReconciliationReportRow",
   "SettlementTermsRow",

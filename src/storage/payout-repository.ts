@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { PayoutStatus } from "../core/api-types.js";
-import type { PayoutsCounted } from "../core/payouts-counted.js";
+import type { PayoutFilter, PayoutsCounted } from "../core/payouts-counted.js";
 import type { RowLocks } from "../core/row-locks.js";
 import type { Executor } from "./executor.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
@@ -146,12 +146,6 @@ export function findPayoutByReference(db: Executor, businessId: string, referenc
     .where("business_id", "=", businessId)
     .where("reference", "=", reference)
     .executeTakeFirst();
-}
-
-export interface PayoutFilter {
-  status?: PayoutStatus;
-  from?: string;
-  to?: string;
 }
 
 /** A page of the business's payouts (every business's: undefined), newest first, and how many the filter selects. */
