@@ -28,7 +28,6 @@ const REMAINING = [
   "EndpointRow",
   "InvitationRow",
   "PayoutRow",
-  "ReconciliationReportRow",
   "SettlementTermsRow",
   "SettlementWithPayout",
   "TransactionRow",
