@@ -3,9 +3,12 @@
 // the domain but from the files it lists), and what the rules cannot say: no cycle between
 // rooms, a room being a folder directly under src/ or a file directly in it, and no file listed
 // as still importing row types that is gone. Exits 1 when anything is found, naming each import
-// that breaks a rule, each circle of rooms and each listed file that is gone.
+// that breaks a rule, each circle of rooms and each listed file that is gone. And, from the
+// syntax (scripts/storage-types.mjs), that no file outside storage and compose/ imports a type
+// storage declares but its handles and a listed, shrinking remainder, whose count it prints.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
+import { checkStorageTypes } from "./storage-types.mjs";
 
 const graph = JSON.parse(
   execFileSync("npx", ["depcruise", "src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
@@ -80,7 +83,17 @@ const visit = (node) => {
 };
 for (const node of edges.keys()) if (!index.has(node)) visit(node);
 
-if (circles.length === 0 && violations.length === 0 && gone.length === 0) {
+const storageTypes = checkStorageTypes(new URL("..", import.meta.url).pathname);
+for (const problem of storageTypes.problems) console.error(problem);
+console.log(
+  `floors: ${storageTypes.remaining} imports of ${storageTypes.names} storage-declared types outside storage and compose/ (a remainder that may only shrink: scripts/storage-types.mjs)`,
+);
+if (
+  circles.length === 0 &&
+  violations.length === 0 &&
+  gone.length === 0 &&
+  storageTypes.problems.length === 0
+) {
   console.log(`floors: no import runs up, no cycle (${graph.summary.totalCruised} files)`);
   process.exit(0);
 }

@@ -27,12 +27,12 @@ const KINDS: LedgerAccountKind[] = ["settlement", "available", "revenue"];
 
 test("the checkpoint MAC matches a known vector (HMAC-SHA256 over its fields, one per line)", () => {
   const mac = checkpointMac(Buffer.from(Array.from({ length: 32 }, (_, i) => i)), {
-    run_id: "run-1",
-    business_id: "biz-1",
-    ledger_account_id: "biz-1:available",
-    entry_count: 42,
-    head_hash: "ab".repeat(32),
-    created_at: "2024-01-02T03:04:05.000Z",
+    runId: "run-1",
+    businessId: "biz-1",
+    ledgerAccountId: "biz-1:available",
+    entryCount: 42,
+    headHash: "ab".repeat(32),
+    createdAt: "2024-01-02T03:04:05.000Z",
   });
   assert.equal(mac, "7a3288e380beb7740b9f15821588ad6d308ee2f6ddf84ddde09ab039f0c0be7e");
 });
@@ -218,17 +218,25 @@ for (const dialect of DIALECTS) {
         .where("ledger_account_id", "=", id)
         .executeTakeFirstOrThrow();
       const fields = {
-        ledger_account_id: id,
-        entry_count: 1,
-        head_hash: entry.hash,
-        business_id: forged.businessId,
-        run_id: "forged",
-        created_at: new Date().toISOString(),
+        ledgerAccountId: id,
+        entryCount: 1,
+        headHash: entry.hash,
+        businessId: forged.businessId,
+        runId: "forged",
+        createdAt: new Date().toISOString(),
       };
       // Inserting is all it takes: no trigger stands in the way, only the key nobody here has.
       await h.storage.db
         .insertInto("ledger_checkpoints")
-        .values({ ...fields, mac: checkpointMac(randomBytes(32), fields) })
+        .values({
+          ledger_account_id: id,
+          entry_count: 1,
+          head_hash: entry.hash,
+          business_id: forged.businessId,
+          run_id: "forged",
+          created_at: fields.createdAt,
+          mac: checkpointMac(randomBytes(32), fields),
+        })
         .execute();
       const run = await verify(forged);
       assert.equal(run.code, 1, run.stdout);

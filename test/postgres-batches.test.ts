@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type pg from "pg";
+import type { FreshRecord } from "../src/core/request-record-claims.js";
 import type { BankAccountRecord } from "../src/providers/virtual-bank-store.js";
 import type { PostgresStorage } from "../src/storage/database.js";
 import { isUniqueViolation } from "../src/storage/errors.js";
 import { postgresRequestRecordClaims } from "../src/storage/postgres/request-records.js";
 import { postgresVirtualBankStore } from "../src/storage/postgres/virtual-bank-store.js";
-import type { FreshRecord, RecordId } from "../src/storage/request-record-repository.js";
+import type { RecordId } from "../src/storage/request-record-repository.js";
 import { DATABASE_KINDS, migratedStorage } from "./helpers/databases.js";
 
 /** Every statement text the pool is sent, in order (the pool itself still runs them). */
@@ -26,9 +27,9 @@ const fresh = (): FreshRecord => {
   const now = new Date();
   return {
     fingerprint: "f".repeat(64),
-    locked_until: new Date(now.getTime() + 30_000).toISOString(),
-    expires_at: new Date(now.getTime() + 600_000).toISOString(),
-    created_at: now.toISOString(),
+    lockedUntil: new Date(now.getTime() + 30_000).toISOString(),
+    expiresAt: new Date(now.getTime() + 600_000).toISOString(),
+    createdAt: now.toISOString(),
     reference: randomUUID(),
   };
 };

@@ -1,6 +1,7 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
 import type { AccountDetail } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check } from "../core/validation.js";
 import {
@@ -20,9 +21,9 @@ import {
   updateAccount,
 } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
+import type { Executor } from "../storage/executor.js";
 import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
@@ -43,7 +44,7 @@ export interface IssuedNumber {
 export interface AccountLifecycleOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   provider: AccountProvider;
   now?: Clock;
 }

@@ -1,5 +1,11 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
+import type {
+  AccountIdentity,
+  AccountToCreate,
+  AccountWrites,
+  NumberToRecord,
+} from "../core/account-writes.js";
 import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
@@ -12,10 +18,8 @@ import {
   findAccountByAnyNumber,
   findPermanentByEmail,
 } from "../storage/account-repository.js";
-import type { AccountWrites } from "../storage/account-writes.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable, isUnverifiedNumberRefusal } from "../storage/errors.js";
-import type { AccountToCreate } from "../storage/schema.js";
 import { accountStatus } from "./account-status.js";
 import type {
   AccountSummary,
@@ -102,15 +106,15 @@ export class AccountService {
         { created: true, account },
         (existing) => ({
           fields: {
-            account_number: issued.accountNumber,
-            account_name: issued.accountName,
-            customer_name: input.name,
-            ...this.identityColumns(input.identity),
-            updated_at: now,
+            accountNumber: issued.accountNumber,
+            accountName: issued.accountName,
+            customerName: input.name,
+            ...this.identityOf(input.identity),
+            updatedAt: now,
             // The next version of the account's number; a re-issue also reactivates: the
             // customer's new number takes payments.
             version: existing.version + 1,
-            deactivated_at: null,
+            deactivatedAt: null,
           },
           event: eventToWrite(
             {
@@ -119,7 +123,7 @@ export class AccountService {
               accountNumber: issued.accountNumber,
               data: {
                 email: existing.email,
-                previousAccountNumber: existing.account_number,
+                previousAccountNumber: existing.accountNumber,
                 accountNumber: issued.accountNumber,
                 accountName: issued.accountName,
                 bankName: this.options.provider.bankName,
@@ -166,10 +170,10 @@ export class AccountService {
         {
           ...this.newAccount(business, "temporary", input, issued, createdAt),
           kind: "temporary",
-          duration_minutes: input.durationMinutes,
-          expires_at: expiresAt,
-          expected_amount: input.expectedAmount,
-          amount_policy: input.amountPolicy,
+          durationMinutes: input.durationMinutes,
+          expiresAt,
+          expectedAmount: input.expectedAmount,
+          amountPolicy: input.amountPolicy,
         },
         this.numberIssued(business, issued.accountNumber, reference, createdAt),
         account,
@@ -257,7 +261,7 @@ export class AccountService {
     }
   }
 
-  /** A new account's row, as generate creates it (a temporary one adds its expiry and amount). */
+  /** A new account, as generate creates it (a temporary one adds its expiry and amount). */
   private newAccount(
     business: ForBusiness,
     kind: "permanent" | "temporary",
@@ -267,38 +271,42 @@ export class AccountService {
   ): AccountToCreate {
     return {
       id: randomUUID(),
-      business_id: business.businessId,
+      businessId: business.businessId,
       kind,
-      account_number: issued.accountNumber,
-      account_name: issued.accountName,
-      customer_name: input.name,
+      accountNumber: issued.accountNumber,
+      accountName: issued.accountName,
+      customerName: input.name,
       email: input.email,
-      ...this.identityColumns(input.identity),
+      ...this.identityOf(input.identity),
       version: 1,
-      created_at: now,
-      updated_at: now,
+      createdAt: now,
+      updatedAt: now,
     };
   }
 
   /** What the number ledger records of an issue, less the account it went to. */
-  private numberIssued(business: Issuer, accountNumber: string, reference: string, now: string) {
+  private numberIssued(
+    business: Issuer,
+    accountNumber: string,
+    reference: string,
+    now: string,
+  ): NumberToRecord {
     return {
-      account_number: accountNumber,
+      accountNumber,
       reference,
-      issued_at: now,
-      retired_at: null,
-      issued_by_type: business.actor.type,
-      issued_by_id: actorId(business.actor),
+      issuedAt: now,
+      issuedByType: business.actor.type,
+      issuedById: actorId(business.actor),
     };
   }
 
-  private identityColumns(identity: Identity) {
+  private identityOf(identity: Identity): AccountIdentity {
     return {
-      identity_type: identity.type,
-      identity_fingerprint: createHmac("sha256", this.options.fingerprintKey)
+      identityType: identity.type,
+      identityFingerprint: createHmac("sha256", this.options.fingerprintKey)
         .update(`${identity.type}:${identity.number}`)
         .digest("hex"),
-      identity_last4: identity.number.slice(-4),
+      identityLast4: identity.number.slice(-4),
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { KeyCredential } from "../core/key-credential.js";
 import {
   businessNotVerified,
   invalidApiKey,
@@ -8,11 +9,11 @@ import {
   signatureVersionRequired,
   timestampExpired,
 } from "../errors.js";
-import { type KeyCredential, recordKeyUse } from "../storage/api-key-repository.js";
+import { recordKeyUse } from "../storage/api-key-repository.js";
 import { CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Executor } from "../storage/executor.js";
-import type { HotReads } from "../storage/hot-reads.js";
 import { hashApiKey } from "./api-key-hash.js";
+import type { CredentialReads } from "./credential-reads.js";
 import {
   canonicalSignature,
   EMPTY_BODY,
@@ -118,8 +119,8 @@ function signatureVersion(headers: SigningHeaders): SignatureVersion {
 export interface AuthenticatorOptions {
   /** Where a key's last use is written. */
   db: Executor;
-  /** The key lookup and the credentials epoch, on statements prepared once (hot-reads.ts). */
-  reads: Pick<HotReads, "credential" | "counter">;
+  /** The key lookup and the credentials epoch (storage's hot reads, on statements prepared once). */
+  reads: CredentialReads;
   /**
    * Opens a key's stored secret (businesses/api-keys.ts's `secretKeyOpener`): run when a key is
    * read from the database, not on a cached key.
@@ -147,7 +148,7 @@ export class Authenticator {
   private epochCheck: Promise<void> | undefined;
 
   private readonly db: Executor;
-  private readonly reads: Pick<HotReads, "credential" | "counter">;
+  private readonly reads: CredentialReads;
   private readonly openSecret: (credential: KeyCredential) => string;
   private readonly now: () => number;
   private readonly cacheTtlMs: number;

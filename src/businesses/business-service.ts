@@ -175,13 +175,13 @@ export class BusinessService {
       }
       const event = {
         id: randomUUID(),
-        business_id: businessId,
-        from_status: from,
-        to_status: status,
+        businessId,
+        fromStatus: from,
+        toStatus: status,
         reason: checked.reason,
-        actor_type: actor.type,
-        actor_id: actorId(actor),
-        created_at: at,
+        actorType: actor.type,
+        actorId: actorId(actor),
+        createdAt: at,
       };
       await insertVerificationEvent(trx, event);
       await alsoInTransaction?.(trx);

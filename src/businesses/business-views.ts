@@ -1,5 +1,9 @@
-import { VERIFICATION_STATUSES, type VerificationStatus } from "../core/business-states.js";
-import type { Business, VerificationEventsTable } from "../storage/schema.js";
+import {
+  VERIFICATION_STATUSES,
+  type VerificationEvent,
+  type VerificationStatus,
+} from "../core/business-states.js";
+import type { Business } from "../storage/schema.js";
 
 // A business and its verification history as the domain shows them (business-service.ts).
 
@@ -25,12 +29,12 @@ export interface VerificationChange {
   at: string;
 }
 
-export const toChange = (row: VerificationEventsTable): VerificationChange => ({
-  from: row.from_status,
-  to: row.to_status,
-  reason: row.reason,
-  actor: { type: row.actor_type, id: row.actor_id },
-  at: row.created_at,
+export const toChange = (event: VerificationEvent): VerificationChange => ({
+  from: event.fromStatus,
+  to: event.toStatus,
+  reason: event.reason,
+  actor: { type: event.actorType, id: event.actorId },
+  at: event.createdAt,
 });
 
 export const businessSummary = (row: Business): BusinessSummary => ({

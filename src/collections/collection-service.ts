@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
+import type { EventToWrite } from "../core/event-to-write.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import {
   AppError,
@@ -21,7 +22,6 @@ import type { TransferNotification } from "../providers/transfer-notification.js
 import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { EventToWrite } from "../storage/event-writes.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";

@@ -1,4 +1,5 @@
 import type { Pagination, Transaction } from "../core/api-types.js";
+import type { TransactionScope } from "../core/transaction-queries.js";
 import { accountNotFound } from "../errors.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
@@ -10,7 +11,6 @@ import {
   lastOrdinalUpTo,
   lastTransaction,
   type TransactionRow,
-  type TransactionScope,
   transactionPage,
 } from "../storage/transaction-repository.js";
 import { countMatching, matchingPage } from "../storage/transaction-search.js";

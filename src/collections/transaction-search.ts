@@ -1,13 +1,7 @@
 import type { Transaction } from "../core/api-types.js";
+import type { MatchCursor, TransactionMatch } from "../core/transaction-queries.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  countMatching,
-  cursorOf,
-  type MatchCursor,
-  matchingAfter,
-  matchingPage,
-  type TransactionMatch,
-} from "../storage/transaction-search.js";
+import { countMatching, cursorOf, matchingAfter, matchingPage } from "../storage/transaction-search.js";
 import { listTransactions, scopeOf, type TransactionPage, viewsOf } from "./transaction-listing.js";
 import type { TransactionQuery } from "./validation.js";
 

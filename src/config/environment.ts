@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseMasterKey } from "../businesses/master-key.js";
+import type { DatabaseLocation } from "../core/database-location.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
-import type { DatabaseLocation } from "../storage/database.js";
 import { parseRetrySchedule } from "../webhooks/retry-schedule.js";
 
 // The environment's variables, as one zod schema: every variable's rule and message in one

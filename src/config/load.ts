@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { DatabaseLocation } from "../storage/database.js";
+import type { DatabaseLocation } from "../core/database-location.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule.js";
 import { envSchema, type LOG_LEVELS } from "./environment.js";
 import { type ProviderConfig, providerConfig } from "./provider.js";

@@ -5,3 +5,10 @@ export interface PayoutsCounted {
   statuses: readonly PayoutStatus[];
   settlements: boolean;
 }
+
+/** Which payouts a page lists: of a status, created within [from, to]; every part optional. */
+export interface PayoutFilter {
+  status?: PayoutStatus;
+  from?: string;
+  to?: string;
+}

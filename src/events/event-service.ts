@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import { type Delivery, EVENT_TYPES, type Event, type EventType } from "../core/api-types.js";
+import {
+  type Delivery,
+  type DeliveryState,
+  EVENT_TYPES,
+  type Event,
+  type EventType,
+} from "../core/api-types.js";
+import type { WrittenEvent } from "../core/event-to-write.js";
 import {
   type ListQuery,
   type Pagination,
@@ -12,11 +19,9 @@ import {
 import { eventNotFound } from "../errors.js";
 import { readCounter } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryRow } from "../storage/delivery-repository.js";
 import {
   countEventsOfType,
   deliveriesOf,
-  type EventRow,
   eventsBySequence,
   eventsOfType,
   eventsWrittenAt,
@@ -44,26 +49,42 @@ export const eventQuery = parsedBy((query): EventQuery => {
   return type === undefined ? list : { ...list, type };
 });
 
-const deliveryView = (row: DeliveryRow): Delivery => ({
-  endpointId: row.endpoint_id,
-  state: row.state,
-  attempts: row.attempts,
+/** A delivery of an event to one endpoint, as storage reads it (event-repository.ts's deliveriesOf). */
+export interface EventDelivery {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string;
+  /** Until when a process holds it for an attempt. */
+  leaseUntil: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+const deliveryView = (delivery: EventDelivery): Delivery => ({
+  endpointId: delivery.endpointId,
+  state: delivery.state,
+  attempts: delivery.attempts,
   // Pending behind an earlier event of the same account: it is scheduled when that one settles.
-  nextAttemptAt: row.state === "pending" && row.next_attempt_at !== UNSCHEDULED ? row.next_attempt_at : null,
-  lastStatus: row.last_status,
-  lastError: row.last_error,
-  deliveredAt: row.delivered_at,
+  nextAttemptAt:
+    delivery.state === "pending" && delivery.nextAttemptAt !== UNSCHEDULED ? delivery.nextAttemptAt : null,
+  lastStatus: delivery.lastStatus,
+  lastError: delivery.lastError,
+  deliveredAt: delivery.deliveredAt,
 });
 
-function eventView(row: EventRow, deliveries: readonly DeliveryRow[]): Event {
+function eventView(event: WrittenEvent, deliveries: readonly EventDelivery[]): Event {
   return {
-    id: row.id,
-    type: row.type as EventType,
-    sequence: row.sequence,
-    accountNumber: row.account_number,
-    createdAt: row.created_at,
-    data: JSON.parse(row.data),
-    deliveries: deliveries.filter((d) => d.event_id === row.id).map(deliveryView),
+    id: event.id,
+    type: event.type as EventType,
+    sequence: event.sequence,
+    accountNumber: event.accountNumber,
+    createdAt: event.createdAt,
+    data: JSON.parse(event.data),
+    deliveries: deliveries.filter((d) => d.eventId === event.id).map(deliveryView),
   };
 }
 
@@ -91,7 +112,7 @@ export class EventService {
   ): Promise<{ items: Event[]; pagination: Pagination }> {
     const db = this.options.storage.db;
     const { businessId } = business;
-    let rows: EventRow[];
+    let rows: WrittenEvent[];
     let total: number;
     if (type === undefined) {
       // Sequences are dense per business from the lowest one retention kept: a page is a

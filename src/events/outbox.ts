@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "../core/api-types.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
-import type { EventRow } from "../storage/event-repository.js";
-import type { EventToWrite } from "../storage/event-writes.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { EventToWrite, WrittenEvent } from "../core/event-to-write.js";
 import type { Executor } from "../storage/executor.js";
 import { UNSCHEDULED } from "./delivery-chain.js";
 
@@ -34,25 +33,25 @@ const newId = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "")}
 export const eventSequenceCounter = (businessId: string) => `events:${businessId}`;
 
 /**
- * The event as the hot path's writers take it (storage/event-writes.ts): its row, less the
+ * The event as storage's writers take it (core/event-to-write.ts): its fields, less the
  * sequence storage assigns, and which endpoints get a delivery.
  */
 export function eventToWrite(event: NewEvent, now: string): EventToWrite {
   return {
     row: {
       id: newId("evt"),
-      business_id: event.businessId,
+      businessId: event.businessId,
       type: event.type,
-      account_number: event.accountNumber,
+      accountNumber: event.accountNumber,
       data: JSON.stringify(event.data),
-      created_at: now,
+      createdAt: now,
     },
     counter: eventSequenceCounter(event.businessId),
     targets: (enabled) =>
       event.endpointIds
         ? [...event.endpointIds]
         : enabled
-            .filter((endpoint) => subscribes(endpoint.event_types, event.type))
+            .filter((endpoint) => subscribes(endpoint.eventTypes, event.type))
             .map((endpoint) => endpoint.id),
     // One account's events reach an endpoint in order: behind a pending delivery of the same
     // account, a delivery waits unscheduled until the one before it settles.
@@ -69,10 +68,10 @@ export function eventToWrite(event: NewEvent, now: string): EventToWrite {
  */
 export function recordEvent(
   trx: Executor,
-  deliveries: DeliveryDialect,
+  deliveries: DeliveryDialect<Executor>,
   event: NewEvent,
   now: string,
-): Promise<EventRow> {
+): Promise<WrittenEvent> {
   return deliveries.recordEvent(trx, eventToWrite(event, now));
 }
 

@@ -1,13 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { FreshRecord, RequestRecordClaims, StandingRecord } from "../core/request-record-claims.js";
 import type { RecordKey, RequestRecordKind } from "../core/unit-of-work.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  deleteExpiredRecords,
-  expireLease,
-  type FreshRecord,
-  type RequestRecord,
-  type RequestRecordClaims,
-} from "../storage/request-record-repository.js";
+import { deleteExpiredRecords, expireLease } from "../storage/request-record-repository.js";
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -36,9 +31,9 @@ export interface RequestRecordsOptions {
  * What a claim of a key whose record exists may take over it with: the record is expired, or its
  * holder's lease ran out. Undefined when it still stands.
  */
-function takeOver(existing: RequestRecord, fresh: FreshRecord): FreshRecord | undefined {
-  const abandoned = existing.state === "in_flight" && existing.locked_until <= fresh.created_at;
-  const expired = existing.expires_at <= fresh.created_at;
+function takeOver(existing: StandingRecord, fresh: FreshRecord): FreshRecord | undefined {
+  const abandoned = existing.state === "in_flight" && existing.lockedUntil <= fresh.createdAt;
+  const expired = existing.expiresAt <= fresh.createdAt;
   if (!expired && !abandoned) return undefined;
   // The same request again (a retry after a failure, or after its process died) keeps the bank
   // reference it was given: a bank that dedupes on it never opens a second account.
@@ -47,10 +42,10 @@ function takeOver(existing: RequestRecord, fresh: FreshRecord): FreshRecord | un
 }
 
 /** What a request gets when its key's record stands: another request's, in flight, or answered. */
-function refusal(existing: RequestRecord, fingerprint: string): Claim {
+function refusal(existing: StandingRecord, fingerprint: string): Claim {
   if (existing.fingerprint !== fingerprint) return { outcome: "mismatch" };
   if (existing.state === "in_flight") return { outcome: "in_flight" };
-  return { outcome: "replay", statusCode: existing.status_code ?? 500, response: existing.response ?? "" };
+  return { outcome: "replay", statusCode: existing.statusCode ?? 500, response: existing.response ?? "" };
 }
 
 /**
@@ -82,9 +77,9 @@ export class RequestRecords {
   private fresh(now: number, fingerprint: string, ttlMs: number): FreshRecord {
     return {
       fingerprint,
-      locked_until: new Date(now + this.options.leaseMs).toISOString(),
-      expires_at: new Date(now + ttlMs).toISOString(),
-      created_at: new Date(now).toISOString(),
+      lockedUntil: new Date(now + this.options.leaseMs).toISOString(),
+      expiresAt: new Date(now + ttlMs).toISOString(),
+      createdAt: new Date(now).toISOString(),
       reference: randomUUID(),
     };
   }

@@ -1,10 +1,10 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { loadServiceKey, ServiceKey, settingContext } from "../businesses/service-keys.js";
+import type { LedgerCheckpoint } from "../core/ledger-checkpoint.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
 import { headsToCheckpoint, insertCheckpoints } from "../storage/ledger-checkpoints.js";
-import type { LedgerCheckpointsTable } from "../storage/schema-ledger.js";
 import { getSetting } from "../storage/settings-repository.js";
 
 // Ledger checkpoints: each ledger account's entry count and head hash at a moment, under a MAC.
@@ -38,7 +38,7 @@ export async function readCheckpointKey(db: Executor, box: SecretBox): Promise<B
   }
 }
 
-type Signed = Omit<LedgerCheckpointsTable, "mac">;
+type Signed = Omit<LedgerCheckpoint, "mac">;
 
 /**
  * HMAC-SHA256 (hex) over a checkpoint's fields, one per line behind a version tag. No field can
@@ -49,19 +49,19 @@ export function checkpointMac(key: Buffer, checkpoint: Signed): string {
     .update(
       [
         "vas-ledger-checkpoint-v1",
-        checkpoint.run_id,
-        checkpoint.business_id,
-        checkpoint.ledger_account_id,
-        checkpoint.entry_count,
-        checkpoint.head_hash,
-        checkpoint.created_at,
+        checkpoint.runId,
+        checkpoint.businessId,
+        checkpoint.ledgerAccountId,
+        checkpoint.entryCount,
+        checkpoint.headHash,
+        checkpoint.createdAt,
       ].join("\n"),
     )
     .digest("hex");
 }
 
 /** Whether the checkpoint's stored MAC is the one its fields and the key give (constant-time). */
-export function checkpointMacValid(key: Buffer, checkpoint: LedgerCheckpointsTable): boolean {
+export function checkpointMacValid(key: Buffer, checkpoint: LedgerCheckpoint): boolean {
   const expected = Buffer.from(checkpointMac(key, checkpoint), "hex");
   const stored = Buffer.from(checkpoint.mac, "hex");
   return stored.length === expected.length && timingSafeEqual(stored, expected);
@@ -75,18 +75,18 @@ export function checkpointMacValid(key: Buffer, checkpoint: LedgerCheckpointsTab
  */
 export function checkpointProblem(
   key: Buffer | undefined,
-  checkpoint: LedgerCheckpointsTable,
+  checkpoint: LedgerCheckpoint,
   hashAt: string | undefined,
   chainEnd: number,
 ): string | undefined {
   // A forged checkpoint says nothing about the chain: report the forgery alone.
   if (key && !checkpointMacValid(key, checkpoint))
     return "its MAC does not verify: the checkpoint was forged or altered";
-  const position = Number(checkpoint.entry_count);
+  const position = checkpoint.entryCount;
   if (hashAt === undefined)
     return `the chain has no entry #${position} (it ends at #${chainEnd}): entries were removed after this checkpoint`;
-  if (hashAt !== checkpoint.head_hash)
-    return `entry #${position} has hash ${hashAt}, the checkpoint recorded ${checkpoint.head_hash}: the chain was rewritten after it`;
+  if (hashAt !== checkpoint.headHash)
+    return `entry #${position} has hash ${hashAt}, the checkpoint recorded ${checkpoint.headHash}: the chain was rewritten after it`;
   return undefined;
 }
 
@@ -127,24 +127,13 @@ export async function recordCheckpoint(
   let after = "";
   for (;;) {
     const heads = await headsToCheckpoint(storage.db, after, PAGE);
-    const rows = heads.map((head) => {
-      const fields: Signed = {
-        ledger_account_id: head.ledgerAccountId,
-        entry_count: head.entryCount,
-        head_hash: head.headHash,
-        business_id: head.businessId,
-        run_id: run.runId,
-        created_at: run.recordedAt,
-      };
+    const signed = heads.map((head) => {
+      const fields: Signed = { ...head, runId: run.runId, createdAt: run.recordedAt };
       return { ...fields, mac: checkpointMac(key, fields) };
     });
-    for (const row of await insertCheckpoints(storage, rows)) {
-      run.checkpoints.push({
-        ledgerAccountId: row.ledger_account_id,
-        businessId: row.business_id,
-        entryCount: Number(row.entry_count),
-        headHash: row.head_hash,
-      });
+    for (const recorded of await insertCheckpoints(storage, signed)) {
+      const { ledgerAccountId, businessId, entryCount, headHash } = recorded;
+      run.checkpoints.push({ ledgerAccountId, businessId, entryCount, headHash });
     }
     const last = heads.at(-1);
     if (!last || heads.length < PAGE) break;

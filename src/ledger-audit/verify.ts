@@ -75,9 +75,9 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     // Checkpoints before entries: each names an entry that already existed, so the walk after
     // finds it even while transfers land.
     const marks = await checkpointsOf(db, account.id);
-    const walked = await walkChain(db, account.id, found, new Set(marks.map((m) => Number(m.entry_count))));
+    const walked = await walkChain(db, account.id, found, new Set(marks.map((m) => m.entryCount)));
     for (const mark of marks) {
-      const position = Number(mark.entry_count);
+      const position = mark.entryCount;
       const problem = checkpointProblem(
         checkpointKey,
         mark,

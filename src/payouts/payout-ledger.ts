@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { PayoutStatus } from "../core/api-types.js";
+import type { EventToWrite } from "../core/event-to-write.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
 import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import { postLegs } from "../ledger/posting.js";
-import type { EventToWrite } from "../storage/event-writes.js";
 import type { Executor } from "../storage/executor.js";
 import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 

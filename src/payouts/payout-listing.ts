@@ -2,15 +2,10 @@ import type { Clock } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Pagination, Payout } from "../core/api-types.js";
 import { payoutNotFound } from "../core/money-out-errors.js";
+import type { PayoutFilter } from "../core/payouts-counted.js";
 import { listOffset } from "../core/validation.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  findPayout,
-  findPayoutById,
-  type PayoutFilter,
-  payoutPage,
-  payoutsRefunding,
-} from "../storage/payout-repository.js";
+import { findPayout, findPayoutById, payoutPage, payoutsRefunding } from "../storage/payout-repository.js";
 import { payoutView } from "./payout-model.js";
 import { PAYOUT_ID, type PayoutQuery } from "./validation.js";
 

@@ -1,13 +1,14 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import type { SettlementSchedule, SettlementTerms } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { namesLookAlike } from "../core/name-match.js";
 import { check } from "../core/validation.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { findBusiness } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
+import type { Executor } from "../storage/executor.js";
 import {
   type SettlementTermsRow,
   settlementTermsOf,
@@ -28,7 +29,7 @@ const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export interface SettlementTermsOptions {
   storage: Storage;
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   banks: BankService;
   /** How long after a change of account no settlement goes to it. */
   coolOffMs: number;

@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
+import type { After, TimeWindow } from "../core/time-window.js";
 import { formatNaira } from "../ledger/kobo.js";
 import { statementPages } from "../providers/bank-statement.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import {
-  type After,
   conflictsIn,
   forgetSeen,
   insertReport,
   ledgerTotals,
   markSeen,
   recoveredAmong,
-  type TimeWindow,
   transactionsBySession,
   unseenTransactions,
 } from "../storage/reconciliation-repository.js";

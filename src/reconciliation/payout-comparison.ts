@@ -1,12 +1,7 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import type { After, TimeWindow } from "../core/time-window.js";
 import type { BankDebit } from "../providers/bank-statement.js";
-import {
-  type After,
-  type PayoutRow,
-  payoutsByIds,
-  type TimeWindow,
-  unseenPayouts,
-} from "../storage/reconciliation-repository.js";
+import { type PayoutRow, payoutsByIds, unseenPayouts } from "../storage/reconciliation-repository.js";
 import { record, tally } from "./report.js";
 import { PAGE, type Run } from "./run.js";
 

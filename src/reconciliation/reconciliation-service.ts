@@ -12,7 +12,6 @@ import {
   findReport,
   latestPerDay,
   listReports,
-  type ReconciliationReportRow,
   recordJob,
   transactionsBySession,
 } from "../storage/reconciliation-repository.js";
@@ -240,7 +239,20 @@ export class ReconciliationService {
 const maxDate = (a: string, b: string) => (a > b ? a : b);
 
 /** A stored report as the domain reads it; read without its items (the banner), its categories have none. */
-function reportOf(row: Omit<ReconciliationReportRow, "items"> & { items?: string }): ReconciliationReport {
+/** A report as stored: its summary and items as JSON (a day's latest is read without its items). */
+interface StoredReport {
+  id: string;
+  date: string;
+  trigger: ReconciliationReport["trigger"];
+  windowFrom: string;
+  windowTo: string;
+  discrepancies: number;
+  summary: string;
+  items?: string;
+  createdAt: string;
+}
+
+function reportOf(row: StoredReport): ReconciliationReport {
   const summary = JSON.parse(row.summary) as StoredSummary;
   const items = (row.items === undefined ? {} : JSON.parse(row.items)) as Partial<Record<string, unknown[]>>;
   const none = { count: 0, amount: 0 };
@@ -252,7 +264,7 @@ function reportOf(row: Omit<ReconciliationReportRow, "items"> & { items?: string
     id: row.id,
     date: row.date,
     trigger: row.trigger,
-    window: { from: row.window_from, to: row.window_to },
+    window: { from: row.windowFrom, to: row.windowTo },
     matched: summary.matched ?? none,
     recovered: category<CreditItem>("recovered"),
     missingAtBank: category<CreditItem>("missingAtBank"),
@@ -264,6 +276,6 @@ function reportOf(row: Omit<ReconciliationReportRow, "items"> & { items?: string
     bankTotal: summary.bankTotal ?? none,
     headline: summary.headline ?? [],
     discrepancies: row.discrepancies,
-    createdAt: row.created_at,
+    createdAt: row.createdAt,
   };
 }

@@ -1,66 +1,70 @@
-import type { EventToWrite } from "./event-writes.js";
-import type { AccountRow, AccountToCreate, NumberToRecord } from "./schema.js";
-import type { UnitOfWork } from "./unit-of-work.js";
+import type { Insertable } from "kysely";
+import type {
+  AccountToCreate,
+  ExistingAccount,
+  NumberToRecord,
+  ReissuedFields,
+} from "../core/account-writes.js";
+import type { AccountNumbersTable, AccountRow, NewAccount } from "./schema.js";
 
-/** What a re-issue changes on the account: its new number, the name on it and the identity behind it. */
-export type ReissuedFields = Pick<
-  AccountRow,
-  | "account_number"
-  | "account_name"
-  | "customer_name"
-  | "identity_type"
-  | "identity_fingerprint"
-  | "identity_last4"
-  | "updated_at"
-  | "version"
-  | "deactivated_at"
->;
+// Core's AccountWrites (core/account-writes.ts), implemented per dialect in sqlite/ and
+// postgres/account-writes.ts: its records mapped to the columns here, once for both.
 
-/** The domain's re-issue of an existing permanent account: the new fields, its event, the answer. */
-export interface Reissue<T> {
-  fields: ReissuedFields;
-  event: EventToWrite;
-  result: T;
-}
+/** A new account's columns, less its ordinal. */
+export type AccountColumns = Omit<NewAccount, "ordinal">;
 
-/**
- * Generate's writes (issue 12's hot path), one implementation per dialect (sqlite/ and
- * postgres/account-writes.ts), chosen in compose/. Each is the unit of work's one write.
- */
-export interface AccountWrites {
-  /**
-   * Creates a temporary account (the business's next ordinal) with its first number, and
-   * resolves to `answer`. Permanent accounts go through createOrReissue.
-   */
-  createTemporary<T>(
-    account: AccountToCreate & { kind: "temporary" },
-    number: NumberToRecord,
-    answer: T,
-    unit: UnitOfWork | undefined,
-  ): Promise<T>;
-  /**
-   * Creates the permanent account (as createTemporary does) and resolves to `created`, or, when
-   * the business has one for the email, re-issues it as `reissue` decides from the existing row
-   * (read under its lock): the fields the domain chose (the new number, its version, whether
-   * the account is active), the new number recorded and the old one retired, and its event.
-   */
-  createOrReissue<T>(
-    account: AccountToCreate,
-    number: NumberToRecord,
-    created: T,
-    reissue: (existing: AccountRow) => Reissue<T>,
-    unit: UnitOfWork | undefined,
-  ): Promise<T>;
-}
+/** The account's columns, as the domain decided them. */
+export const accountColumns = (account: AccountToCreate): AccountColumns => ({
+  id: account.id,
+  business_id: account.businessId,
+  kind: account.kind,
+  account_number: account.accountNumber,
+  account_name: account.accountName,
+  customer_name: account.customerName,
+  email: account.email,
+  identity_type: account.identityType,
+  identity_fingerprint: account.identityFingerprint,
+  identity_last4: account.identityLast4,
+  version: account.version,
+  created_at: account.createdAt,
+  updated_at: account.updatedAt,
+  duration_minutes: account.durationMinutes ?? null,
+  expires_at: account.expiresAt ?? null,
+  expected_amount: account.expectedAmount ?? null,
+  amount_policy: account.amountPolicy ?? null,
+});
 
-/** A new account's columns that only a later change sets. */
-export const ACCOUNT_DEFAULTS = {
-  duration_minutes: null,
-  expires_at: null,
-  expected_amount: null,
-  amount_policy: null,
-  deactivated_at: null,
-};
+/** An issued number's columns, less what the account gives it. */
+export type NumberColumns = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;
+
+export const numberColumns = (number: NumberToRecord): NumberColumns => ({
+  account_number: number.accountNumber,
+  reference: number.reference,
+  issued_at: number.issuedAt,
+  retired_at: null,
+  issued_by_type: number.issuedByType,
+  issued_by_id: number.issuedById,
+});
+
+/** The columns a re-issue changes. */
+export const reissuedColumns = (fields: ReissuedFields) => ({
+  account_number: fields.accountNumber,
+  account_name: fields.accountName,
+  customer_name: fields.customerName,
+  identity_type: fields.identityType,
+  identity_fingerprint: fields.identityFingerprint,
+  identity_last4: fields.identityLast4,
+  updated_at: fields.updatedAt,
+  version: fields.version,
+  deactivated_at: fields.deactivatedAt,
+});
+
+/** The permanent account a re-issue found, as the domain's decision reads it. */
+export const existingAccount = (row: AccountRow): ExistingAccount => ({
+  accountNumber: row.account_number,
+  email: row.email,
+  version: row.version,
+});
 
 /** An issued number's columns, in table order. */
 export const NUMBER_COLUMNS = [
@@ -85,7 +89,7 @@ export const REISSUED_COLUMNS = [
   "updated_at",
   "version",
   "deactivated_at",
-] as const satisfies readonly (keyof ReissuedFields)[];
+] as const satisfies readonly (keyof ReturnType<typeof reissuedColumns>)[];
 
 /** Retires the account's current number (a re-issue). */
 export const RETIRE_NUMBER = `update account_numbers set retired_at = @updated_at

@@ -1,22 +1,10 @@
 import type { Insertable } from "kysely";
-import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
+import type { ApiKeyStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
 import type { ApiKeyRow, ApiKeysTable } from "./schema.js";
 
 export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto("api_keys").values(row).execute();
-}
-
-/** What authentication needs to know about a key, in one query. */
-export interface KeyCredential {
-  keyId: string;
-  keyStatus: ApiKeyStatus;
-  secretCiphertext: string;
-  businessId: string;
-  businessName: string;
-  verificationStatus: VerificationStatus;
-  /** The oldest signature version the key accepts. */
-  minSignatureVersion: number;
 }
 
 export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from "kysely";
-import type { VerificationStatus } from "../core/business-states.js";
+import type { VerificationEvent, VerificationStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { Business, BusinessesTable, VerificationEventsTable } from "./schema.js";
+import type { Business, BusinessesTable } from "./schema.js";
 
 export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
   await db.insertInto("businesses").values(row).execute();
@@ -35,15 +35,36 @@ export async function updateVerificationStatus(
   return result.numUpdatedRows > 0n;
 }
 
-export async function insertVerificationEvent(db: Executor, row: VerificationEventsTable): Promise<void> {
-  await db.insertInto("verification_events").values(row).execute();
+export async function insertVerificationEvent(db: Executor, event: VerificationEvent): Promise<void> {
+  await db
+    .insertInto("verification_events")
+    .values({
+      id: event.id,
+      business_id: event.businessId,
+      from_status: event.fromStatus,
+      to_status: event.toStatus,
+      reason: event.reason,
+      actor_type: event.actorType,
+      actor_id: event.actorId,
+      created_at: event.createdAt,
+    })
+    .execute();
 }
 
 /** The business's verification history, oldest first. */
-export function listVerificationEvents(db: Executor, businessId: string): Promise<VerificationEventsTable[]> {
+export function listVerificationEvents(db: Executor, businessId: string): Promise<VerificationEvent[]> {
   return db
     .selectFrom("verification_events")
-    .selectAll()
+    .select([
+      "id",
+      "business_id as businessId",
+      "from_status as fromStatus",
+      "to_status as toStatus",
+      "reason",
+      "actor_type as actorType",
+      "actor_id as actorId",
+      "created_at as createdAt",
+    ])
     .where("business_id", "=", businessId)
     .orderBy("created_at")
     .orderBy("id")

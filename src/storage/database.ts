@@ -11,6 +11,7 @@ import {
   sql,
 } from "kysely";
 import pg from "pg";
+import type { DatabaseLocation } from "../core/database-location.js";
 import { startCheckpointer } from "./checkpointer.js";
 import type { Executor } from "./executor.js";
 import { createPrivateDirectory, makeDatabaseFilePrivate } from "./files.js";
@@ -29,8 +30,6 @@ import type { AnswerRecords } from "./unit-of-work.js";
 export type Dialect = "sqlite" | "postgres";
 
 /** Where the database is: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
-export type DatabaseLocation = { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
-
 /**
  * An open database: the Kysely instance (cold paths, migrations), the request path's reads, and
  * how to close it; with what each dialect's stores write the hot path through (stores.ts).

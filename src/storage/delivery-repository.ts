@@ -1,32 +1,10 @@
-import { type Expression, type RawBuilder, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { ChainRules } from "../core/delivery-chain.js";
-import type { EventRow, EventToWrite } from "./event-writes.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { Executor } from "./executor.js";
 import type { WebhookDeliveriesTable } from "./schema.js";
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-
-/**
- * What delivering events in chains needs of the dialect: one implementation each
- * (sqlite/deliveries.ts, postgres/deliveries.ts), chosen once in compose/ with the stores.
- */
-export interface DeliveryDialect {
-  /**
-   * Takes the chains' locks before a chain is read or handed on. Both sides of a hand-off take
-   * them: the event that joins the chain and the settling delivery that schedules the next one.
-   */
-  lockChains(db: Executor, endpointIds: readonly string[], accountNumber: string): Promise<void>;
-  /** The claim's read, made to take the deliveries it reads, so concurrent claimers take different ones. */
-  claiming<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q;
-  /** A new delivery's id (`dlv_` and 32 random hex digits), for each row a statement inserts. */
-  readonly newDeliveryId: RawBuilder<string>;
-  /**
-   * Writes the event (the business's next sequence) and one pending delivery per target, joining
-   * its account's chains, in the caller's transaction: with the statements the hot path's writes
-   * use (sqlite/ and postgres/event-writes.ts), so an event is spelled once per dialect.
-   */
-  recordEvent(db: Executor, event: EventToWrite): Promise<EventRow>;
-}
 
 /**
  * Schedules the chain's first unscheduled delivery, due `now` (ChainRules.unscheduled). Call in the
@@ -38,7 +16,7 @@ export interface DeliveryDialect {
  */
 export async function scheduleNextInChain(
   db: Executor,
-  dialect: DeliveryDialect,
+  dialect: DeliveryDialect<Executor>,
   chain: ChainRules,
   endpointId: string,
   accountNumber: string,
@@ -83,7 +61,7 @@ export interface DueDelivery {
  */
 export async function dueDeliveries(
   db: Executor,
-  dialect: DeliveryDialect,
+  dialect: DeliveryDialect<Executor>,
   chain: ChainRules,
   now: string,
   limit: number,
@@ -200,7 +178,7 @@ export async function releaseLeases(db: Executor, ids: readonly string[], lease:
  */
 export async function requeueDeliveries(
   db: Executor,
-  dialect: DeliveryDialect,
+  dialect: DeliveryDialect<Executor>,
   chain: ChainRules,
   target: {
     businessId: string;
@@ -214,7 +192,7 @@ export async function requeueDeliveries(
   let events = db
     .selectFrom("events")
     .select((eb) => [
-      dialect.newDeliveryId.as("id"),
+      sql.raw<string>(dialect.deliveryIdSql).as("id"),
       "events.id as event_id",
       eb.val(target.endpointId).as("endpoint_id"),
       "events.business_id",

@@ -1,13 +1,33 @@
-import type { DeliveryRow } from "./delivery-repository.js";
-import type { EventRow } from "./event-writes.js";
+import type { WrittenEvent } from "../core/event-to-write.js";
 import type { Executor } from "./executor.js";
 
-export type { EventRow };
+// An event and its deliveries as the domain reads them, in its names (the columns aliased).
+const EVENT = [
+  "id",
+  "business_id as businessId",
+  "sequence",
+  "type",
+  "account_number as accountNumber",
+  "data",
+  "created_at as createdAt",
+] as const;
+const DELIVERY = [
+  "id",
+  "event_id as eventId",
+  "endpoint_id as endpointId",
+  "state",
+  "attempts",
+  "next_attempt_at as nextAttemptAt",
+  "lease_until as leaseUntil",
+  "last_status as lastStatus",
+  "last_error as lastError",
+  "delivered_at as deliveredAt",
+] as const;
 
-export function findEvent(db: Executor, businessId: string, id: string): Promise<EventRow | undefined> {
+export function findEvent(db: Executor, businessId: string, id: string): Promise<WrittenEvent | undefined> {
   return db
     .selectFrom("events")
-    .selectAll()
+    .select(EVENT)
     .where("id", "=", id)
     .where("business_id", "=", businessId)
     .executeTakeFirst();
@@ -23,10 +43,10 @@ export function eventsWrittenAt(
   businessId: string,
   type: string,
   createdAt: string,
-): Promise<EventRow[]> {
+): Promise<WrittenEvent[]> {
   return db
     .selectFrom("events")
-    .selectAll()
+    .select(EVENT)
     .where("business_id", "=", businessId)
     .where("created_at", "=", createdAt)
     .where("type", "=", type)
@@ -34,10 +54,15 @@ export function eventsWrittenAt(
 }
 
 /** Events whose sequence lies in [from, upTo], newest first: an index range read. */
-export function eventsBySequence(db: Executor, businessId: string, from: number, upTo: number) {
+export function eventsBySequence(
+  db: Executor,
+  businessId: string,
+  from: number,
+  upTo: number,
+): Promise<WrittenEvent[]> {
   return db
     .selectFrom("events")
-    .selectAll()
+    .select(EVENT)
     .where("business_id", "=", businessId)
     .where("sequence", ">=", from)
     .where("sequence", "<=", upTo)
@@ -57,10 +82,16 @@ export async function countEventsOfType(db: Executor, businessId: string, type: 
 }
 
 /** One page of the business's events of this type, newest first. */
-export function eventsOfType(db: Executor, businessId: string, type: string, offset: number, limit: number) {
+export function eventsOfType(
+  db: Executor,
+  businessId: string,
+  type: string,
+  offset: number,
+  limit: number,
+): Promise<WrittenEvent[]> {
   return db
     .selectFrom("events")
-    .selectAll()
+    .select(EVENT)
     .where("business_id", "=", businessId)
     .where("type", "=", type)
     .orderBy("sequence", "desc")
@@ -70,11 +101,11 @@ export function eventsOfType(db: Executor, businessId: string, type: string, off
 }
 
 /** The deliveries of these events, to every endpoint. */
-export function deliveriesOf(db: Executor, eventIds: readonly string[]): Promise<DeliveryRow[]> {
-  if (eventIds.length === 0) return Promise.resolve([]);
+export async function deliveriesOf(db: Executor, eventIds: readonly string[]) {
+  if (eventIds.length === 0) return [];
   return db
     .selectFrom("webhook_deliveries")
-    .selectAll()
+    .select(DELIVERY)
     .where("event_id", "in", eventIds)
     .orderBy("created_at")
     .orderBy("endpoint_id")

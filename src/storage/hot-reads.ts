@@ -1,8 +1,8 @@
 import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { VerificationStatus } from "../core/business-states.js";
+import type { KeyCredential } from "../core/key-credential.js";
 import type { AccountListRow } from "./account-repository.js";
-import type { KeyCredential } from "./api-key-repository.js";
 
 // The reads on the request path, beside the query builder rather than through it (issue 12):
 // Kysely builds and compiles a query on every call, which cost more than the read itself. On

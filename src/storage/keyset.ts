@@ -1,10 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from "kysely";
-
-/** After this row, in (time, id) order. */
-export interface After {
-  time: string;
-  id: string;
-}
+import type { After } from "../core/time-window.js";
 
 /**
  * Rows after `after` in (time, id) order, as one row-value comparison (SQLite and PostgreSQL

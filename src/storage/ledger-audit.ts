@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import type { LedgerCheckpoint } from "../core/ledger-checkpoint.js";
 import type { Executor } from "./executor.js";
+import { checkpointOf } from "./ledger-checkpoints.js";
 
 // What `vas ledger verify` reads: the ledger's rows as stored, optionally of one business, in
 // pages where they can be many. Nothing here trusts a stored balance; src/ledger/verify.ts
@@ -119,13 +121,14 @@ export function accountsWithWrongTotals(db: Executor, businessId?: string) {
 }
 
 /** A ledger account's checkpoints, oldest position first. */
-export function checkpointsOf(db: Executor, ledgerAccountId: string) {
-  return db
+export async function checkpointsOf(db: Executor, ledgerAccountId: string): Promise<LedgerCheckpoint[]> {
+  const rows = await db
     .selectFrom("ledger_checkpoints")
     .selectAll()
     .where("ledger_account_id", "=", ledgerAccountId)
     .orderBy("entry_count")
     .execute();
+  return rows.map(checkpointOf);
 }
 
 /** Checkpoints whose ledger account row is gone (only possible with the constraints bypassed). */

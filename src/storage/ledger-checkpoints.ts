@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { LedgerCheckpoint } from "../core/ledger-checkpoint.js";
 import type { Storage } from "./database.js";
 import type { Executor } from "./executor.js";
 import type { LedgerCheckpointsTable } from "./schema-ledger.js";
@@ -53,21 +54,43 @@ export async function headsToCheckpoint(
   }));
 }
 
+/** A checkpoint's row as the domain reads it. */
+export const checkpointOf = (row: LedgerCheckpointsTable): LedgerCheckpoint => ({
+  ledgerAccountId: row.ledger_account_id,
+  entryCount: Number(row.entry_count),
+  headHash: row.head_hash,
+  businessId: row.business_id,
+  runId: row.run_id,
+  createdAt: row.created_at,
+  mac: row.mac,
+});
+
 /**
  * Records checkpoints, in one transaction; a position another process checkpointed first is
- * kept as it is (the primary key is the position). Returns the rows this call inserted.
+ * kept as it is (the primary key is the position). Returns those this call inserted.
  */
-export function insertCheckpoints(
+export async function insertCheckpoints(
   storage: Storage,
-  rows: readonly LedgerCheckpointsTable[],
-): Promise<LedgerCheckpointsTable[]> {
-  if (rows.length === 0) return Promise.resolve([]);
-  return writeTransaction(storage, (trx) =>
+  checkpoints: readonly LedgerCheckpoint[],
+): Promise<LedgerCheckpoint[]> {
+  if (checkpoints.length === 0) return [];
+  const rows = await writeTransaction(storage, (trx) =>
     trx
       .insertInto("ledger_checkpoints")
-      .values([...rows])
+      .values(
+        checkpoints.map((checkpoint) => ({
+          ledger_account_id: checkpoint.ledgerAccountId,
+          entry_count: checkpoint.entryCount,
+          head_hash: checkpoint.headHash,
+          business_id: checkpoint.businessId,
+          run_id: checkpoint.runId,
+          created_at: checkpoint.createdAt,
+          mac: checkpoint.mac,
+        })),
+      )
       .onConflict((oc) => oc.columns(["ledger_account_id", "entry_count"]).doNothing())
       .returningAll()
       .execute(),
   );
+  return rows.map(checkpointOf);
 }

@@ -1,6 +1,7 @@
-import type { Expression, Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { PayoutStatus } from "../core/api-types.js";
-import type { PayoutsCounted } from "../core/payouts-counted.js";
+import type { PayoutFilter, PayoutsCounted } from "../core/payouts-counted.js";
+import type { RowLocks } from "../core/row-locks.js";
 import type { Executor } from "./executor.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
 
@@ -10,15 +11,6 @@ import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-pa
 
 export type PayoutRow = Selectable<PayoutsTable>;
 export type PayoutPostingRow = Selectable<PayoutPostingsTable>;
-
-/**
- * What taking rows for the rest of a transaction needs of the dialect: PostgreSQL's `FOR UPDATE`
- * (sqlite/ and postgres/row-locks.ts); SQLite's write transactions run one at a time and need
- * none. Chosen once in compose/ with the stores.
- */
-export interface RowLocks {
-  locking<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q;
-}
 
 /** What a payout is checked against: the business's switch, limits and fee tiers (undefined: no such business). */
 export async function payoutTermsOf(db: Executor, businessId: string) {
@@ -127,12 +119,6 @@ export function findPayoutByReference(db: Executor, businessId: string, referenc
     .where("business_id", "=", businessId)
     .where("reference", "=", reference)
     .executeTakeFirst();
-}
-
-export interface PayoutFilter {
-  status?: PayoutStatus;
-  from?: string;
-  to?: string;
 }
 
 /** A page of the business's payouts (every business's: undefined), newest first, and how many the filter selects. */

@@ -1,3 +1,6 @@
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { EventToWrite } from "../core/event-to-write.js";
+import type { RowLocks } from "../core/row-locks.js";
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
 import type {
   Heads,
@@ -9,15 +12,12 @@ import type {
 } from "../ledger/ledger-port.js";
 import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { Storage } from "./database.js";
-import type { DeliveryDialect } from "./delivery-repository.js";
-import type { EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
 import {
   latestEntryTime,
   lockedVerificationStatus,
   movePayout,
   payoutVolumeSince,
-  type RowLocks,
   STEPS,
 } from "./payout-repository.js";
 import { writeTransaction } from "./transactions.js";
@@ -51,7 +51,7 @@ export function payoutLedger(
   storage: Storage,
   ledger: LedgerWrites,
   locks: RowLocks,
-  deliveries: DeliveryDialect,
+  deliveries: DeliveryDialect<Executor>,
 ): PayoutLedger<Executor, EventToWrite> {
   return {
     post: (asked, decide, unit) =>
@@ -98,7 +98,7 @@ async function writePayoutPosting(
   trx: Executor,
   posting: PayoutPosting<EventToWrite>,
   ledger: LedgerWrites,
-  deliveries: DeliveryDialect,
+  deliveries: DeliveryDialect<Executor>,
 ): Promise<void> {
   const { payout } = posting;
   if ("made" in payout) {

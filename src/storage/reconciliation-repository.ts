@@ -1,8 +1,7 @@
 import { type Selectable, type SqlBool, sql } from "kysely";
+import type { After, TimeWindow } from "../core/time-window.js";
 import type { Executor } from "./executor.js";
-import { type After, afterRow } from "./keyset.js";
-
-export type { After };
+import { afterRow } from "./keyset.js";
 
 import type { PayoutsTable } from "./schema-payouts.js";
 import type {
@@ -18,12 +17,6 @@ import type { TransactionRow } from "./transaction-repository.js";
 export type ReconciliationStateRow = Selectable<ReconciliationStateTable>;
 export type ReconciliationReportRow = Selectable<ReconciliationReportsTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
-
-/** A window of ISO 8601 instants, [from, to). */
-export interface TimeWindow {
-  from: string;
-  to: string;
-}
 
 /**
  * Claims the job for `owner` until `until`, when no other process holds an unexpired claim;
@@ -203,18 +196,31 @@ export async function insertReport(db: Executor, row: ReconciliationReportRow): 
   await db.insertInto("reconciliation_reports").values(row).execute();
 }
 
-export function findReport(db: Executor, id: string): Promise<ReconciliationReportRow | undefined> {
-  return db.selectFrom("reconciliation_reports").selectAll().where("id", "=", id).executeTakeFirst();
+// A stored report as the domain reads it, in its names (the columns aliased); the items apart.
+const REPORT = [
+  "id",
+  "date",
+  "trigger",
+  "window_from as windowFrom",
+  "window_to as windowTo",
+  "discrepancies",
+  "summary",
+  "created_at as createdAt",
+] as const;
+
+export function findReport(db: Executor, id: string) {
+  return db
+    .selectFrom("reconciliation_reports")
+    .select([...REPORT, "items"])
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /** Reports, newest first: of one day, or of every day. */
-export function listReports(
-  db: Executor,
-  options: { date?: string; limit: number },
-): Promise<ReconciliationReportRow[]> {
+export function listReports(db: Executor, options: { date?: string; limit: number }) {
   return db
     .selectFrom("reconciliation_reports")
-    .selectAll()
+    .select([...REPORT, "items"])
     .$if(options.date !== undefined, (query) => query.where("date", "=", options.date ?? ""))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
@@ -223,13 +229,10 @@ export function listReports(
 }
 
 /** The newest report of each day from `sinceDate` on, newest day first, without its items (its summary has the first few). */
-export async function latestPerDay(
-  db: Executor,
-  sinceDate: string,
-): Promise<Omit<ReconciliationReportRow, "items">[]> {
+export async function latestPerDay(db: Executor, sinceDate: string) {
   const rows = await db
     .selectFrom("reconciliation_reports")
-    .select(["id", "date", "trigger", "window_from", "window_to", "discrepancies", "summary", "created_at"])
+    .select(REPORT)
     .where("date", ">=", sinceDate)
     .orderBy("date", "desc")
     .orderBy("created_at", "desc")

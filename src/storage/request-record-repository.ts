@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
+import type { FreshRecord, StandingRecord } from "../core/request-record-claims.js";
 import type { Executor } from "./executor.js";
 import type { RequestRecordsTable } from "./schema.js";
-import type { AnswerRecords } from "./unit-of-work.js";
 
 export type RequestRecord = Selectable<RequestRecordsTable>;
 export type RecordId = Pick<RequestRecord, "business_id" | "kind" | "key">;
@@ -45,34 +45,26 @@ export async function deleteExpiredRecords(db: Executor, now: string, batch: num
   return Number(result.numDeletedRows);
 }
 
-/** What a claim writes into its record: whose request it is, until when, and its bank reference. */
-export type FreshRecord = Pick<
-  RequestRecord,
-  "fingerprint" | "locked_until" | "expires_at" | "created_at"
-> & {
-  reference: string;
-};
+/** The record a claim writes, as its columns. */
+export const freshColumns = (id: RecordId, fresh: FreshRecord) => ({
+  ...id,
+  fingerprint: fresh.fingerprint,
+  locked_until: fresh.lockedUntil,
+  expires_at: fresh.expiresAt,
+  created_at: fresh.createdAt,
+  reference: fresh.reference,
+});
 
-/** A claim's outcome at the store: the record written with `claimed`, the one that stands, or lost races. */
-export type ClaimAtStore = { claimed: FreshRecord } | { standing: RequestRecord } | { contended: true };
-
-/**
- * The request path's first write, without the query builder, one implementation per dialect
- * (sqlite/ and postgres/request-records.ts), chosen in compose/.
- */
-export interface RequestRecordClaims {
-  /**
-   * Inserts `fresh` for `id` unless its key has a record; when it has, the domain's `takeOver`
-   * says from the standing record whether to replace it, and with what.
-   */
-  claim(
-    id: RecordId,
-    fresh: FreshRecord,
-    takeOver: (existing: RequestRecord, fresh: FreshRecord) => FreshRecord | undefined,
-  ): Promise<ClaimAtStore>;
-  /** Stores a claimed request's answer, after its effect (a request whose write did not store it). */
-  complete(answer: AnswerRecords): Promise<void>;
-}
+/** A standing record as the claim's decision reads it. */
+export const standingRecord = (row: RequestRecord): StandingRecord => ({
+  fingerprint: row.fingerprint,
+  state: row.state,
+  statusCode: row.status_code,
+  response: row.response,
+  reference: row.reference,
+  lockedUntil: row.locked_until,
+  expiresAt: row.expires_at,
+});
 
 /** A claim's new record, unless its key has one. */
 export const INSERT_RECORD = `insert into request_records
@@ -93,10 +85,7 @@ export const TAKE_OVER_RECORD = `update request_records
 
 /** TAKE_OVER_RECORD's parameters. */
 export const takeOverValues = (seen: RequestRecord, next: FreshRecord) => ({
-  business_id: seen.business_id,
-  kind: seen.kind,
-  key: seen.key,
-  ...next,
+  ...freshColumns({ business_id: seen.business_id, kind: seen.kind, key: seen.key }, next),
   seen_state: seen.state,
   seen_locked_until: seen.locked_until,
   seen_expires_at: seen.expires_at,

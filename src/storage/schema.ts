@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from "kysely";
 import type { AccountKind, IdentityType } from "../core/account-kinds.js";
 import type { AmountPolicy } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
+import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
 import type {
   EventsTable,
@@ -179,8 +180,6 @@ export interface CountersTable {
   value: number;
 }
 
-export type RequestRecordState = "in_flight" | "done";
-
 /** A POST seen before: by its signature (replay protection) or by its Idempotency-Key. */
 export interface RequestRecordsTable {
   business_id: string;
@@ -273,8 +272,3 @@ export type Business = Selectable<BusinessesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
-
-/** A new account, less what storage assigns (its ordinal). */
-export type AccountToCreate = Omit<NewAccount, "ordinal">;
-/** Its first number, less what the account gives it. */
-export type NumberToRecord = Omit<Insertable<AccountNumbersTable>, "account_id" | "business_id" | "version">;

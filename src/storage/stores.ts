@@ -1,10 +1,10 @@
+import type { AccountWrites } from "../core/account-writes.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { EventToWrite } from "../core/event-to-write.js";
+import type { RequestRecordClaims } from "../core/request-record-claims.js";
+import type { SmallTransactions } from "../core/small-transactions.js";
 import type { Ledger } from "../ledger/ledger-port.js";
-import type { AccountWrites } from "./account-writes.js";
-import type { DeliveryDialect } from "./delivery-repository.js";
-import type { EventToWrite } from "./event-writes.js";
 import type { Executor } from "./executor.js";
-import type { RequestRecordClaims } from "./request-record-repository.js";
-import type { SmallTransactions } from "./transaction-batches.js";
 
 /**
  * The hot path's writes, one implementation per dialect (sqlite/stores.ts, postgres/stores.ts),
@@ -15,9 +15,9 @@ export interface Stores {
   accounts: AccountWrites;
   requestRecords: RequestRecordClaims;
   /** What chaining and claiming webhook deliveries needs of the dialect. */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Small cold-path transactions that need not wait for each other (delivery outcomes). */
-  smallTransactions: SmallTransactions;
+  smallTransactions: SmallTransactions<Executor>;
   /**
    * The ledger's one port (ledger/ledger-port.ts): a transfer's ingestion, and money out's
    * transaction, each writing its posting whole.

@@ -1,23 +1,17 @@
+import type { SmallTransactions } from "../core/small-transactions.js";
 import type { Storage } from "./database.js";
 import { isStorageUnavailable } from "./errors.js";
 import type { Executor } from "./executor.js";
 import { writeTransaction } from "./transactions.js";
 
-/**
- * Small write transactions that need not wait for each other (the outcomes of webhook delivery
- * attempts), one implementation per dialect, chosen with the stores: on SQLite, whose one writer
- * takes transactions one at a time anyway, batched (TransactionBatches); on PostgreSQL each a
- * transaction of its own, side by side on the pool, where one batch would take them one at a time
- * through one connection, holding every lock of the batch (measured: ten receivers' deliveries
- * held up the transfers that queue their events).
- */
-export interface SmallTransactions {
-  /** Runs `work` in a write transaction; `order` is the key of the rows it locks. */
-  run(work: (trx: Executor) => Promise<void>, order?: string): Promise<void>;
-}
+// Core's SmallTransactions, one implementation per dialect, chosen with the stores: on SQLite,
+// whose one writer takes transactions one at a time anyway, batched (TransactionBatches); on
+// PostgreSQL each a transaction of its own, side by side on the pool, where one batch would take
+// them one at a time through one connection, holding every lock of the batch (measured: ten
+// receivers' deliveries held up the transfers that queue their events).
 
 /** PostgreSQL's small transactions: each one alone, as writeTransaction runs it. */
-export const eachAlone = (storage: Storage): SmallTransactions => ({
+export const eachAlone = (storage: Storage): SmallTransactions<Executor> => ({
   run: (work) => writeTransaction(storage, work),
 });
 
@@ -36,7 +30,7 @@ interface Pending {
  * COMMIT's outcome is unknown, every work of the batch fails with that error, as each would have
  * alone.
  */
-export class TransactionBatches implements SmallTransactions {
+export class TransactionBatches implements SmallTransactions<Executor> {
   private queue: Pending[] = [];
   private running: Promise<void> | undefined;
 

@@ -1,4 +1,5 @@
 import type { Selectable } from "kysely";
+import type { TransactionScope } from "../core/transaction-queries.js";
 import type { Executor } from "./executor.js";
 import type { TransactionsTable } from "./schema-ledger.js";
 
@@ -40,15 +41,6 @@ export function lastTransaction(
     .limit(1)
     .executeTakeFirst();
 }
-
-/**
- * Whose transactions a page is of: the business's (ordinals per business) or one account's
- * (ordinals per account). Within either, ordinals are dense from 1 and recording times never
- * decrease with the ordinal, so a time range is an ordinal range.
- */
-export type TransactionScope =
-  | { kind: "business"; businessId: string }
-  | { kind: "account"; businessId: string; accountId: string };
 
 export function scoped(db: Executor, scope: TransactionScope) {
   const query = db.selectFrom("transactions").where("business_id", "=", scope.businessId);

@@ -1,36 +1,13 @@
 import { type SqlBool, sql } from "kysely";
+import type { MatchCursor, TransactionMatch, TransactionScope } from "../core/transaction-queries.js";
 import type { Executor } from "./executor.js";
 import { beforeRow } from "./keyset.js";
-import {
-  ordinalColumn,
-  scoped,
-  type TransactionRow,
-  type TransactionScope,
-} from "./transaction-repository.js";
+import { ordinalColumn, scoped, type TransactionRow } from "./transaction-repository.js";
 
 // The dashboard's search of a business's transactions (issue 28, item 8): GET /transactions'
 // filters and two a finance lead asks for, the payer's name and the amount. One WHERE for the
 // page (a count and an offset, as the API pages) and for the export (keyset batches in the
 // same order, so a year of a busy business streams in constant memory).
-
-/** What a search selects; every part optional but the time field. */
-export interface TransactionMatch {
-  /** Which time `from` and `to` bound: the bank's value time or our recording time. */
-  timeField: "paidAt" | "createdAt";
-  from?: string;
-  to?: string;
-  sessionId?: string;
-  /** Part of the payer's name, in any case. */
-  payerName?: string;
-  /** The amount paid, in kobo. */
-  amount?: number;
-}
-
-/** Where the walk is: the last row given, in the order of the search. */
-export interface MatchCursor {
-  valueAt: string;
-  ordinal: number;
-}
 
 /** `text` as a LIKE pattern that matches it anywhere, its own `%`, `_` and `\\` taken literally. */
 export const containsPattern = (text: string): string =>

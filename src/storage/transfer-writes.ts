@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { EventToWrite } from "../core/event-to-write.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
 import type {
   LedgerState,
@@ -10,7 +11,6 @@ import type {
 } from "../ledger/ledger-port.js";
 import type { ConflictInput } from "../ledger/ledger-records.js";
 import type { AccountHead } from "../ledger/posting.js";
-import type { EventToWrite } from "./event-writes.js";
 import type { AccountRow } from "./schema.js";
 import type { TransactionRow } from "./transaction-repository.js";
 

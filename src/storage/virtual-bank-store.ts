@@ -1,7 +1,8 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import type { After } from "../core/time-window.js";
 import { advanceCounter } from "./counter-repository.js";
 import type { Executor } from "./executor.js";
-import { type After, afterRow } from "./keyset.js";
+import { afterRow } from "./keyset.js";
 import type { VirtualBankPayoutsTable } from "./schema-payouts.js";
 import { findTransactionBySession, type TransactionRow } from "./transaction-repository.js";
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import {
   type DeliveryContext,
-  type DeliveryDialect,
   deferEndpointDeliveries,
   scheduleNextInChain,
   settleDelivery,
@@ -31,7 +31,7 @@ export interface DeliveryLog {
 
 /** What deciding an attempt's outcome needs besides the attempt. */
 export interface OutcomeRules {
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   retrySchedule: readonly number[];
   random: () => number;
   log: DeliveryLog;

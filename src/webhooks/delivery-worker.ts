@@ -1,16 +1,17 @@
 import type { Clock } from "../clock.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { SmallTransactions } from "../core/small-transactions.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
   type DeliveryContext,
-  type DeliveryDialect,
   type DueDelivery,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
   releaseLeases,
 } from "../storage/delivery-repository.js";
-import type { SmallTransactions } from "../storage/transaction-batches.js";
+import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
 import {
@@ -56,9 +57,9 @@ export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): st
 export interface DeliveryWorkerOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Where attempts' outcomes are written (the stores' `smallTransactions`: batched on SQLite). */
-  outcomes: SmallTransactions;
+  outcomes: SmallTransactions<Executor>;
   endpoints: WebhookEndpointService;
   timeoutMs: number;
   pollIntervalMs: number;
@@ -90,7 +91,7 @@ export class DeliveryWorker {
   /** Kept-alive connections, a pool per receiver's origin. */
   private readonly poster: WebhookPoster;
   /** The attempts' outcomes, settled in shared transactions. */
-  private readonly settlements: SmallTransactions;
+  private readonly settlements: SmallTransactions<Executor>;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;

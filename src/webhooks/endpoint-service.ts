@@ -3,11 +3,11 @@ import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { EventType } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AppError, ErrorCode } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import type { DeliveryDialect } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
@@ -69,7 +69,7 @@ export function endpointView(row: EndpointRow): WebhookEndpoint {
  */
 export async function recordEndpointChange(
   trx: Executor,
-  deliveries: DeliveryDialect,
+  deliveries: DeliveryDialect<Executor>,
   businessId: string,
   endpoint: WebhookEndpoint,
   now: string,
@@ -90,7 +90,7 @@ export async function recordEndpointChange(
 export interface WebhookEndpointServiceOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   box: SecretBox;
   policy: UrlPolicy;
   now?: Clock;

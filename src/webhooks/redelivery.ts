@@ -1,20 +1,17 @@
 import { z } from "zod";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check, parsedBy } from "../core/validation.js";
 import { eventNotFound, validationFailed } from "../errors.js";
 import { DELIVERY_CHAIN, UNSCHEDULED } from "../events/delivery-chain.js";
-import { EVENT_ID } from "../events/event-service.js";
+import { EVENT_ID, type EventDelivery } from "../events/event-service.js";
 import { SUBSCRIBABLE_TYPES, subscribes } from "../events/outbox.js";
 import type { Storage } from "../storage/database.js";
-import {
-  type DeliveryDialect,
-  type DeliveryRow,
-  requeueDeliveries,
-  rescheduleDeliveries,
-} from "../storage/delivery-repository.js";
+import { requeueDeliveries, rescheduleDeliveries } from "../storage/delivery-repository.js";
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
+import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
 import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
@@ -61,19 +58,19 @@ export interface Recovery {
 export interface RedeliveryServiceOptions {
   storage: Storage;
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
-  deliveries: DeliveryDialect;
+  deliveries: DeliveryDialect<Executor>;
   /** Events are kept this many days: recovery cannot start earlier (EVENT_RETENTION_DAYS). */
   retentionDays: number;
   now?: Clock;
 }
 
 /** A pending delivery scheduled for a later retry and held by no process: Deliver again brings it forward. */
-function waitsForRetry(delivery: DeliveryRow, now: string): boolean {
+function waitsForRetry(delivery: EventDelivery, now: string): boolean {
   return (
     delivery.state === "pending" &&
-    delivery.next_attempt_at > now &&
-    delivery.next_attempt_at !== UNSCHEDULED &&
-    (delivery.lease_until === null || delivery.lease_until < now)
+    delivery.nextAttemptAt > now &&
+    delivery.nextAttemptAt !== UNSCHEDULED &&
+    (delivery.leaseUntil === null || delivery.leaseUntil < now)
   );
 }
 
@@ -145,13 +142,13 @@ export class RedeliveryService {
           if (!endpoint) throw webhookNotFound();
           targets = [endpoint];
         } else {
-          const had = new Set(deliveries.map((d) => d.endpoint_id));
+          const had = new Set(deliveries.map((d) => d.endpointId));
           targets = (await listEndpoints(trx, business.businessId)).filter(
             (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
           );
         }
         const enabled = new Set(targets.filter((e) => e.enabled === 1).map((e) => e.id));
-        const waiting = deliveries.filter((d) => enabled.has(d.endpoint_id) && waitsForRetry(d, now));
+        const waiting = deliveries.filter((d) => enabled.has(d.endpointId) && waitsForRetry(d, now));
         let queued = await rescheduleDeliveries(
           trx,
           waiting.map((d) => d.id),

@@ -1,6 +1,8 @@
 import type pg from "pg";
+import type { AccountToCreate, NumberToRecord } from "../../core/account-writes.js";
 import { isDuplicatePermanent } from "../account-repository.js";
-import { ACCOUNT_COLUMNS, type AccountToCreate, type NumberToRecord } from "../schema.js";
+import { type AccountColumns, accountColumns, type NumberColumns, numberColumns } from "../account-writes.js";
+import { ACCOUNT_COLUMNS } from "../schema.js";
 import type { AnswerRecords, UnitOfWork } from "../unit-of-work.js";
 import { answeredCte, recordsValues } from "./answered.js";
 import { named } from "./named.js";
@@ -9,8 +11,8 @@ import { WriteBatches } from "./write-batches.js";
 
 /** One account to create on PostgreSQL, with its first number and the answer its request stores. */
 interface AccountToInsert {
-  account: AccountToCreate;
-  number: NumberToRecord;
+  account: AccountColumns;
+  number: NumberColumns;
   answer: AnswerRecords | undefined;
 }
 
@@ -50,11 +52,13 @@ export function accountCreates(pool: pg.Pool) {
     answer: T,
     unit: UnitOfWork | undefined,
   ): Promise<T | undefined> =>
-    statementWrite(unit, answer, (stored) => batches.submit({ account, number, answer: stored }));
+    statementWrite(unit, answer, (stored) =>
+      batches.submit({ account: accountColumns(account), number: numberColumns(number), answer: stored }),
+    );
 }
 
 async function insertAll(pool: pg.Pool, items: readonly AccountToInsert[]): Promise<boolean[]> {
-  const column = <K extends keyof AccountToCreate>(key: K) => items.map((item) => item.account[key] ?? null);
+  const column = <K extends keyof AccountColumns>(key: K) => items.map((item) => item.account[key] ?? null);
   const result = await pool.query<{ id: string }>(
     createStatement.query({
       business_id: (items[0] as AccountToInsert).account.business_id,

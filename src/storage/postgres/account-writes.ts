@@ -1,4 +1,11 @@
-import { type AccountWrites, NUMBER_COLUMNS, REISSUED_COLUMNS, RETIRE_NUMBER } from "../account-writes.js";
+import type { AccountWrites } from "../../core/account-writes.js";
+import {
+  existingAccount,
+  NUMBER_COLUMNS,
+  REISSUED_COLUMNS,
+  RETIRE_NUMBER,
+  reissuedColumns,
+} from "../account-writes.js";
 import type { PostgresStorage } from "../database.js";
 import type { AccountRow } from "../schema.js";
 import { accountCreates } from "./account-batches.js";
@@ -34,7 +41,7 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
       // The usual case, a new customer, in one statement; an existing one is re-issued.
       const answer = await create(account, number, created, unit);
       if (answer !== undefined) return answer;
-      const keys = { business_id: account.business_id, email: account.email };
+      const keys = { business_id: account.businessId, email: account.email };
       return clientTransaction(
         storage,
         unit,
@@ -42,16 +49,16 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
           const existing = found?.rows[0] as AccountRow | undefined;
           // Permanent accounts are never deleted, and this runs only after the create found one.
           if (!existing) throw new Error("the permanent account to re-issue is gone");
-          const decided = reissue(existing);
+          const decided = reissue(existingAccount(existing));
           const values = {
-            ...decided.fields,
+            ...reissuedColumns(decided.fields),
             id: existing.id,
             business_id: existing.business_id,
             retired_number: existing.account_number,
             reference: number.reference,
-            issued_at: number.issued_at,
-            issued_by_type: number.issued_by_type ?? null,
-            issued_by_id: number.issued_by_id ?? null,
+            issued_at: number.issuedAt,
+            issued_by_type: number.issuedByType,
+            issued_by_id: number.issuedById,
             ...recordsValues([{ answer: answerFor(decided.result) }]),
             ...eventsValues([decided.event]),
           };
@@ -63,7 +70,7 @@ export function postgresAccountWrites(storage: PostgresStorage): AccountWrites {
         // With BEGIN: the account's lock, then its business's endpoints read after it.
         [
           inlineStatement(PERMANENT_LOOKUP, keys),
-          inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: account.business_id }),
+          inlineStatement(ENDPOINTS_OF_BUSINESS, { business_id: account.businessId }),
         ],
       );
     },

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from "kysely";
 import type pg from "pg";
-import type { DeliveryDialect } from "../delivery-repository.js";
+import type { DeliveryDialect } from "../../core/delivery-dialect.js";
+import type { Executor } from "../executor.js";
 import { namedSql } from "../named-sql.js";
 import { LOCK_CHAINS } from "../statements.js";
 import {
@@ -22,7 +23,7 @@ const lockChainsStatement = named(LOCK_CHAINS);
  * new event held the successor's and wanted the settling one's); a claim takes the rows it reads
  * with `FOR UPDATE SKIP LOCKED`, so concurrent claimers take different ones.
  */
-export const postgresDeliveries: DeliveryDialect = {
+export const postgresDeliveries: DeliveryDialect<Executor> = {
   async lockChains(db, endpointIds, accountNumber) {
     if (endpointIds.length === 0) return;
     const { text, values } = lockChainsStatement.query({
@@ -33,10 +34,10 @@ export const postgresDeliveries: DeliveryDialect = {
   },
   // The deliveries only ("of d"), not their endpoints' rows, which the claim reads too.
   claiming: (query) => query.modifyEnd(sql`for update of d skip locked`),
-  newDeliveryId: sql<string>`'dlv_' || replace(gen_random_uuid()::text, '-', '')`,
+  deliveryIdSql: "'dlv_' || replace(gen_random_uuid()::text, '-', '')",
   // The hot path's statements, through the query builder's transaction.
   async recordEvent(trx, event) {
-    const business_id = event.row.business_id;
+    const business_id = event.row.businessId;
     const enabled = await namedSql(ENDPOINTS_OF_BUSINESS.source, { business_id }).execute(trx);
     const written = await namedSql<{ sequence: number }>(`with ${EVENTS_WRITTEN} ${EVENT_SEQUENCES}`, {
       business_id,

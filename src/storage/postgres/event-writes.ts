@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { EndpointTypes, EventToWrite } from "../event-writes.js";
+import type { EndpointTypes, EventToWrite } from "../../core/event-to-write.js";
 import { LOCK_CHAINS } from "../statements.js";
 import { inlineStatement } from "./inline.js";
 import { type NamedStatement, named } from "./named.js";
@@ -34,9 +34,9 @@ export const eventsValues = (events: readonly EventToWrite[]) => ({
   event_count: events.length,
   event_ids: events.map((e) => e.row.id),
   event_types: events.map((e) => e.row.type),
-  event_account_numbers: events.map((e) => e.row.account_number),
+  event_account_numbers: events.map((e) => e.row.accountNumber),
   event_data: events.map((e) => e.row.data),
-  event_created_ats: events.map((e) => e.row.created_at),
+  event_created_ats: events.map((e) => e.row.createdAt),
 });
 
 /**
@@ -50,7 +50,10 @@ export const ENDPOINTS_OF_NUMBER = named("select vas_endpoints_of_number(@accoun
 
 /** The endpoints an opening's ENDPOINTS_OF_* statement read (none when it read no row). */
 export const endpointsRead = (result: pg.QueryResult | undefined): EndpointTypes[] =>
-  (result?.rows[0] as { endpoints?: EndpointTypes[] } | undefined)?.endpoints ?? [];
+  (
+    (result?.rows[0] as { endpoints?: { id: string; event_types: string | null }[] } | undefined)
+      ?.endpoints ?? []
+  ).map((endpoint) => ({ id: endpoint.id, eventTypes: endpoint.event_types }));
 
 /**
  * Sends the statement that writes the event (EVENTS_WRITTEN, selecting EVENT_SEQUENCES), and ends the
@@ -91,18 +94,18 @@ export function deliveryStatements(
 ): string[] {
   const { row } = event;
   const statements =
-    row.account_number === null
+    row.accountNumber === null
       ? []
-      : [inlineStatement(lockChains, { endpoint_ids: targets, account_number: row.account_number })];
+      : [inlineStatement(lockChains, { endpoint_ids: targets, account_number: row.accountNumber })];
   statements.push(
     inlineStatement(insertDeliveries, {
       ids: targets.map(() => event.deliveryId()),
       endpoint_ids: targets,
       event_id: row.id,
-      business_id: row.business_id,
+      business_id: row.businessId,
       sequence,
-      account_number: row.account_number,
-      now: row.created_at,
+      account_number: row.accountNumber,
+      now: row.createdAt,
       due: event.firstAttempt(false),
       behind_pending: event.firstAttempt(true),
     }),

@@ -1,11 +1,12 @@
 import type pg from "pg";
+import type { RequestRecordClaims } from "../../core/request-record-claims.js";
 import type { PostgresStorage } from "../database.js";
 import {
   FIND_RECORD,
-  type FreshRecord,
+  freshColumns,
   type RecordId,
   type RequestRecord,
-  type RequestRecordClaims,
+  standingRecord,
   TAKE_OVER_RECORD,
   takeOverValues,
 } from "../request-record-repository.js";
@@ -13,7 +14,7 @@ import { completeOnPostgres } from "./answered.js";
 import { named } from "./named.js";
 import { WriteBatches } from "./write-batches.js";
 
-type NewRecord = RecordId & FreshRecord;
+type NewRecord = ReturnType<typeof freshColumns>;
 
 /**
  * Claims on PostgreSQL: autocommitted statements on the pool (unnamed, so that a transaction
@@ -33,11 +34,12 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
     complete: (answer) => completeOnPostgres(storage.db, answer),
     async claim(id, record, takeOver) {
       for (let attempt = 0; attempt < 3; attempt++) {
-        if (await inserts.submit({ ...id, ...record })) return { claimed: record };
-        const existing = (await pool.query<RequestRecord>(find.query(id))).rows[0];
+        if (await inserts.submit(freshColumns(id, record))) return { claimed: record };
+        const existing = (await pool.query<RequestRecord>(find.query({ ...id }))).rows[0];
         if (!existing) continue; // pruned between the two statements: try again
-        const next = takeOver(existing, record);
-        if (!next) return { standing: existing };
+        const standing = standingRecord(existing);
+        const next = takeOver(standing, record);
+        if (!next) return { standing };
         const taken = await pool.query(takeOverStatement.query(takeOverValues(existing, next)));
         if ((taken.rowCount ?? 0) > 0) return { claimed: next };
       }

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { RowLocks } from "../payout-repository.js";
+import type { RowLocks } from "../../core/row-locks.js";
 
 /** PostgreSQL: the rows read are taken (`FOR UPDATE`) until the transaction ends. */
 export const postgresRowLocks: RowLocks = {

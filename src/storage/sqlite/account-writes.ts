@@ -1,14 +1,17 @@
 import type SqliteDatabase from "better-sqlite3";
+import type { AccountToCreate, AccountWrites, NumberToRecord } from "../../core/account-writes.js";
 import {
-  ACCOUNT_DEFAULTS,
-  type AccountWrites,
+  accountColumns,
+  existingAccount,
   NUMBER_COLUMNS,
+  numberColumns,
   REISSUED_COLUMNS,
   RETIRE_NUMBER,
+  reissuedColumns,
 } from "../account-writes.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
-import { ACCOUNT_COLUMNS, type AccountRow, type AccountToCreate, type NumberToRecord } from "../schema.js";
+import { ACCOUNT_COLUMNS, type AccountRow } from "../schema.js";
 import { writeEventNow } from "./event-writes.js";
 import { groupWrite } from "./group-write.js";
 
@@ -25,20 +28,19 @@ export function sqliteAccountWrites(storage: SqliteStorage): AccountWrites {
       groupWrite(
         storage.group,
         (db) => {
-          const existing = prepared(db, PERMANENT_LOOKUP).get(account.business_id, account.email) as
+          const existing = prepared(db, PERMANENT_LOOKUP).get(account.businessId, account.email) as
             | AccountRow
             | undefined;
           if (!existing) return createNow(db, account, number, created);
-          const decided = reissue(existing);
-          const { fields } = decided;
+          const decided = reissue(existingAccount(existing));
+          const fields = reissuedColumns(decided.fields);
           prepared(db, REISSUE_ACCOUNT).run({ ...fields, id: existing.id });
           prepared(db, RETIRE_NUMBER).run({
             updated_at: fields.updated_at,
             retired_number: existing.account_number,
           });
           prepared(db, INSERT_NUMBER).run({
-            ...NUMBER_DEFAULTS,
-            ...number,
+            ...numberColumns(number),
             account_id: existing.id,
             business_id: existing.business_id,
             version: fields.version,
@@ -58,13 +60,16 @@ function createNow<T>(
   number: NumberToRecord,
   answer: T,
 ): T {
-  const { account_count } = prepared(db, NEXT_ORDINAL).get(account.business_id) as { account_count: number };
-  prepared(db, INSERT_ACCOUNT).run({ ...ACCOUNT_DEFAULTS, ...account, ordinal: account_count });
+  const { account_count } = prepared(db, NEXT_ORDINAL).get(account.businessId) as { account_count: number };
+  prepared(db, INSERT_ACCOUNT).run({
+    ...accountColumns(account),
+    deactivated_at: null,
+    ordinal: account_count,
+  });
   prepared(db, INSERT_NUMBER).run({
-    ...NUMBER_DEFAULTS,
-    ...number,
+    ...numberColumns(number),
     account_id: account.id,
-    business_id: account.business_id,
+    business_id: account.businessId,
     version: 1,
   });
   return answer;
@@ -79,7 +84,6 @@ export const PERMANENT_LOOKUP =
   "select * from accounts where business_id = ? and kind = 'permanent' and email = ?";
 const NEXT_ORDINAL =
   "update businesses set account_count = account_count + 1 where id = ? returning account_count";
-const NUMBER_DEFAULTS = { retired_at: null, issued_by_type: null, issued_by_id: null };
 
 const insertSql = (table: string, columns: readonly string[]) =>
   `insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`;

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import type { DeliveryDialect } from "../../core/delivery-dialect.js";
 import type { SqliteStorage } from "../database.js";
-import type { DeliveryDialect } from "../delivery-repository.js";
+import type { Executor } from "../executor.js";
 import { writeEventNow } from "./event-writes.js";
 
 /**
@@ -8,9 +8,9 @@ import { writeEventNow } from "./event-writes.js";
  * need no lock of their own; an event is written by the group commit's own statements, on the
  * writer's connection the query builder's transaction holds.
  */
-export const sqliteDeliveries = (storage: SqliteStorage): DeliveryDialect => ({
+export const sqliteDeliveries = (storage: SqliteStorage): DeliveryDialect<Executor> => ({
   lockChains: async () => {},
   claiming: (query) => query,
-  newDeliveryId: sql<string>`'dlv_' || lower(hex(randomblob(16)))`,
+  deliveryIdSql: "'dlv_' || lower(hex(randomblob(16)))",
   recordEvent: async (trx, event) => storage.group.within(trx, (db) => writeEventNow(db, event)),
 });

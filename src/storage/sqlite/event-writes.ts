@@ -1,6 +1,5 @@
 import type SqliteDatabase from "better-sqlite3";
-import type { EventRow } from "../event-repository.js";
-import type { EndpointTypes, EventToWrite } from "../event-writes.js";
+import type { EndpointTypes, EventToWrite, WrittenEvent } from "../../core/event-to-write.js";
 import { prepared } from "../prepared.js";
 
 /**
@@ -9,27 +8,35 @@ import { prepared } from "../prepared.js";
  * chain (see delivery-repository.ts) when the endpoint has a pending one already. The write
  * transaction runs alone, so nothing settles a chain meanwhile.
  */
-export function writeEventNow(db: SqliteDatabase.Database, event: EventToWrite): EventRow {
+export function writeEventNow(db: SqliteDatabase.Database, event: EventToWrite): WrittenEvent {
   const { value } = prepared(db, ADVANCE_COUNTER).get(event.counter) as { value: number };
-  const row: EventRow = { ...event.row, sequence: value };
-  prepared(db, INSERT_EVENT).run(row);
-  const enabled = prepared(db, ENABLED_ENDPOINTS).all(row.business_id) as EndpointTypes[];
+  const { row } = event;
+  prepared(db, INSERT_EVENT).run({
+    id: row.id,
+    business_id: row.businessId,
+    sequence: value,
+    type: row.type,
+    account_number: row.accountNumber,
+    data: row.data,
+    created_at: row.createdAt,
+  });
+  const enabled = prepared(db, ENABLED_ENDPOINTS).all(row.businessId) as EndpointTypes[];
   for (const endpointId of event.targets(enabled)) {
     const chained =
-      row.account_number !== null &&
-      prepared(db, CHAIN_PENDING).get(endpointId, row.account_number) !== undefined;
+      row.accountNumber !== null &&
+      prepared(db, CHAIN_PENDING).get(endpointId, row.accountNumber) !== undefined;
     prepared(db, INSERT_DELIVERY).run({
       id: event.deliveryId(),
       event_id: row.id,
       endpoint_id: endpointId,
-      business_id: row.business_id,
-      sequence: row.sequence,
-      account_number: row.account_number,
+      business_id: row.businessId,
+      sequence: value,
+      account_number: row.accountNumber,
       next_attempt_at: event.firstAttempt(chained),
-      created_at: row.created_at,
+      created_at: row.createdAt,
     });
   }
-  return row;
+  return { ...row, sequence: value };
 }
 
 const ADVANCE_COUNTER = `insert into counters (name, value) values (?, 1)
@@ -37,7 +44,7 @@ const ADVANCE_COUNTER = `insert into counters (name, value) values (?, 1)
 const INSERT_EVENT = `insert into events (id, business_id, sequence, type, account_number, data, created_at)
   values (@id, @business_id, @sequence, @type, @account_number, @data, @created_at)`;
 const ENABLED_ENDPOINTS =
-  "select id, event_types from webhook_endpoints where business_id = ? and enabled = 1";
+  "select id, event_types as eventTypes from webhook_endpoints where business_id = ? and enabled = 1";
 // The partial index's predicate as a literal (webhook_deliveries_pending_chain_idx).
 const CHAIN_PENDING =
   "select 1 from webhook_deliveries where endpoint_id = ? and account_number = ? and state = 'pending' limit 1";

@@ -1,10 +1,12 @@
+import type { RequestRecordClaims } from "../../core/request-record-claims.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
 import {
   FIND_RECORD,
+  freshColumns,
   INSERT_RECORD,
   type RequestRecord,
-  type RequestRecordClaims,
+  standingRecord,
   TAKE_OVER_RECORD,
   takeOverValues,
 } from "../request-record-repository.js";
@@ -18,11 +20,12 @@ export function sqliteRequestRecordClaims(storage: SqliteStorage): RequestRecord
   return {
     claim: (id, record, takeOver) =>
       storage.group.run((db) => {
-        if (prepared(db, INSERT_RECORD).run({ ...id, ...record }).changes > 0) return { claimed: record };
+        if (prepared(db, INSERT_RECORD).run(freshColumns(id, record)).changes > 0) return { claimed: record };
         const existing = prepared(db, FIND_RECORD).get(id) as RequestRecord | undefined;
         if (!existing) throw new Error("a request record vanished inside its write");
-        const next = takeOver(existing, record);
-        if (!next) return { standing: existing };
+        const standing = standingRecord(existing);
+        const next = takeOver(standing, record);
+        if (!next) return { standing };
         prepared(db, TAKE_OVER_RECORD).run(takeOverValues(existing, next));
         return { claimed: next };
       }),

@@ -1,4 +1,4 @@
-import type { RowLocks } from "../payout-repository.js";
+import type { RowLocks } from "../../core/row-locks.js";
 
 /** SQLite: a write transaction runs alone (BEGIN IMMEDIATE), so what it reads is its own already. */
 export const sqliteRowLocks: RowLocks = {
