@@ -25,10 +25,8 @@ const REMAINING = [
   "DueDelivery",
   "EndpointRow",
   "InvitationRow",
-  "PayoutRow",
   "SettlementTermsRow",
   "SettlementWithPayout",
-  "TransactionRow",
   "UserRow",
 ];
 

@@ -2,6 +2,7 @@ import type { Pagination, Transaction } from "../core/api-types.js";
 import type { TransactionScope } from "../core/transaction-queries.js";
 import { accountNotFound } from "../errors.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
+import type { TransactionRecord } from "../ledger/ledger-records.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
@@ -10,7 +11,6 @@ import {
   firstOrdinalFrom,
   lastOrdinalUpTo,
   lastTransaction,
-  type TransactionRow,
   transactionPage,
 } from "../storage/transaction-repository.js";
 import { countMatching, matchingPage } from "../storage/transaction-search.js";
@@ -19,7 +19,7 @@ import type { TransactionQuery } from "./validation.js";
 // GET /transactions: which of a business's transactions a query selects, and in what order.
 
 /** A transaction as the API answers it, with what is refunded of it so far (0 when it is new). */
-export const transactionView = (row: TransactionRow, refundedAmount = 0): Transaction => ({
+export const transactionView = (row: TransactionRecord, refundedAmount = 0): Transaction => ({
   id: row.id,
   accountNumber: row.account_number,
   amount: Number(row.amount),
@@ -110,7 +110,7 @@ export async function scopeOf(
 }
 
 /** The rows as the API answers them, each with what is refunded of it (one query for the page). */
-export async function viewsOf(db: Executor, rows: readonly TransactionRow[]): Promise<Transaction[]> {
+export async function viewsOf(db: Executor, rows: readonly TransactionRecord[]): Promise<Transaction[]> {
   // A refund counts while its amount is out (ledger/holds.ts), as it does against the payment.
   const refunded = await refundedAmounts(
     db,
@@ -121,7 +121,7 @@ export async function viewsOf(db: Executor, rows: readonly TransactionRow[]): Pr
 }
 
 /** Whether a transaction found by its session id is in the scope and the time range asked for. */
-function selects(row: TransactionRow, scope: TransactionScope, query: TransactionQuery): boolean {
+function selects(row: TransactionRecord, scope: TransactionScope, query: TransactionQuery): boolean {
   if (row.business_id !== scope.businessId) return false;
   if (scope.kind === "account" && row.account_id !== scope.accountId) return false;
   const time = query.timeField === "paidAt" ? row.value_at : row.created_at;

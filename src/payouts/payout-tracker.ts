@@ -1,10 +1,10 @@
 import { type Clock, isoNow } from "../clock.js";
 import { ErrorCode, isAppError } from "../errors.js";
 import { Kicker } from "../jobs/kicker.js";
+import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { BankPayoutState, PayoutRail } from "../providers/payout-rail.js";
 import type { Storage } from "../storage/database.js";
 import { claimCheck, duePayouts, scheduleCheck, stuckPayouts } from "../storage/payout-checks.js";
-import type { PayoutRow } from "../storage/payout-repository.js";
 import type { PayoutService } from "./payout-service.js";
 
 // The tracker: every pending payout is asked about until the bank gives a final answer. A payout
@@ -74,7 +74,7 @@ export class PayoutTracker {
     const { storage } = this.options;
     for (;;) {
       const due = await duePayouts(storage.db, isoNow(this.now), BATCH);
-      const mine: PayoutRow[] = [];
+      const mine: PayoutRecord[] = [];
       const until = new Date(this.now() + CHECK_LEASE_MS).toISOString();
       for (const row of due) {
         if (row.next_check_at !== null && (await claimCheck(storage.db, row.id, row.next_check_at, until)))
@@ -90,7 +90,7 @@ export class PayoutTracker {
   }
 
   /** Asks the bank about one payout, and applies a final answer or schedules the next check. */
-  private async check(row: PayoutRow): Promise<void> {
+  private async check(row: PayoutRecord): Promise<void> {
     const { rail, payouts, storage } = this.options;
     let state: BankPayoutState | undefined;
     let answered = true;

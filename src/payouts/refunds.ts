@@ -6,9 +6,10 @@ import { displayTextSchema } from "../display-name.js";
 import { AppError, ErrorCode, isAppError, transactionNotFound } from "../errors.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { formatNaira, koboSchema } from "../ledger/kobo.js";
+import type { TransactionRecord } from "../ledger/ledger-records.js";
 import type { Storage } from "../storage/database.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
-import { findTransaction, type TransactionRow } from "../storage/transaction-repository.js";
+import { findTransaction } from "../storage/transaction-repository.js";
 import type { BankService } from "./banks.js";
 import { fingerprintOf, type PayoutRequest } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
@@ -111,7 +112,7 @@ export class RefundService {
   }
 
   /** The payer's account, named by its bank; 422 ACCOUNT_NOT_RESOLVED when it cannot be. */
-  private async payerOf(payment: TransactionRow) {
+  private async payerOf(payment: TransactionRecord) {
     const bankCode = payment.payer_bank_code;
     const unresolvable = (why: string) =>
       new AppError(ErrorCode.ACCOUNT_NOT_RESOLVED, 422, `The payer's account cannot be refunded: ${why}`);

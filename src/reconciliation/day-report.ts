@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { After, TimeWindow } from "../core/time-window.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { TransactionRecord } from "../ledger/ledger-records.js";
 import { statementPages } from "../providers/bank-statement.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import {
@@ -13,7 +14,6 @@ import {
   transactionsBySession,
   unseenTransactions,
 } from "../storage/reconciliation-repository.js";
-import type { TransactionRow } from "../storage/transaction-repository.js";
 import { alike, bankSide, ingestCredit, ledgerSide } from "./ingest.js";
 import { compareDebits, payoutsOnly } from "./payout-comparison.js";
 import {
@@ -180,7 +180,7 @@ async function compareCredits(run: Run, credits: TransferNotification[]) {
 }
 
 /** A credit both have: matched, recovered earlier, or mismatched (a kept conflict included). */
-function compareOne(run: Run, credit: TransferNotification, row: TransactionRow, recovered: boolean) {
+function compareOne(run: Run, credit: TransferNotification, row: TransactionRecord, recovered: boolean) {
   const kept = run.conflicts.get(credit.sessionId);
   run.conflicts.delete(credit.sessionId);
   const item = {

@@ -1,10 +1,10 @@
 import type { CollectionService } from "../collections/collection-service.js";
 import type { Transaction } from "../core/api-types.js";
 import { ErrorCode, isAppError, TRANSFER_REFUSALS } from "../errors.js";
+import type { TransactionRecord } from "../ledger/ledger-records.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import type { Storage } from "../storage/database.js";
 import { noteRecovered } from "../storage/reconciliation-repository.js";
-import type { TransactionRow } from "../storage/transaction-repository.js";
 import type { CreditSide } from "./report.js";
 
 // A credit the bank has and the ledger lacks, through the one ingestion path (acceptance rules,
@@ -74,7 +74,7 @@ export const bankSide = (credit: TransferNotification): CreditSide => ({
 });
 
 /** The ledger's side of a credit. */
-export const ledgerSide = (row: TransactionRow): CreditSide => ({
+export const ledgerSide = (row: TransactionRecord): CreditSide => ({
   accountNumber: row.account_number,
   amount: Number(row.amount),
   currency: row.currency,
@@ -82,7 +82,7 @@ export const ledgerSide = (row: TransactionRow): CreditSide => ({
 });
 
 /** Whether the bank's credit is the transaction recorded for its session id: same account, amount and currency. */
-export const alike = (credit: TransferNotification, row: TransactionRow) =>
+export const alike = (credit: TransferNotification, row: TransactionRecord) =>
   credit.accountNumber === row.account_number &&
   credit.amount === Number(row.amount) &&
   credit.currency === row.currency;

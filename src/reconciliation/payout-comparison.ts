@@ -1,7 +1,8 @@
 import type { PayoutStatus } from "../core/api-types.js";
 import type { After, TimeWindow } from "../core/time-window.js";
+import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { BankDebit } from "../providers/bank-statement.js";
-import { type PayoutRow, payoutsByIds, unseenPayouts } from "../storage/reconciliation-repository.js";
+import { payoutsByIds, unseenPayouts } from "../storage/reconciliation-repository.js";
 import { record, tally } from "./report.js";
 import { PAGE, type Run } from "./run.js";
 
@@ -45,7 +46,7 @@ export async function payoutsOnly(run: Run, runId: string, window: TimeWindow) {
 
 async function comparePayout(
   { deps, found }: Run,
-  payout: PayoutRow | undefined,
+  payout: PayoutRecord | undefined,
   debit: BankDebit | undefined,
 ) {
   const mismatch = (
