@@ -3,6 +3,7 @@ import { TRANSACTION_COLUMNS, type TransferPosting } from "../transfer-writes.js
 import type { AnswerRecords } from "../unit-of-work.js";
 import { ANSWERED, recordsValues } from "./answered.js";
 import { EVENT_SEQUENCES, EVENTS_WRITTEN, eventsValues } from "./event-writes.js";
+import { keptPlans } from "./kept-plans.js";
 import { ENTRIES_WRITTEN, HEADS_MOVED, ledgerValues } from "./ledger-writes.js";
 import { named } from "./named.js";
 
@@ -42,9 +43,9 @@ const TRANSACTION_ARRAY_TYPES: Partial<Record<(typeof TRANSACTION_COLUMNS)[numbe
  * batch instead of once per transfer: every transaction, every entry, each ledger account's and
  * each account's state after the last of them, every request's records, and the events, their
  * sequences taken from the business's counter in the batch's order. Selects each event's id and
- * sequence, in that order.
+ * sequence, in that order. Run as vas_post_transfers (POST_TRANSFERS), whose plan the server keeps.
  */
-export const POST_TRANSFERS = named(`with transactions_written as (
+const POSTINGS = named(`with transactions_written as (
   insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
   select * from unnest(${TRANSACTION_COLUMNS.map((c) => `@t_${c}::${TRANSACTION_ARRAY_TYPES[c] ?? "text"}[]`).join(", ")})
 ), ${ENTRIES_WRITTEN}, ${HEADS_MOVED}, accounts_counted as (
@@ -55,7 +56,16 @@ export const POST_TRANSFERS = named(`with transactions_written as (
 ), ${ANSWERED}, ${EVENTS_WRITTEN}
 ${EVENT_SEQUENCES}`);
 
-/** POST_TRANSFERS's values: the postings of one business, in order, each with its request's records. */
+/**
+ * POSTINGS as the function vas_post_transfers (migration 0040), and its call, POST_TRANSFERS: the
+ * statement, some 45 arrays over seven tables, cost PostgreSQL more to parse and plan than to run
+ * for the batch of one most transfers are (docs/performance.md); in the function its plan is kept
+ * per server connection. Taking the same values, answering the same rows.
+ */
+export const POSTINGS_FUNCTION = keptPlans("vas_post_transfers", POSTINGS, "id text, sequence integer");
+export const POST_TRANSFERS = POSTINGS_FUNCTION.call;
+
+/** POST_TRANSFERS's values (POSTINGS'): the postings of one business, in order, each with its request's records. */
 export function postingsValues(
   businessId: string,
   postings: ReadonlyArray<{ posting: TransferPosting<unknown>; answer?: AnswerRecords | undefined }>,
