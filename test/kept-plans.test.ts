@@ -50,9 +50,41 @@ describe("statements whose plans the server keeps (PostgreSQL)", {
     }
   });
 
+  test("a plan kept from when a table was small still reaches its rows by key once it has grown", async () => {
+    const statement = named(`select t.id, t.n from unnest(@ids::text[]) as i(id)
+      join pg_temp.kept_rows t on t.id = i.id order by t.id`);
+    const kept = keptPlans("pg_temp.kept_join", statement, "id text, n integer");
+    const client = await storage.pool.connect();
+    try {
+      await client.query("create temporary table kept_rows (id text primary key, n integer)");
+      await client.query("insert into kept_rows values ('a', 1), ('b', 2); analyze kept_rows");
+      await client.query(kept.create);
+      const call = inlineStatement(kept.call, { ids: ["b", "a"] });
+      for (let run = 0; run < 8; run++) await client.query(call);
+      await client.query("insert into kept_rows select 'r' || g, g from generate_series(1, 20000) g");
+      const notices: string[] = [];
+      client.on("notice", (notice) => notices.push(notice.message ?? ""));
+      await client.query("load 'auto_explain'");
+      await client.query(
+        "set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; " +
+          "set client_min_messages = log",
+      );
+      const { rows } = await client.query(call);
+      assert.deepEqual(rows, [
+        { id: "a", n: 1 },
+        { id: "b", n: 2 },
+      ]);
+      const plans = notices.join("\n");
+      assert.match(plans, /Index Scan using kept_rows_pkey/, plans);
+      assert.doesNotMatch(plans, /Seq Scan on kept_rows|Hash/, plans);
+    } finally {
+      client.release(true);
+    }
+  });
+
   test("vas_post_transfers is the posting's statement as written now (a change needs a migration)", async () => {
-    const { rows } = await storage.pool.query<{ prosrc: string }>(
-      "select prosrc from pg_proc where proname = 'vas_post_transfers'",
+    const { rows } = await storage.pool.query<{ prosrc: string; proconfig: string[] }>(
+      "select prosrc, proconfig from pg_proc where proname = 'vas_post_transfers'",
     );
     assert.equal(rows.length, 1);
     assert.equal(
@@ -60,5 +92,6 @@ describe("statements whose plans the server keeps (PostgreSQL)", {
       POSTINGS_FUNCTION.source,
       "the posting's statement changed: add a migration that runs POSTINGS_FUNCTION.create again",
     );
+    assert.deepEqual(rows[0]?.proconfig, POSTINGS_FUNCTION.settings);
   });
 });

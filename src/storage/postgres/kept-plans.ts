@@ -9,15 +9,27 @@ import { type NamedStatement, named } from "./named.js";
  * first cast of each (`@ids::text[]`; text where there is none), and `call` runs it with the same
  * values. A migration creates the function (`create`), and recreates it whenever the statement
  * changes: `source` is what the server should hold as the function's body, for a test to compare.
+ *
+ * The server plans such a function's statement once per connection (after five calls), from the
+ * statistics of that moment, and keeps the plan while the tables grow: made when a table was
+ * small, a plan that scans it would scan it whole at every call (a posting's plan cost 11 ms a
+ * call once request_records had grown by 30,000 rows). The request path's statements reach each
+ * row by its key, a few rows a call, so the function plans them as for large tables: nested loops
+ * over indexes, never a hash or a scan.
  */
 export interface KeptPlans {
   /** `create or replace function …`, for a migration. */
   readonly create: string;
   /** The function's body as the server keeps it (`pg_proc.prosrc`). */
   readonly source: string;
+  /** Its settings as the server keeps them (`pg_proc.proconfig`). */
+  readonly settings: readonly string[];
   /** The call, taking the statement's values, selecting the columns `returns` names. */
   readonly call: NamedStatement;
 }
+
+/** How the function's statement is planned (see KeptPlans): by key, whatever the tables hold when it is. */
+const PLANS_BY_KEY = ["enable_seqscan=off", "enable_hashjoin=off", "enable_mergejoin=off"];
 
 const PARAMETER = /@([a-z_][a-z0-9_]*)(?:::([a-z0-9_]+(?:\[\])?))?/gi;
 
@@ -39,8 +51,9 @@ end
   const columns = returns.split(",").map((column) => column.trim().split(/\s+/)[0]);
   return {
     create: `create or replace function ${name}(${parameters}) returns table(${returns})
-  language plpgsql volatile as $kept$${source}$kept$`,
+  language plpgsql volatile ${PLANS_BY_KEY.map((setting) => `set ${setting.replace("=", " = ")}`).join(" ")} as $kept$${source}$kept$`,
     source,
+    settings: PLANS_BY_KEY,
     call: named(
       `select ${columns.join(", ")} from ${name}(${statement.names.map((n) => `@${n}`).join(", ")})`,
     ),
