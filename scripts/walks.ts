@@ -52,7 +52,7 @@ const { SANDBOX_PAYEES } = await import("../src/providers/bank-directory.js");
  * hook, Kysely's log, the group commit's turn) was called from where the request last was: the
  * previous mark's room.
  */
-export const entries = (marks: readonly Mark[]): Mark[] =>
+const entries = (marks: readonly Mark[]): Mark[] =>
   marks
     .map((mark, i) => ({ ...mark, from: mark.from ?? marks[i - 1]?.room }))
     .filter((mark) => mark.from !== mark.room);

@@ -52,7 +52,7 @@ export interface PaymentVariance {
 export interface CollectionServiceOptions {
   storage: Storage;
   /** The ledger's port: the ingestion's write, in the database's dialect. */
-  ledger: TransferWrites<EventToWrite>;
+  ledger: TransferWrites;
   /** The largest transfer accepted, in kobo (MAX_TRANSFER_KOBO). */
   maxTransferKobo: number;
   /** Whether sandbox transfers may be made (SANDBOX, with the embedded bank). */
@@ -163,7 +163,7 @@ export class CollectionService {
   private post(
     transfer: TransferNotification,
     found: AccountFound | undefined,
-  ): TransferPosting<ReceivedTransfer, EventToWrite> {
+  ): TransferPosting<ReceivedTransfer> {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;

@@ -79,21 +79,18 @@ type FieldSchemas = Record<string, z.ZodType<unknown, unknown>>;
 type FieldsRead<S extends FieldSchemas> = { [K in keyof S]: z.output<S[K]> };
 
 /**
- * A body's fields in the order given: each of `required` (`<field> is required` when it is not
- * sent), then each of `optional` that was sent, checked by its schema; the first problem is the
- * answer. One call for a body, so that a rule reads its fields without going back and forth
+ * A body's fields in the order given: each of `needed` (as `required`: `<field> is required`
+ * when it is not sent), then each of `optional` that was sent, checked by its schema; the first
+ * problem is the answer. One call for a body, so that a rule reads its fields without going back and forth
  * between its room and this one (docs/architecture.md, the walks).
  */
 export function fields<R extends FieldSchemas, O extends FieldSchemas = Record<never, never>>(
   body: Body,
-  required: R,
+  needed: R,
   optional?: O,
 ): FieldsRead<R> & Partial<FieldsRead<O>> {
   const read: Record<string, unknown> = {};
-  for (const [field, schema] of Object.entries(required)) {
-    if (!isSent(body, field)) throw validationFailed(`${field} is required`);
-    read[field] = check(schema, body[field]);
-  }
+  for (const [field, schema] of Object.entries(needed)) read[field] = required(body, field, schema);
   for (const [field, schema] of Object.entries(optional ?? {})) {
     if (isSent(body, field)) read[field] = check(schema, body[field]);
   }

@@ -1,5 +1,6 @@
 import type { PayoutStatus } from "../core/api-types.js";
 import type { VerificationStatus } from "../core/business-states.js";
+import type { EventToWrite } from "../core/event-to-write.js";
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { AnswerOptions, UnitOfWork } from "../core/unit-of-work.js";
 import type { HoldPhase } from "./holds.js";
@@ -18,7 +19,7 @@ import type { AccountHead, ChainedEntry } from "./posting.js";
 // methods writes everything its posting writes, with the request's stored answer, in one write
 // (Formance's CommitTransaction, Blnk's RecordTransactionWithBalances). Declared here, with the
 // ledger's rules, in the core: storage implements it by name, once per dialect, and chooses the
-// locks. `Event` is the event as storage writes it (storage's EventToWrite).
+// locks. Its events are core's EventToWrite, which storage writes.
 
 /** A business's ledger accounts' heads by kind, as a posting moves them along. */
 export type Heads = Map<LedgerAccountKind, AccountHead>;
@@ -50,12 +51,12 @@ export interface AccountFound {
 }
 
 /** A transfer posted by the domain: what storage writes, and the result to answer with. */
-export interface TransferPosting<R, Event> {
+export interface TransferPosting<R> {
   transaction: TransactionRecord;
   entries: readonly ChainedEntry[];
   /** The ledger accounts' heads after the entries. */
   heads: Iterable<AccountHead>;
-  event: Event;
+  event: EventToWrite;
   /** The account's totals after this transfer (its row is held: nothing else moves them). */
   accountTotals: AccountTotals;
   result: R;
@@ -69,13 +70,13 @@ export type SeenBefore<R> = { duplicate: R } | { conflict: ConflictInput };
  * synchronous and pure (on SQLite they run inside the write itself). `post` throws a refusal
  * (the acceptance rules), which writes nothing.
  */
-export interface TransferDecisions<R, Event> {
+export interface TransferDecisions<R> {
   /** The session id was recorded before, as `existing`. */
   again(existing: TransactionRecord): SeenBefore<R>;
   /** The ledger accounts a business has: opened, if it has none yet, before `post` reads them. */
   ledgerAccounts(businessId: string): readonly LedgerAccountToOpen[];
   /** A new session id: accept into the account `found` by its number (if any) and post it onto its ledger. */
-  post(found: AccountFound | undefined): TransferPosting<R, Event>;
+  post(found: AccountFound | undefined): TransferPosting<R>;
 }
 
 /** What storage looks a notification up by, and when (a business's ledger accounts are created then). */
@@ -101,10 +102,10 @@ export const OUTCOME_ANSWERS: AnswerOptions<TransferOutcome<unknown>> = {
  * turns, and so do transfers into one account and one business's transfers. A conflict is kept,
  * and commits without an answer.
  */
-export interface TransferWrites<Event> {
+export interface TransferWrites {
   ingest<R>(
     transfer: TransferKeys,
-    decide: TransferDecisions<R, Event>,
+    decide: TransferDecisions<R>,
     unit: UnitOfWork | undefined,
   ): Promise<TransferOutcome<R>>;
 }
@@ -120,19 +121,19 @@ export interface PhasePosting extends LedgerPosting {
  * and a settlement are payouts): the payout's row, each phase's step, entries and heads, the
  * events with their deliveries, and a settlement's own row.
  */
-export interface PayoutPosting<Event> {
+export interface PayoutPosting {
   businessId: string;
   /** The payout made, or moved from the status it was read at under the locks to `moved`'s. */
   payout: { made: PayoutRecord } | { moved: PayoutRecord; from: PayoutStatus };
   /** In order; each phase's heads are those it moved, after it. */
   phases: readonly PhasePosting[];
-  events: readonly Event[];
+  events: readonly EventToWrite[];
   settlement?: SettlementRecord;
 }
 
 /** What a money-out write decided under the locks: what it posts (nothing: no write) and its answer. */
-export interface Decided<R, Event> {
-  posting?: PayoutPosting<Event>;
+export interface Decided<R> {
+  posting?: PayoutPosting;
   result: R;
 }
 
@@ -143,7 +144,7 @@ export interface Decided<R, Event> {
  * the request's stored answer (Formance's controller, the store bound to its transaction; one
  * implementation for both dialects, storage/payout-writes.ts).
  */
-export interface PayoutLedger<Tx, Event> {
+export interface PayoutLedger<Tx> {
   /**
    * One transaction: `locks` taken and read first, then `decide` (which may read more through
    * `tx`) says what to post; then the posting is written, whole, with `unit`'s answer, and
@@ -151,7 +152,7 @@ export interface PayoutLedger<Tx, Event> {
    */
   post<R>(
     locks: PayoutLocks,
-    decide: (tx: Tx, locked: LockedLedger) => Promise<Decided<R, Event>>,
+    decide: (tx: Tx, locked: LockedLedger) => Promise<Decided<R>>,
     unit?: UnitOfWork,
   ): Promise<R>;
 }
@@ -180,4 +181,4 @@ export interface LockedLedger {
 }
 
 /** The ledger's port, whole: what the stores hand collections and money out (compose/). */
-export type Ledger<Tx, Event> = TransferWrites<Event> & PayoutLedger<Tx, Event>;
+export type Ledger<Tx> = TransferWrites & PayoutLedger<Tx>;

@@ -16,7 +16,7 @@ import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 export type { Heads };
 
 /** The ledger's port as money out takes it: its transaction on storage's executor, events as storage writes them. */
-export type MoneyOutLedger = PayoutLedger<Executor, EventToWrite>;
+export type MoneyOutLedger = PayoutLedger<Executor>;
 
 /**
  * The time a business's postings carry: now, or the newest entry's time if a process whose clock
@@ -52,7 +52,7 @@ export function holdPosting(
   heads: Heads,
   createdAt: string,
   settlement: SettlementRecord | undefined,
-): PayoutPosting<EventToWrite> {
+): PayoutPosting {
   return {
     businessId: payout.business_id,
     payout: { made: payout },
@@ -72,7 +72,7 @@ export function movePosting(
   reason: string | null,
   heads: Heads,
   createdAt: string,
-): PayoutPosting<EventToWrite> & { payout: { moved: PayoutRecord; from: PayoutStatus } } {
+): PayoutPosting & { payout: { moved: PayoutRecord; from: PayoutStatus } } {
   let current = payout;
   const phases: PhasePosting[] = [];
   const events: EventToWrite[] = [];

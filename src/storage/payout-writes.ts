@@ -52,7 +52,7 @@ export function payoutLedger(
   ledger: LedgerWrites,
   locks: RowLocks,
   deliveries: DeliveryDialect<Executor>,
-): PayoutLedger<Executor, EventToWrite> {
+): PayoutLedger<Executor> {
   return {
     post: (asked, decide, unit) =>
       writeTransaction(
@@ -96,7 +96,7 @@ const movedTo = ({ status, failure_reason, updated_at }: PayoutRecord) => ({
  */
 async function writePayoutPosting(
   trx: Executor,
-  posting: PayoutPosting<EventToWrite>,
+  posting: PayoutPosting,
   ledger: LedgerWrites,
   deliveries: DeliveryDialect<Executor>,
 ): Promise<void> {

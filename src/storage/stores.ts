@@ -1,6 +1,5 @@
 import type { AccountWrites } from "../core/account-writes.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
-import type { EventToWrite } from "../core/event-to-write.js";
 import type { RequestRecordClaims } from "../core/request-record-claims.js";
 import type { SmallTransactions } from "../core/small-transactions.js";
 import type { Ledger } from "../ledger/ledger-port.js";
@@ -22,5 +21,5 @@ export interface Stores {
    * The ledger's one port (ledger/ledger-port.ts): a transfer's ingestion, and money out's
    * transaction, each writing its posting whole.
    */
-  ledger: Ledger<Executor, EventToWrite>;
+  ledger: Ledger<Executor>;
 }

@@ -1,29 +1,20 @@
 import { randomUUID } from "node:crypto";
-import type { EventToWrite } from "../core/event-to-write.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
-import type {
-  LedgerState,
-  TransferDecisions as LedgerTransferDecisions,
-  TransferPosting as LedgerTransferPosting,
-  TransferWrites as LedgerTransferWrites,
-  TransferKeys,
-  TransferOutcome,
-} from "../ledger/ledger-port.js";
 import type { ConflictInput } from "../ledger/ledger-records.js";
 import type { AccountHead } from "../ledger/posting.js";
 import type { AccountRow } from "./schema.js";
 import type { TransactionRow } from "./transaction-repository.js";
 
-// The ledger's port's transfer side is declared with its rules (ledger/ledger-port.ts); storage
-// writes events as EventToWrite, which it binds here once for its transfer writes.
-
-/** A transfer posted by the domain, its event as storage writes it. */
-export type TransferPosting<R> = LedgerTransferPosting<R, EventToWrite>;
-/** The domain's decisions on a notification, its posting's event as storage writes it. */
-export type TransferDecisions<R> = LedgerTransferDecisions<R, EventToWrite>;
-/** The transfer side of the ledger's port, as storage implements it. */
-export type TransferWrites = LedgerTransferWrites<EventToWrite>;
-export type { LedgerState, TransferKeys, TransferOutcome };
+// The ledger's port's transfer side is declared with its rules (ledger/ledger-port.ts); its
+// dialects' writers name it from here.
+export type {
+  LedgerState,
+  TransferDecisions,
+  TransferKeys,
+  TransferOutcome,
+  TransferPosting,
+  TransferWrites,
+} from "../ledger/ledger-port.js";
 
 /** A ledger account's head as both dialects read it (LEDGER_HEADS). */
 export interface HeadRow {
