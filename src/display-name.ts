@@ -24,50 +24,52 @@ export const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
  * bidi-control character, and not invisible.
  */
 export function displayNameSchema(field: string, maxLength: number) {
-  return z
-    .string({ error: `${field} must be a string` })
-    .transform(normalized(field))
-    .pipe(
-      z
-        .string()
-        .min(1, { error: `${field} must be a non-empty string` })
-        .max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
-        .check((check) => refuseUnclean(check, field, true)),
-    );
+  return textRule(field, (text) =>
+    text === ""
+      ? `${field} must be a non-empty string`
+      : codePointLength(text) > maxLength
+        ? `${field} must be at most ${maxLength} characters`
+        : uncleanIn(text, field, true),
+  );
 }
 
 /**
- * Valid Unicode (no unpaired surrogate), then NFC-normalised and trimmed: the first step of the
- * name and text rules. One function, not a refinement and a transform, so that checking a field
- * calls out of the rule's caller as few times as it can (docs/architecture.md, the walks).
+ * A text rule as one function zod calls once per field (docs/architecture.md, the walks): a
+ * string, valid Unicode (no unpaired surrogate), then NFC-normalised and trimmed, then the
+ * normalised text's first problem (`problemIn`), if any, is the field's answer; `finish` makes
+ * what is kept of clean text (the text itself unless given).
  */
-const normalized = (field: string) => (text: string, context: z.RefinementCtx<string>) => {
-  if (UNPAIRED_SURROGATE.test(text)) {
-    context.addIssue({
-      code: "custom",
-      message: `${field} must not contain unpaired surrogates (it must be valid Unicode text)`,
-      input: text,
-      fatal: true,
-    });
-    return z.NEVER;
-  }
-  return text.normalize("NFC").trim();
-};
+function textRule(
+  field: string,
+  problemIn: (text: string) => string | undefined,
+  finish: (text: string) => string = (text) => text,
+) {
+  return z.string({ error: `${field} must be a string` }).transform((sent, context) => {
+    const text = UNPAIRED_SURROGATE.test(sent) ? undefined : sent.normalize("NFC").trim();
+    const problem =
+      text === undefined
+        ? `${field} must not contain unpaired surrogates (it must be valid Unicode text)`
+        : problemIn(text);
+    if (text === undefined || problem !== undefined) {
+      context.addIssue({ code: "custom", message: problem, input: sent });
+      return z.NEVER;
+    }
+    return finish(text);
+  });
+}
 
 /**
  * The characters a name or a display text may not contain, checked in this order (the first
  * found is the one answered): control characters, bidi controls, and for a name nothing visible.
  */
-function refuseUnclean(check: z.core.ParsePayload<string>, field: string, mustShow: boolean): void {
-  const text = check.value;
-  const problem = CONTROL_CHARACTERS.test(text)
+function uncleanIn(text: string, field: string, mustShow: boolean): string | undefined {
+  return CONTROL_CHARACTERS.test(text)
     ? `${field} must not contain control characters`
     : BIDI_CONTROL_CHARACTERS.test(text)
       ? `${field} must not contain bidirectional control characters`
       : mustShow && INVISIBLE_ONLY.test(text)
         ? `${field} must contain a visible character`
         : undefined;
-  if (problem) check.issues.push({ code: "custom", message: problem, input: text });
 }
 
 // Free text shown to people (a narration, a reason, a profile field) follows the same rule as a
@@ -144,15 +146,20 @@ export function cleanDisplayText(text: string, maxLength: number): string {
  * where the text is a copy of what someone typed elsewhere (a narration).
  */
 export function displayTextSchema(field: string, maxLength: number, tooLong: "refuse" | "truncate") {
-  const rule = z.string().check((check) => refuseUnclean(check, field, false));
-  return z
-    .string({ error: `${field} must be a string` })
-    .transform(normalized(field))
-    .pipe(
-      tooLong === "refuse"
-        ? rule.max(maxLength, { error: `${field} must be at most ${maxLength} characters` })
-        : rule.transform((text) => truncateText(text, maxLength)),
-    );
+  return tooLong === "refuse"
+    ? textRule(
+        field,
+        (text) =>
+          uncleanIn(text, field, false) ??
+          (codePointLength(text) > maxLength
+            ? `${field} must be at most ${maxLength} characters`
+            : undefined),
+      )
+    : textRule(
+        field,
+        (text) => uncleanIn(text, field, false),
+        (text) => truncateText(text, maxLength),
+      );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { IdentityType } from "../core/account-kinds.js";
 import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
-import { type Body, check, emailSchema, fields, isSent, parsedBy } from "../core/validation.js";
+import { type Body, emailSchema, FirstSent, fieldsRule, parsedBy } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -66,47 +66,58 @@ export const amountPolicySchema = z.enum(AMOUNT_POLICIES, {
   error: `amountPolicy must be one of ${AMOUNT_POLICIES.join(", ")}`,
 });
 
-function identity(body: Body): Identity {
-  // bvn wins whenever it is sent: nin and its aliases are then ignored entirely.
-  const bvnField = BVN_FIELDS.find((field) => isSent(body, field));
-  if (bvnField) return { type: "bvn", number: check(identitySchema(bvnField), body[bvnField]) };
-  const ninField = NIN_FIELDS.find((field) => isSent(body, field));
-  if (ninField) return { type: "nin", number: check(identitySchema(ninField), body[ninField]) };
-  throw validationFailed("bvn or nin is required");
-}
+/** The identity number: bvn (or an alias) wins whenever it is sent, nin and its aliases then ignored entirely. */
+const IDENTITY = new FirstSent(
+  [...BVN_FIELDS, ...NIN_FIELDS].map((field) => [field, identitySchema(field)] as const),
+  "bvn or nin is required",
+);
+const PERMANENT_FIELDS = { name: nameSchema, email: emailSchema, identity: IDENTITY };
+/** The identity as read: which kind of number, by the name it was sent under. */
+const identityOf = ({ name, value }: { name: string; value: string }): Identity => ({
+  type: (BVN_FIELDS as readonly string[]).includes(name) ? "bvn" : "nin",
+  number: value,
+});
 
 /** Validates a generate-permanent body: name, then email, then identity; the first problem wins. */
-export function parsePermanentInput(body: Body): PermanentInput {
-  const { name, email } = fields(body, { name: nameSchema, email: emailSchema });
-  return { name, email, identity: identity(body) };
-}
+export const parsePermanentInput: (body: Body) => PermanentInput = fieldsRule(
+  PERMANENT_FIELDS,
+  {},
+  ({ name, email, identity }) => ({ name, email, identity: identityOf(identity) }),
+);
 
 /**
- * As parsePermanentInput, then `duration` (optional, default 40), then `expectedAmount`
- * (optional kobo, at most `maxTransferKobo`: an account nobody could pay is refused), then
- * `amountPolicy` (optional, default `exact`; only with an expected amount).
+ * The generate-temporary rule with the server's MAX_TRANSFER_KOBO: as parsePermanentInput, then
+ * `duration` (optional, default 40), then `expectedAmount` (optional kobo, at most the limit: an
+ * account nobody could pay is refused), then `amountPolicy` (optional, default `exact`; only with
+ * an expected amount).
  */
-export function parseTemporaryInput(body: Body, maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): TemporaryInput {
-  const input = parsePermanentInput(body);
-  const durationMinutes = isSent(body, "duration")
-    ? check(durationSchema, body.duration)
-    : DEFAULT_DURATION_MINUTES;
-  const expectedAmount = isSent(body, "expectedAmount")
-    ? check(koboSchema("expectedAmount", maxTransferKobo), body.expectedAmount)
-    : null;
-  let amountPolicy: AmountPolicy | null = null;
-  if (isSent(body, "amountPolicy")) {
-    amountPolicy = check(amountPolicySchema, body.amountPolicy);
-    if (expectedAmount === null) throw validationFailed("amountPolicy needs expectedAmount");
-  } else if (expectedAmount !== null) {
-    amountPolicy = "exact";
-  }
-  return { ...input, durationMinutes, expectedAmount, amountPolicy };
+export function temporaryRule(maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): (body: Body) => TemporaryInput {
+  const optional = {
+    duration: durationSchema,
+    expectedAmount: koboSchema("expectedAmount", maxTransferKobo),
+    amountPolicy: amountPolicySchema,
+  };
+  return fieldsRule(PERMANENT_FIELDS, optional, (read) => {
+    const { name, email, identity, duration, expectedAmount, amountPolicy } = read;
+    if (amountPolicy !== undefined && expectedAmount === undefined)
+      throw validationFailed("amountPolicy needs expectedAmount");
+    return {
+      name,
+      email,
+      identity: identityOf(identity),
+      durationMinutes: duration ?? DEFAULT_DURATION_MINUTES,
+      expectedAmount: expectedAmount ?? null,
+      amountPolicy: amountPolicy ?? (expectedAmount === undefined ? null : "exact"),
+    };
+  });
 }
+
+/** A generate-temporary body, checked with the default MAX_TRANSFER_KOBO. */
+export const parseTemporaryInput = temporaryRule();
 
 /** The body of POST /account/generate, as its route's contract hands it to Fastify. */
 export const permanentInput = parsedBy(parsePermanentInput);
 
 /** The body of POST /account/generate/temporary, with the server's MAX_TRANSFER_KOBO. */
 export const temporaryInput = (maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO) =>
-  parsedBy((body) => parseTemporaryInput(body, maxTransferKobo));
+  parsedBy(temporaryRule(maxTransferKobo));

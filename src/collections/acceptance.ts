@@ -4,13 +4,7 @@ import { type AppError, transferRefused } from "../errors.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { CreditedAccount } from "../ledger/ledger-records.js";
-import {
-  type AccountHead,
-  firstBalanceBeyondLimit,
-  type Leg,
-  MAX_BALANCE_KOBO,
-  staysWithinBalanceLimit,
-} from "../ledger/posting.js";
+import { MAX_BALANCE_KOBO } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 
 /** The one currency accepted. */
@@ -102,27 +96,22 @@ const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
 };
 
 /**
- * The last acceptance rule, checked on what the transfer would post: every balance and total it
- * moves (the business's ledger accounts, the account's total received) stays within
- * MAX_BALANCE_KOBO, so each stays exact in every answer. Refused as AMOUNT_ABOVE_LIMIT, a 422
- * the bank does not retry (it reverses the transfer): a failure here would be a 500, which the
- * bank retries until it gives up, neither crediting nor reversing.
+ * The last acceptance rule, checked on what the transfer would post (the ledger's postTransfer
+ * answers what it would carry too far): every balance and total it moves (the business's ledger
+ * accounts, the account's total received) stays within MAX_BALANCE_KOBO, so each stays exact in
+ * every answer. Refused as AMOUNT_ABOVE_LIMIT, a 422 the bank does not retry (it reverses the
+ * transfer): a failure here would be a 500, which the bank retries until it gives up, neither
+ * crediting nor reversing.
  */
-export function assertWithinBalanceLimits(
+export function beyondLimitRefusal(
   transfer: Pick<TransferNotification, "amount" | "accountNumber">,
-  account: Pick<CreditedAccount, "total_received">,
-  heads: ReadonlyMap<LedgerAccountKind, Pick<AccountHead, "balance">>,
-  legs: readonly Leg[],
-): void {
-  const kind = firstBalanceBeyondLimit(heads, legs);
+  beyond: LedgerAccountKind | "received",
+): AppError {
   const what =
-    kind !== undefined
-      ? `the business's ${BALANCE_NAMES[kind]}`
-      : staysWithinBalanceLimit(Number(account.total_received), transfer.amount)
-        ? undefined
-        : `the total received into account ${transfer.accountNumber}`;
-  if (what === undefined) return;
-  throw transferRefused(
+    beyond === "received"
+      ? `the total received into account ${transfer.accountNumber}`
+      : `the business's ${BALANCE_NAMES[beyond]}`;
+  return transferRefused(
     "AMOUNT_ABOVE_LIMIT",
     `${transfer.amount} kobo would carry ${what} past ${MAX_BALANCE_KOBO} kobo, the most a balance can hold`,
   );

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
-import type { EventToWrite } from "../core/event-to-write.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import {
   AppError,
@@ -13,11 +12,11 @@ import {
   validationFailed,
 } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
-import { type FeeSchedule, feeFor, MAX_BASIS_POINTS } from "../ledger/fees.js";
-import { ledgerAccountsOf } from "../ledger/kinds.js";
+import { type FeeSchedule, MAX_BASIS_POINTS } from "../ledger/fees.js";
+import { LEDGER_ACCOUNT_KINDS } from "../ledger/kinds.js";
 import type { AccountFound, TransferPosting, TransferWrites } from "../ledger/ledger-port.js";
 import type { ConflictInput, TransactionRecord } from "../ledger/ledger-records.js";
-import { headOf, postLegs, transferLegs } from "../ledger/posting.js";
+import { postTransfer } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
@@ -25,7 +24,7 @@ import type { Storage } from "../storage/database.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { accept, assertWithinBalanceLimits, CURRENCY } from "./acceptance.js";
+import { accept, beyondLimitRefusal, CURRENCY } from "./acceptance.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
@@ -94,13 +93,16 @@ export class CollectionService {
     return this.ingest(parseNotification(notification), unit);
   }
 
-  /** As `receive`, for a transfer already read (the sandbox's, built from a checked input). */
+  /**
+   * As `receive`, for a transfer already read (the sandbox's, built from a checked input, which
+   * names its payee and the instant it was made: its paid-at time).
+   */
   private async ingest(
     transfer: TransferNotification,
     unit?: UnitOfWork,
-    payee?: string,
+    sandbox?: { payee: string; now: string },
   ): Promise<ReceivedTransfer> {
-    const outcome = await this.record(transfer, unit, payee);
+    const outcome = await this.record(transfer, unit, sandbox?.payee, sandbox?.now ?? isoNow(this.now));
     if ("result" in outcome) return outcome.result;
     for (const listener of this.conflictListeners) {
       try {
@@ -125,9 +127,14 @@ export class CollectionService {
    * The ingestion's write. With `payee`, the number must be one issued to that business (a current
    * or a retired number): decided under the ingestion's own look-up, so no read of its own.
    */
-  private record(transfer: TransferNotification, unit: UnitOfWork | undefined, payee?: string) {
+  private record(
+    transfer: TransferNotification,
+    unit: UnitOfWork | undefined,
+    payee: string | undefined,
+    now: string,
+  ) {
     return this.options.ledger.ingest<ReceivedTransfer>(
-      { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now: isoNow(this.now) },
+      { sessionId: transfer.sessionId, accountNumber: transfer.accountNumber, now },
       {
         again: (existing) => {
           if (sameTransfer(existing, transfer)) {
@@ -145,7 +152,7 @@ export class CollectionService {
           };
           return { conflict };
         },
-        ledgerAccounts: ledgerAccountsOf,
+        ledgerKinds: LEDGER_ACCOUNT_KINDS,
         post: (found) => {
           if (payee !== undefined && found?.account.business_id !== payee) throw accountNotFound();
           return this.post(transfer, found);
@@ -167,7 +174,6 @@ export class CollectionService {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;
-    const fee = feeFor(transfer.amount, ledger.fee);
     const nowIso = new Date(now).toISOString();
     // The business's ledger rows are held, so its transfers take turns: the ordinal follows its
     // last transaction, and so does the recording time, which never goes back within a business
@@ -176,9 +182,15 @@ export class CollectionService {
     const ordinal = (last?.ordinal ?? 0) + 1;
     const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
     const id = `txn_${randomUUID().replaceAll("-", "")}`;
-    const legs = transferLegs(transfer.amount, fee);
-    assertWithinBalanceLimits(transfer, account, heads, legs);
-    const entries = postLegs(heads, id, legs, createdAt);
+    const posted = postTransfer(heads, {
+      transactionId: id,
+      amount: transfer.amount,
+      schedule: ledger.fee,
+      createdAt,
+      received: Number(account.total_received),
+    });
+    if ("beyondLimit" in posted) throw beyondLimitRefusal(transfer, posted.beyondLimit);
+    const { fee, entries } = posted;
     const row: TransactionRecord = {
       id,
       business_id: businessId,
@@ -191,7 +203,7 @@ export class CollectionService {
       fee,
       net_amount: transfer.amount - fee,
       currency: transfer.currency,
-      balance_after: headOf(heads, "available").balance,
+      balance_after: posted.available,
       payer_name: transfer.payer.name,
       payer_account_number: transfer.payer.accountNumber,
       payer_bank_name: transfer.payer.bankName,
@@ -240,12 +252,9 @@ export class CollectionService {
     const reference = unit?.reference ?? randomUUID();
     // Built from the route's checked input, with a UUID session id: a notification the bank
     // protocol accepts as it is (collections/validation.test.ts), so it is not read again.
-    const transfer = sandboxNotification({
-      ...input,
-      sessionId: `sandbox-${reference}`,
-      paidAt: isoNow(this.now),
-    });
-    return this.ingest(transfer, unit, business.businessId);
+    const now = isoNow(this.now);
+    const transfer = sandboxNotification({ ...input, sessionId: `sandbox-${reference}`, paidAt: now });
+    return this.ingest(transfer, unit, { payee: business.businessId, now });
   }
 
   /** GET /transactions: one page of the business's transactions (see transaction-listing.ts). */

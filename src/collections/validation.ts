@@ -3,7 +3,7 @@ import { accountNumberSchema } from "../accounts/validation.js";
 import type { SandboxTransferInput } from "../core/api-types.js";
 import {
   check,
-  fields,
+  fieldsRule,
   parsedBy,
   parseListQuery,
   queryInstant,
@@ -60,20 +60,20 @@ const sandboxFields = {
 };
 
 /**
- * Validates a sandbox transfer: accountNumber, amount (whole kobo, 1 or more; the limit is an
- * acceptance rule, answered 422 like any refused transfer), then the optional payer fields.
+ * The sandbox transfer's rule with the server's MAX_TRANSFER_KOBO: accountNumber, amount (whole
+ * kobo, 1 or more; the limit is an acceptance rule, answered 422 like any refused transfer), then
+ * the optional payer fields. Its schemas are made once, not per body.
  */
-export function parseSandboxTransfer(
-  body: Record<string, unknown>,
+export function sandboxTransferRule(
   maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO,
-): SandboxTransferInput {
+): (body: Record<string, unknown>) => SandboxTransferInput {
   const { accountNumber, ...optional } = sandboxFields;
-  return fields(
-    body,
-    { accountNumber, amount: koboSchema("amount", NOTIFICATION_LIMITS.orderAmount, maxTransferKobo) },
-    optional,
-  );
+  const amount = koboSchema("amount", NOTIFICATION_LIMITS.orderAmount, maxTransferKobo);
+  return fieldsRule({ accountNumber, amount }, optional);
 }
+
+/** A sandbox transfer's body, checked with the default MAX_TRANSFER_KOBO. */
+export const parseSandboxTransfer = sandboxTransferRule();
 
 const sessionIdSchema = z
   .string({ error: "sessionId must be a string" })
@@ -164,7 +164,7 @@ export const sandboxTransferInput = parsedBy(parseSandboxTransfer);
 
 /** A sandbox transfer's body, its amount's message naming the configured MAX_TRANSFER_KOBO. */
 export const sandboxTransferInputFor = (maxTransferKobo: number) =>
-  parsedBy((body) => parseSandboxTransfer(body, maxTransferKobo));
+  parsedBy(sandboxTransferRule(maxTransferKobo));
 
 /** POST /transactions/requery's body: the session id to look for. */
 export const requeryInput = parsedBy((body: Record<string, unknown>) => ({

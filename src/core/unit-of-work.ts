@@ -30,18 +30,6 @@ export interface AnswerRecords {
   businessIds: string[];
 }
 
-/** What a write may do with a unit of work's answer: whether `result` answers, and with what of it. */
-export interface AnswerOptions<T> {
-  /**
-   * Whether this result is the unit of work's answer (default: always). A write that found it had
-   * nothing to do (and wrote nothing) answers false, and the unit of work may then make the write
-   * that does answer.
-   */
-  answers?: (result: T) => boolean;
-  /** What of the result the unit of work answers with (default: the whole result). */
-  answer?: (result: T) => unknown;
-}
-
 /**
  * A request's unit of work: handed to the domain as an argument, which hands it to the one write
  * it makes. That write also stores the request's answer under its replay and Idempotency-Key
@@ -51,17 +39,14 @@ export interface AnswerOptions<T> {
 export interface UnitOfWork {
   /** The bank reference claimed with the request's records, kept across its retries. */
   readonly reference: string | undefined;
-  /** Whether a write stored this unit's answer. */
+  /** Whether a write stored this unit's answer: a write refuses to start then (refuseAnswered). */
   readonly answered: boolean;
-  /** Refuses a write that would start after this unit of work was answered. */
-  assertOpen(): void;
   /**
-   * The answer to store with `result` (undefined when this result does not answer), taking the
-   * unit's one answer: called by the write, inside its transaction, just before it commits.
+   * The records to complete with `answer` (what the write's result answers: storage's writes
+   * decide which results answer, and with what of them), taking the unit's one answer: called by
+   * the write, inside its transaction, just before it commits.
    */
-  answerFor<T>(result: T, options?: AnswerOptions<T>): StoredAnswer | undefined;
-  /** As answerFor, column by column for a PostgreSQL statement that completes the records itself. */
-  recordsFor<T>(result: T, options?: AnswerOptions<T>): AnswerRecords | undefined;
+  recordsFor(answer: unknown): AnswerRecords;
   /**
    * For a write that cannot know before it runs whether it will make the effect (one statement
    * that may find nothing to do): the answer to store if it does, without taking the unit's answer.
@@ -73,3 +58,11 @@ export interface UnitOfWork {
 
 /** The answer a request stores for its keys, computed from what its write produced. */
 export type AnswerToStore = (result: unknown) => StoredAnswer;
+
+/**
+ * Refuses a write that would start after `unit` was answered, before it runs: a unit of work
+ * makes one write transaction. Storage's writes run it first; the unit again when it answers.
+ */
+export function refuseAnswered(unit: Pick<UnitOfWork, "answered"> | undefined): void {
+  if (unit?.answered) throw new Error("a unit of work makes one write transaction");
+}

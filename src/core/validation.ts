@@ -75,26 +75,74 @@ export function required<T>(body: Body, field: string, schema: z.ZodType<T, unkn
   return check(schema, body[field]);
 }
 
-type FieldSchemas = Record<string, z.ZodType<unknown, unknown>>;
-type FieldsRead<S extends FieldSchemas> = { [K in keyof S]: z.output<S[K]> };
+/**
+ * A needed field that may be sent under several names (aliases, or either of two fields): the
+ * first of `names` sent counts, read by its own schema, and the others are ignored, even when
+ * invalid; `missing` is the answer when none is sent. Read by `fields` as `{ name, value }`.
+ */
+export class FirstSent<T> {
+  constructor(
+    readonly names: ReadonlyArray<readonly [name: string, schema: z.ZodType<T, unknown>]>,
+    readonly missing: string,
+  ) {}
+}
+
+type FieldRule = z.ZodType<unknown, unknown> | FirstSent<unknown>;
+type FieldSchemas = Record<string, FieldRule>;
+type OptionalSchemas = Record<string, z.ZodType<unknown, unknown>>;
+type FieldRead<S> = S extends FirstSent<infer T> ? { name: string; value: T } : z.output<S & z.ZodType>;
+type FieldsRead<S extends FieldSchemas> = { [K in keyof S]: FieldRead<S[K]> };
+
+function firstSent<T>(body: Body, { names, missing }: FirstSent<T>): { name: string; value: T } {
+  for (const [name, schema] of names)
+    if (isSent(body, name)) return { name, value: check(schema, body[name]) };
+  throw validationFailed(missing);
+}
 
 /**
  * A body's fields in the order given: each of `needed` (as `required`: `<field> is required`
- * when it is not sent), then each of `optional` that was sent, checked by its schema; the first
- * problem is the answer. One call for a body, so that a rule reads its fields without going back and forth
- * between its room and this one (docs/architecture.md, the walks).
+ * when it is not sent; a FirstSent by whichever of its names was sent), then each of `optional`
+ * that was sent, checked by its schema; the first problem is the answer. One call for a body, so
+ * that a rule reads its fields without going back and forth between its room and this one
+ * (docs/architecture.md, the walks).
  */
-export function fields<R extends FieldSchemas, O extends FieldSchemas = Record<never, never>>(
+export function fields<R extends FieldSchemas, O extends OptionalSchemas = Record<never, never>>(
   body: Body,
   needed: R,
   optional?: O,
-): FieldsRead<R> & Partial<FieldsRead<O>> {
+): Read<R, O> {
   const read: Record<string, unknown> = {};
-  for (const [field, schema] of Object.entries(needed)) read[field] = required(body, field, schema);
-  for (const [field, schema] of Object.entries(optional ?? {})) {
-    if (isSent(body, field)) read[field] = check(schema, body[field]);
+  for (const [field, rule] of Object.entries(needed))
+    read[field] = rule instanceof FirstSent ? firstSent(body, rule) : required(body, field, rule);
+  for (const [field, rule] of Object.entries(optional ?? {})) {
+    if (isSent(body, field)) read[field] = check(rule, body[field]);
   }
-  return read as FieldsRead<R> & Partial<FieldsRead<O>>;
+  return read as Read<R, O>;
+}
+
+type Read<R extends FieldSchemas, O extends OptionalSchemas> = FieldsRead<R> & Partial<FieldsRead<O>>;
+
+/**
+ * A body's rule as data: its fields (`fields`' `needed` and `optional`), then `finish`, when
+ * given, on what was read (a rule between fields, a shape of the domain's own). The parse is
+ * this room's, so a contract built on it (`parsedBy`) enters the rule's room only for `finish`
+ * (docs/architecture.md, the walks); its schemas are made once, not per body.
+ */
+export function fieldsRule<R extends FieldSchemas, O extends OptionalSchemas>(
+  needed: R,
+  optional: O,
+): (body: Body) => Read<R, O>;
+export function fieldsRule<R extends FieldSchemas, O extends OptionalSchemas, T>(
+  needed: R,
+  optional: O,
+  finish: (read: Read<R, O>) => T,
+): (body: Body) => T;
+export function fieldsRule<R extends FieldSchemas, O extends OptionalSchemas, T>(
+  needed: R,
+  optional: O,
+  finish?: (read: Read<R, O>) => T,
+): (body: Body) => T | Read<R, O> {
+  return finish ? (body) => finish(fields(body, needed, optional)) : (body) => fields(body, needed, optional);
 }
 
 /** Where a list page is in the whole list. */

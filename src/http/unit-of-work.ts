@@ -1,9 +1,9 @@
-import type {
-  AnswerOptions,
-  AnswerRecords,
-  AnswerToStore,
-  StoredAnswer,
-  UnitOfWork,
+import {
+  type AnswerRecords,
+  type AnswerToStore,
+  refuseAnswered,
+  type StoredAnswer,
+  type UnitOfWork,
 } from "../core/unit-of-work.js";
 
 /**
@@ -15,7 +15,11 @@ import type {
  * it runs.
  */
 export class RequestUnitOfWork implements UnitOfWork {
-  #answered = false;
+  /**
+   * Whether a write stored this unit's answer: a field, not a method, which storage reads before
+   * a write (refused then: storage/unit-of-work.ts's refuseAnswered) and only this class sets.
+   */
+  answered = false;
 
   constructor(
     private readonly storeAnswer: AnswerToStore,
@@ -23,31 +27,11 @@ export class RequestUnitOfWork implements UnitOfWork {
     readonly reference: string | undefined,
   ) {}
 
-  /** Whether a write stored this unit's answer. */
-  get answered(): boolean {
-    return this.#answered;
-  }
-
-  /** Refuses a write that would start after this unit of work was answered. */
-  assertOpen(): void {
-    if (this.#answered) throw new Error("a unit of work makes one write transaction");
-  }
-
-  /**
-   * The answer to store with `result` (undefined when this result does not answer), taking the
-   * unit's one answer: called by the write, inside its transaction, just before it commits.
-   */
-  answerFor<T>(result: T, options: AnswerOptions<T> = {}): StoredAnswer | undefined {
-    if (!(options.answers?.(result) ?? true)) return undefined;
-    this.assertOpen();
-    this.#answered = true;
-    return this.storeAnswer(options.answer ? options.answer(result) : result);
-  }
-
-  /** As answerFor, column by column for a PostgreSQL statement that completes the records itself. */
-  recordsFor<T>(result: T, options: AnswerOptions<T> = {}): AnswerRecords | undefined {
-    const stored = this.answerFor(result, options);
-    return stored && answerRecords(stored);
+  /** The records to complete with `answer`, taking the unit's one answer (see core/unit-of-work.ts). */
+  recordsFor(answer: unknown): AnswerRecords {
+    if (this.answered) refuseAnswered(this);
+    this.answered = true;
+    return answerRecords(this.storeAnswer(answer));
   }
 
   /**
@@ -56,13 +40,13 @@ export class RequestUnitOfWork implements UnitOfWork {
    * answer; `taken` takes it once the statement made the effect.
    */
   tentative(result: unknown): AnswerRecords {
-    this.assertOpen();
+    if (this.answered) refuseAnswered(this);
     return answerRecords(this.storeAnswer(result));
   }
 
   /** Takes the unit's answer for a write that stored it itself (see tentative). */
   taken(): void {
-    this.#answered = true;
+    this.answered = true;
   }
 }
 

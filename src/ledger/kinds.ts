@@ -24,11 +24,7 @@ export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
 
 /** Every kind, opened at once: what a payout opens when the business has none of them yet. */
 export const everyLedgerAccountOf = (businessId: string): LedgerAccountToOpen[] =>
-  EVERY_LEDGER_ACCOUNT_KIND.map((kind) => ({
-    id: ledgerAccountId(businessId, kind),
-    kind,
-    currency: LEDGER_CURRENCY,
-  }));
+  ledgerAccountsOf(businessId, EVERY_LEDGER_ACCOUNT_KIND);
 
 /** The kinds whose balance never goes below zero (the database refuses it too: migration 0019). */
 export const NON_NEGATIVE_KINDS: readonly LedgerAccountKind[] = ["available", "pending"];
@@ -46,9 +42,15 @@ export interface LedgerAccountToOpen {
   currency: string;
 }
 
-/** The ledger accounts a business has, opened with its first transfer: one of each kind, in naira. */
-export const ledgerAccountsOf = (businessId: string): LedgerAccountToOpen[] =>
-  LEDGER_ACCOUNT_KINDS.map((kind) => ({
+/**
+ * A business's ledger accounts of `kinds`, in naira: by default those opened with its first
+ * transfer (LEDGER_ACCOUNT_KINDS), one of each.
+ */
+export const ledgerAccountsOf = (
+  businessId: string,
+  kinds: readonly LedgerAccountKind[] = LEDGER_ACCOUNT_KINDS,
+): LedgerAccountToOpen[] =>
+  kinds.map((kind) => ({
     id: ledgerAccountId(businessId, kind),
     kind,
     currency: LEDGER_CURRENCY,

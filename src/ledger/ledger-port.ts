@@ -2,7 +2,7 @@ import type { PayoutStatus } from "../core/api-types.js";
 import type { VerificationStatus } from "../core/business-states.js";
 import type { EventToWrite } from "../core/event-to-write.js";
 import type { PayoutsCounted } from "../core/payouts-counted.js";
-import type { AnswerOptions, UnitOfWork } from "../core/unit-of-work.js";
+import type { UnitOfWork } from "../core/unit-of-work.js";
 import type { HoldPhase } from "./holds.js";
 import type { LedgerAccountKind, LedgerAccountToOpen } from "./kinds.js";
 import type {
@@ -73,8 +73,11 @@ export type SeenBefore<R> = { duplicate: R } | { conflict: ConflictInput };
 export interface TransferDecisions<R> {
   /** The session id was recorded before, as `existing`. */
   again(existing: TransactionRecord): SeenBefore<R>;
-  /** The ledger accounts a business has: opened, if it has none yet, before `post` reads them. */
-  ledgerAccounts(businessId: string): readonly LedgerAccountToOpen[];
+  /**
+   * The kinds of ledger account a business has (as data: storage opens them, ledger/kinds.ts's
+   * `ledgerAccountsOf`, only when the business lacks some), before `post` reads them.
+   */
+  ledgerKinds: readonly LedgerAccountKind[];
   /** A new session id: accept into the account `found` by its number (if any) and post it onto its ledger. */
   post(found: AccountFound | undefined): TransferPosting<R>;
 }
@@ -88,12 +91,6 @@ export interface TransferKeys {
 
 /** What ingesting did: answered (recorded now, or the first recording), or refused as a conflict, kept. */
 export type TransferOutcome<R> = { result: R } | { conflict: ConflictInput };
-
-/** A unit of work answers with an outcome's result; a conflict stores no answer. */
-export const OUTCOME_ANSWERS: AnswerOptions<TransferOutcome<unknown>> = {
-  answers: (outcome) => "result" in outcome,
-  answer: (outcome) => ("result" in outcome ? outcome.result : undefined),
-};
 
 /**
  * Collections' side of the port (issue 12's hot path): a bank notification recorded with its

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { type FeeSchedule, feeFor } from "./fees.js";
 import type { LedgerAccountKind } from "./kinds.js";
 
 // The arithmetic of the ledger, pure: which accounts an accepted transfer moves money between,
@@ -168,4 +169,42 @@ export function headOf(
   const head = heads.get(kind);
   if (!head) throw new Error(`the business has no ${kind} ledger account`);
   return head;
+}
+
+/** What a transfer to post is: its transaction, amount, the business's fee, when, and its account's total received before it. */
+export interface TransferToPost {
+  transactionId: string;
+  amount: number;
+  schedule: FeeSchedule;
+  createdAt: string;
+  /** The receiving account's total received before this transfer, which the transfer moves too. */
+  received: number;
+}
+
+/** A transfer posted: its fee, its entries (the heads moved along), and the available balance after. */
+export interface TransferPosted {
+  fee: number;
+  entries: ChainedEntry[];
+  available: number;
+}
+
+/**
+ * A transfer's whole posting, the ledger's one call for it: the fee by the business's schedule,
+ * the legs, the limit on every balance they move, the entries chained onto `heads` (moved along).
+ * When a leg would carry one of the business's ledger accounts past ±MAX_BALANCE_KOBO, or the
+ * account's total received would pass it, nothing is posted and that account is answered
+ * (`received` for the account's total).
+ */
+export function postTransfer(
+  heads: Map<LedgerAccountKind, AccountHead>,
+  { transactionId, amount, schedule, createdAt, received }: TransferToPost,
+): TransferPosted | { beyondLimit: LedgerAccountKind | "received" } {
+  const fee = feeFor(amount, schedule);
+  const legs = transferLegs(amount, fee);
+  const beyond =
+    firstBalanceBeyondLimit(heads, legs) ??
+    (staysWithinBalanceLimit(received, amount) ? undefined : "received");
+  if (beyond !== undefined) return { beyondLimit: beyond };
+  const entries = postLegs(heads, transactionId, legs, createdAt);
+  return { fee, entries, available: headOf(heads, "available").balance };
 }

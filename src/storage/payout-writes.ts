@@ -1,5 +1,4 @@
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
-import type { EventToWrite } from "../core/event-to-write.js";
 import type { RowLocks } from "../core/row-locks.js";
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
 import type {

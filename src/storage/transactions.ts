@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Storage } from "./database.js";
 import { CommitOutcomeUnknownError, isConnectionLost } from "./errors.js";
 import type { Executor } from "./executor.js";
-import type { AnswerOptions, UnitOfWork } from "./unit-of-work.js";
+import { type AnswerOptions, recordsOf, refuseAnswered, type UnitOfWork } from "./unit-of-work.js";
 
 /**
  * Runs `work` in a transaction meant to read and then write. On SQLite it starts with
@@ -22,13 +22,13 @@ export async function writeTransaction<T>(
   options: AnswerOptions<T> = {},
 ): Promise<T> {
   const begin = sql.raw(storage.beginWrite);
-  unit?.assertOpen();
+  if (unit?.answered) refuseAnswered(unit);
   return storage.db.connection().execute(async (connection) => {
     await begin.execute(connection);
     let result: T;
     try {
       result = await work(connection);
-      const answer = unit?.recordsFor(result, options);
+      const answer = recordsOf(unit, result, options);
       if (answer) await storage.completeRecords(connection, answer);
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});

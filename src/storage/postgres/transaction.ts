@@ -1,6 +1,12 @@
 import type pg from "pg";
 import { CommitOutcomeUnknownError, isConnectionLost } from "../errors.js";
-import type { AnswerOptions, AnswerRecords, UnitOfWork } from "../unit-of-work.js";
+import {
+  type AnswerOptions,
+  type AnswerRecords,
+  recordsOf,
+  refuseAnswered,
+  type UnitOfWork,
+} from "../unit-of-work.js";
 import { COMPLETE_RECORDS, recordsValues } from "./answered.js";
 import { named } from "./named.js";
 
@@ -44,7 +50,7 @@ export async function clientTransaction<T>(
   options: AnswerOptions<T> = {},
   opening: readonly string[] = [],
 ): Promise<T> {
-  unit?.assertOpen();
+  if (unit?.answered) refuseAnswered(unit);
   let folded = false;
   let committed = false;
   const client = await writer.pool.connect();
@@ -52,7 +58,7 @@ export async function clientTransaction<T>(
     client,
     answerFor: (result) => {
       folded = true;
-      return unit?.recordsFor(result, options);
+      return recordsOf(unit, result, options);
     },
     opened: [],
     async commitWith(statement) {
@@ -74,7 +80,7 @@ export async function clientTransaction<T>(
       context.opened = begun.slice(begun.length - opening.length);
       result = await work(context);
       if (!committed) {
-        const answer = folded ? undefined : unit?.recordsFor(result, options);
+        const answer = folded ? undefined : recordsOf(unit, result, options);
         if (answer) await client.query(completeRecords.query(recordsValues([{ answer }])));
       }
     } catch (error) {

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { ledgerAccountsOf } from "../../ledger/kinds.js";
 import type { PostgresStorage } from "../database.js";
 import { LAST_TRANSACTION } from "../statements.js";
 import type {
@@ -113,9 +114,10 @@ async function postBatch(
  * locked, and its newest transaction after their lock, into `lookups`, as the look-up would have.
  */
 async function openLedger(client: pg.PoolClient, business: string, item: TransferItem, lookups: Lookups) {
-  const accounts = item.decide.ledgerAccounts(business);
+  const kinds = item.decide.ledgerKinds;
   const heads = lookups.heads.filter((head) => head.business_id === business);
-  if (heads.length >= accounts.length) return;
+  if (heads.length >= kinds.length) return;
+  const accounts = ledgerAccountsOf(business, kinds);
   const [, read, last] = resultsOf(
     await client.query(
       [

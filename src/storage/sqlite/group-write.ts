@@ -1,7 +1,7 @@
 import type SqliteDatabase from "better-sqlite3";
 import type { GroupCommit } from "../group-commit.js";
 import { prepared } from "../prepared.js";
-import type { AnswerOptions, UnitOfWork } from "../unit-of-work.js";
+import { type AnswerOptions, recordsOf, refuseAnswered, type UnitOfWork } from "../unit-of-work.js";
 import { COMPLETE_RECORD, completeRecordRows } from "./complete-records.js";
 
 /**
@@ -15,10 +15,10 @@ export function groupWrite<T>(
   unit: UnitOfWork | undefined,
   options: AnswerOptions<T> = {},
 ): Promise<T> {
-  unit?.assertOpen();
+  if (unit?.answered) refuseAnswered(unit);
   return group.run((db) => {
     const result = write(db);
-    const answer = unit?.recordsFor(result, options);
+    const answer = recordsOf(unit, result, options);
     if (answer) for (const row of completeRecordRows(answer)) prepared(db, COMPLETE_RECORD).run(row);
     return result;
   });

@@ -1,5 +1,5 @@
 import type SqliteDatabase from "better-sqlite3";
-import type { LedgerAccountToOpen } from "../../ledger/kinds.js";
+import { type LedgerAccountKind, type LedgerAccountToOpen, ledgerAccountsOf } from "../../ledger/kinds.js";
 import type { LedgerPosting } from "../../ledger/ledger-port.js";
 import { GENESIS_HASH } from "../../ledger/posting.js";
 import { namedSql } from "../named-sql.js";
@@ -45,16 +45,17 @@ const entryRows = (posting: LedgerPosting) =>
     hash: entry.hash,
   }));
 
-/** Inside a synchronous write: the business's heads, after opening those of `accounts` it lacks. */
+/** Inside a synchronous write: the business's heads, after opening those of `kinds` it lacks. */
 export function openLedgerNow(
   db: SqliteDatabase.Database,
   businessId: string,
-  accounts: readonly LedgerAccountToOpen[],
+  kinds: readonly LedgerAccountKind[],
   now: string,
 ): HeadRow[] {
   const heads = prepared(db, LEDGER_HEADS).all({ business_id: businessId }) as HeadRow[];
-  if (heads.length >= accounts.length) return heads;
-  for (const account of accounts) prepared(db, OPEN_LEDGER_ACCOUNT).run(openingRow(account, businessId, now));
+  if (heads.length >= kinds.length) return heads;
+  for (const account of ledgerAccountsOf(businessId, kinds))
+    prepared(db, OPEN_LEDGER_ACCOUNT).run(openingRow(account, businessId, now));
   return prepared(db, LEDGER_HEADS).all({ business_id: businessId }) as HeadRow[];
 }
 

@@ -1,5 +1,4 @@
 import type SqliteDatabase from "better-sqlite3";
-import { OUTCOME_ANSWERS } from "../../ledger/ledger-port.js";
 import type { SqliteStorage } from "../database.js";
 import { prepared } from "../prepared.js";
 import { LAST_TRANSACTION, RECORD_CONFLICT } from "../statements.js";
@@ -16,6 +15,7 @@ import {
   type TransferOutcome,
   type TransferWrites,
 } from "../transfer-writes.js";
+import type { AnswerOptions } from "../unit-of-work.js";
 import { writeEventNow } from "./event-writes.js";
 import { groupWrite } from "./group-write.js";
 import { openLedgerNow, postNow } from "./ledger-writes.js";
@@ -31,6 +31,12 @@ export function sqliteTransferWrites(storage: SqliteStorage): TransferWrites {
       groupWrite(storage.group, (db) => ingestNow(db, transfer, decide), unit, OUTCOME_ANSWERS),
   };
 }
+
+/** A unit of work answers with an outcome's result; a conflict stores no answer. */
+const OUTCOME_ANSWERS: AnswerOptions<TransferOutcome<unknown>> = {
+  answers: (outcome) => "result" in outcome,
+  answer: (outcome) => ("result" in outcome ? outcome.result : undefined),
+};
 
 function ingestNow<R>(
   db: SqliteDatabase.Database,
@@ -52,7 +58,7 @@ function ingestNow<R>(
   let ledger: LedgerState | undefined;
   if (found) {
     const business_id = found.account.business_id;
-    const heads = openLedgerNow(db, business_id, decide.ledgerAccounts(business_id), now);
+    const heads = openLedgerNow(db, business_id, decide.ledgerKinds, now);
     const last = prepared(db, LAST_TRANSACTION).get({ business_id }) as LedgerState["last"];
     ledger = { fee: found.fee, heads: headMap(heads), last };
   }
