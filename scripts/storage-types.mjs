@@ -23,7 +23,6 @@ const REMAINING = [
   "BusinessProfileRow",
   "DeliveryContext",
   "DueDelivery",
-  "EndpointRow",
   "InvitationRow",
   "SettlementTermsRow",
   "SettlementWithPayout",

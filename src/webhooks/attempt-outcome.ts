@@ -8,13 +8,9 @@ import {
   settleDelivery,
 } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  closePendingDeliveries,
-  type EndpointRow,
-  insertAttempt,
-  updateEndpoint,
-} from "../storage/webhook-repository.js";
-import { endpointView, recordEndpointChange } from "./endpoint-service.js";
+import { closePendingDeliveries, insertAttempt, updateEndpoint } from "../storage/webhook-repository.js";
+import { endpointView, type StoredEndpoint } from "./endpoint-records.js";
+import { recordEndpointChange } from "./endpoint-service.js";
 import type { PostResult } from "./http-post.js";
 import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
 
@@ -40,7 +36,7 @@ export interface OutcomeRules {
 /** One attempt as it ended: what was sent where, under which lease, and what came back. */
 export interface EndedAttempt {
   context: DeliveryContext;
-  endpoint: EndpointRow;
+  endpoint: StoredEndpoint;
   lease: string;
   /** Its number: 1 for a delivery's first attempt. */
   attempt: number;
@@ -104,33 +100,29 @@ export async function recordOutcome(
   if (delivered) {
     if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })))
       return undefined;
-    await updateEndpoint(trx, endpoint.id, {
-      failing_since: null,
-      consecutive_failures: 0,
-      paused_until: null,
-    });
+    await updateEndpoint(trx, endpoint.id, { failingSince: null, consecutiveFailures: 0, pausedUntil: null });
     return scheduleNext(ended.handOff);
   }
   const gone = result.status === 410;
-  const failingSince = endpoint.failing_since ?? settledIso;
+  const failingSince = endpoint.failingSince ?? settledIso;
   const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
   if (gone || exhausted) {
     const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
     await settleDelivery(trx, id, lease, { ...common, state: "failed" });
     const disabled = {
       enabled: 0,
-      disabled_reason: reason,
-      failing_since: failingSince,
-      consecutive_failures: endpoint.consecutive_failures + 1,
-      paused_until: null,
-      updated_at: settledIso,
+      disabledReason: reason,
+      failingSince,
+      consecutiveFailures: endpoint.consecutiveFailures + 1,
+      pausedUntil: null,
+      updatedAt: settledIso,
     };
     await updateEndpoint(trx, endpoint.id, disabled);
     await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
     await recordEndpointChange(
       trx,
       rules.deliveries,
-      endpoint.business_id,
+      endpoint.businessId,
       endpointView({ ...endpoint, ...disabled }),
       settledIso,
     );
@@ -144,15 +136,11 @@ export async function recordOutcome(
     delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
   const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
   if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return undefined;
-  const failures = endpoint.consecutive_failures + 1;
+  const failures = endpoint.consecutiveFailures + 1;
   // A run of failures: the endpoint's other deliveries wait with this one for its next retry,
   // when this one goes first as the probe, instead of each timing out in turn.
   const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
-  await updateEndpoint(trx, endpoint.id, {
-    failing_since: failingSince,
-    consecutive_failures: failures,
-    paused_until: pausedUntil,
-  });
+  await updateEndpoint(trx, endpoint.id, { failingSince, consecutiveFailures: failures, pausedUntil });
   // The successor first, so that a pause defers it with the rest.
   const scheduled = await scheduleNext();
   if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);

@@ -13,7 +13,7 @@ import {
 } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
+import { findEndpointsById } from "../storage/webhook-repository.js";
 import {
   type DeliveryLog,
   FAILURE_RUN,
@@ -21,6 +21,7 @@ import {
   type OutcomeRules,
   recordOutcome,
 } from "./attempt-outcome.js";
+import type { StoredEndpoint } from "./endpoint-records.js";
 import type { WebhookEndpointService } from "./endpoint-service.js";
 import { WebhookPoster } from "./http-post.js";
 import { deliveryHeaders } from "./signing.js";
@@ -169,7 +170,7 @@ export class DeliveryWorker {
   }
 
   /** Attempts a delivery leased to this process, in one of its slots. */
-  private begin(context: DeliveryContext, endpoint: EndpointRow, lease: string): void {
+  private begin(context: DeliveryContext, endpoint: StoredEndpoint, lease: string): void {
     const id = context.id;
     const attempt = this.attempt(context, endpoint, lease).catch((error: unknown) => {
       this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
@@ -240,9 +241,8 @@ export class DeliveryWorker {
     this.schedule(free >= refill || this.inFlight.size === 0 ? 0 : this.options.pollIntervalMs);
   }
 
-  private async attempt(context: DeliveryContext, endpoint: EndpointRow, lease: string): Promise<void> {
+  private async attempt(context: DeliveryContext, endpoint: StoredEndpoint, lease: string): Promise<void> {
     const { endpoints } = this.options;
-    const _id = context.id;
     const startedAt = this.now();
     const body = JSON.stringify({
       type: context.type,
@@ -261,7 +261,6 @@ export class DeliveryWorker {
     const attempt = context.attempts + 1;
     const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
     const settledAt = this.now();
-    const _settledIso = new Date(settledAt).toISOString();
     const error =
       result.error ??
       (delivered ? null : `the endpoint answered ${result.status} (only 2xx counts as delivered)`);
