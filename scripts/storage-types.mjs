@@ -22,7 +22,6 @@ const REMAINING = [
   "Business",
   "BusinessProfileRow",
   "DeliveryContext",
-  "DueDelivery",
   "InvitationRow",
   "SettlementTermsRow",
   "SettlementWithPayout",

@@ -5,7 +5,6 @@ import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
   type DeliveryContext,
-  type DueDelivery,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
@@ -14,13 +13,8 @@ import {
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findEndpointsById } from "../storage/webhook-repository.js";
-import {
-  type DeliveryLog,
-  FAILURE_RUN,
-  type NextInChain,
-  type OutcomeRules,
-  recordOutcome,
-} from "./attempt-outcome.js";
+import { type DeliveryLog, type NextInChain, type OutcomeRules, recordOutcome } from "./attempt-outcome.js";
+import { withinEndpointCaps } from "./endpoint-caps.js";
 import type { StoredEndpoint } from "./endpoint-records.js";
 import type { WebhookEndpointService } from "./endpoint-service.js";
 import { WebhookPoster } from "./http-post.js";
@@ -36,24 +30,6 @@ export type { DeliveryLog } from "./attempt-outcome.js";
 
 /** How long a claim holds a delivery: twice the attempt's timeout and a second, then it is due again. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
-
-/**
- * The deliveries to attempt, in order, so that no endpoint has more than `cap` in flight (one,
- * the probe, while it is failing a run): a hanging or refusing receiver holds a few slots, never
- * all of them, and the other endpoints are served on time.
- */
-export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): string[] {
-  const inFlight = new Map<string, number>();
-  const picked: string[] = [];
-  for (const delivery of due) {
-    const limit = delivery.consecutive_failures >= FAILURE_RUN ? 1 : cap;
-    const current = inFlight.get(delivery.endpoint_id) ?? delivery.in_flight;
-    if (current >= limit) continue;
-    inFlight.set(delivery.endpoint_id, current + 1);
-    picked.push(delivery.id);
-  }
-  return picked;
-}
 
 export interface DeliveryWorkerOptions {
   storage: Storage;
