@@ -21,7 +21,6 @@ const REMAINING = [
   "ApiKeyRow",
   "Business",
   "BusinessProfileRow",
-  "DeliveryContext",
   "InvitationRow",
   "SettlementTermsRow",
   "SettlementWithPayout",

@@ -109,7 +109,7 @@ export async function leaseDeliveries(db: Executor, ids: readonly string[], unti
   await db.updateTable("webhook_deliveries").set({ lease_until: until }).where("id", "in", ids).execute();
 }
 
-/** Leased deliveries with their events and endpoints: what their attempts need. */
+/** Leased deliveries with their events and endpoints: what their attempts need, in the domain's names. */
 export function deliveryContexts(db: Executor, ids: readonly string[]) {
   return db
     .selectFrom("webhook_deliveries as d")
@@ -119,20 +119,18 @@ export function deliveryContexts(db: Executor, ids: readonly string[]) {
       "d.id",
       "d.state",
       "d.attempts",
-      "d.lease_until",
-      "e.id as event_id",
+      "d.lease_until as leaseUntil",
+      "e.id as eventId",
       "e.type",
       "e.data",
-      "e.created_at as event_created_at",
+      "e.created_at as eventCreatedAt",
       "e.sequence",
-      "e.account_number",
-      "w.id as endpoint_id",
+      "e.account_number as accountNumber",
+      "w.id as endpointId",
     ])
     .where("d.id", "in", [...ids])
     .execute();
 }
-
-export type DeliveryContext = Awaited<ReturnType<typeof deliveryContexts>>[number];
 
 /** Records the outcome of an attempt, only while this process still holds the lease. */
 export async function settleDelivery(

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { DeliveryState } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import {
-  type DeliveryContext,
   deferEndpointDeliveries,
   scheduleNextInChain,
   settleDelivery,
@@ -31,6 +31,27 @@ export interface OutcomeRules {
   retrySchedule: readonly number[];
   random: () => number;
   log: DeliveryLog;
+}
+
+/**
+ * A delivery leased for an attempt, with its event: what storage's read of the leased deliveries
+ * answers (storage/delivery-repository.ts's deliveryContexts).
+ */
+export interface DeliveryContext {
+  id: string;
+  state: DeliveryState;
+  /** Attempts made before this one. */
+  attempts: number;
+  leaseUntil: string | null;
+  eventId: string;
+  type: string;
+  /** The event's data, as JSON. */
+  data: string;
+  eventCreatedAt: string;
+  sequence: number;
+  /** The account whose chain the delivery is in, when the event concerns one. */
+  accountNumber: string | null;
+  endpointId: string;
 }
 
 /** One attempt as it ended: what was sent where, under which lease, and what came back. */
@@ -71,7 +92,7 @@ export async function recordOutcome(
   await insertAttempt(trx, {
     id: `att_${randomUUID().replaceAll("-", "")}`,
     delivery_id: id,
-    event_id: context.event_id,
+    event_id: context.eventId,
     endpoint_id: endpoint.id,
     attempt,
     started_at: new Date(startedAt).toISOString(),
@@ -84,14 +105,14 @@ export async function recordOutcome(
   // Settled (delivered, failed for good, or moved to a later retry): the account's next event
   // for this endpoint is due now.
   const scheduleNext = async (handOff?: string): Promise<NextInChain> => {
-    if (context.account_number === null) return undefined;
+    if (context.accountNumber === null) return undefined;
     const { deliveries } = rules;
     const next = await scheduleNextInChain(
       trx,
       deliveries,
       DELIVERY_CHAIN,
       endpoint.id,
-      context.account_number,
+      context.accountNumber,
       settledIso,
       handOff,
     );

@@ -4,7 +4,6 @@ import type { SmallTransactions } from "../core/small-transactions.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
-  type DeliveryContext,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
@@ -13,7 +12,13 @@ import {
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findEndpointsById } from "../storage/webhook-repository.js";
-import { type DeliveryLog, type NextInChain, type OutcomeRules, recordOutcome } from "./attempt-outcome.js";
+import {
+  type DeliveryContext,
+  type DeliveryLog,
+  type NextInChain,
+  type OutcomeRules,
+  recordOutcome,
+} from "./attempt-outcome.js";
 import { withinEndpointCaps } from "./endpoint-caps.js";
 import type { StoredEndpoint } from "./endpoint-records.js";
 import type { WebhookEndpointService } from "./endpoint-service.js";
@@ -129,10 +134,10 @@ export class DeliveryWorker {
       if (ids.length === 0) return [];
       // What the attempts need, read with the lease: their events and endpoints, in two reads.
       const contexts = await deliveryContexts(trx, ids);
-      const endpoints = await findEndpointsById(trx, [...new Set(contexts.map((c) => c.endpoint_id))]);
+      const endpoints = await findEndpointsById(trx, [...new Set(contexts.map((c) => c.endpointId))]);
       const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
       return contexts.flatMap((context) => {
-        const endpoint = byId.get(context.endpoint_id);
+        const endpoint = byId.get(context.endpointId);
         return endpoint ? [{ context, endpoint }] : [];
       });
     });
@@ -164,10 +169,10 @@ export class DeliveryWorker {
     try {
       const [context] = await deliveryContexts(this.options.storage.db, [id]);
       const [endpoint] = context
-        ? await findEndpointsById(this.options.storage.db, [context.endpoint_id])
+        ? await findEndpointsById(this.options.storage.db, [context.endpointId])
         : [];
       // Closed since (its endpoint deleted or disabled): nothing to send, and no lease left to give back.
-      if (context && (context.state !== "pending" || context.lease_until !== lease)) return;
+      if (context && (context.state !== "pending" || context.leaseUntil !== lease)) return;
       if (context && endpoint) return this.begin(context, endpoint, lease);
     } catch (error) {
       this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery handed over could not be read");
@@ -222,13 +227,13 @@ export class DeliveryWorker {
     const startedAt = this.now();
     const body = JSON.stringify({
       type: context.type,
-      timestamp: context.event_created_at,
+      timestamp: context.eventCreatedAt,
       sequence: context.sequence,
-      accountNumber: context.account_number,
+      accountNumber: context.accountNumber,
       data: JSON.parse(context.data),
     });
     const headers = deliveryHeaders(
-      context.event_id,
+      context.eventId,
       new Date(startedAt),
       body,
       endpoints.secretsFor(endpoint, startedAt),
@@ -242,7 +247,7 @@ export class DeliveryWorker {
       (delivered ? null : `the endpoint answered ${result.status} (only 2xx counts as delivered)`);
     this.options.log.info(
       {
-        eventId: context.event_id,
+        eventId: context.eventId,
         endpointId: endpoint.id,
         attempt,
         status: result.status ?? null,
@@ -273,7 +278,7 @@ export class DeliveryWorker {
         };
         next = await recordOutcome(trx, this.rules, outcome);
       },
-      `${endpoint.id}\u0000${context.account_number ?? ""}`,
+      `${endpoint.id}\u0000${context.accountNumber ?? ""}`,
     );
     if (next?.handed && handOff !== undefined) await this.handedOver(next.id, handOff);
     else if (next) this.backlog = true;
