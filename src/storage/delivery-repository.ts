@@ -43,21 +43,12 @@ export async function scheduleNextInChain(
   return next.id;
 }
 
-/** A due delivery a claim may take, with what its endpoint has in flight. */
-export interface DueDelivery {
-  id: string;
-  endpoint_id: string;
-  /** The endpoint's run of failed attempts (1 in flight at most while it is failing). */
-  consecutive_failures: number;
-  /** The endpoint's deliveries leased now. */
-  in_flight: number;
-}
-
 /**
  * Due deliveries nobody holds, oldest due first, for this process to lease: concurrent claimers
  * take different rows (DeliveryDialect.claiming). Call inside a write transaction, then leaseDeliveries.
  * Left out: deliveries to a paused endpoint, and, when the chain keeps order, any delivery while
- * an earlier event of the same account is due (or in flight) for the same endpoint.
+ * an earlier event of the same account is due (or in flight) for the same endpoint. Each in the
+ * domain's names, with its endpoint's run of failures and its deliveries leased now (`inFlight`).
  */
 export async function dueDeliveries(
   db: Executor,
@@ -65,11 +56,11 @@ export async function dueDeliveries(
   chain: ChainRules,
   now: string,
   limit: number,
-): Promise<DueDelivery[]> {
+) {
   let query = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as w", "w.id", "d.endpoint_id")
-    .select(["d.id", "d.endpoint_id", "w.consecutive_failures"])
+    .select(["d.id", "d.endpoint_id as endpointId", "w.consecutive_failures as consecutiveFailures"])
     .where("d.state", "=", "pending")
     .where("d.next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", now)]))
@@ -97,7 +88,7 @@ export async function dueDeliveries(
   // What each endpoint has in flight: one read of the few leased rows, not one per candidate.
   const leased = await leasedPerEndpoint(db, now).execute();
   const inFlight = new Map(leased.map((row) => [row.endpoint_id, Number(row.n)]));
-  return rows.map((row) => ({ ...row, in_flight: inFlight.get(row.endpoint_id) ?? 0 }));
+  return rows.map((row) => ({ ...row, inFlight: inFlight.get(row.endpointId) ?? 0 }));
 }
 
 /**
@@ -118,7 +109,7 @@ export async function leaseDeliveries(db: Executor, ids: readonly string[], unti
   await db.updateTable("webhook_deliveries").set({ lease_until: until }).where("id", "in", ids).execute();
 }
 
-/** Leased deliveries with their events and endpoints: what their attempts need. */
+/** Leased deliveries with their events and endpoints: what their attempts need, in the domain's names. */
 export function deliveryContexts(db: Executor, ids: readonly string[]) {
   return db
     .selectFrom("webhook_deliveries as d")
@@ -128,20 +119,18 @@ export function deliveryContexts(db: Executor, ids: readonly string[]) {
       "d.id",
       "d.state",
       "d.attempts",
-      "d.lease_until",
-      "e.id as event_id",
+      "d.lease_until as leaseUntil",
+      "e.id as eventId",
       "e.type",
       "e.data",
-      "e.created_at as event_created_at",
+      "e.created_at as eventCreatedAt",
       "e.sequence",
-      "e.account_number",
-      "w.id as endpoint_id",
+      "e.account_number as accountNumber",
+      "w.id as endpointId",
     ])
     .where("d.id", "in", [...ids])
     .execute();
 }
-
-export type DeliveryContext = Awaited<ReturnType<typeof deliveryContexts>>[number];
 
 /** Records the outcome of an attempt, only while this process still holds the lease. */
 export async function settleDelivery(

@@ -2,17 +2,62 @@ import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Executor } from "./executor.js";
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from "./schema.js";
 
-export type EndpointRow = Selectable<WebhookEndpointsTable>;
+// An endpoint as the domain reads it, in its names (the columns aliased).
+const ENDPOINT = [
+  "id",
+  "business_id as businessId",
+  "url",
+  "event_types as eventTypes",
+  "enabled",
+  "disabled_reason as disabledReason",
+  "secret_ciphertext as secretCiphertext",
+  "previous_secret_ciphertext as previousSecretCiphertext",
+  "previous_secret_until as previousSecretUntil",
+  "failing_since as failingSince",
+  "consecutive_failures as consecutiveFailures",
+  "paused_until as pausedUntil",
+  "deleted_at as deletedAt",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
+] as const;
 
-export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<void> {
-  await db.insertInto("webhook_endpoints").values(row).execute();
+type Endpoint = Awaited<ReturnType<typeof findEndpointsById>>[number];
+
+/**
+ * The columns of an endpoint's fields, given in the domain's names: the one mapping of its
+ * writes. A field left out is a column left as it is (the query builder skips `undefined`).
+ */
+function columns(endpoint: Endpoint): Insertable<WebhookEndpointsTable>;
+function columns(fields: Partial<Endpoint>): Updateable<WebhookEndpointsTable>;
+function columns(fields: Partial<Endpoint>): Updateable<WebhookEndpointsTable> {
+  return {
+    id: fields.id,
+    business_id: fields.businessId,
+    url: fields.url,
+    event_types: fields.eventTypes,
+    enabled: fields.enabled,
+    disabled_reason: fields.disabledReason,
+    secret_ciphertext: fields.secretCiphertext,
+    previous_secret_ciphertext: fields.previousSecretCiphertext,
+    previous_secret_until: fields.previousSecretUntil,
+    failing_since: fields.failingSince,
+    consecutive_failures: fields.consecutiveFailures,
+    paused_until: fields.pausedUntil,
+    deleted_at: fields.deletedAt,
+    created_at: fields.createdAt,
+    updated_at: fields.updatedAt,
+  };
+}
+
+export async function insertEndpoint(db: Executor, endpoint: Endpoint): Promise<void> {
+  await db.insertInto("webhook_endpoints").values(columns(endpoint)).execute();
 }
 
 /** The business's endpoints that were not deleted, oldest first. */
-export function listEndpoints(db: Executor, businessId: string): Promise<EndpointRow[]> {
+export function listEndpoints(db: Executor, businessId: string) {
   return db
     .selectFrom("webhook_endpoints")
-    .selectAll()
+    .select(ENDPOINT)
     .where("business_id", "=", businessId)
     .where("deleted_at", "is", null)
     .orderBy("created_at")
@@ -20,30 +65,27 @@ export function listEndpoints(db: Executor, businessId: string): Promise<Endpoin
     .execute();
 }
 
-export function findEndpoint(db: Executor, businessId: string, id: string): Promise<EndpointRow | undefined> {
+export function findEndpoint(db: Executor, businessId: string, id: string) {
   return db
     .selectFrom("webhook_endpoints")
-    .selectAll()
+    .select(ENDPOINT)
     .where("id", "=", id)
     .where("business_id", "=", businessId)
     .where("deleted_at", "is", null)
     .executeTakeFirst();
 }
 
-export function findEndpointsById(db: Executor, ids: readonly string[]): Promise<EndpointRow[]> {
+export function findEndpointsById(db: Executor, ids: readonly string[]) {
   return db
     .selectFrom("webhook_endpoints")
-    .selectAll()
+    .select(ENDPOINT)
     .where("id", "in", [...ids])
     .execute();
 }
 
-export async function updateEndpoint(
-  db: Executor,
-  id: string,
-  fields: Updateable<WebhookEndpointsTable>,
-): Promise<void> {
-  await db.updateTable("webhook_endpoints").set(fields).where("id", "=", id).execute();
+/** Sets the endpoint's fields given (in the domain's names); the others stay as they are. */
+export async function updateEndpoint(db: Executor, id: string, fields: Partial<Endpoint>): Promise<void> {
+  await db.updateTable("webhook_endpoints").set(columns(fields)).where("id", "=", id).execute();
 }
 
 /** Ends the endpoint's pending deliveries with `state` (cancelled when deleted, failed when disabled). */

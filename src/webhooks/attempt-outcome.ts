@@ -1,20 +1,16 @@
 import { randomUUID } from "node:crypto";
+import type { DeliveryState } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import {
-  type DeliveryContext,
   deferEndpointDeliveries,
   scheduleNextInChain,
   settleDelivery,
 } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  closePendingDeliveries,
-  type EndpointRow,
-  insertAttempt,
-  updateEndpoint,
-} from "../storage/webhook-repository.js";
-import { endpointView, recordEndpointChange } from "./endpoint-service.js";
+import { closePendingDeliveries, insertAttempt, updateEndpoint } from "../storage/webhook-repository.js";
+import { endpointView, type StoredEndpoint } from "./endpoint-records.js";
+import { recordEndpointChange } from "./endpoint-service.js";
 import type { PostResult } from "./http-post.js";
 import { nextDelayMs, retryAfterMs } from "./retry-schedule.js";
 
@@ -37,10 +33,31 @@ export interface OutcomeRules {
   log: DeliveryLog;
 }
 
+/**
+ * A delivery leased for an attempt, with its event: what storage's read of the leased deliveries
+ * answers (storage/delivery-repository.ts's deliveryContexts).
+ */
+export interface DeliveryContext {
+  id: string;
+  state: DeliveryState;
+  /** Attempts made before this one. */
+  attempts: number;
+  leaseUntil: string | null;
+  eventId: string;
+  type: string;
+  /** The event's data, as JSON. */
+  data: string;
+  eventCreatedAt: string;
+  sequence: number;
+  /** The account whose chain the delivery is in, when the event concerns one. */
+  accountNumber: string | null;
+  endpointId: string;
+}
+
 /** One attempt as it ended: what was sent where, under which lease, and what came back. */
 export interface EndedAttempt {
   context: DeliveryContext;
-  endpoint: EndpointRow;
+  endpoint: StoredEndpoint;
   lease: string;
   /** Its number: 1 for a delivery's first attempt. */
   attempt: number;
@@ -75,7 +92,7 @@ export async function recordOutcome(
   await insertAttempt(trx, {
     id: `att_${randomUUID().replaceAll("-", "")}`,
     delivery_id: id,
-    event_id: context.event_id,
+    event_id: context.eventId,
     endpoint_id: endpoint.id,
     attempt,
     started_at: new Date(startedAt).toISOString(),
@@ -88,14 +105,14 @@ export async function recordOutcome(
   // Settled (delivered, failed for good, or moved to a later retry): the account's next event
   // for this endpoint is due now.
   const scheduleNext = async (handOff?: string): Promise<NextInChain> => {
-    if (context.account_number === null) return undefined;
+    if (context.accountNumber === null) return undefined;
     const { deliveries } = rules;
     const next = await scheduleNextInChain(
       trx,
       deliveries,
       DELIVERY_CHAIN,
       endpoint.id,
-      context.account_number,
+      context.accountNumber,
       settledIso,
       handOff,
     );
@@ -104,33 +121,29 @@ export async function recordOutcome(
   if (delivered) {
     if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })))
       return undefined;
-    await updateEndpoint(trx, endpoint.id, {
-      failing_since: null,
-      consecutive_failures: 0,
-      paused_until: null,
-    });
+    await updateEndpoint(trx, endpoint.id, { failingSince: null, consecutiveFailures: 0, pausedUntil: null });
     return scheduleNext(ended.handOff);
   }
   const gone = result.status === 410;
-  const failingSince = endpoint.failing_since ?? settledIso;
+  const failingSince = endpoint.failingSince ?? settledIso;
   const exhausted = settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS;
   if (gone || exhausted) {
     const reason = gone ? "the endpoint answered 410 Gone" : "every delivery attempt failed for 5 days";
     await settleDelivery(trx, id, lease, { ...common, state: "failed" });
     const disabled = {
       enabled: 0,
-      disabled_reason: reason,
-      failing_since: failingSince,
-      consecutive_failures: endpoint.consecutive_failures + 1,
-      paused_until: null,
-      updated_at: settledIso,
+      disabledReason: reason,
+      failingSince,
+      consecutiveFailures: endpoint.consecutiveFailures + 1,
+      pausedUntil: null,
+      updatedAt: settledIso,
     };
     await updateEndpoint(trx, endpoint.id, disabled);
     await closePendingDeliveries(trx, endpoint.id, "failed", `the endpoint was disabled: ${reason}`);
     await recordEndpointChange(
       trx,
       rules.deliveries,
-      endpoint.business_id,
+      endpoint.businessId,
       endpointView({ ...endpoint, ...disabled }),
       settledIso,
     );
@@ -144,15 +157,11 @@ export async function recordOutcome(
     delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
   const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
   if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return undefined;
-  const failures = endpoint.consecutive_failures + 1;
+  const failures = endpoint.consecutiveFailures + 1;
   // A run of failures: the endpoint's other deliveries wait with this one for its next retry,
   // when this one goes first as the probe, instead of each timing out in turn.
   const pausedUntil = failures >= FAILURE_RUN && nextAt !== undefined ? nextAt : null;
-  await updateEndpoint(trx, endpoint.id, {
-    failing_since: failingSince,
-    consecutive_failures: failures,
-    paused_until: pausedUntil,
-  });
+  await updateEndpoint(trx, endpoint.id, { failingSince, consecutiveFailures: failures, pausedUntil });
   // The successor first, so that a pause defers it with the rest.
   const scheduled = await scheduleNext();
   if (pausedUntil !== null) await deferEndpointDeliveries(trx, endpoint.id, pausedUntil);

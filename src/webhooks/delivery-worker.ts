@@ -4,8 +4,6 @@ import type { SmallTransactions } from "../core/small-transactions.js";
 import { DELIVERY_CHAIN } from "../events/delivery-chain.js";
 import type { Storage } from "../storage/database.js";
 import {
-  type DeliveryContext,
-  type DueDelivery,
   deliveryContexts,
   dueDeliveries,
   leaseDeliveries,
@@ -13,14 +11,16 @@ import {
 } from "../storage/delivery-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { type EndpointRow, findEndpointsById } from "../storage/webhook-repository.js";
+import { findEndpointsById } from "../storage/webhook-repository.js";
 import {
+  type DeliveryContext,
   type DeliveryLog,
-  FAILURE_RUN,
   type NextInChain,
   type OutcomeRules,
   recordOutcome,
 } from "./attempt-outcome.js";
+import { withinEndpointCaps } from "./endpoint-caps.js";
+import type { StoredEndpoint } from "./endpoint-records.js";
 import type { WebhookEndpointService } from "./endpoint-service.js";
 import { WebhookPoster } from "./http-post.js";
 import { deliveryHeaders } from "./signing.js";
@@ -35,24 +35,6 @@ export type { DeliveryLog } from "./attempt-outcome.js";
 
 /** How long a claim holds a delivery: twice the attempt's timeout and a second, then it is due again. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
-
-/**
- * The deliveries to attempt, in order, so that no endpoint has more than `cap` in flight (one,
- * the probe, while it is failing a run): a hanging or refusing receiver holds a few slots, never
- * all of them, and the other endpoints are served on time.
- */
-export function withinEndpointCaps(due: readonly DueDelivery[], cap: number): string[] {
-  const inFlight = new Map<string, number>();
-  const picked: string[] = [];
-  for (const delivery of due) {
-    const limit = delivery.consecutive_failures >= FAILURE_RUN ? 1 : cap;
-    const current = inFlight.get(delivery.endpoint_id) ?? delivery.in_flight;
-    if (current >= limit) continue;
-    inFlight.set(delivery.endpoint_id, current + 1);
-    picked.push(delivery.id);
-  }
-  return picked;
-}
 
 export interface DeliveryWorkerOptions {
   storage: Storage;
@@ -152,10 +134,10 @@ export class DeliveryWorker {
       if (ids.length === 0) return [];
       // What the attempts need, read with the lease: their events and endpoints, in two reads.
       const contexts = await deliveryContexts(trx, ids);
-      const endpoints = await findEndpointsById(trx, [...new Set(contexts.map((c) => c.endpoint_id))]);
+      const endpoints = await findEndpointsById(trx, [...new Set(contexts.map((c) => c.endpointId))]);
       const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
       return contexts.flatMap((context) => {
-        const endpoint = byId.get(context.endpoint_id);
+        const endpoint = byId.get(context.endpointId);
         return endpoint ? [{ context, endpoint }] : [];
       });
     });
@@ -169,7 +151,7 @@ export class DeliveryWorker {
   }
 
   /** Attempts a delivery leased to this process, in one of its slots. */
-  private begin(context: DeliveryContext, endpoint: EndpointRow, lease: string): void {
+  private begin(context: DeliveryContext, endpoint: StoredEndpoint, lease: string): void {
     const id = context.id;
     const attempt = this.attempt(context, endpoint, lease).catch((error: unknown) => {
       this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery attempt failed unexpectedly");
@@ -187,10 +169,10 @@ export class DeliveryWorker {
     try {
       const [context] = await deliveryContexts(this.options.storage.db, [id]);
       const [endpoint] = context
-        ? await findEndpointsById(this.options.storage.db, [context.endpoint_id])
+        ? await findEndpointsById(this.options.storage.db, [context.endpointId])
         : [];
       // Closed since (its endpoint deleted or disabled): nothing to send, and no lease left to give back.
-      if (context && (context.state !== "pending" || context.lease_until !== lease)) return;
+      if (context && (context.state !== "pending" || context.leaseUntil !== lease)) return;
       if (context && endpoint) return this.begin(context, endpoint, lease);
     } catch (error) {
       this.options.log.warn({ err: error, deliveryId: id }, "webhook delivery handed over could not be read");
@@ -240,19 +222,18 @@ export class DeliveryWorker {
     this.schedule(free >= refill || this.inFlight.size === 0 ? 0 : this.options.pollIntervalMs);
   }
 
-  private async attempt(context: DeliveryContext, endpoint: EndpointRow, lease: string): Promise<void> {
+  private async attempt(context: DeliveryContext, endpoint: StoredEndpoint, lease: string): Promise<void> {
     const { endpoints } = this.options;
-    const _id = context.id;
     const startedAt = this.now();
     const body = JSON.stringify({
       type: context.type,
-      timestamp: context.event_created_at,
+      timestamp: context.eventCreatedAt,
       sequence: context.sequence,
-      accountNumber: context.account_number,
+      accountNumber: context.accountNumber,
       data: JSON.parse(context.data),
     });
     const headers = deliveryHeaders(
-      context.event_id,
+      context.eventId,
       new Date(startedAt),
       body,
       endpoints.secretsFor(endpoint, startedAt),
@@ -261,13 +242,12 @@ export class DeliveryWorker {
     const attempt = context.attempts + 1;
     const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
     const settledAt = this.now();
-    const _settledIso = new Date(settledAt).toISOString();
     const error =
       result.error ??
       (delivered ? null : `the endpoint answered ${result.status} (only 2xx counts as delivered)`);
     this.options.log.info(
       {
-        eventId: context.event_id,
+        eventId: context.eventId,
         endpointId: endpoint.id,
         attempt,
         status: result.status ?? null,
@@ -298,7 +278,7 @@ export class DeliveryWorker {
         };
         next = await recordOutcome(trx, this.rules, outcome);
       },
-      `${endpoint.id}\u0000${context.account_number ?? ""}`,
+      `${endpoint.id}\u0000${context.accountNumber ?? ""}`,
     );
     if (next?.handed && handOff !== undefined) await this.handedOver(next.id, handOff);
     else if (next) this.backlog = true;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { SecretBox } from "../businesses/secret-box.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { EventType } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AppError, ErrorCode } from "../errors.js";
@@ -12,7 +11,6 @@ import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
   closePendingDeliveries,
-  type EndpointRow,
   findEndpoint,
   insertEndpoint,
   listEndpoints,
@@ -20,6 +18,12 @@ import {
 } from "../storage/webhook-repository.js";
 import type { UrlPolicy } from "./address-policy.js";
 import { type EndpointChange, endpointInputs, type NewEndpoint } from "./endpoint-inputs.js";
+import {
+  type EndpointWithSecret,
+  endpointView,
+  type StoredEndpoint,
+  type WebhookEndpoint,
+} from "./endpoint-records.js";
 import { newWebhookSecret } from "./signing.js";
 
 /** At most this many endpoints per business. */
@@ -27,41 +31,11 @@ export const MAX_ENDPOINTS = 10;
 /** How long the secret replaced by a rotation keeps signing deliveries beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-/** A webhook endpoint as the API shows it (never its secret, but when created or rotated). */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  /** The event types it receives; null: every type. */
-  events: EventType[] | null;
-  enabled: boolean;
-  /** Why it was disabled (a 410, five days of failures, or the business). */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EndpointWithSecret extends WebhookEndpoint {
-  /** `whsec_` + base64 of 32 random bytes: shown only in this answer. */
-  secret: string;
-}
-
 export const ENDPOINT_ID = /^we_[0-9a-f]{32}$/;
 const secretContext = (id: string) => `webhook-endpoint:${id}`;
 
 export const webhookNotFound = () =>
   new AppError(ErrorCode.WEBHOOK_NOT_FOUND, 404, "Webhook endpoint not found");
-
-export function endpointView(row: EndpointRow): WebhookEndpoint {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.event_types === null ? null : (JSON.parse(row.event_types) as EventType[]),
-    enabled: row.enabled === 1,
-    disabledReason: row.disabled_reason,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /**
  * endpoint.disabled or endpoint.enabled, for the business's other endpoints (a disabled one gets
@@ -126,25 +100,25 @@ export class WebhookEndpointService {
             `A business has at most ${MAX_ENDPOINTS} webhook endpoints: delete one first`,
           );
         }
-        const row: EndpointRow = {
+        const endpoint: StoredEndpoint = {
           id,
-          business_id: business.businessId,
+          businessId: business.businessId,
           url,
-          event_types: events === null ? null : JSON.stringify(events),
+          eventTypes: events === null ? null : JSON.stringify(events),
           enabled: 1,
-          disabled_reason: null,
-          secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
-          previous_secret_ciphertext: null,
-          previous_secret_until: null,
-          failing_since: null,
-          consecutive_failures: 0,
-          paused_until: null,
-          deleted_at: null,
-          created_at: now,
-          updated_at: now,
+          disabledReason: null,
+          secretCiphertext: this.options.box.seal(secret, secretContext(id)),
+          previousSecretCiphertext: null,
+          previousSecretUntil: null,
+          failingSince: null,
+          consecutiveFailures: 0,
+          pausedUntil: null,
+          deletedAt: null,
+          createdAt: now,
+          updatedAt: now,
         };
-        await insertEndpoint(trx, row);
-        return { ...endpointView(row), secret };
+        await insertEndpoint(trx, endpoint);
+        return { ...endpointView(endpoint), secret };
       },
       unit,
     );
@@ -172,31 +146,31 @@ export class WebhookEndpointService {
     return writeTransaction(
       this.options.storage,
       async (trx) => {
-        const row = await this.find(trx, business, id);
-        const next: EndpointRow = {
-          ...row,
+        const endpoint = await this.find(trx, business, id);
+        const next: StoredEndpoint = {
+          ...endpoint,
           ...(url === undefined ? {} : { url }),
-          ...(events === undefined ? {} : { event_types: events === null ? null : JSON.stringify(events) }),
-          updated_at: now,
+          ...(events === undefined ? {} : { eventTypes: events === null ? null : JSON.stringify(events) }),
+          updatedAt: now,
         };
-        if (enabled === true && row.enabled === 0) {
+        if (enabled === true && endpoint.enabled === 0) {
           Object.assign(next, {
             enabled: 1,
-            disabled_reason: null,
-            failing_since: null,
-            consecutive_failures: 0,
-            paused_until: null,
+            disabledReason: null,
+            failingSince: null,
+            consecutiveFailures: 0,
+            pausedUntil: null,
           });
         }
-        if (enabled === false && row.enabled === 1) {
-          Object.assign(next, { enabled: 0, disabled_reason: "disabled by the business" });
+        if (enabled === false && endpoint.enabled === 1) {
+          Object.assign(next, { enabled: 0, disabledReason: "disabled by the business" });
           await closePendingDeliveries(trx, id, "failed", "the endpoint was disabled");
         }
-        const { id: _, business_id: __, ...fields } = next;
+        const { id: _, businessId: __, ...fields } = next;
         await updateEndpoint(trx, id, fields);
         const view = endpointView(next);
-        if (next.enabled !== row.enabled)
-          await recordEndpointChange(trx, this.options.deliveries, row.business_id, view, now);
+        if (next.enabled !== endpoint.enabled)
+          await recordEndpointChange(trx, this.options.deliveries, endpoint.businessId, view, now);
         return view;
       },
       unit,
@@ -211,7 +185,7 @@ export class WebhookEndpointService {
       this.options.storage,
       async (trx) => {
         await this.find(trx, business, id);
-        await updateEndpoint(trx, id, { deleted_at: now, enabled: 0, updated_at: now });
+        await updateEndpoint(trx, id, { deletedAt: now, enabled: 0, updatedAt: now });
         await closePendingDeliveries(trx, id, "cancelled", "the endpoint was deleted");
         return { id, deleted: true as const };
       },
@@ -229,15 +203,15 @@ export class WebhookEndpointService {
     return writeTransaction(
       this.options.storage,
       async (trx) => {
-        const row = await this.find(trx, business, id);
+        const endpoint = await this.find(trx, business, id);
         const fields = {
-          secret_ciphertext: this.options.box.seal(secret, secretContext(id)),
-          previous_secret_ciphertext: row.secret_ciphertext,
-          previous_secret_until: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
-          updated_at: new Date(now).toISOString(),
+          secretCiphertext: this.options.box.seal(secret, secretContext(id)),
+          previousSecretCiphertext: endpoint.secretCiphertext,
+          previousSecretUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+          updatedAt: new Date(now).toISOString(),
         };
         await updateEndpoint(trx, id, fields);
-        return { ...endpointView({ ...row, ...fields }), secret };
+        return { ...endpointView({ ...endpoint, ...fields }), secret };
       },
       unit,
     );
@@ -269,22 +243,22 @@ export class WebhookEndpointService {
   }
 
   /** The secrets that sign a delivery to this endpoint now: the current one, and the rotated one for 24 hours. */
-  secretsFor(row: EndpointRow, now: number): string[] {
-    const secrets = [this.options.box.open(row.secret_ciphertext, secretContext(row.id))];
+  secretsFor(endpoint: StoredEndpoint, now: number): string[] {
+    const secrets = [this.options.box.open(endpoint.secretCiphertext, secretContext(endpoint.id))];
     if (
-      row.previous_secret_ciphertext !== null &&
-      row.previous_secret_until !== null &&
-      Date.parse(row.previous_secret_until) > now
+      endpoint.previousSecretCiphertext !== null &&
+      endpoint.previousSecretUntil !== null &&
+      Date.parse(endpoint.previousSecretUntil) > now
     ) {
-      secrets.push(this.options.box.open(row.previous_secret_ciphertext, secretContext(row.id)));
+      secrets.push(this.options.box.open(endpoint.previousSecretCiphertext, secretContext(endpoint.id)));
     }
     return secrets;
   }
 
-  private async find(db: Parameters<typeof findEndpoint>[0], business: ForBusiness, id: string) {
+  private async find(db: Executor, business: ForBusiness, id: string): Promise<StoredEndpoint> {
     if (!ENDPOINT_ID.test(id)) throw webhookNotFound();
-    const row = await findEndpoint(db, business.businessId, id);
-    if (!row) throw webhookNotFound();
-    return row;
+    const endpoint = await findEndpoint(db, business.businessId, id);
+    if (!endpoint) throw webhookNotFound();
+    return endpoint;
   }
 }

@@ -13,7 +13,8 @@ import { requeueDeliveries, rescheduleDeliveries } from "../storage/delivery-rep
 import { deliveriesOf, findEvent } from "../storage/event-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { attemptsOf, type EndpointRow, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
+import { attemptsOf, findEndpoint, listEndpoints } from "../storage/webhook-repository.js";
+import type { StoredEndpoint } from "./endpoint-records.js";
 import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
 
 // What a business does after an outage on its side: see every attempt, deliver one event again,
@@ -136,7 +137,7 @@ export class RedeliveryService {
         const event = await findEvent(trx, business.businessId, eventId);
         if (!event) throw eventNotFound();
         const deliveries = await deliveriesOf(trx, [eventId]);
-        let targets: EndpointRow[];
+        let targets: StoredEndpoint[];
         if (endpointId !== undefined) {
           const endpoint = await findEndpoint(trx, business.businessId, endpointId);
           if (!endpoint) throw webhookNotFound();
@@ -144,7 +145,7 @@ export class RedeliveryService {
         } else {
           const had = new Set(deliveries.map((d) => d.endpointId));
           targets = (await listEndpoints(trx, business.businessId)).filter(
-            (e) => had.has(e.id) || subscribes(e.event_types, event.type as never),
+            (e) => had.has(e.id) || subscribes(e.eventTypes, event.type as never),
           );
         }
         const enabled = new Set(targets.filter((e) => e.enabled === 1).map((e) => e.id));
@@ -192,7 +193,7 @@ export class RedeliveryService {
         if (!endpoint) throw webhookNotFound();
         if (endpoint.enabled !== 1) throw validationFailed("the endpoint is disabled: enable it first");
         const types =
-          endpoint.event_types === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.event_types) as string[]);
+          endpoint.eventTypes === null ? SUBSCRIBABLE_TYPES : (JSON.parse(endpoint.eventTypes) as string[]);
         const queued = await requeueDeliveries(
           trx,
           this.options.deliveries,
