@@ -23,7 +23,6 @@ const REMAINING = [
   "DueDelivery",
   "EndpointRow",
   "InvitationRow",
-  "SettlementTermsRow",
   "SettlementWithPayout",
   "UserRow",
 ];

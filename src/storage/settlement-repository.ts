@@ -5,7 +5,7 @@ import type { SettlementsTable, SettlementTermsTable } from "./schema-payouts.js
 
 // Settlement: a business's account, schedule and reserve, and each settlement with its payout.
 
-export type SettlementTermsRow = Selectable<SettlementTermsTable>;
+type SettlementTermsRow = Selectable<SettlementTermsTable>;
 export type SettlementRow = Selectable<SettlementsTable>;
 
 /** A settlement with what its payout says: the amount, the fee, where it went, and its status. */
@@ -22,10 +22,22 @@ export type SettlementWithPayout = SettlementRow & {
   updated_at: string;
 };
 
-export function settlementTermsOf(db: Executor, businessId: string): Promise<SettlementTermsRow | undefined> {
+// A business's terms as the domain reads them, in its names (the columns aliased).
+const TERMS = [
+  "bank_code as bankCode",
+  "bank_name as bankName",
+  "account_number as accountNumber",
+  "account_name as accountName",
+  "account_set_at as accountSetAt",
+  "schedule",
+  "daily_at as dailyAt",
+  "reserve_kobo as reserveKobo",
+] as const;
+
+export function settlementTermsOf(db: Executor, businessId: string) {
   return db
     .selectFrom("settlement_terms")
-    .selectAll()
+    .select(TERMS)
     .where("business_id", "=", businessId)
     .executeTakeFirst();
 }
