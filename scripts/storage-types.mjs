@@ -23,7 +23,6 @@ const REMAINING = [
   "DueDelivery",
   "EndpointRow",
   "InvitationRow",
-  "SettlementWithPayout",
   "UserRow",
 ];
 
