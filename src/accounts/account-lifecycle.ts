@@ -1,7 +1,8 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
-import type { AccountDetail } from "../core/api-types.js";
+import type { AccountDetail, AmountPolicy } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import type { ListedAccount } from "../core/listed-account.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check } from "../core/validation.js";
 import {
@@ -24,7 +25,6 @@ import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable } from "../storage/errors.js";
 import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repository.js";
 import type { Executor } from "../storage/executor.js";
-import type { AccountRow } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
 import { paymentProgress } from "./amount-policy.js";
@@ -39,6 +39,17 @@ export interface IssuedNumber {
   version: number;
   issuedAt: string;
   retiredAt: string | null;
+}
+
+/** An account as its detail reads it (storage's account reads select its columns under these names). */
+interface AccountRecord extends ListedAccount {
+  id: string;
+  businessId: string;
+  /** Kobo (null: it takes any transfers). */
+  expectedAmount: number | null;
+  amountPolicy: AmountPolicy | null;
+  /** Kobo received, all transfers, gross of fees. */
+  totalReceived: number;
 }
 
 export interface AccountLifecycleOptions {
@@ -68,7 +79,7 @@ export class AccountLifecycle {
     const row = await findCurrentAccount(db, business.businessId, number);
     if (row) return this.detail(row);
     const replaced = await findAccountByAnyNumber(db, business.businessId, number);
-    throw replaced ? accountNumberRetired(replaced.account_number) : accountNotFound();
+    throw replaced ? accountNumberRetired(replaced.accountNumber) : accountNotFound();
   }
 
   /**
@@ -115,12 +126,12 @@ export class AccountLifecycle {
         // A re-issue may have replaced the number meanwhile: then it is no longer this account's.
         const row = await findCurrentAccount(trx, business.businessId, number);
         if (!row) throw accountNotFound();
-        const deactivated = row.deactivated_at !== null;
+        const deactivated = row.deactivatedAt !== null;
         if (deactivated === !active) return this.detail(row);
         const now = isoNow(this.now);
         const deactivatedAt = active ? null : now;
         await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
-        const detail = this.detail({ ...row, deactivated_at: deactivatedAt, updated_at: now });
+        const detail = this.detail({ ...row, deactivatedAt });
         await recordEvent(
           trx,
           this.options.deliveries,
@@ -138,14 +149,14 @@ export class AccountLifecycle {
     );
   }
 
-  private detail(row: AccountRow): AccountDetail {
-    const expected = row.expected_amount === null ? null : Number(row.expected_amount);
+  private detail(account: AccountRecord): AccountDetail {
+    const expected = account.expectedAmount === null ? null : Number(account.expectedAmount);
     return {
-      ...accountSummary(row, this.options.provider.bankName, this.now()),
+      ...accountSummary(account, this.options.provider.bankName, this.now()),
       expectedAmount: expected,
-      amountPolicy: row.amount_policy,
-      totalReceived: Number(row.total_received),
-      ...paymentProgress(expected, Number(row.total_received)),
+      amountPolicy: account.amountPolicy,
+      totalReceived: Number(account.totalReceived),
+      ...paymentProgress(expected, Number(account.totalReceived)),
     };
   }
 
@@ -168,9 +179,9 @@ export class AccountLifecycle {
           trx,
           this.options.deliveries,
           {
-            businessId: account.business_id,
+            businessId: account.businessId,
             type: "account.expired",
-            accountNumber: account.account_number,
+            accountNumber: account.accountNumber,
             data: accountSummary(account, bankName, this.now()),
           },
           now,

@@ -7,20 +7,20 @@ import type {
   NumberToRecord,
 } from "../core/account-writes.js";
 import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
+import type { ListedAccount } from "../core/listed-account.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
 import { businessNotVerified, isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
 import {
-  type AccountListRow,
   accountsByEmail,
   findAccountByAnyNumber,
   findPermanentByEmail,
 } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isStorageUnavailable, isUnverifiedNumberRefusal } from "../storage/errors.js";
-import { accountStatus } from "./account-status.js";
+import { statusOf } from "./account-status.js";
 import type {
   AccountSummary,
   GeneratedPermanent,
@@ -47,17 +47,17 @@ const VERIFIED_FOR_MS = 1_000;
 /** The business an account is issued for, and who asked for it (recorded with the number). */
 type Issuer = ForBusiness & { actor: Actor };
 
-/** A list item from the stored row, its status computed at `now`. */
-export function accountSummary(row: AccountListRow, bankName: string, now: number): AccountSummary {
+/** A list item from the stored account, its status computed at `now`. */
+export function accountSummary(account: ListedAccount, bankName: string, now: number): AccountSummary {
   return {
     bankName,
-    accountNumber: row.account_number,
-    email: row.email,
-    accountName: row.account_name,
-    createdAt: row.created_at,
-    isTemporary: row.kind === "temporary",
-    expiresAt: row.expires_at,
-    status: accountStatus(row, now),
+    accountNumber: account.accountNumber,
+    email: account.email,
+    accountName: account.accountName,
+    createdAt: account.createdAt,
+    isTemporary: account.kind === "temporary",
+    expiresAt: account.expiresAt,
+    status: statusOf(account, now),
   };
 }
 
@@ -217,7 +217,7 @@ export class AccountService {
   async search(business: ForBusiness, text: string, limit = 50): Promise<AccountSummary[]> {
     const query = text.trim();
     const db = this.options.storage.db;
-    let rows: AccountListRow[];
+    let rows: ListedAccount[];
     if (/^\d{10}$/.test(query)) {
       const row = await findAccountByAnyNumber(db, business.businessId, query);
       rows = row ? [row] : [];

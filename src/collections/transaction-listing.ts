@@ -105,7 +105,7 @@ export async function scopeOf(
   if (!account) throw accountNotFound();
   return {
     scope: { kind: "account", businessId, accountId: account.id },
-    count: Number(account.transfer_count),
+    count: Number(account.transferCount),
   };
 }
 

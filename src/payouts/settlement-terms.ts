@@ -9,11 +9,7 @@ import { recordEvent } from "../events/outbox.js";
 import { findBusiness } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import {
-  type SettlementTermsRow,
-  settlementTermsOf,
-  writeSettlementTerms,
-} from "../storage/settlement-repository.js";
+import { settlementTermsOf, writeSettlementTerms } from "../storage/settlement-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findBusinessProfile, insertActorAudit } from "../storage/user-repository.js";
 import { accountAtBankQuery, type BankService } from "./banks.js";
@@ -36,24 +32,39 @@ export interface SettlementTermsOptions {
   now?: Clock;
 }
 
-/** The terms in a business's row (none: manual, no account). */
-export function settlementTermsView(row: SettlementTermsRow | undefined, coolOffMs: number): SettlementTerms {
+/** A business's terms as stored (storage's settlementTermsOf selects its columns under these names). */
+interface StoredTerms {
+  bankCode: string | null;
+  bankName: string | null;
+  accountNumber: string | null;
+  /** The name the bank's name enquiry gave when the account was set. */
+  accountName: string | null;
+  accountSetAt: string | null;
+  schedule: SettlementSchedule;
+  /** `HH:MM` in Africa/Lagos, for a daily schedule. */
+  dailyAt: string | null;
+  /** Kobo kept back from each settlement. */
+  reserveKobo: number;
+}
+
+/** The terms as the business stored them (none: manual, no account). */
+export function settlementTermsView(stored: StoredTerms | undefined, coolOffMs: number): SettlementTerms {
   const account =
-    row?.account_number && row.bank_code && row.bank_name && row.account_name && row.account_set_at
+    stored?.accountNumber && stored.bankCode && stored.bankName && stored.accountName && stored.accountSetAt
       ? {
-          bankCode: row.bank_code,
-          bankName: row.bank_name,
-          accountNumber: row.account_number,
-          accountName: row.account_name,
-          setAt: row.account_set_at,
-          usableFrom: new Date(Date.parse(row.account_set_at) + coolOffMs).toISOString(),
+          bankCode: stored.bankCode,
+          bankName: stored.bankName,
+          accountNumber: stored.accountNumber,
+          accountName: stored.accountName,
+          setAt: stored.accountSetAt,
+          usableFrom: new Date(Date.parse(stored.accountSetAt) + coolOffMs).toISOString(),
         }
       : null;
   return {
     account,
-    schedule: row?.schedule ?? "manual",
-    dailyAt: row?.schedule === "daily" ? row.daily_at : null,
-    reserve: Number(row?.reserve_kobo ?? 0),
+    schedule: stored?.schedule ?? "manual",
+    dailyAt: stored?.schedule === "daily" ? stored.dailyAt : null,
+    reserve: Number(stored?.reserveKobo ?? 0),
   };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { type TransactionPage, viewsOf } from "../collections/transaction-listing.js";
 import type { ForBusiness } from "../core/actor.js";
-import type { Pagination, Settlement, SettlementSchedule } from "../core/api-types.js";
+import type { Pagination, PayoutStatus, Settlement, SettlementSchedule } from "../core/api-types.js";
 import { lagosDate, lagosTimeOfDay } from "../core/lagos-time.js";
 import {
   nothingToSettle,
@@ -24,7 +24,6 @@ import {
   findSettlement,
   lastCoveredOrdinal,
   recordedAtOrdinal,
-  type SettlementWithPayout,
   scheduledSettlements,
   settledForPeriod,
   settlementPage,
@@ -47,24 +46,49 @@ import type { PayoutQuery } from "./validation.js";
 /** A settlement's id: `stl_` and 32 hex digits; also its payout's reference. */
 export const SETTLEMENT_ID = /^stl_[0-9a-f]{32}$/;
 
-export const settlementView = (row: SettlementWithPayout): Settlement => ({
-  id: row.id,
-  amount: Number(row.amount),
-  fee: Number(row.fee),
-  currency: row.currency,
-  payoutId: row.payout_id,
-  status: row.status,
-  failureReason: row.failure_reason,
-  trigger: row.trigger,
-  bankCode: row.bank_code,
-  bankName: row.bank_name,
-  accountNumber: row.account_number,
-  accountName: row.account_name,
-  transactionCount: Number(row.transaction_count),
-  from: row.first_recorded_at,
-  to: row.last_recorded_at,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
+/** A settlement with what its payout says (storage's settlement reads select their columns under these names). */
+interface SettlementWithPayout {
+  id: string;
+  payoutId: string;
+  trigger: SettlementSchedule;
+  /** The business's transactions with ordinals in (coveredAfter, coveredThrough]. */
+  coveredAfter: number;
+  coveredThrough: number;
+  transactionCount: number;
+  firstRecordedAt: string | null;
+  lastRecordedAt: string | null;
+  createdAt: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  status: PayoutStatus;
+  failureReason: string | null;
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountName: string;
+  /** Its payout's last change. */
+  updatedAt: string;
+}
+
+export const settlementView = (settlement: SettlementWithPayout): Settlement => ({
+  id: settlement.id,
+  amount: Number(settlement.amount),
+  fee: Number(settlement.fee),
+  currency: settlement.currency,
+  payoutId: settlement.payoutId,
+  status: settlement.status,
+  failureReason: settlement.failureReason,
+  trigger: settlement.trigger,
+  bankCode: settlement.bankCode,
+  bankName: settlement.bankName,
+  accountNumber: settlement.accountNumber,
+  accountName: settlement.accountName,
+  transactionCount: Number(settlement.transactionCount),
+  from: settlement.firstRecordedAt,
+  to: settlement.lastRecordedAt,
+  createdAt: settlement.createdAt,
+  updatedAt: settlement.updatedAt,
 });
 
 /** The unique key of a business's daily settlements (PostgreSQL names it; SQLite the columns). */
@@ -232,13 +256,8 @@ export class SettlementService {
   ): Promise<{ items: Settlement[]; pagination: Pagination }> {
     const { page, limit, status, from, to } = query;
     const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
-    const { rows, total } = await settlementPage(
-      this.options.storage.db,
-      business.businessId,
-      filter,
-      listOffset(query),
-      limit,
-    );
+    const { db } = this.options.storage;
+    const { rows, total } = await settlementPage(db, business.businessId, filter, listOffset(query), limit);
     return {
       items: rows.map(settlementView),
       pagination: { page, limit, total, pages: Math.ceil(total / limit) },
@@ -247,16 +266,16 @@ export class SettlementService {
 
   /** One of the business's settlements; anything else is 404. */
   async get(business: ForBusiness, id: string): Promise<Settlement> {
-    return settlementView(await this.row(business, id));
+    return settlementView(await this.settlement(business, id));
   }
 
   /** GET /settlements/{id}/transactions: the transactions it covered, newest first. */
   async transactions(business: ForBusiness, id: string, query: ListQuery): Promise<TransactionPage> {
-    const row = await this.row(business, id);
+    const settlement = await this.settlement(business, id);
     const { page, limit } = query;
-    const low = Number(row.covered_after) + 1;
-    const high = Number(row.covered_through) - (page - 1) * limit;
-    const total = Number(row.transaction_count);
+    const low = Number(settlement.coveredAfter) + 1;
+    const high = Number(settlement.coveredThrough) - (page - 1) * limit;
+    const total = Number(settlement.transactionCount);
     const pagination = { page, limit, total, pages: Math.ceil(total / limit) };
     if (high < low) return { items: [], pagination };
     const db = this.options.storage.db;
@@ -269,11 +288,11 @@ export class SettlementService {
     return { items: await viewsOf(db, rows), pagination };
   }
 
-  private async row(business: ForBusiness, id: string): Promise<SettlementWithPayout> {
-    const row = SETTLEMENT_ID.test(id)
+  private async settlement(business: ForBusiness, id: string): Promise<SettlementWithPayout> {
+    const found = SETTLEMENT_ID.test(id)
       ? await findSettlement(this.options.storage.db, business.businessId, id)
       : undefined;
-    if (!row) throw settlementNotFound();
-    return row;
+    if (!found) throw settlementNotFound();
+    return found;
   }
 }

@@ -19,42 +19,43 @@ export async function updateAccount(
   await db.updateTable("accounts").set(changes).where("id", "=", id).execute();
 }
 
-export type AccountListRow = Pick<
-  AccountRow,
-  | "account_number"
-  | "account_name"
-  | "email"
-  | "kind"
-  | "expires_at"
-  | "created_at"
-  | "ordinal"
-  | "deactivated_at"
->;
+// An account as the domain reads it, in its names (the columns aliased): what a list shows
+// (core/listed-account.ts's ListedAccount), and what its detail and its transactions' scope add.
+const LISTED = [
+  "a.account_number as accountNumber",
+  "a.account_name as accountName",
+  "a.email",
+  "a.kind",
+  "a.expires_at as expiresAt",
+  "a.created_at as createdAt",
+  "a.deactivated_at as deactivatedAt",
+] as const;
+const ACCOUNT = [
+  ...LISTED,
+  "a.id",
+  "a.business_id as businessId",
+  "a.expected_amount as expectedAmount",
+  "a.amount_policy as amountPolicy",
+  "a.total_received as totalReceived",
+  "a.transfer_count as transferCount",
+] as const;
 
 /** The business's account whose current number this is. */
-export function findCurrentAccount(
-  db: Executor,
-  businessId: string,
-  accountNumber: string,
-): Promise<AccountRow | undefined> {
+export function findCurrentAccount(db: Executor, businessId: string, accountNumber: string) {
   return db
-    .selectFrom("accounts")
-    .selectAll()
-    .where("account_number", "=", accountNumber)
-    .where("business_id", "=", businessId)
+    .selectFrom("accounts as a")
+    .select(ACCOUNT)
+    .where("a.account_number", "=", accountNumber)
+    .where("a.business_id", "=", businessId)
     .executeTakeFirst();
 }
 
 /** The business's account that this number (current or retired) was issued to. */
-export async function findAccountByAnyNumber(
-  db: Executor,
-  businessId: string,
-  accountNumber: string,
-): Promise<AccountRow | undefined> {
+export function findAccountByAnyNumber(db: Executor, businessId: string, accountNumber: string) {
   return db
     .selectFrom("account_numbers as n")
     .innerJoin("accounts as a", "a.id", "n.account_id")
-    .selectAll("a")
+    .select(ACCOUNT)
     .where("n.account_number", "=", accountNumber)
     .where("n.business_id", "=", businessId)
     .executeTakeFirst();
@@ -80,11 +81,10 @@ export async function findNumberOwner(db: Executor, accountNumber: string): Prom
   return row?.business_id;
 }
 
-export function findAccountById(db: Executor, id: string): Promise<AccountRow | undefined> {
-  return db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+export function findAccountById(db: Executor, id: string) {
+  return db.selectFrom("accounts as a").select(ACCOUNT).where("a.id", "=", id).executeTakeFirst();
 }
 
-/** The business's accounts with this email (already normalised), newest first: an index range. */
 /** The business's permanent account for this email, if it has one (there is at most one). */
 export function findPermanentByEmail(
   db: Executor,
@@ -100,27 +100,14 @@ export function findPermanentByEmail(
     .executeTakeFirst();
 }
 
-export function accountsByEmail(
-  db: Executor,
-  businessId: string,
-  email: string,
-  limit: number,
-): Promise<AccountListRow[]> {
+/** The business's accounts with this email (already normalised), newest first: an index range. */
+export function accountsByEmail(db: Executor, businessId: string, email: string, limit: number) {
   return db
-    .selectFrom("accounts")
-    .select([
-      "account_number",
-      "account_name",
-      "email",
-      "kind",
-      "expires_at",
-      "created_at",
-      "ordinal",
-      "deactivated_at",
-    ])
-    .where("business_id", "=", businessId)
-    .where("email", "=", email)
-    .orderBy("ordinal", "desc")
+    .selectFrom("accounts as a")
+    .select(LISTED)
+    .where("a.business_id", "=", businessId)
+    .where("a.email", "=", email)
+    .orderBy("a.ordinal", "desc")
     .limit(limit)
     .execute();
 }

@@ -2,7 +2,8 @@ import type SqliteDatabase from "better-sqlite3";
 import type pg from "pg";
 import type { VerificationStatus } from "../core/business-states.js";
 import type { KeyCredential } from "../core/key-credential.js";
-import type { AccountListRow } from "./account-repository.js";
+import type { ListedAccount } from "../core/listed-account.js";
+import type { AccountRow } from "./schema.js";
 
 // The reads on the request path, beside the query builder rather than through it (issue 12):
 // Kysely builds and compiles a query on every call, which cost more than the read itself. On
@@ -13,7 +14,7 @@ export interface AccountPage {
   /** Accounts the business has ever created (the newest one's ordinal). */
   total: number;
   /** Newest first. */
-  rows: AccountListRow[];
+  rows: ListedAccount[];
 }
 
 export interface HotReads {
@@ -58,26 +59,35 @@ left join accounts a
 where b.id = $1
 order by a.ordinal desc`;
 
-type PageRow = { total: number } & { [K in keyof AccountListRow]: AccountListRow[K] | null };
+type PageColumns = Pick<
+  AccountRow,
+  | "account_number"
+  | "account_name"
+  | "email"
+  | "kind"
+  | "expires_at"
+  | "created_at"
+  | "ordinal"
+  | "deactivated_at"
+>;
+type PageRow = { total: number } & { [K in keyof PageColumns]: PageColumns[K] | null };
 
 function toPage(rows: PageRow[]): AccountPage {
   const total = Number(rows[0]?.total ?? 0);
-  const accounts: AccountListRow[] = [];
-  for (const row of rows) {
-    if (row.account_number === null) continue;
-    accounts.push({
-      account_number: row.account_number,
-      account_name: row.account_name as string,
-      email: row.email as string,
-      kind: row.kind as AccountListRow["kind"],
-      expires_at: row.expires_at,
-      created_at: row.created_at as string,
-      ordinal: Number(row.ordinal),
-      deactivated_at: row.deactivated_at,
-    });
-  }
   // Newest first (the lateral join's rows come in its order; no second sort in the database).
-  accounts.sort((x, y) => y.ordinal - x.ordinal);
+  const found = rows.filter((row) => row.account_number !== null);
+  found.sort((x, y) => Number(y.ordinal) - Number(x.ordinal));
+  const accounts = found.map(
+    (row): ListedAccount => ({
+      accountNumber: row.account_number as string,
+      accountName: row.account_name as string,
+      email: row.email as string,
+      kind: row.kind as ListedAccount["kind"],
+      expiresAt: row.expires_at,
+      createdAt: row.created_at as string,
+      deactivatedAt: row.deactivated_at,
+    }),
+  );
   return { total, rows: accounts };
 }
 

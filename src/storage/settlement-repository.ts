@@ -1,31 +1,28 @@
 import type { Selectable } from "kysely";
 import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
 import type { Executor } from "./executor.js";
-import type { SettlementsTable, SettlementTermsTable } from "./schema-payouts.js";
+import type { SettlementTermsTable } from "./schema-payouts.js";
 
 // Settlement: a business's account, schedule and reserve, and each settlement with its payout.
 
-export type SettlementTermsRow = Selectable<SettlementTermsTable>;
-export type SettlementRow = Selectable<SettlementsTable>;
+type SettlementTermsRow = Selectable<SettlementTermsTable>;
 
-/** A settlement with what its payout says: the amount, the fee, where it went, and its status. */
-export type SettlementWithPayout = SettlementRow & {
-  amount: number;
-  fee: number;
-  currency: string;
-  status: PayoutStatus;
-  failure_reason: string | null;
-  bank_code: string;
-  bank_name: string;
-  account_number: string;
-  account_name: string;
-  updated_at: string;
-};
+// A business's terms as the domain reads them, in its names (the columns aliased).
+const TERMS = [
+  "bank_code as bankCode",
+  "bank_name as bankName",
+  "account_number as accountNumber",
+  "account_name as accountName",
+  "account_set_at as accountSetAt",
+  "schedule",
+  "daily_at as dailyAt",
+  "reserve_kobo as reserveKobo",
+] as const;
 
-export function settlementTermsOf(db: Executor, businessId: string): Promise<SettlementTermsRow | undefined> {
+export function settlementTermsOf(db: Executor, businessId: string) {
   return db
     .selectFrom("settlement_terms")
-    .selectAll()
+    .select(TERMS)
     .where("business_id", "=", businessId)
     .executeTakeFirst();
 }
@@ -97,30 +94,36 @@ export async function recordedAtOrdinal(
   return row?.created_at;
 }
 
+// A settlement with what its payout says (the amount, the fee, where it went, its status), as
+// the domain reads it, in its names (the columns aliased).
 function withPayout(db: Executor) {
   return db
     .selectFrom("settlements")
     .innerJoin("payouts", "payouts.id", "settlements.payout_id")
-    .selectAll("settlements")
     .select([
+      "settlements.id",
+      "settlements.payout_id as payoutId",
+      "settlements.trigger",
+      "settlements.covered_after as coveredAfter",
+      "settlements.covered_through as coveredThrough",
+      "settlements.transaction_count as transactionCount",
+      "settlements.first_recorded_at as firstRecordedAt",
+      "settlements.last_recorded_at as lastRecordedAt",
+      "settlements.created_at as createdAt",
       "payouts.amount",
       "payouts.fee",
       "payouts.currency",
       "payouts.status",
-      "payouts.failure_reason",
-      "payouts.bank_code",
-      "payouts.bank_name",
-      "payouts.account_number",
-      "payouts.account_name",
-      "payouts.updated_at",
+      "payouts.failure_reason as failureReason",
+      "payouts.bank_code as bankCode",
+      "payouts.bank_name as bankName",
+      "payouts.account_number as accountNumber",
+      "payouts.account_name as accountName",
+      "payouts.updated_at as updatedAt",
     ]);
 }
 
-export function findSettlement(
-  db: Executor,
-  businessId: string,
-  id: string,
-): Promise<SettlementWithPayout | undefined> {
+export function findSettlement(db: Executor, businessId: string, id: string) {
   return withPayout(db)
     .where("settlements.business_id", "=", businessId)
     .where("settlements.id", "=", id)
@@ -140,7 +143,7 @@ export async function settlementPage(
   filter: SettlementFilter,
   offset: number,
   limit: number,
-): Promise<{ rows: SettlementWithPayout[]; total: number }> {
+) {
   let query = withPayout(db).where("settlements.business_id", "=", businessId);
   if (filter.status !== undefined) query = query.where("payouts.status", "=", filter.status);
   if (filter.from !== undefined) query = query.where("settlements.created_at", ">=", filter.from);
