@@ -18,7 +18,6 @@ const HANDLES = new Set(["Storage", "Executor"]);
 const REMAINING = [
   "AccountListRow",
   "AccountRow",
-  "ApiKeyRow",
   "Business",
   "BusinessProfileRow",
   "DeliveryContext",

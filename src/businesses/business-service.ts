@@ -238,7 +238,7 @@ export class BusinessService {
    */
   async resolveKey(reference: string): Promise<ApiKeySummary & { businessId: string }> {
     const row = await findKey(this.storage.db, reference);
-    return { ...apiKeySummary(row), businessId: row.business_id };
+    return { ...apiKeySummary(row), businessId: row.businessId };
   }
 
   /**
@@ -264,7 +264,7 @@ export class BusinessService {
    */
   async setOwnKeyStatus(businessId: string, keyId: string, status: ApiKeyStatus): Promise<ApiKeySummary> {
     const row = isUuid(keyId) ? await findApiKeyById(this.storage.db, keyId) : undefined;
-    if (!row || row.business_id !== businessId) throw notFound("no such API key");
+    if (!row || row.businessId !== businessId) throw notFound("no such API key");
     await this.setKeyStatus(keyId, status);
     return { ...apiKeySummary(row), status };
   }

@@ -269,6 +269,5 @@ export interface VirtualBankAccountsTable {
 }
 
 export type Business = Selectable<BusinessesTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
