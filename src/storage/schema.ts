@@ -268,6 +268,5 @@ export interface VirtualBankAccountsTable {
   created_at: string;
 }
 
-export type Business = Selectable<BusinessesTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
