@@ -22,7 +22,6 @@ const REMAINING = [
   "DeliveryContext",
   "DueDelivery",
   "EndpointRow",
-  "InvitationRow",
   "SettlementTermsRow",
   "SettlementWithPayout",
   "UserRow",

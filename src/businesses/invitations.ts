@@ -8,7 +8,6 @@ import { isUniqueViolation } from "../storage/errors.js";
 import {
   deleteExpiredLinks,
   hasOwner,
-  type InvitationRow,
   insertInvitation,
   liveInvitation,
   openInvitations,
@@ -47,6 +46,18 @@ export interface OpenInvitation {
   expiresAt: string;
 }
 
+/** An invitation as the domain reads it (storage's team-repository.ts selects it): never its token's hash. */
+interface InvitationRecord {
+  id: string;
+  businessId: string;
+  email: string;
+  memberRole: MemberRole;
+  /** The user who invited (null: the CLI's invite-owner). */
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
 const invitationGone = () =>
   linkGone(`Ask whoever invited you for a new invitation: each works once, for ${INVITATION_DAYS} days.`);
 
@@ -68,13 +79,17 @@ export class Invitations {
 
   /** The business's invitations still open, newest first. */
   async open(businessId: string): Promise<OpenInvitation[]> {
-    const rows = await openInvitations(this.options.storage.db, businessId, isoNow(this.now));
-    return rows.map((row) => ({
-      id: row.id,
-      email: row.email,
-      role: row.member_role,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
+    const invitations: InvitationRecord[] = await openInvitations(
+      this.options.storage.db,
+      businessId,
+      isoNow(this.now),
+    );
+    return invitations.map((invitation) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.memberRole,
+      createdAt: invitation.createdAt,
+      expiresAt: invitation.expiresAt,
     }));
   }
 
@@ -129,9 +144,16 @@ export class Invitations {
     token: string,
   ): Promise<{ businessName: string; email: string; role: MemberRole } | undefined> {
     const db = this.options.storage.db;
-    const row = await liveInvitation(db, linkHash(token), isoNow(this.now));
-    const business = row && (await findBusiness(db, row.business_id));
-    return row && business && { businessName: business.name, email: row.email, role: row.member_role };
+    const invitation: InvitationRecord | undefined = await liveInvitation(
+      db,
+      linkHash(token),
+      isoNow(this.now),
+    );
+    const business = invitation && (await findBusiness(db, invitation.businessId));
+    return (
+      invitation &&
+      business && { businessName: business.name, email: invitation.email, role: invitation.memberRole }
+    );
   }
 
   /**
@@ -147,9 +169,9 @@ export class Invitations {
     try {
       await writeTransaction(this.options.storage, async (trx) => {
         const now = isoNow(this.now);
-        const taken = await takeInvitation(trx, linkHash(token), now);
+        const taken: InvitationRecord | undefined = await takeInvitation(trx, linkHash(token), now);
         if (!taken) throw invitationGone();
-        if (taken.member_role === "owner" && (await hasOwner(trx, taken.business_id))) {
+        if (taken.memberRole === "owner" && (await hasOwner(trx, taken.businessId))) {
           throw new AppError(
             ErrorCode.CONFLICT,
             409,
@@ -157,7 +179,7 @@ export class Invitations {
           );
         }
         member = newUserRow(
-          { businessId: taken.business_id, memberRole: taken.member_role },
+          { businessId: taken.businessId, memberRole: taken.memberRole },
           taken.email,
           passwordHash,
           now,
@@ -221,7 +243,7 @@ export class Invitations {
   }
 }
 
-const joinedDetail = (invitation: InvitationRow) => ({
-  role: invitation.member_role,
-  invitedBy: invitation.invited_by,
+const joinedDetail = (invitation: InvitationRecord) => ({
+  role: invitation.memberRole,
+  invitedBy: invitation.invitedBy,
 });
