@@ -18,7 +18,6 @@ const HANDLES = new Set(["Storage", "Executor"]);
 const REMAINING = [
   "AccountListRow",
   "AccountRow",
-  "BusinessProfileRow",
   "DeliveryContext",
   "DueDelivery",
   "EndpointRow",
