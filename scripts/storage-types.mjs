@@ -23,7 +23,6 @@ const REMAINING = [
   "EndpointRow",
   "SettlementTermsRow",
   "SettlementWithPayout",
-  "UserRow",
 ];
 
 const filesUnder = (dir) =>

@@ -166,7 +166,7 @@ export class BusinessService {
       const from = business.verificationStatus;
       // The operator's role as it is now, not as their session began: a demoted admin suspends nothing.
       const operator = actor.type === "operator" ? await findUser(trx, actor.operatorId) : undefined;
-      const operatorRole = operator?.disabled_at === null ? operator.operator_role : null;
+      const operatorRole = operator?.disabledAt === null ? operator.operatorRole : null;
       const checked = checkTransition(from, status, actor, reason, operatorRole);
       const at = this.now().toISOString();
       // Still at `from`: a concurrent change of the same business is refused, never overwritten.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
+import type { UserRecord } from "../core/people.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import { findBusiness } from "../storage/business-repository.js";
@@ -15,12 +16,12 @@ import {
   takeInvitation,
 } from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { businessUsers, insertAudit, insertUser, type UserRow } from "../storage/user-repository.js";
+import { businessUsers, insertAudit, insertUser } from "../storage/user-repository.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
 import { type MemberRole, ROLE_LABELS } from "./roles.js";
 import { actingMember, assignable, mayGiveOrTake } from "./team.js";
-import { newUserRow, userAudit } from "./user-records.js";
+import { newUserRecord, userAudit } from "./user-records.js";
 import { parseEmail, toUser, type User } from "./users.js";
 
 // Invitations to a business's team (issue 28, item 3): a single-use link mailed for seven days,
@@ -165,7 +166,7 @@ export class Invitations {
     if (!invitation) throw invitationGone();
     checkPassword(password, [invitation.email, invitation.businessName]);
     const passwordHash = await hashPassword(password);
-    let member: UserRow | undefined;
+    let member: UserRecord | undefined;
     try {
       await writeTransaction(this.options.storage, async (trx) => {
         const now = isoNow(this.now);
@@ -178,7 +179,7 @@ export class Invitations {
             "This business has an owner now: ask them to invite you",
           );
         }
-        member = newUserRow(
+        member = newUserRecord(
           { businessId: taken.businessId, memberRole: taken.memberRole },
           taken.email,
           passwordHash,
@@ -197,14 +198,14 @@ export class Invitations {
       }
       throw error;
     }
-    return toUser(member as UserRow);
+    return toUser(member as UserRecord);
   }
 
   private async sendInvitation(
     businessId: string,
     email: string,
     role: MemberRole,
-    by: UserRow | undefined,
+    by: UserRecord | undefined,
   ): Promise<{ email: string; expiresAt: string }> {
     const { storage, notices } = this.options;
     const { token, hash } = newLinkToken();
@@ -238,7 +239,7 @@ export class Invitations {
     return { email, expiresAt };
   }
 
-  private acting(businessId: string, userId: string, what: string): Promise<UserRow> {
+  private acting(businessId: string, userId: string, what: string): Promise<UserRecord> {
     return actingMember(this.options.storage.db, businessId, userId, "members", what);
   }
 }
