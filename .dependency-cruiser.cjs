@@ -13,9 +13,8 @@
 // The SDK (src/client) imports nothing of the server at run time but the signing function, and
 // its types only from core/api-types.ts (which imports nothing); a front may use it.
 // The domain and providers work on their own records, not storage's row types (the
-// src/storage/schema*.ts modules), but for the files listed in ROW_TYPE_IMPORTERS.
-// Cycles between rooms (a folder under src/, or a file directly in it) are checked by
-// scripts/floors.mjs over this tool's own graph, and so is that every listed file exists.
+// src/storage/schema*.ts modules). Cycles between rooms (a folder under src/, or a file directly
+// in it) are checked by scripts/floors.mjs over this tool's own graph.
 
 const CORE =
   "^src/(errors|clock|display-name)\\.ts$|^src/ledger/(posting|holds|fees|payout-fees|kobo|kinds|ledger-port|ledger-records)\\.ts$|^src/(core|shared)/";
@@ -27,16 +26,6 @@ const FRONTS = "^src/(http|dashboard|cli|bank|web)/";
 const CLIENT = "^src/client/";
 const CLI_ROOT = "^src/cli/(main|run|command)\\.ts$";
 const ROW_TYPES = "^src/storage/schema[^/]*\\.ts$";
-
-// The domain files that still import storage's row types: moving the domain onto its own
-// records (issue 45) is later work, so this list may only shrink. A listed file that no longer
-// imports one fails the check (`row-type-importers-listed-exactly`), and so does one that is
-// gone (scripts/floors.mjs): remove it from the list then.
-const ROW_TYPE_IMPORTERS = [
-  "src/businesses/api-keys.ts",
-  "src/businesses/business-service.ts",
-  "src/businesses/business-views.ts",
-].map((file) => `^${file.replaceAll(".", "\\.")}$`);
 
 /** A rule: files matching `from` import only files matching one of `allowed` (within src/). */
 const floor = (name, from, allowed, pathNot) => ({
@@ -71,7 +60,7 @@ module.exports = {
       severity: "error",
       comment:
         "A storage row type (src/storage/schema*.ts) in the domain or providers: declare the record (or the value set, in core/) where it is used, and let storage map its rows to it.",
-      from: { path: [DOMAIN, PROVIDERS], pathNot: [CORE, ...ROW_TYPE_IMPORTERS] },
+      from: { path: [DOMAIN, PROVIDERS], pathNot: CORE },
       to: { path: ROW_TYPES },
     },
     {
@@ -105,15 +94,6 @@ module.exports = {
       comment: "The SDK's types come from core/api-types.ts alone, so its declarations need no package.",
       from: { path: "^src/client/" },
       to: { path: "^src/", pathNot: "^src/client/|^src/auth/signature\\.ts$|^src/core/api-types\\.ts$" },
-    },
-  ],
-  required: [
-    {
-      name: "row-type-importers-listed-exactly",
-      severity: "error",
-      comment: "A file in ROW_TYPE_IMPORTERS no longer imports a storage row type: take it off the list.",
-      module: { path: ROW_TYPE_IMPORTERS },
-      to: { path: ROW_TYPES },
     },
   ],
   options: {

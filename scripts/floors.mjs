@@ -1,13 +1,10 @@
 // The floors, checked (`npm run lint`): dependency-cruiser's rules (.dependency-cruiser.cjs: no
 // cycle between files, no import up the floors, no storage in a front, no storage row type in
-// the domain but from the files it lists), and what the rules cannot say: no cycle between
-// rooms, a room being a folder directly under src/ or a file directly in it, and no file listed
-// as still importing row types that is gone. Exits 1 when anything is found, naming each import
-// that breaks a rule, each circle of rooms and each listed file that is gone. And, from the
-// syntax (scripts/storage-types.mjs), that no file outside storage and compose/ imports a type
-// storage declares but its handles and a listed, shrinking remainder, whose count it prints.
+// the domain), and what the rules cannot say: no cycle between rooms, a room being a folder
+// directly under src/ or a file directly in it. And, from the syntax (scripts/storage-types.mjs),
+// that no file outside storage and compose/ imports a type storage declares but its handles.
+// Exits 1 when anything is found, naming each import that breaks a rule and each circle of rooms.
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { checkStorageTypes } from "./storage-types.mjs";
 
 const graph = JSON.parse(
@@ -17,22 +14,10 @@ const graph = JSON.parse(
   }),
 );
 const violations = graph.summary.violations;
-// A listed file that is gone matches no module, so the rule that requires its import never runs.
-const cruised = new Set(graph.modules.map((module) => module.source));
-const rowTypeImporters = createRequire(import.meta.url)("../.dependency-cruiser.cjs").required.find(
-  (rule) => rule.name === "row-type-importers-listed-exactly",
-);
-const gone = rowTypeImporters.module.path.filter(
-  (pattern) => ![...cruised].some((f) => new RegExp(pattern).test(f)),
-);
-for (const pattern of gone)
-  console.error(`${rowTypeImporters.name}: ${pattern} is listed but no such file exists`);
 for (const v of violations) {
   const path = v.cycle
     ? [v.from, ...v.cycle.map((step) => step.name ?? step)].join(" -> ")
-    : v.rule.name === rowTypeImporters.name
-      ? `${v.from} is listed but imports no storage row type`
-      : `${v.from} -> ${v.to}`;
+    : `${v.from} -> ${v.to}`;
   console.error(`${v.rule.name}: ${path}`);
 }
 const room = (file) => {
@@ -84,16 +69,8 @@ const visit = (node) => {
 for (const node of edges.keys()) if (!index.has(node)) visit(node);
 
 const storageTypes = checkStorageTypes(new URL("..", import.meta.url).pathname);
-for (const problem of storageTypes.problems) console.error(problem);
-console.log(
-  `floors: ${storageTypes.remaining} imports of ${storageTypes.names} storage-declared types outside storage and compose/ (a remainder that may only shrink: scripts/storage-types.mjs)`,
-);
-if (
-  circles.length === 0 &&
-  violations.length === 0 &&
-  gone.length === 0 &&
-  storageTypes.problems.length === 0
-) {
+for (const problem of storageTypes) console.error(problem);
+if (circles.length === 0 && violations.length === 0 && storageTypes.length === 0) {
   console.log(`floors: no import runs up, no cycle (${graph.summary.totalCruised} files)`);
   process.exit(0);
 }

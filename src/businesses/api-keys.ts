@@ -4,7 +4,6 @@ import { API_KEY_STATUSES, type ApiKeyStatus } from "../core/business-states.js"
 import { AppError, ErrorCode } from "../errors.js";
 import { findApiKeyByHash, findApiKeyById, findApiKeysByPrefix } from "../storage/api-key-repository.js";
 import type { Executor } from "../storage/executor.js";
-import type { ApiKeyRow } from "../storage/schema.js";
 import type { SecretBox } from "./secret-box.js";
 
 /** How every API key starts; a secret key starts differently. */
@@ -51,6 +50,19 @@ export interface ApiKeySummary {
   lastUsedAt: string | null;
 }
 
+/** A key as the domain reads it (storage's api-key-repository.ts selects it): never its hash or its secret. */
+export interface ApiKeyRecord {
+  id: string;
+  businessId: string;
+  /** The first characters of the API key, for display. */
+  keyPrefix: string;
+  status: ApiKeyStatus;
+  minSignatureVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  lastUsedAt: string | null;
+}
+
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
 
@@ -88,14 +100,14 @@ export function parseKeyReference(text: string): KeyReference {
 }
 
 /** A key as listed: never its secret. */
-export const apiKeySummary = (row: ApiKeyRow): ApiKeySummary => ({
-  keyId: row.id,
-  prefix: row.key_prefix,
-  status: row.status,
-  minSignatureVersion: row.min_signature_version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  lastUsedAt: row.last_used_at,
+export const apiKeySummary = (key: ApiKeyRecord): ApiKeySummary => ({
+  keyId: key.id,
+  prefix: key.keyPrefix,
+  status: key.status,
+  minSignatureVersion: key.minSignatureVersion,
+  createdAt: key.createdAt,
+  updatedAt: key.updatedAt,
+  lastUsedAt: key.lastUsedAt,
 });
 
 export function isApiKeyStatus(value: string): value is ApiKeyStatus {
@@ -106,7 +118,7 @@ export function isApiKeyStatus(value: string): value is ApiKeyStatus {
  * The key named by its id, its display prefix or the whole API key (see parseKeyReference); a
  * prefix two keys share is refused (409) with their ids, never resolved to one of them.
  */
-export async function findKey(db: Executor, text: string): Promise<ApiKeyRow> {
+export async function findKey(db: Executor, text: string): Promise<ApiKeyRecord> {
   const reference = parseKeyReference(text);
   switch (reference.kind) {
     case "id": {
@@ -124,7 +136,7 @@ export async function findKey(db: Executor, text: string): Promise<ApiKeyRow> {
       const [row, ...others] = rows;
       if (!row) throw notFound(`no API key with prefix ${reference.prefix}`);
       if (others.length > 0) {
-        const listed = rows.map((r) => `${r.id} (business ${r.business_id})`).join(", ");
+        const listed = rows.map((r) => `${r.id} (business ${r.businessId})`).join(", ");
         throw new AppError(
           ErrorCode.CONFLICT,
           409,

@@ -7,12 +7,7 @@ import { formTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import type { Storage } from "../storage/database.js";
 import { writeTransaction } from "../storage/transactions.js";
-import {
-  type BusinessProfileRow,
-  findBusinessProfile,
-  insertActorAudit,
-  upsertBusinessProfile,
-} from "../storage/user-repository.js";
+import { findBusinessProfile, insertActorAudit, upsertBusinessProfile } from "../storage/user-repository.js";
 import type { BusinessService, VerificationChange } from "./business-service.js";
 
 /** What a business submits to be verified. */
@@ -61,7 +56,23 @@ export function parseBusinessProfile(input: Record<string, unknown>): Omit<Busin
   return checkForm(input, PROFILE_FIELDS);
 }
 
-const toProfile = (row: BusinessProfileRow): BusinessProfile => ({
+/**
+ * A submission as storage reads it (user-repository.ts's findBusinessProfile), in its columns'
+ * names: payouts' settlement terms read the same answer's registered_name, so the names move
+ * to the domain's with that reader.
+ */
+interface StoredProfile {
+  business_id: string;
+  registered_name: string;
+  rc_number: string;
+  address: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  submitted_at: string;
+}
+
+const toProfile = (row: StoredProfile): BusinessProfile => ({
   registeredName: row.registered_name,
   rcNumber: row.rc_number,
   address: row.address,
@@ -132,7 +143,7 @@ export class BusinessProfiles {
 
   /** The business's latest submission, if any. */
   async find(businessId: string): Promise<BusinessProfile | undefined> {
-    const row = await findBusinessProfile(this.storage.db, businessId);
+    const row: StoredProfile | undefined = await findBusinessProfile(this.storage.db, businessId);
     return row && toProfile(row);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashApiKey } from "../auth/api-key-hash.js";
 import type { Clock } from "../clock.js";
 import { type Actor, actorId } from "../core/actor.js";
+import type { BusinessRecord } from "../core/business-record.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
@@ -23,7 +24,6 @@ import {
 import { advanceCounter, CREDENTIALS_EPOCH } from "../storage/counter-repository.js";
 import type { Storage } from "../storage/database.js";
 import type { Executor } from "../storage/executor.js";
-import type { Business } from "../storage/schema.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findUser } from "../storage/user-repository.js";
 import {
@@ -99,12 +99,12 @@ export class BusinessService {
   async createBusiness(
     name: string,
     status: VerificationStatus = "not_submitted",
-  ): Promise<{ business: Business } & IssuedKeyPair> {
+  ): Promise<{ business: BusinessRecord } & IssuedKeyPair> {
     if (!isVerificationStatus(status)) throw invalid(`unknown verification status: ${status}`);
     const business = this.newBusiness(name, status);
     const keys = await writeTransaction(this.storage, async (trx) => {
       await insertBusiness(trx, business);
-      return this.insertKeyPair(trx, business.id, business.created_at);
+      return this.insertKeyPair(trx, business.id, business.createdAt);
     });
     return { business, ...keys };
   }
@@ -115,8 +115,8 @@ export class BusinessService {
    */
   async registerBusiness(
     name: string,
-    alsoInTransaction?: (trx: Executor, business: Business) => Promise<void>,
-  ): Promise<Business> {
+    alsoInTransaction?: (trx: Executor, business: BusinessRecord) => Promise<void>,
+  ): Promise<BusinessRecord> {
     const business = this.newBusiness(name, "not_submitted");
     await writeTransaction(this.storage, async (trx) => {
       await insertBusiness(trx, business);
@@ -125,25 +125,25 @@ export class BusinessService {
     return business;
   }
 
-  private newBusiness(name: string, status: VerificationStatus): Business {
+  private newBusiness(name: string, status: VerificationStatus): BusinessRecord {
     // It becomes part of every account name and is printed by the CLI: the customer-name rules.
     const checkedName = parseBusinessName(name);
     const now = this.now().toISOString();
     return {
       id: randomUUID(),
       name: checkedName,
-      verification_status: status,
-      account_count: 0,
-      fee_basis_points: 0,
-      fee_cap_kobo: null,
-      payout_fee_tiers: null,
-      payouts_enabled: 0,
-      payout_limit_kobo: null,
-      payout_daily_limit_kobo: null,
-      time_zone: DEFAULT_TIME_ZONE,
-      require_two_factor: 0,
-      created_at: now,
-      updated_at: now,
+      verificationStatus: status,
+      accountCount: 0,
+      feeBasisPoints: 0,
+      feeCapKobo: null,
+      payoutFeeTiers: null,
+      payoutsEnabled: 0,
+      payoutLimitKobo: null,
+      payoutDailyLimitKobo: null,
+      timeZone: DEFAULT_TIME_ZONE,
+      requireTwoFactor: 0,
+      createdAt: now,
+      updatedAt: now,
     };
   }
 
@@ -163,10 +163,10 @@ export class BusinessService {
     const change = await this.changeCredentials(async (trx) => {
       const business = await findBusiness(trx, businessId);
       if (!business) throw notFound(`no business with id ${businessId}`);
-      const from = business.verification_status;
+      const from = business.verificationStatus;
       // The operator's role as it is now, not as their session began: a demoted admin suspends nothing.
       const operator = actor.type === "operator" ? await findUser(trx, actor.operatorId) : undefined;
-      const operatorRole = operator?.disabled_at === null ? operator.operator_role : null;
+      const operatorRole = operator?.disabledAt === null ? operator.operatorRole : null;
       const checked = checkTransition(from, status, actor, reason, operatorRole);
       const at = this.now().toISOString();
       // Still at `from`: a concurrent change of the same business is refused, never overwritten.
@@ -238,7 +238,7 @@ export class BusinessService {
    */
   async resolveKey(reference: string): Promise<ApiKeySummary & { businessId: string }> {
     const row = await findKey(this.storage.db, reference);
-    return { ...apiKeySummary(row), businessId: row.business_id };
+    return { ...apiKeySummary(row), businessId: row.businessId };
   }
 
   /**
@@ -264,7 +264,7 @@ export class BusinessService {
    */
   async setOwnKeyStatus(businessId: string, keyId: string, status: ApiKeyStatus): Promise<ApiKeySummary> {
     const row = isUuid(keyId) ? await findApiKeyById(this.storage.db, keyId) : undefined;
-    if (!row || row.business_id !== businessId) throw notFound("no such API key");
+    if (!row || row.businessId !== businessId) throw notFound("no such API key");
     await this.setKeyStatus(keyId, status);
     return { ...apiKeySummary(row), status };
   }

@@ -1,9 +1,9 @@
+import type { BusinessRecord } from "../core/business-record.js";
 import {
   VERIFICATION_STATUSES,
   type VerificationEvent,
   type VerificationStatus,
 } from "../core/business-states.js";
-import type { Business } from "../storage/schema.js";
 
 // A business and its verification history as the domain shows them (business-service.ts).
 
@@ -37,17 +37,17 @@ export const toChange = (event: VerificationEvent): VerificationChange => ({
   at: event.createdAt,
 });
 
-export const businessSummary = (row: Business): BusinessSummary => ({
-  businessId: row.id,
-  name: row.name,
-  verificationStatus: row.verification_status,
-  accounts: Number(row.account_count),
+export const businessSummary = (business: BusinessRecord): BusinessSummary => ({
+  businessId: business.id,
+  name: business.name,
+  verificationStatus: business.verificationStatus,
+  accounts: Number(business.accountCount),
   fee: {
-    basisPoints: Number(row.fee_basis_points),
-    capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
+    basisPoints: Number(business.feeBasisPoints),
+    capKobo: business.feeCapKobo === null ? null : Number(business.feeCapKobo),
   },
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
+  createdAt: business.createdAt,
+  updatedAt: business.updatedAt,
 });
 
 export function isVerificationStatus(value: string): value is VerificationStatus {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
+import type { UserRecord } from "../core/people.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import { findBusiness } from "../storage/business-repository.js";
@@ -8,7 +9,6 @@ import { isUniqueViolation } from "../storage/errors.js";
 import {
   deleteExpiredLinks,
   hasOwner,
-  type InvitationRow,
   insertInvitation,
   liveInvitation,
   openInvitations,
@@ -16,12 +16,12 @@ import {
   takeInvitation,
 } from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { businessUsers, insertAudit, insertUser, type UserRow } from "../storage/user-repository.js";
+import { businessUsers, insertAudit, insertUser } from "../storage/user-repository.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
 import { type MemberRole, ROLE_LABELS } from "./roles.js";
 import { actingMember, assignable, mayGiveOrTake } from "./team.js";
-import { newUserRow, userAudit } from "./user-records.js";
+import { newUserRecord, userAudit } from "./user-records.js";
 import { parseEmail, toUser, type User } from "./users.js";
 
 // Invitations to a business's team (issue 28, item 3): a single-use link mailed for seven days,
@@ -47,6 +47,18 @@ export interface OpenInvitation {
   expiresAt: string;
 }
 
+/** An invitation as the domain reads it (storage's team-repository.ts selects it): never its token's hash. */
+interface InvitationRecord {
+  id: string;
+  businessId: string;
+  email: string;
+  memberRole: MemberRole;
+  /** The user who invited (null: the CLI's invite-owner). */
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
 const invitationGone = () =>
   linkGone(`Ask whoever invited you for a new invitation: each works once, for ${INVITATION_DAYS} days.`);
 
@@ -68,13 +80,17 @@ export class Invitations {
 
   /** The business's invitations still open, newest first. */
   async open(businessId: string): Promise<OpenInvitation[]> {
-    const rows = await openInvitations(this.options.storage.db, businessId, isoNow(this.now));
-    return rows.map((row) => ({
-      id: row.id,
-      email: row.email,
-      role: row.member_role,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
+    const invitations: InvitationRecord[] = await openInvitations(
+      this.options.storage.db,
+      businessId,
+      isoNow(this.now),
+    );
+    return invitations.map((invitation) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.memberRole,
+      createdAt: invitation.createdAt,
+      expiresAt: invitation.expiresAt,
     }));
   }
 
@@ -129,9 +145,16 @@ export class Invitations {
     token: string,
   ): Promise<{ businessName: string; email: string; role: MemberRole } | undefined> {
     const db = this.options.storage.db;
-    const row = await liveInvitation(db, linkHash(token), isoNow(this.now));
-    const business = row && (await findBusiness(db, row.business_id));
-    return row && business && { businessName: business.name, email: row.email, role: row.member_role };
+    const invitation: InvitationRecord | undefined = await liveInvitation(
+      db,
+      linkHash(token),
+      isoNow(this.now),
+    );
+    const business = invitation && (await findBusiness(db, invitation.businessId));
+    return (
+      invitation &&
+      business && { businessName: business.name, email: invitation.email, role: invitation.memberRole }
+    );
   }
 
   /**
@@ -143,21 +166,21 @@ export class Invitations {
     if (!invitation) throw invitationGone();
     checkPassword(password, [invitation.email, invitation.businessName]);
     const passwordHash = await hashPassword(password);
-    let member: UserRow | undefined;
+    let member: UserRecord | undefined;
     try {
       await writeTransaction(this.options.storage, async (trx) => {
         const now = isoNow(this.now);
-        const taken = await takeInvitation(trx, linkHash(token), now);
+        const taken: InvitationRecord | undefined = await takeInvitation(trx, linkHash(token), now);
         if (!taken) throw invitationGone();
-        if (taken.member_role === "owner" && (await hasOwner(trx, taken.business_id))) {
+        if (taken.memberRole === "owner" && (await hasOwner(trx, taken.businessId))) {
           throw new AppError(
             ErrorCode.CONFLICT,
             409,
             "This business has an owner now: ask them to invite you",
           );
         }
-        member = newUserRow(
-          { businessId: taken.business_id, memberRole: taken.member_role },
+        member = newUserRecord(
+          { businessId: taken.businessId, memberRole: taken.memberRole },
           taken.email,
           passwordHash,
           now,
@@ -175,14 +198,14 @@ export class Invitations {
       }
       throw error;
     }
-    return toUser(member as UserRow);
+    return toUser(member as UserRecord);
   }
 
   private async sendInvitation(
     businessId: string,
     email: string,
     role: MemberRole,
-    by: UserRow | undefined,
+    by: UserRecord | undefined,
   ): Promise<{ email: string; expiresAt: string }> {
     const { storage, notices } = this.options;
     const { token, hash } = newLinkToken();
@@ -216,12 +239,12 @@ export class Invitations {
     return { email, expiresAt };
   }
 
-  private acting(businessId: string, userId: string, what: string): Promise<UserRow> {
+  private acting(businessId: string, userId: string, what: string): Promise<UserRecord> {
     return actingMember(this.options.storage.db, businessId, userId, "members", what);
   }
 }
 
-const joinedDetail = (invitation: InvitationRow) => ({
-  role: invitation.member_role,
-  invitedBy: invitation.invited_by,
+const joinedDetail = (invitation: InvitationRecord) => ({
+  role: invitation.memberRole,
+  invitedBy: invitation.invitedBy,
 });

@@ -20,7 +20,7 @@ import {
 } from "../storage/user-repository.js";
 import { newLinkToken } from "./links.js";
 import { hashPassword } from "./passwords.js";
-import { newUserRow } from "./user-records.js";
+import { newUserRecord } from "./user-records.js";
 
 // The console's operators (issue 28, item 11): an admin invites one by email with a role (the
 // mailed link sets their password), changes a role, disables and enables. The console always
@@ -101,8 +101,8 @@ export class Operators {
     const at = new Date(now).toISOString();
     // A password no one knows until the link sets one.
     const row = {
-      ...newUserRow("operator", email, await hashPassword(randomBytes(32).toString("hex")), at),
-      operator_role: role,
+      ...newUserRecord("operator", email, await hashPassword(randomBytes(32).toString("hex")), at),
+      operatorRole: role,
     };
     const { token, hash } = newLinkToken();
     const inviter = await findUser(storage.db, actor.operatorId);
@@ -133,7 +133,7 @@ export class Operators {
 
   /** Gives an operator another role; never leaves the console without an enabled admin. */
   async setRole(actor: Actor, id: string, role: OperatorRole): Promise<void> {
-    await this.change(actor, id, "operator.role_changed", { operator_role: role }, { role });
+    await this.change(actor, id, "operator.role_changed", { operatorRole: role }, { role });
   }
 
   /**
@@ -149,7 +149,7 @@ export class Operators {
       actor,
       id,
       disabled ? "operator.disabled" : "operator.enabled",
-      { disabled_at: disabled ? at : null },
+      { disabledAt: disabled ? at : null },
       {},
     );
   }
@@ -158,7 +158,7 @@ export class Operators {
     actor: Actor,
     id: string,
     action: string,
-    fields: { operator_role?: OperatorRole; disabled_at?: string | null },
+    fields: { operatorRole?: OperatorRole; disabledAt?: string | null },
     detail: Record<string, unknown>,
   ): Promise<void> {
     const at = isoNow(this.now);
@@ -167,13 +167,12 @@ export class Operators {
       await advanceCounter(trx, CHANGES, 1);
       const row = await findUser(trx, id);
       if (row?.role !== "operator") throw notAnOperator();
-      const role = fields.operator_role ?? row.operator_role;
-      const disabled =
-        fields.disabled_at === undefined ? row.disabled_at !== null : fields.disabled_at !== null;
-      const wasAnAdmin = row.operator_role === "admin" && row.disabled_at === null;
+      const role = fields.operatorRole ?? row.operatorRole;
+      const disabled = fields.disabledAt === undefined ? row.disabledAt !== null : fields.disabledAt !== null;
+      const wasAnAdmin = row.operatorRole === "admin" && row.disabledAt === null;
       if (wasAnAdmin && (role !== "admin" || disabled) && (await enabledAdmins(trx)) <= 1) throw lastAdmin();
       await updateUser(trx, id, fields);
-      if (fields.disabled_at) await revokeUserSessions(trx, id, at);
+      if (fields.disabledAt) await revokeUserSessions(trx, id, at);
       await insertActorAudit(trx, {
         actor,
         businessId: null,

@@ -84,14 +84,14 @@ export class PasswordResets {
       });
       await insertActorAudit(trx, {
         actor: actorOf(row),
-        businessId: row.business_id,
+        businessId: row.businessId,
         action: "password.reset_requested",
         detail: {},
         at: new Date(now).toISOString(),
       });
     });
     const link = `${notices.publicUrl}${base}/reset?token=${token}`;
-    await notices.passwordReset({ email: row.email, businessId: row.business_id }, link, RESET_LINK_MINUTES);
+    await notices.passwordReset({ email: row.email, businessId: row.businessId }, link, RESET_LINK_MINUTES);
   }
 
   /** Whether the link's token is still good (its form is shown only then). */
@@ -112,11 +112,11 @@ export class PasswordResets {
       const now = isoNow(this.now);
       // Taken under the write: two tabs sending the form use the link once.
       if ((await takePasswordReset(trx, tokenHash, now)) !== row.id) throw linkExpired();
-      await updateUser(trx, row.id, { password_hash: passwordHash, password_changed_at: now });
+      await updateUser(trx, row.id, { passwordHash, passwordChangedAt: now });
       await revokeUserSessions(trx, row.id, now);
       await insertActorAudit(trx, {
         actor: actorOf(row),
-        businessId: row.business_id,
+        businessId: row.businessId,
         action: "password.reset",
         detail: {},
         at: now,

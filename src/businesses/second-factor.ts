@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
+import type { UserRecord } from "../core/people.js";
 import { AppError, ErrorCode, validationFailed } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import {
@@ -15,7 +16,6 @@ import {
   insertActorAudit,
   insertAudit,
   revokeUserSessions,
-  type UserRow,
   updateUser,
   useTotpStep,
 } from "../storage/user-repository.js";
@@ -73,12 +73,12 @@ export class SecondFactor {
    * A recovery code in place of the app's: counted as a guess like a code, used up by one
    * conditional write (two sign-ins with one code: one succeeds), audited with how many are left.
    */
-  private async spendRecoveryCode(row: UserRow, code: string, from: SignInOrigin): Promise<void> {
+  private async spendRecoveryCode(row: UserRecord, code: string, from: SignInOrigin): Promise<void> {
     const subject = codeSubject(row.id);
     await this.attempts.count(subject);
     const hash = this.recoveryHash(row.id, code);
     const used =
-      row.totp_enabled_at !== null &&
+      row.totpEnabledAt !== null &&
       (await writeTransaction(this.options.storage, async (trx) => {
         if (!(await useRecoveryCode(trx, row.id, hash, this.isoNow()))) return false;
         await this.attempts.clear(subject, trx);
@@ -101,7 +101,7 @@ export class SecondFactor {
   /** Ten new recovery codes for the user (the old ones are void), with the password and the app's code; shown once. */
   async regenerateRecoveryCodes(userId: string, password: string, code: string): Promise<string[]> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (!row.totp_enabled_at) throw validationFailed("Turn two-factor sign-in on first");
+    if (!row.totpEnabledAt) throw validationFailed("Turn two-factor sign-in on first");
     await this.proveApp(row, password, code, "recovery_codes.change");
     return writeTransaction(this.options.storage, async (trx) => {
       const codes = await this.newRecoveryCodes(trx, row.id);
@@ -124,19 +124,19 @@ export class SecondFactor {
     const row = await requireUser(this.options.storage.db, userId);
     if (row.role !== "business")
       throw validationFailed(`${row.email} is an operator: only a business user's two-factor is reset here`);
-    if (!row.totp_enabled_at) throw validationFailed(`${row.email} has no two-factor sign-in to reset`);
+    if (!row.totpEnabledAt) throw validationFailed(`${row.email} has no two-factor sign-in to reset`);
     await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
       await turnOff(trx, row.id, now);
       await insertActorAudit(trx, {
         actor: operator,
-        businessId: row.business_id,
+        businessId: row.businessId,
         action: "totp.reset_by_operator",
         detail: { email: row.email },
         at: now,
       });
     });
-    await this.options.notices?.twoFactorReset({ email: row.email, businessId: row.business_id });
+    await this.options.notices?.twoFactorReset({ email: row.email, businessId: row.businessId });
     await this.options.notices?.secondFactorChanged(row, "reset");
   }
 
@@ -171,8 +171,8 @@ export class SecondFactor {
     shown: (iso: string) => string = (iso) => iso,
   ): Promise<void> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (!row.totp_enabled_at) throw twoFactorNeeded();
-    const usableFrom = Date.parse(row.totp_enabled_at) + (this.options.moneyCoolOffMs ?? 0);
+    if (!row.totpEnabledAt) throw twoFactorNeeded();
+    const usableFrom = Date.parse(row.totpEnabledAt) + (this.options.moneyCoolOffMs ?? 0);
     if (this.now() < usableFrom) throw coolingOff(shown(new Date(usableFrom).toISOString()));
     refuseRecoveryCode(code ?? "");
     await this.spendCode(row, code ?? "", `${action}.confirmed`, `${action}.code_failed`, {});
@@ -181,13 +181,13 @@ export class SecondFactor {
   /** Until when the user's new authenticator moves no money (undefined: none, or its cool-off is over). */
   async coolingUntil(userId: string): Promise<string | undefined> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (!row.totp_enabled_at) return undefined;
-    const usableFrom = Date.parse(row.totp_enabled_at) + (this.options.moneyCoolOffMs ?? 0);
+    if (!row.totpEnabledAt) return undefined;
+    const usableFrom = Date.parse(row.totpEnabledAt) + (this.options.moneyCoolOffMs ?? 0);
     return this.now() < usableFrom ? new Date(usableFrom).toISOString() : undefined;
   }
 
   private async spendCode(
-    row: UserRow,
+    row: UserRecord,
     code: string,
     succeeded: string,
     failed: string,
@@ -195,11 +195,9 @@ export class SecondFactor {
   ): Promise<void> {
     const subject = codeSubject(row.id);
     await this.attempts.count(subject);
-    const secret = row.totp_enabled_at ? this.totpSecret(row) : undefined;
+    const secret = row.totpEnabledAt ? this.totpSecret(row) : undefined;
     const step =
-      secret === undefined
-        ? undefined
-        : acceptedTotpStep(secret, String(code), this.now(), row.totp_last_step);
+      secret === undefined ? undefined : acceptedTotpStep(secret, String(code), this.now(), row.totpLastStep);
     const used =
       step !== undefined &&
       (await writeTransaction(this.options.storage, async (trx) => {
@@ -217,11 +215,11 @@ export class SecondFactor {
   /** Starts two-factor enrolment: a new secret (kept sealed, not yet enabled) and its URI. */
   async beginTotp(userId: string): Promise<{ secret: string; uri: string }> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (row.totp_enabled_at) throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already on");
+    if (row.totpEnabledAt) throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already on");
     const secret = newTotpSecret();
     await updateUser(this.options.storage.db, row.id, {
-      totp_secret_ciphertext: this.options.box.seal(secret, totpContext(row.id)),
-      totp_last_step: null,
+      totpSecretCiphertext: this.options.box.seal(secret, totpContext(row.id)),
+      totpLastStep: null,
     });
     return { secret, uri: totpUri(secret, row.email) };
   }
@@ -229,7 +227,7 @@ export class SecondFactor {
   /** The secret of an enrolment started but not confirmed, to show again (undefined: none). */
   async pendingTotp(userId: string): Promise<{ secret: string; uri: string } | undefined> {
     const row = await requireUser(this.options.storage.db, userId);
-    const secret = row.totp_enabled_at ? undefined : this.totpSecret(row);
+    const secret = row.totpEnabledAt ? undefined : this.totpSecret(row);
     return secret === undefined ? undefined : { secret, uri: totpUri(secret, row.email) };
   }
 
@@ -241,13 +239,13 @@ export class SecondFactor {
   async confirmTotp(userId: string, code: string, password: string, keepSession?: string): Promise<string[]> {
     const row = await requireUser(this.options.storage.db, userId);
     const secret = this.totpSecret(row);
-    if (!secret || row.totp_enabled_at) throw validationFailed("start two-factor sign-in first");
+    if (!secret || row.totpEnabledAt) throw validationFailed("start two-factor sign-in first");
     await requirePassword(this.options.storage.db, row, password, "totp.enable_failed", this.isoNow());
     const step = acceptedTotpStep(secret, String(code), this.now(), null);
     if (step === undefined) throw invalidCode();
     const codes = await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
-      await updateUser(trx, row.id, { totp_enabled_at: now, totp_last_step: step });
+      await updateUser(trx, row.id, { totpEnabledAt: now, totpLastStep: step });
       await revokeUserSessions(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "totp.enabled", {}));
       // Ten recovery codes come with it, shown once by the caller.
@@ -264,8 +262,7 @@ export class SecondFactor {
    */
   async disableTotp(userId: string, password: string, code: string, keepSession?: string): Promise<void> {
     const row = await requireUser(this.options.storage.db, userId);
-    if (!row.totp_enabled_at)
-      throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already off");
+    if (!row.totpEnabledAt) throw new AppError(ErrorCode.CONFLICT, 409, "Two-factor sign-in is already off");
     await this.proveApp(row, password, code, "totp.disable");
     await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
@@ -279,19 +276,19 @@ export class SecondFactor {
    * The person holds the password and the authenticator itself, not only a recovery code: what
    * changing the second factor takes (`action` names the audit entries).
    */
-  private async proveApp(row: UserRow, password: string, code: string, action: string): Promise<void> {
+  private async proveApp(row: UserRecord, password: string, code: string, action: string): Promise<void> {
     await requirePassword(this.options.storage.db, row, password, `${action}_failed`, this.isoNow());
     refuseRecoveryCode(code);
     await this.spendCode(row, code, `${action}_confirmed`, `${action}_failed`, {});
   }
 
-  private totpSecret(row: UserRow): string | undefined {
-    return row.totp_secret_ciphertext === null
+  private totpSecret(row: UserRecord): string | undefined {
+    return row.totpSecretCiphertext === null
       ? undefined
-      : this.options.box.open(row.totp_secret_ciphertext, totpContext(row.id));
+      : this.options.box.open(row.totpSecretCiphertext, totpContext(row.id));
   }
 
-  private audit(row: UserRow, action: string, detail: Record<string, unknown>) {
+  private audit(row: UserRecord, action: string, detail: Record<string, unknown>) {
     return userAudit(row, action, detail, this.isoNow());
   }
 
@@ -303,9 +300,9 @@ export class SecondFactor {
 /** Two-factor off for the user: the secret and the recovery codes gone, every session (but `keep`) ended. */
 async function turnOff(trx: Executor, userId: string, now: string, keep?: string): Promise<void> {
   await updateUser(trx, userId, {
-    totp_secret_ciphertext: null,
-    totp_enabled_at: null,
-    totp_last_step: null,
+    totpSecretCiphertext: null,
+    totpEnabledAt: null,
+    totpLastStep: null,
   });
   await replaceRecoveryCodes(trx, userId, [], now);
   await revokeUserSessions(trx, userId, now, keep);

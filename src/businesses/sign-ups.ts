@@ -9,7 +9,7 @@ import { parseBusinessName } from "./business-name.js";
 import type { BusinessService } from "./business-service.js";
 import { linkGone, linkHash, newLinkToken } from "./links.js";
 import { checkPassword, hashPassword } from "./passwords.js";
-import { newUserRow, userAudit } from "./user-records.js";
+import { newUserRecord, userAudit } from "./user-records.js";
 import { toUser, type User } from "./users.js";
 
 // Sign-up (issue 28, item 2): the form's answer is the same whether or not the email has an
@@ -113,7 +113,7 @@ export class SignUps {
    */
   async confirm(token: string): Promise<User> {
     const { businesses } = this.options;
-    let owner: ReturnType<typeof newUserRow> | undefined;
+    let owner: ReturnType<typeof newUserRecord> | undefined;
     let name = "";
     try {
       const pending = await this.pending(token);
@@ -123,7 +123,7 @@ export class SignUps {
         const now = isoNow(this.now);
         const signUp = await takeSignUp(trx, linkHash(token), now);
         if (!signUp) throw linkExpired();
-        owner = newUserRow(
+        owner = newUserRecord(
           { businessId: business.id, memberRole: "owner" },
           signUp.email,
           signUp.password_hash,
@@ -140,6 +140,6 @@ export class SignUps {
       if (isUniqueViolation(error)) throw alreadyUsed();
       throw error;
     }
-    return toUser(owner as ReturnType<typeof newUserRow>);
+    return toUser(owner as ReturnType<typeof newUserRecord>);
   }
 }

@@ -1,4 +1,5 @@
 import { type Clock, isoNow } from "../clock.js";
+import type { UserRecord } from "../core/people.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { Storage } from "../storage/database.js";
@@ -10,7 +11,7 @@ import {
   setTwoFactorRequired,
 } from "../storage/team-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { businessUsers, findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
+import { businessUsers, findUser, insertAudit } from "../storage/user-repository.js";
 import { ASSIGNABLE_ROLES, type MemberRole, may, mayAssign, type Permission, ROLE_LABELS } from "./roles.js";
 import type { SecondFactor } from "./second-factor.js";
 import { requirePassword, userAudit } from "./user-records.js";
@@ -71,9 +72,9 @@ export class Team {
       .map((row) => ({
         id: row.id,
         email: row.email,
-        role: row.member_role ?? "viewer",
-        totpEnabled: row.totp_enabled_at !== null,
-        joinedAt: row.created_at,
+        role: row.memberRole ?? "viewer",
+        totpEnabled: row.totpEnabledAt !== null,
+        joinedAt: row.createdAt,
       }))
       .sort((a, b) => Number(b.role === "owner") - Number(a.role === "owner"));
   }
@@ -85,7 +86,7 @@ export class Team {
    */
   async requireTwoFactor(businessId: string, byUserId: string, required: boolean): Promise<void> {
     const by = await this.acting(businessId, byUserId, "ownership", "require two-factor sign-in");
-    if (required && !by.totp_enabled_at) {
+    if (required && !by.totpEnabledAt) {
       throw new AppError(
         ErrorCode.TWO_FACTOR_REQUIRED,
         403,
@@ -113,7 +114,7 @@ export class Team {
     const role = assignable(roleText);
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "change");
-      mayGiveOrTake(by, member.member_role);
+      mayGiveOrTake(by, member.memberRole);
       mayGiveOrTake(by, role);
       if (!(await moveMemberRole(trx, member.id, "not owner", role))) throw forbidden("change the owner");
       await insertAudit(
@@ -121,7 +122,7 @@ export class Team {
         userAudit(
           by,
           "member.role_changed",
-          { email: member.email, from: member.member_role, to: role },
+          { email: member.email, from: member.memberRole, to: role },
           isoNow(this.now),
         ),
       );
@@ -133,11 +134,11 @@ export class Team {
     const by = await this.acting(businessId, byUserId, "members", "remove members");
     await writeTransaction(this.options.storage, async (trx) => {
       const member = await this.otherMember(trx, businessId, by, memberId, "remove");
-      mayGiveOrTake(by, member.member_role);
+      mayGiveOrTake(by, member.memberRole);
       if (!(await deleteMember(trx, member.id, member.email))) throw forbidden("remove the owner");
       await insertAudit(
         trx,
-        userAudit(by, "member.removed", { email: member.email, role: member.member_role }, isoNow(this.now)),
+        userAudit(by, "member.removed", { email: member.email, role: member.memberRole }, isoNow(this.now)),
       );
     });
   }
@@ -155,7 +156,7 @@ export class Team {
   ): Promise<void> {
     const by = await this.acting(businessId, byUserId, "ownership", "hand the business over");
     const { storage, secondFactor } = this.options;
-    if (!by.totp_enabled_at) {
+    if (!by.totpEnabledAt) {
       throw new AppError(
         ErrorCode.FORBIDDEN,
         403,
@@ -175,7 +176,12 @@ export class Team {
     await this.options.notices?.ownershipTransferred(businessId, { from: by.email, to: member.email });
   }
 
-  private acting(businessId: string, userId: string, permission: Permission, what: string): Promise<UserRow> {
+  private acting(
+    businessId: string,
+    userId: string,
+    permission: Permission,
+    what: string,
+  ): Promise<UserRecord> {
     return actingMember(this.options.storage.db, businessId, userId, permission, what);
   }
 
@@ -183,37 +189,37 @@ export class Team {
   private async otherMember(
     db: Executor,
     businessId: string,
-    by: UserRow,
+    by: UserRecord,
     memberId: string,
     verb: string,
-  ): Promise<UserRow> {
+  ): Promise<UserRecord> {
     const member = await findUser(db, memberId);
-    if (!member || member.business_id !== businessId || member.role !== "business") throw noSuchMember();
+    if (!member || member.businessId !== businessId || member.role !== "business") throw noSuchMember();
     if (member.id === by.id) throw invalid(`You cannot ${verb} yourself: ask another admin or the owner`);
-    if (member.member_role === "owner") throw forbidden(`${verb} the owner`);
+    if (member.memberRole === "owner") throw forbidden(`${verb} the owner`);
     return member;
   }
 }
 
 /** Refuses (403) a member who may not give or take `role` (roles.ts's mayAssign). */
-export function mayGiveOrTake(by: UserRow, role: MemberRole | null): void {
-  if (role !== null && !mayAssign(by.member_role, role)) {
+export function mayGiveOrTake(by: UserRecord, role: MemberRole | null): void {
+  if (role !== null && !mayAssign(by.memberRole, role)) {
     throw forbidden(
       `only the owner gives or takes the ${ROLE_LABELS[role].toLowerCase()} role, which moves money`,
     );
   }
 }
 
-/** The acting member's row, read now, when their role grants `permission` (`what` names the refusal). */
+/** The acting member, read now, when their role grants `permission` (`what` names the refusal). */
 export async function actingMember(
   db: Executor,
   businessId: string,
   userId: string,
   permission: Permission,
   what: string,
-): Promise<UserRow> {
+): Promise<UserRecord> {
   const row = await findUser(db, userId);
-  if (!row || row.business_id !== businessId) throw noSuchMember();
-  if (!may(row.member_role, permission)) throw forbidden(what);
+  if (!row || row.businessId !== businessId) throw noSuchMember();
+  if (!may(row.memberRole, permission)) throw forbidden(what);
   return row;
 }

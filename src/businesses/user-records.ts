@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { MemberRole } from "../core/people.js";
+import type { MemberRole, UserRecord } from "../core/people.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Executor } from "../storage/executor.js";
-import { findUser, insertAudit, type UserRow } from "../storage/user-repository.js";
+import { findUser, insertAudit } from "../storage/user-repository.js";
 import { passwordMatches } from "./passwords.js";
 
 // What the services about people share (user-service.ts, second-factor.ts): the refusals they
-// answer with, a user's row required, the current password required, an audit row of a user.
+// answer with, a user required, the current password required, an audit row of a user.
 
 export const invalidCredentials = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The email or password is not right");
@@ -14,8 +14,8 @@ export const invalidCode = () => new AppError(ErrorCode.INVALID_CREDENTIALS, 401
 const wrongPassword = () =>
   new AppError(ErrorCode.INVALID_CREDENTIALS, 401, "The current password is not right");
 
-/** The user's row; an unknown id is the same refusal as wrong credentials. */
-export async function requireUser(db: Executor, userId: string): Promise<UserRow> {
+/** The user; an unknown id is the same refusal as wrong credentials. */
+export async function requireUser(db: Executor, userId: string): Promise<UserRecord> {
   const row = await findUser(db, userId);
   if (!row) throw invalidCredentials();
   return row;
@@ -27,26 +27,26 @@ export async function requireUser(db: Executor, userId: string): Promise<UserRow
  */
 export async function requirePassword(
   db: Executor,
-  row: UserRow,
+  row: UserRecord,
   password: string,
   failure: string,
   at: string,
 ): Promise<void> {
-  if (await passwordMatches(row.password_hash, password)) return;
+  if (await passwordMatches(row.passwordHash, password)) return;
   await insertAudit(db, userAudit(row, failure, {}, at));
   throw wrongPassword();
 }
 
 /** An audit row of what a user (or, undefined, someone unknown) did. */
 export function userAudit(
-  row: UserRow | undefined,
+  row: UserRecord | undefined,
   action: string,
   detail: Record<string, unknown>,
   at: string,
 ) {
   return {
     id: randomUUID(),
-    business_id: row?.business_id ?? null,
+    business_id: row?.businessId ?? null,
     actor_type: row ? (row.role === "operator" ? "operator" : "user") : "anonymous",
     actor_id: row?.id ?? null,
     action,
@@ -56,27 +56,27 @@ export function userAudit(
   };
 }
 
-/** A new user's row: an operator (no business, no member role) or a member of a business. */
-export function newUserRow(
+/** A new user: an operator (no business, no member role) or a member of a business. */
+export function newUserRecord(
   who: { businessId: string; memberRole: MemberRole } | "operator",
   email: string,
   passwordHash: string,
   at: string,
-): UserRow {
+): UserRecord {
   return {
     id: randomUUID(),
     role: who === "operator" ? "operator" : "business",
-    business_id: who === "operator" ? null : who.businessId,
-    member_role: who === "operator" ? null : who.memberRole,
+    businessId: who === "operator" ? null : who.businessId,
+    memberRole: who === "operator" ? null : who.memberRole,
     // An operator made here (the CLI's, the first) is an admin; the console invites with a role.
-    operator_role: who === "operator" ? "admin" : null,
-    disabled_at: null,
+    operatorRole: who === "operator" ? "admin" : null,
+    disabledAt: null,
     email,
-    password_hash: passwordHash,
-    totp_secret_ciphertext: null,
-    totp_enabled_at: null,
-    totp_last_step: null,
-    password_changed_at: at,
-    created_at: at,
+    passwordHash,
+    totpSecretCiphertext: null,
+    totpEnabledAt: null,
+    totpLastStep: null,
+    passwordChangedAt: at,
+    createdAt: at,
   };
 }

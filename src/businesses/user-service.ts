@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
-import type { UserRole } from "../core/people.js";
+import type { UserRecord, UserRole } from "../core/people.js";
 import { emailSchema } from "../core/validation.js";
 import { AppError, ErrorCode } from "../errors.js";
 import type { Storage } from "../storage/database.js";
@@ -14,12 +14,17 @@ import {
   insertUser,
   recentAudit,
   revokeUserSessions,
-  type UserRow,
   updateUser,
 } from "../storage/user-repository.js";
 import { checkPassword, decoyHash, hashPassword, passwordMatches } from "./passwords.js";
 import { passwordSubject, SignInAttempts, type TrustedDevice } from "./sign-in-attempts.js";
-import { invalidCredentials, newUserRow, requirePassword, requireUser, userAudit } from "./user-records.js";
+import {
+  invalidCredentials,
+  newUserRecord,
+  requirePassword,
+  requireUser,
+  userAudit,
+} from "./user-records.js";
 import { type ActivityEntry, parseEmail, type SignInOrigin, toUser, type User } from "./users.js";
 
 export interface UserServiceOptions {
@@ -48,7 +53,7 @@ export class UserService {
     if (await findUserByEmail(this.options.storage.db, "operator", email)) {
       throw new AppError(ErrorCode.CONFLICT, 409, `an operator with email ${email} exists`);
     }
-    const row = newUserRow("operator", email, await hashPassword(password), this.isoNow());
+    const row = newUserRecord("operator", email, await hashPassword(password), this.isoNow());
     await writeTransaction(this.options.storage, async (trx) => {
       await insertUser(trx, row);
       await insertAudit(trx, this.audit(row, "operator.created", { email }));
@@ -86,12 +91,12 @@ export class UserService {
       );
       throw invalidCredentials();
     }
-    if (!(await passwordMatches(row.password_hash, password))) {
+    if (!(await passwordMatches(row.passwordHash, password))) {
       await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "wrong password", ...from }));
       throw invalidCredentials();
     }
     await this.attempts.clear(subject);
-    if (row.disabled_at !== null) {
+    if (row.disabledAt !== null) {
       // Said only after the right password: a disabled account is not revealed to a guess.
       await insertAudit(db, this.audit(row, "sign_in.failed", { reason: "disabled", ...from }));
       throw new AppError(
@@ -102,7 +107,7 @@ export class UserService {
     }
     await insertAudit(
       db,
-      this.audit(row, row.totp_enabled_at ? "sign_in.password_accepted" : "sign_in.succeeded", { ...from }),
+      this.audit(row, row.totpEnabledAt ? "sign_in.password_accepted" : "sign_in.succeeded", { ...from }),
     );
     return toUser(row);
   }
@@ -115,7 +120,7 @@ export class UserService {
     const passwordHash = await hashPassword(next);
     await writeTransaction(this.options.storage, async (trx) => {
       const now = this.isoNow();
-      await updateUser(trx, row.id, { password_hash: passwordHash, password_changed_at: now });
+      await updateUser(trx, row.id, { passwordHash, passwordChangedAt: now });
       await revokeUserSessions(trx, row.id, now, keepSession);
       await insertAudit(trx, this.audit(row, "password.changed", {}));
     });
@@ -168,7 +173,7 @@ export class UserService {
     await insertActorAudit(this.options.storage.db, { actor, businessId, action, detail, at: this.isoNow() });
   }
 
-  private audit(row: UserRow | undefined, action: string, detail: Record<string, unknown>) {
+  private audit(row: UserRecord | undefined, action: string, detail: Record<string, unknown>) {
     return userAudit(row, action, detail, this.isoNow());
   }
 

@@ -1,8 +1,7 @@
 import type { Actor } from "../core/actor.js";
-import type { MemberRole, OperatorRole, UserRole } from "../core/people.js";
+import type { MemberRole, OperatorRole, UserRecord, UserRole } from "../core/people.js";
 import { emailSchema } from "../core/validation.js";
 import { validationFailed } from "../errors.js";
-import type { UserRow } from "../storage/user-repository.js";
 
 /** Someone who signs in, as the dashboard and the console see them (never the hash or the secret). */
 export interface User {
@@ -34,16 +33,16 @@ export interface SignInOrigin {
   device?: string;
 }
 
-/** A user row as the fronts see it. */
-export const toUser = (row: UserRow): User => ({
+/** A user as the fronts see it. */
+export const toUser = (row: UserRecord): User => ({
   id: row.id,
   role: row.role,
-  businessId: row.business_id,
+  businessId: row.businessId,
   email: row.email,
-  totpEnabled: row.totp_enabled_at !== null,
-  memberRole: row.member_role,
-  operatorRole: row.operator_role,
-  disabled: row.disabled_at !== null,
+  totpEnabled: row.totpEnabledAt !== null,
+  memberRole: row.memberRole,
+  operatorRole: row.operatorRole,
+  disabled: row.disabledAt !== null,
 });
 
 /** The actor a signed-in user acts as. */

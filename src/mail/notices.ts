@@ -130,13 +130,13 @@ export class MailNotices {
    * money moves with it.
    */
   async secondFactorChanged(
-    member: { email: string; business_id: string | null },
+    member: { email: string; businessId: string | null },
     change: "enrolled" | "disabled" | "reset",
   ): Promise<void> {
-    if (member.business_id === null) return;
+    if (member.businessId === null) return;
     const [business, owner] = await Promise.all([
-      findBusiness(this.options.storage.db, member.business_id),
-      ownerEmail(this.options.storage.db, member.business_id),
+      findBusiness(this.options.storage.db, member.businessId),
+      ownerEmail(this.options.storage.db, member.businessId),
     ]);
     if (!business || !owner) return;
     await this.toPerson(
@@ -149,7 +149,7 @@ export class MailNotices {
         coolOffHours: this.options.moneyCoolOffHours ?? 0,
         publicUrl: this.options.publicUrl,
       }),
-      member.business_id,
+      member.businessId,
     );
   }
 

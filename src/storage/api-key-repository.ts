@@ -1,25 +1,37 @@
 import type { Insertable } from "kysely";
 import type { ApiKeyStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { ApiKeyRow, ApiKeysTable } from "./schema.js";
+import type { ApiKeysTable } from "./schema.js";
+
+// A key as the domain reads it, in its names (the columns aliased): never its hash or its secret.
+const KEY = [
+  "id",
+  "business_id as businessId",
+  "key_prefix as keyPrefix",
+  "status",
+  "min_signature_version as minSignatureVersion",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
+  "last_used_at as lastUsedAt",
+] as const;
 
 export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto("api_keys").values(row).execute();
 }
 
-export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom("api_keys").selectAll().where("key_hash", "=", keyHash).executeTakeFirst();
+export function findApiKeyByHash(db: Executor, keyHash: string) {
+  return db.selectFrom("api_keys").select(KEY).where("key_hash", "=", keyHash).executeTakeFirst();
 }
 
-export function findApiKeyById(db: Executor, keyId: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom("api_keys").selectAll().where("id", "=", keyId).executeTakeFirst();
+export function findApiKeyById(db: Executor, keyId: string) {
+  return db.selectFrom("api_keys").select(KEY).where("id", "=", keyId).executeTakeFirst();
 }
 
 /** Keys whose display prefix is `prefix`: normally one, but nothing makes prefixes unique. */
-export function findApiKeysByPrefix(db: Executor, prefix: string, limit: number): Promise<ApiKeyRow[]> {
+export function findApiKeysByPrefix(db: Executor, prefix: string, limit: number) {
   return db
     .selectFrom("api_keys")
-    .selectAll()
+    .select(KEY)
     .where("key_prefix", "=", prefix)
     .orderBy("created_at")
     .orderBy("id")
@@ -27,10 +39,10 @@ export function findApiKeysByPrefix(db: Executor, prefix: string, limit: number)
     .execute();
 }
 
-export function listApiKeys(db: Executor, businessId: string): Promise<ApiKeyRow[]> {
+export function listApiKeys(db: Executor, businessId: string) {
   return db
     .selectFrom("api_keys")
-    .selectAll()
+    .select(KEY)
     .where("business_id", "=", businessId)
     .orderBy("created_at")
     .orderBy("id")

@@ -1,18 +1,55 @@
-import type { Insertable, Updateable } from "kysely";
+import type { Updateable } from "kysely";
+import type { BusinessRecord } from "../core/business-record.js";
 import type { VerificationEvent, VerificationStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { Business, BusinessesTable } from "./schema.js";
+import type { BusinessesTable } from "./schema.js";
 
-export async function insertBusiness(db: Executor, row: Insertable<BusinessesTable>): Promise<void> {
-  await db.insertInto("businesses").values(row).execute();
+// A business as the domain reads it, in its names (core/business-record.ts; the columns aliased).
+const BUSINESS = [
+  "id",
+  "name",
+  "verification_status as verificationStatus",
+  "account_count as accountCount",
+  "fee_basis_points as feeBasisPoints",
+  "fee_cap_kobo as feeCapKobo",
+  "payout_fee_tiers as payoutFeeTiers",
+  "payouts_enabled as payoutsEnabled",
+  "payout_limit_kobo as payoutLimitKobo",
+  "payout_daily_limit_kobo as payoutDailyLimitKobo",
+  "time_zone as timeZone",
+  "require_two_factor as requireTwoFactor",
+  "created_at as createdAt",
+  "updated_at as updatedAt",
+] as const;
+
+export async function insertBusiness(db: Executor, business: BusinessRecord): Promise<void> {
+  await db
+    .insertInto("businesses")
+    .values({
+      id: business.id,
+      name: business.name,
+      verification_status: business.verificationStatus,
+      account_count: business.accountCount,
+      fee_basis_points: business.feeBasisPoints,
+      fee_cap_kobo: business.feeCapKobo,
+      payout_fee_tiers: business.payoutFeeTiers,
+      payouts_enabled: business.payoutsEnabled,
+      payout_limit_kobo: business.payoutLimitKobo,
+      payout_daily_limit_kobo: business.payoutDailyLimitKobo,
+      time_zone: business.timeZone,
+      require_two_factor: business.requireTwoFactor,
+      created_at: business.createdAt,
+      updated_at: business.updatedAt,
+    })
+    .execute();
 }
 
-export function findBusiness(db: Executor, id: string): Promise<Business | undefined> {
-  return db.selectFrom("businesses").selectAll().where("id", "=", id).executeTakeFirst();
+export function findBusiness(db: Executor, id: string): Promise<BusinessRecord | undefined> {
+  return db.selectFrom("businesses").select(BUSINESS).where("id", "=", id).executeTakeFirst();
 }
 
-export function listBusinesses(db: Executor): Promise<Business[]> {
-  return db.selectFrom("businesses").selectAll().orderBy("created_at").orderBy("id").execute();
+export function listBusinesses(db: Executor): Promise<BusinessRecord[]> {
+  return db.selectFrom("businesses").select(BUSINESS).orderBy("created_at").orderBy("id").execute();
 }
 
 /**

@@ -268,7 +268,5 @@ export interface VirtualBankAccountsTable {
   created_at: string;
 }
 
-export type Business = Selectable<BusinessesTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;

@@ -7,7 +7,17 @@ import type { InvitationsTable, SignUpsTable } from "./schema-people.js";
 // for their email to be confirmed (issue 28, items 2 and 3).
 
 export type SignUpRow = Selectable<SignUpsTable>;
-export type InvitationRow = Selectable<InvitationsTable>;
+
+// An invitation as the domain reads it, in its names (the columns aliased): never its token's hash.
+const INVITATION = [
+  "id",
+  "business_id as businessId",
+  "email",
+  "member_role as memberRole",
+  "invited_by as invitedBy",
+  "created_at as createdAt",
+  "expires_at as expiresAt",
+] as const;
 
 export async function insertSignUp(db: Executor, row: Insertable<SignUpsTable>): Promise<void> {
   await db.insertInto("sign_ups").values(row).execute();
@@ -50,14 +60,10 @@ export async function insertInvitation(db: Executor, row: Insertable<Invitations
 }
 
 /** The invitation a link opens, while it is still good at `now`. */
-export function liveInvitation(
-  db: Executor,
-  tokenHash: string,
-  now: string,
-): Promise<InvitationRow | undefined> {
+export function liveInvitation(db: Executor, tokenHash: string, now: string) {
   return db
     .selectFrom("invitations")
-    .selectAll()
+    .select(INVITATION)
     .where("token_hash", "=", tokenHash)
     .where("accepted_at", "is", null)
     .where("revoked_at", "is", null)
@@ -66,11 +72,7 @@ export function liveInvitation(
 }
 
 /** Accepts an invitation, when it was still good at `now`: the invitation, or nothing. */
-export function takeInvitation(
-  db: Executor,
-  tokenHash: string,
-  now: string,
-): Promise<InvitationRow | undefined> {
+export function takeInvitation(db: Executor, tokenHash: string, now: string) {
   return db
     .updateTable("invitations")
     .set({ accepted_at: now })
@@ -78,15 +80,15 @@ export function takeInvitation(
     .where("accepted_at", "is", null)
     .where("revoked_at", "is", null)
     .where("expires_at", ">", now)
-    .returningAll()
+    .returning(INVITATION)
     .executeTakeFirst();
 }
 
 /** A business's invitations still open at `now`, newest first. */
-export function openInvitations(db: Executor, businessId: string, now: string): Promise<InvitationRow[]> {
+export function openInvitations(db: Executor, businessId: string, now: string) {
   return db
     .selectFrom("invitations")
-    .selectAll()
+    .select(INVITATION)
     .where("business_id", "=", businessId)
     .where("accepted_at", "is", null)
     .where("revoked_at", "is", null)

@@ -1,43 +1,83 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
 import { type Actor, actorId } from "../core/actor.js";
-import type { UserRole } from "../core/people.js";
+import type { UserChanges, UserRecord, UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
-import type {
-  AuditLogTable,
-  BusinessProfilesTable,
-  DashboardSessionsTable,
-  UsersTable,
-} from "./schema-people.js";
+import type { AuditLogTable, BusinessProfilesTable, DashboardSessionsTable } from "./schema-people.js";
 
-export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<DashboardSessionsTable>;
 export type BusinessProfileRow = Selectable<BusinessProfilesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 
-export async function insertUser(db: Executor, row: Insertable<UsersTable>): Promise<void> {
-  await db.insertInto("users").values(row).execute();
+// A user as the domain reads it, in its names (core/people.ts's UserRecord; the columns aliased).
+const USER = [
+  "id",
+  "role",
+  "business_id as businessId",
+  "email",
+  "password_hash as passwordHash",
+  "totp_secret_ciphertext as totpSecretCiphertext",
+  "totp_enabled_at as totpEnabledAt",
+  "totp_last_step as totpLastStep",
+  "password_changed_at as passwordChangedAt",
+  "created_at as createdAt",
+  "member_role as memberRole",
+  "operator_role as operatorRole",
+  "disabled_at as disabledAt",
+] as const;
+
+/** A user's changeable fields as columns; a field left undefined is not written. */
+const changedColumns = (changes: UserChanges) => ({
+  password_hash: changes.passwordHash,
+  totp_secret_ciphertext: changes.totpSecretCiphertext,
+  totp_enabled_at: changes.totpEnabledAt,
+  totp_last_step: changes.totpLastStep,
+  password_changed_at: changes.passwordChangedAt,
+  member_role: changes.memberRole,
+  operator_role: changes.operatorRole,
+  disabled_at: changes.disabledAt,
+});
+
+export async function insertUser(db: Executor, user: UserRecord): Promise<void> {
+  await db
+    .insertInto("users")
+    .values({
+      id: user.id,
+      role: user.role,
+      business_id: user.businessId,
+      email: user.email,
+      password_hash: user.passwordHash,
+      totp_secret_ciphertext: user.totpSecretCiphertext,
+      totp_enabled_at: user.totpEnabledAt,
+      totp_last_step: user.totpLastStep,
+      password_changed_at: user.passwordChangedAt,
+      created_at: user.createdAt,
+      member_role: user.memberRole,
+      operator_role: user.operatorRole,
+      disabled_at: user.disabledAt,
+    })
+    .execute();
 }
 
-export function findUserByEmail(db: Executor, role: UserRole, email: string): Promise<UserRow | undefined> {
+export function findUserByEmail(
+  db: Executor,
+  role: UserRole,
+  email: string,
+): Promise<UserRecord | undefined> {
   return db
     .selectFrom("users")
-    .selectAll()
+    .select(USER)
     .where("role", "=", role)
     .where("email", "=", email)
     .executeTakeFirst();
 }
 
-export function findUser(db: Executor, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+export function findUser(db: Executor, id: string): Promise<UserRecord | undefined> {
+  return db.selectFrom("users").select(USER).where("id", "=", id).executeTakeFirst();
 }
 
-export async function updateUser(
-  db: Executor,
-  id: string,
-  changes: Partial<Omit<UserRow, "id" | "role" | "business_id" | "email" | "created_at">>,
-): Promise<void> {
-  await db.updateTable("users").set(changes).where("id", "=", id).execute();
+export async function updateUser(db: Executor, id: string, changes: UserChanges): Promise<void> {
+  await db.updateTable("users").set(changedColumns(changes)).where("id", "=", id).execute();
 }
 
 /**
@@ -227,10 +267,10 @@ export async function deleteEndedSessions(db: Executor, before: string, batch: n
 }
 
 /** A business's users, first signed up first. */
-export function businessUsers(db: Executor, businessId: string): Promise<UserRow[]> {
+export function businessUsers(db: Executor, businessId: string): Promise<UserRecord[]> {
   return db
     .selectFrom("users")
-    .selectAll()
+    .select(USER)
     .where("business_id", "=", businessId)
     .where("role", "=", "business")
     .orderBy("created_at")

@@ -41,7 +41,7 @@ export const BUSINESS_COMMANDS: readonly Command[] = [
       const result = {
         businessId: created.business.id,
         name: created.business.name,
-        verificationStatus: created.business.verification_status,
+        verificationStatus: created.business.verificationStatus,
         apiKey: created.apiKey,
         secretKey: created.secretKey,
       };
