@@ -57,32 +57,6 @@ export function parseBusinessProfile(input: Record<string, unknown>): Omit<Busin
 }
 
 /**
- * A submission as storage reads it (user-repository.ts's findBusinessProfile), in its columns'
- * names: payouts' settlement terms read the same answer's registered_name, so the names move
- * to the domain's with that reader.
- */
-interface StoredProfile {
-  business_id: string;
-  registered_name: string;
-  rc_number: string;
-  address: string;
-  contact_name: string;
-  contact_email: string;
-  contact_phone: string;
-  submitted_at: string;
-}
-
-const toProfile = (row: StoredProfile): BusinessProfile => ({
-  registeredName: row.registered_name,
-  rcNumber: row.rc_number,
-  address: row.address,
-  contactName: row.contact_name,
-  contactEmail: row.contact_email,
-  contactPhone: row.contact_phone,
-  submittedAt: row.submitted_at,
-});
-
-/**
  * What a business submits for verification, and the submission itself: the details and the
  * move to in_progress in one transaction, the lifecycle's rules deciding whether the move is
  * allowed (verification.ts), whoever asks.
@@ -128,22 +102,12 @@ export class BusinessProfiles {
     const profile = parseBusinessProfile(input);
     const submittedAt = new Date(this.now()).toISOString();
     return this.businesses.setVerificationStatus(businessId, "in_progress", actor, undefined, (trx) =>
-      upsertBusinessProfile(trx, {
-        business_id: businessId,
-        registered_name: profile.registeredName,
-        rc_number: profile.rcNumber,
-        address: profile.address,
-        contact_name: profile.contactName,
-        contact_email: profile.contactEmail,
-        contact_phone: profile.contactPhone,
-        submitted_at: submittedAt,
-      }),
+      upsertBusinessProfile(trx, businessId, { ...profile, submittedAt }),
     );
   }
 
   /** The business's latest submission, if any. */
-  async find(businessId: string): Promise<BusinessProfile | undefined> {
-    const row: StoredProfile | undefined = await findBusinessProfile(this.storage.db, businessId);
-    return row && toProfile(row);
+  find(businessId: string): Promise<BusinessProfile | undefined> {
+    return findBusinessProfile(this.storage.db, businessId);
   }
 }

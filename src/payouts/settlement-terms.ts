@@ -95,11 +95,6 @@ export class SettlementTermsService {
   }
 
   /**
-   * Sets the account settlements go to, named by the bank (400 for a malformed number or an
-   * unknown bank, 422 ACCOUNT_NOT_RESOLVED): in one transaction, the terms, the audit entry and
-   * the `settlement_account.updated` event. Setting the same account again changes nothing.
-   */
-  /**
    * The business's name when `accountName` does not look like it (core/name-match.ts): its
    * registered name from its verification details, or its name; undefined when it looks alike.
    */
@@ -109,11 +104,16 @@ export class SettlementTermsService {
       findBusinessProfile(db, businessId),
       findBusiness(db, businessId),
     ]);
-    const names = [profile?.registered_name, business?.name].filter((name): name is string => !!name);
+    const names = [profile?.registeredName, business?.name].filter((name): name is string => !!name);
     if (names.some((name) => namesLookAlike(accountName, name))) return undefined;
     return names[0];
   }
 
+  /**
+   * Sets the account settlements go to, named by the bank (400 for a malformed number or an
+   * unknown bank, 422 ACCOUNT_NOT_RESOLVED): in one transaction, the terms, the audit entry and
+   * the `settlement_account.updated` event. Setting the same account again changes nothing.
+   */
   async setAccount(
     businessId: string,
     actor: Actor,

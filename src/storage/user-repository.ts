@@ -3,10 +3,9 @@ import type { Insertable, Selectable } from "kysely";
 import { type Actor, actorId } from "../core/actor.js";
 import type { UserChanges, UserRecord, UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
-import type { AuditLogTable, BusinessProfilesTable, DashboardSessionsTable } from "./schema-people.js";
+import type { AuditLogTable, DashboardSessionsTable } from "./schema-people.js";
 
 export type SessionRow = Selectable<DashboardSessionsTable>;
-export type BusinessProfileRow = Selectable<BusinessProfilesTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 
 // A user as the domain reads it, in its names (core/people.ts's UserRecord; the columns aliased).
@@ -159,22 +158,52 @@ export async function revokeUserSessions(
   await query.execute();
 }
 
-export async function upsertBusinessProfile(db: Executor, row: BusinessProfileRow): Promise<void> {
-  const { business_id: _key, ...details } = row;
+/** A business's verification details in the businesses room's names (business-profile.ts's BusinessProfile). */
+interface Profile {
+  registeredName: string;
+  rcNumber: string;
+  address: string;
+  contactName: string;
+  contactEmail: string;
+  contactPhone: string;
+  submittedAt: string;
+}
+
+/** Sets the business's verification details, its one submission replacing any before. */
+export async function upsertBusinessProfile(
+  db: Executor,
+  businessId: string,
+  profile: Profile,
+): Promise<void> {
+  const details = {
+    registered_name: profile.registeredName,
+    rc_number: profile.rcNumber,
+    address: profile.address,
+    contact_name: profile.contactName,
+    contact_email: profile.contactEmail,
+    contact_phone: profile.contactPhone,
+    submitted_at: profile.submittedAt,
+  };
   await db
     .insertInto("business_profiles")
-    .values(row)
+    .values({ business_id: businessId, ...details })
     .onConflict((oc) => oc.column("business_id").doUpdateSet(details))
     .execute();
 }
 
-export function findBusinessProfile(
-  db: Executor,
-  businessId: string,
-): Promise<BusinessProfileRow | undefined> {
+/** The business's verification details, the columns under the record's names. */
+export function findBusinessProfile(db: Executor, businessId: string): Promise<Profile | undefined> {
   return db
     .selectFrom("business_profiles")
-    .selectAll()
+    .select([
+      "registered_name as registeredName",
+      "rc_number as rcNumber",
+      "address",
+      "contact_name as contactName",
+      "contact_email as contactEmail",
+      "contact_phone as contactPhone",
+      "submitted_at as submittedAt",
+    ])
     .where("business_id", "=", businessId)
     .executeTakeFirst();
 }
