@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.js";
 import type { Actor } from "../core/actor.js";
+import type { BusinessProfile } from "../core/business-record.js";
 import { checkForm, emailField } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
 import { canonicalTimeZone } from "../core/zoned-time.js";
@@ -10,17 +11,7 @@ import { writeTransaction } from "../storage/transactions.js";
 import { findBusinessProfile, insertActorAudit, upsertBusinessProfile } from "../storage/user-repository.js";
 import type { BusinessService, VerificationChange } from "./business-service.js";
 
-/** What a business submits to be verified. */
-export interface BusinessProfile {
-  registeredName: string;
-  /** The Corporate Affairs Commission registration number: RC (companies) or BN (business names), then digits. */
-  rcNumber: string;
-  address: string;
-  contactName: string;
-  contactEmail: string;
-  contactPhone: string;
-  submittedAt: string;
-}
+export type { BusinessProfile };
 
 /** A field shown to people (operators read it): the display-text rule, line breaks folded. */
 const text = (label: string, max: number) => (value: string) => check(formTextSchema(label, max), value);

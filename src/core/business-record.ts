@@ -29,3 +29,19 @@ export interface BusinessRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * What a business submits to be verified: the businesses room makes and shows it, storage
+ * writes and reads it (user-repository.ts maps the columns). Declared here because storage's
+ * write and read name it.
+ */
+export interface BusinessProfile {
+  registeredName: string;
+  /** The Corporate Affairs Commission registration number: RC (companies) or BN (business names), then digits. */
+  rcNumber: string;
+  address: string;
+  contactName: string;
+  contactEmail: string;
+  contactPhone: string;
+  submittedAt: string;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
 import { type Actor, actorId } from "../core/actor.js";
+import type { BusinessProfile } from "../core/business-record.js";
 import type { UserChanges, UserRecord, UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
 import type { AuditLogTable, DashboardSessionsTable } from "./schema-people.js";
@@ -158,22 +159,11 @@ export async function revokeUserSessions(
   await query.execute();
 }
 
-/** A business's verification details in the businesses room's names (business-profile.ts's BusinessProfile). */
-interface Profile {
-  registeredName: string;
-  rcNumber: string;
-  address: string;
-  contactName: string;
-  contactEmail: string;
-  contactPhone: string;
-  submittedAt: string;
-}
-
 /** Sets the business's verification details, its one submission replacing any before. */
 export async function upsertBusinessProfile(
   db: Executor,
   businessId: string,
-  profile: Profile,
+  profile: BusinessProfile,
 ): Promise<void> {
   const details = {
     registered_name: profile.registeredName,
@@ -192,7 +182,7 @@ export async function upsertBusinessProfile(
 }
 
 /** The business's verification details, the columns under the record's names. */
-export function findBusinessProfile(db: Executor, businessId: string): Promise<Profile | undefined> {
+export function findBusinessProfile(db: Executor, businessId: string): Promise<BusinessProfile | undefined> {
   return db
     .selectFrom("business_profiles")
     .select([
