@@ -18,13 +18,13 @@ import { formatNaira } from "../ledger/kobo.js";
 import type { PayoutRecord } from "../ledger/ledger-records.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
-import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import {
   findPayoutById,
   findPayoutByReference,
   PAYOUT_REFERENCE_KEY,
+  payoutGateOf,
   payoutTermsOf,
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
@@ -76,11 +76,9 @@ export class PayoutService {
    * `ip` (PAYOUT_IP_NOT_ALLOWED): checked before the body, as the contract orders.
    */
   async assertAllowed(caller: ForBusiness & { keyId: string }, ip: string): Promise<void> {
-    const { db } = this.options.storage;
-    const terms = await payoutTermsOf(db, caller.businessId);
-    if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
-    const ips = await payoutIpsOf(db, caller.keyId);
-    if (ips !== null && ips !== undefined && !allowsAddress(JSON.parse(ips) as string[], ip)) {
+    const gate = await payoutGateOf(this.options.storage.db, caller.businessId, caller.keyId);
+    if (!gate?.apiPayouts) throw payoutsDisabled();
+    if (gate.payoutIps !== null && !allowsAddress(JSON.parse(gate.payoutIps) as string[], ip)) {
       throw payoutIpNotAllowed(ip);
     }
   }

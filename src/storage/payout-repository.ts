@@ -28,6 +28,20 @@ export async function payoutTermsOf(db: Executor, businessId: string) {
 }
 
 /**
+ * What lets a key send payouts, in one read: its business's API switch and the key's payout
+ * addresses as stored (JSON; null: any, or no such key). Undefined when there is no such business.
+ */
+export async function payoutGateOf(db: Executor, businessId: string, keyId: string) {
+  const row = await db
+    .selectFrom("businesses")
+    .leftJoin("api_keys", (join) => join.on("api_keys.id", "=", keyId))
+    .select(["businesses.payouts_enabled", "api_keys.payout_ips"])
+    .where("businesses.id", "=", businessId)
+    .executeTakeFirst();
+  return row && { apiPayouts: Number(row.payouts_enabled) === 1, payoutIps: row.payout_ips ?? null };
+}
+
+/**
  * The business's verification status, its row taken for the rest of the transaction: a status
  * change waits for the money moving under it, and money moved after the change sees it.
  */
