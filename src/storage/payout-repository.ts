@@ -42,14 +42,28 @@ export async function payoutGateOf(db: Executor, businessId: string, keyId: stri
 }
 
 /**
- * The business's verification status, its row taken for the rest of the transaction: a status
- * change waits for the money moving under it, and money moved after the change sees it.
+ * The business's verification status and payout terms, its row taken for the rest of the
+ * transaction: a change of either waits for the money moving under it, and money moved after the
+ * change sees it. Undefined when there is no such business.
  */
-export async function lockedVerificationStatus(db: Executor, locks: RowLocks, businessId: string) {
+export async function lockedBusiness(db: Executor, locks: RowLocks, businessId: string) {
   const row = await locks
-    .locking(db.selectFrom("businesses").select("verification_status").where("id", "=", businessId))
+    .locking(
+      db
+        .selectFrom("businesses")
+        .select([
+          "verification_status",
+          "payouts_enabled",
+          "payout_limit_kobo",
+          "payout_daily_limit_kobo",
+          "payout_fee_tiers",
+        ])
+        .where("id", "=", businessId),
+    )
     .executeTakeFirst();
-  return row?.verification_status;
+  if (!row) return undefined;
+  const { verification_status: verification, ...terms } = row;
+  return { verification, terms };
 }
 
 /** Turns API payouts on or off, and sets the limits (null: the defaults); false when there is no such business. */
