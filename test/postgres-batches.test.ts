@@ -65,7 +65,9 @@ for (const kind of DATABASE_KINDS.filter((k) => k !== "sqlite")) {
           key: "twice",
         })),
       ];
-      const outcomes = await Promise.all(ids.map((id) => claims.claim(id, fresh(), () => undefined)));
+      const outcomes = (
+        await Promise.all(ids.map((id) => claims.claim([{ id, fresh: fresh() }], () => undefined)))
+      ).flat();
       const claimed = outcomes.filter((o) => "claimed" in o).length;
       assert.equal(claimed, 31, "every new key once, the repeated key once");
       assert.equal(

@@ -20,14 +20,12 @@ for (const dialect of DIALECTS) {
     after(() => h.close());
 
     const claim = async () => {
-      const claimed = await h.services.requestRecords.claim(
+      const [claimed] = await h.services.requestRecords.claim(
         business.businessId,
-        "idempotency",
-        randomUUID(),
+        [{ kind: "idempotency", key: randomUUID(), ttlMs: 60_000 }],
         "f",
-        60_000,
       );
-      assert.equal(claimed.outcome, "claimed");
+      assert.equal(claimed?.outcome, "claimed");
       return (claimed as Extract<typeof claimed, { outcome: "claimed" }>).claim;
     };
     const record = (id: Awaited<ReturnType<typeof claim>>) =>

@@ -34,17 +34,24 @@ export interface FreshRecord {
 /** A claim's outcome at the store: the record written with `claimed`, the one that stands, or lost races. */
 export type ClaimAtStore = { claimed: FreshRecord } | { standing: StandingRecord } | { contended: true };
 
+/** One of a request's keys to claim: its record's id, and what the claim writes into it. */
+export interface KeyToClaim {
+  id: RecordKey;
+  fresh: FreshRecord;
+}
+
 /** The claims of request records, one implementation per dialect, chosen in compose/ with the stores. */
 export interface RequestRecordClaims {
   /**
-   * Inserts `fresh` for `id` unless its key has a record; when it has, the domain's `takeOver`
-   * says from the standing record whether to replace it, and with what.
+   * Claims a request's `keys` in order, up to the first that is not claimed (a later key is not
+   * tried): each inserts its `fresh` record unless its key has a record; when it has, the
+   * domain's `takeOver` says from the standing record whether to replace it, and with what. One
+   * outcome per key tried, in order.
    */
   claim(
-    id: RecordKey,
-    fresh: FreshRecord,
+    keys: readonly KeyToClaim[],
     takeOver: (existing: StandingRecord, fresh: FreshRecord) => FreshRecord | undefined,
-  ): Promise<ClaimAtStore>;
+  ): Promise<ClaimAtStore[]>;
   /** Stores a claimed request's answer, after its effect (a request whose write did not store it). */
   complete(answer: AnswerRecords): Promise<void>;
 }

@@ -5,7 +5,12 @@ import { idempotencyKeyRequired } from "../core/money-out-errors.js";
 import { isCommitOutcomeUnknown } from "../core/storage-failures.js";
 import type { RecordKey, UnitOfWork } from "../core/unit-of-work.js";
 import { idempotencyKeyReused, invalidIdempotencyKey, requestInProgress } from "../errors.js";
-import { type Claim, IDEMPOTENCY_TTL_MS, type RequestRecords } from "../idempotency/request-records.js";
+import {
+  type Claim,
+  IDEMPOTENCY_TTL_MS,
+  type KeyOfRequest,
+  type RequestRecords,
+} from "../idempotency/request-records.js";
 import { callerOf } from "./authenticate.js";
 import { IDEMPOTENCY_KEY } from "./header-rules.js";
 import { receivedBody } from "./request-body.js";
@@ -179,29 +184,23 @@ async function claimKeys(
   claims: RecordKey[],
 ): Promise<{ statusCode: number; response: string } | undefined> {
   const caller = callerOf(request);
-  const print = fingerprint(request);
   // The canonical signature that was verified, never the header as spelled: every spelling that
   // authenticates maps to this one record.
-  const bySignature = await records.claim(
-    caller.businessId,
-    "signature",
-    `${caller.keyId}:${caller.signature}`,
-    print,
-    SIGNATURE_TTL_MS,
-  );
-  if (bySignature.outcome === "claimed") request.reference = bySignature.reference;
-  const early = answer(bySignature, "signature", claims);
-  if (early || idempotencyKey === undefined) return early;
-  const byKey = await records.claim(
-    caller.businessId,
-    "idempotency",
-    idempotencyKey,
-    print,
-    IDEMPOTENCY_TTL_MS,
-  );
-  // The Idempotency-Key outlives any one signature: its reference is the one a retry keeps.
-  if (byKey.outcome === "claimed") request.reference = byKey.reference;
-  return answer(byKey, "Idempotency-Key", claims);
+  const keys: KeyOfRequest[] = [
+    { kind: "signature", key: `${caller.keyId}:${caller.signature}`, ttlMs: SIGNATURE_TTL_MS },
+  ];
+  if (idempotencyKey !== undefined) {
+    keys.push({ kind: "idempotency", key: idempotencyKey, ttlMs: IDEMPOTENCY_TTL_MS });
+  }
+  const outcomes = await records.claim(caller.businessId, keys, fingerprint(request));
+  for (const [i, claim] of outcomes.entries()) {
+    // The Idempotency-Key, claimed after the signature, outlives any one signature: its
+    // reference is the one a retry keeps.
+    if (claim.outcome === "claimed") request.reference = claim.reference;
+    const early = answer(claim, keys[i]?.kind === "signature" ? "signature" : "Idempotency-Key", claims);
+    if (early) return early;
+  }
+  return undefined;
 }
 
 /** Turns a claim into what to do: undefined to go on (claimed), a stored answer, or an error. */

@@ -18,6 +18,13 @@ export type Claim =
   /** The key was used for a different request. */
   | { outcome: "mismatch" };
 
+/** One key a request names, and how long its record is kept. */
+export interface KeyOfRequest {
+  kind: RequestRecordKind;
+  key: string;
+  ttlMs: number;
+}
+
 export interface RequestRecordsOptions {
   db: Executor;
   /** The claim's write, in the database's own dialect. */
@@ -60,18 +67,25 @@ export class RequestRecords {
     this.now = options.now ?? Date.now;
   }
 
-  async claim(
-    businessId: string,
-    kind: RequestRecordKind,
-    key: string,
-    fingerprint: string,
-    ttlMs: number,
-  ): Promise<Claim> {
-    const id = { business_id: businessId, kind, key };
-    const outcome = await this.options.claims.claim(id, this.fresh(this.now(), fingerprint, ttlMs), takeOver);
-    if ("claimed" in outcome) return { outcome: "claimed", claim: id, reference: outcome.claimed.reference };
-    if ("standing" in outcome) return refusal(outcome.standing, fingerprint);
-    return { outcome: "in_flight" };
+  /**
+   * Claims a request's `keys` (its `fingerprint` the same for each) in order, in one write, up
+   * to the first that is not claimed: a later key is not tried. One claim per key tried.
+   */
+  async claim(businessId: string, keys: readonly KeyOfRequest[], fingerprint: string): Promise<Claim[]> {
+    const now = this.now();
+    const toClaim = keys.map(({ kind, key, ttlMs }) => ({
+      id: { business_id: businessId, kind, key },
+      fresh: this.fresh(now, fingerprint, ttlMs),
+    }));
+    const outcomes = await this.options.claims.claim(toClaim, takeOver);
+    return toClaim.flatMap(({ id }, i): Claim[] => {
+      const outcome = outcomes[i];
+      if (!outcome) return []; // not tried: a key before it was not claimed
+      if ("claimed" in outcome)
+        return [{ outcome: "claimed", claim: id, reference: outcome.claimed.reference }];
+      if ("standing" in outcome) return [refusal(outcome.standing, fingerprint)];
+      return [{ outcome: "in_flight" }];
+    });
   }
 
   private fresh(now: number, fingerprint: string, ttlMs: number): FreshRecord {

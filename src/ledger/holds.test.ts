@@ -6,12 +6,13 @@ import {
   holdLegs,
   ledgerEffect,
   PHASES_OF_STATUS,
+  phaseEntries,
   postHoldLegs,
   reversalLegs,
   voidHoldLegs,
 } from "./holds.js";
-import type { LedgerAccountKind } from "./kinds.js";
-import { type Leg, transferLegs } from "./posting.js";
+import { EVERY_LEDGER_ACCOUNT_KIND, type LedgerAccountKind, ledgerAccountId } from "./kinds.js";
+import { type AccountHead, GENESIS_HASH, type Leg, transferLegs } from "./posting.js";
 
 /** A business's balances, moved by postings as the database moves the heads. */
 class Books {
@@ -181,5 +182,44 @@ describe("what the ledger shows of each payout status (PHASES_OF_STATUS)", () =>
 
   test("a payout counts toward limits and against its payment while its amount is out: pending or successful", () => {
     assert.deepEqual([...AMOUNT_OUT_STATUSES].sort(), ["pending", "successful"]);
+  });
+});
+
+describe("a phase's entries", () => {
+  const heads = () =>
+    new Map<LedgerAccountKind, AccountHead>(
+      EVERY_LEDGER_ACCOUNT_KIND.map((kind) => [
+        kind,
+        {
+          id: ledgerAccountId("biz", kind),
+          balance: kind === "available" ? 20_000 : 0,
+          entryCount: 0,
+          lastHash: GENESIS_HASH,
+        },
+      ]),
+    );
+
+  test("a post: its legs' entries under the id, chained, and only the heads they moved, after them", () => {
+    const on = heads();
+    phaseEntries("hold", 10_000, 50, on, "pst_1", "2026-01-02T03:04:05.000Z");
+    const { entries, moved } = phaseEntries("post", 10_000, 50, on, "pst_2", "2026-01-02T03:04:05.000Z");
+    assert.deepEqual(
+      entries.map((entry) => [entry.ledgerAccountId, entry.amount, entry.sequence, entry.transactionId]),
+      [
+        ["biz:pending", -10_050, 2, "pst_2"],
+        ["biz:paid_out", 10_000, 1, "pst_2"],
+        ["biz:revenue", 50, 1, "pst_2"],
+      ],
+    );
+    assert.deepEqual(
+      moved.map((head) => [head.id, head.balance]),
+      [
+        ["biz:paid_out", 10_000],
+        ["biz:pending", 0],
+        ["biz:revenue", 50],
+      ],
+    );
+    assert.equal(on.get("available")?.balance, 20_000 - 10_050);
+    for (const head of moved) assert.equal(head, on.get(head.id.slice(4) as LedgerAccountKind));
   });
 });

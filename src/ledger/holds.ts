@@ -1,6 +1,6 @@
 import type { PayoutStatus } from "../core/api-types.js";
 import type { LedgerAccountKind } from "./kinds.js";
-import { assertBalanced, type Leg } from "./posting.js";
+import { type AccountHead, assertBalanced, type ChainedEntry, type Leg, postLegs } from "./posting.js";
 
 // Money out in two phases, as TigerBeetle's pending transfers: a hold moves a payout's amount
 // and fee from the business's `available` balance to its `pending` one; the bank's success
@@ -8,7 +8,8 @@ import { assertBalanced, type Leg } from "./posting.js";
 // its failure voids it (everything back to `available`, the fee included). Each hold ends
 // exactly once, either way. A payout the receiving bank sends back after success is a reversal:
 // the amount returns from `paid_out` to `available`, the fee stays earned. `settlement` is never
-// touched, so minus its balance stays what came in. Pure: the legs, each posting summing to zero.
+// touched, so minus its balance stays what came in. Pure: the legs, each posting summing to zero,
+// and a phase's entries chained onto the heads.
 
 function checkKobo(amount: number, fee: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)
@@ -76,6 +77,24 @@ export function phaseLegs(phase: HoldPhase, amount: number, fee: number): Leg[] 
     case "reversal":
       return reversalLegs(amount);
   }
+}
+
+/**
+ * One phase of a payout of `amount` with `fee` on the ledger: its legs chained onto `heads` (which
+ * move along) as the entries of `transactionId`, and the heads those legs moved, after them.
+ */
+export function phaseEntries(
+  phase: HoldPhase,
+  amount: number,
+  fee: number,
+  heads: Map<LedgerAccountKind, AccountHead>,
+  transactionId: string,
+  createdAt: string,
+): { entries: ChainedEntry[]; moved: AccountHead[] } {
+  const legs = phaseLegs(phase, amount, fee);
+  const entries = postLegs(heads, transactionId, legs, createdAt);
+  const kinds = new Set(legs.map((leg) => leg.kind));
+  return { entries, moved: [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head) };
 }
 
 /**

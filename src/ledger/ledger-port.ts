@@ -10,6 +10,7 @@ import type {
   ConflictInput,
   CreditedAccount,
   PayoutRecord,
+  PayoutTermsRecord,
   SettlementRecord,
   TransactionRecord,
 } from "./ledger-records.js";
@@ -157,7 +158,7 @@ export interface PayoutLedger<Tx> {
 /** What money out's transaction takes before its decision, in this order, and reads under it. */
 export interface PayoutLocks {
   businessId: string;
-  /** The business's row, and its verification status read under it (a payout made). */
+  /** The business's row, and its verification status and payout terms read under it (a payout made). */
   business?: boolean;
   /** The ledger accounts it has: opened if it lacks them, then its heads taken in id order. */
   accounts: readonly LedgerAccountToOpen[];
@@ -170,6 +171,8 @@ export interface PayoutLocks {
 export interface LockedLedger {
   /** Undefined unless the business's row was taken (or there is no such business). */
   verification: VerificationStatus | undefined;
+  /** The business's payout terms, read with its verification (undefined as it is). */
+  terms: PayoutTermsRecord | undefined;
   heads: Heads;
   /** The newest entry's time on those heads (undefined before the first). */
   latestEntry: string | undefined;

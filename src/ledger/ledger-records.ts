@@ -108,6 +108,17 @@ export interface PayoutRecord {
 }
 
 /**
+ * A business's payout terms as its row holds them (the businesses table's columns, read as they
+ * are): the API switch (1: on), its own limits in kobo and fee tiers (JSON), null for the defaults.
+ */
+export interface PayoutTermsRecord {
+  payouts_enabled: number;
+  payout_limit_kobo: number | null;
+  payout_daily_limit_kobo: number | null;
+  payout_fee_tiers: string | null;
+}
+
+/**
  * A settlement: a payout of the available balance to the business's account, and what it
  * covered; the settlements table's row, written as it is.
  */

@@ -4,8 +4,7 @@ import type { Bank, ResolvedBankAccount, SandboxPayoutAccount } from "../core/ap
 import { accountNotResolved } from "../core/money-out-errors.js";
 import { parsedBy, singleParam } from "../core/validation.js";
 import { bankUnavailable, ErrorCode, isAppError, validationFailed } from "../errors.js";
-import { type BankDirectory, nubanApplies, SANDBOX_PAYEES } from "../providers/bank-directory.js";
-import { isValidNuban } from "../providers/nuban.js";
+import { type BankDirectory, enquire, SANDBOX_PAYEES } from "../providers/bank-directory.js";
 
 /** How long the bank list is kept before the bank is asked again. */
 export const BANK_LIST_TTL_MS = 10 * 60_000;
@@ -78,16 +77,19 @@ export class BankService {
    * before any bank is asked), and the bank must know the account (422 ACCOUNT_NOT_RESOLVED).
    */
   async resolve({ bankCode, accountNumber }: AccountAtBank): Promise<ResolvedBankAccount> {
-    const bank = (await this.list()).find((candidate) => candidate.code === bankCode);
-    if (!bank) throw validationFailed(`bankCode ${bankCode} is not a bank in GET /banks`);
-    if (nubanApplies(bankCode) && !isValidNuban(bankCode, accountNumber)) {
-      throw validationFailed(
-        `accountNumber ${accountNumber} is not a valid account number at ${bank.name}: check its digits`,
-      );
+    const found = await asked(enquire(this.options.directory, await this.list(), bankCode, accountNumber));
+    switch (found.outcome) {
+      case "unknown_bank":
+        throw validationFailed(`bankCode ${bankCode} is not a bank in GET /banks`);
+      case "bad_check_digit":
+        throw validationFailed(
+          `accountNumber ${accountNumber} is not a valid account number at ${found.bank.name}: check its digits`,
+        );
+      case "unresolved":
+        throw accountNotResolved(found.bank.name);
+      case "resolved":
+        return found.account;
     }
-    const accountName = await asked(this.options.directory.resolveAccount(bankCode, accountNumber));
-    if (accountName === undefined) throw accountNotResolved(bank.name);
-    return { bankCode, bankName: bank.name, accountNumber, accountName };
   }
 }
 

@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { PayoutStatus } from "../core/api-types.js";
 import type { EventToWrite } from "../core/event-to-write.js";
 import { eventToWrite } from "../events/outbox.js";
-import { type HoldPhase as PayoutPhase, phaseLegs } from "../ledger/holds.js";
+import { type HoldPhase as PayoutPhase, phaseEntries } from "../ledger/holds.js";
 import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
-import { postLegs } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
 import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
 
@@ -32,18 +31,16 @@ export function phasePosting(
   heads: Heads,
   createdAt: string,
 ): PhasePosting {
-  const legs = phaseLegs(phase, Number(payout.amount), Number(payout.fee));
   const id = `pst_${randomUUID().replaceAll("-", "")}`;
-  const entries = postLegs(heads, id, legs, createdAt);
-  const moved = new Set(legs.map((leg) => leg.kind));
-  return {
-    id,
-    businessId: payout.business_id,
+  const { entries, moved } = phaseEntries(
     phase,
+    Number(payout.amount),
+    Number(payout.fee),
+    heads,
+    id,
     createdAt,
-    entries,
-    heads: [...heads.entries()].filter(([kind]) => moved.has(kind)).map(([, head]) => head),
-  };
+  );
+  return { id, businessId: payout.business_id, phase, createdAt, entries, heads: moved };
 }
 
 /** A payout made: its row and its hold (no event: the API answers it), with a settlement's row when it is one. */

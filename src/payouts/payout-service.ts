@@ -15,17 +15,16 @@ import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { PayoutRecord } from "../ledger/ledger-records.js";
+import type { PayoutRecord, PayoutTermsRecord } from "../ledger/ledger-records.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
-import { payoutIpsOf } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import {
   findPayoutById,
   findPayoutByReference,
   PAYOUT_REFERENCE_KEY,
-  payoutTermsOf,
+  payoutGateOf,
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
 import { allowsAddress } from "./payout-ips.js";
@@ -76,20 +75,18 @@ export class PayoutService {
    * `ip` (PAYOUT_IP_NOT_ALLOWED): checked before the body, as the contract orders.
    */
   async assertAllowed(caller: ForBusiness & { keyId: string }, ip: string): Promise<void> {
-    const { db } = this.options.storage;
-    const terms = await payoutTermsOf(db, caller.businessId);
-    if (!terms || Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
-    const ips = await payoutIpsOf(db, caller.keyId);
-    if (ips !== null && ips !== undefined && !allowsAddress(JSON.parse(ips) as string[], ip)) {
+    const gate = await payoutGateOf(this.options.storage.db, caller.businessId, caller.keyId);
+    if (!gate?.apiPayouts) throw payoutsDisabled();
+    if (gate.payoutIps !== null && !allowsAddress(JSON.parse(gate.payoutIps) as string[], ip)) {
       throw payoutIpNotAllowed(ip);
     }
   }
 
   /**
    * POST /payouts: a reference reused with the same details answers its payout; then the name
-   * enquiry (400 / 422 ACCOUNT_NOT_RESOLVED), the limits (422 PAYOUT_LIMIT_EXCEEDED), and, in one
-   * transaction under the business's ledger locks, the day's volume, the balance (422
-   * INSUFFICIENT_BALANCE, nothing held) and the hold with the payout's row and the request's answer.
+   * enquiry (400 / 422 ACCOUNT_NOT_RESOLVED) and, in one transaction under the business's row and
+   * ledger locks, the limits (422 PAYOUT_LIMIT_EXCEEDED), the balance (422 INSUFFICIENT_BALANCE,
+   * nothing held) and the hold with the payout's row and the request's answer (hold).
    */
   async create(
     business: ForBusiness,
@@ -139,35 +136,26 @@ export class PayoutService {
   }
 
   /**
-   * Makes a payout of `order` (its destination resolved): the limit of one payout (422
-   * PAYOUT_LIMIT_EXCEEDED), then, in one transaction under the business's ledger locks, what
-   * is left to refund of a refund's payment (422 REFUND_EXCEEDS_PAYMENT), the day's volume, the
-   * balance (422 INSUFFICIENT_BALANCE, nothing held) and the hold, with the payout's row and
-   * the request's answer. The tracker hears of it once it is committed.
+   * Makes a payout of `order` (its destination resolved): in one transaction under the
+   * business's row and ledger locks, its terms (403 PAYOUTS_DISABLED, the limit of one payout:
+   * 422 PAYOUT_LIMIT_EXCEEDED), its verification, what is left to refund of a refund's payment
+   * (422 REFUND_EXCEEDS_PAYMENT), the day's volume, the balance (422 INSUFFICIENT_BALANCE,
+   * nothing held) and the hold, with the payout's row and the request's answer. The tracker
+   * hears of it once it is committed.
    */
   async hold(business: ForBusiness, order: PayoutOrder, unit?: UnitOfWork): Promise<Payout> {
     const { storage } = this.options;
     const businessId = business.businessId;
     const { amount } = order;
-    const terms = await payoutTermsOf(storage.db, businessId);
-    if (!terms) throw payoutsDisabled();
-    // Checked again here: the switch may have been turned off since the request's first check.
-    if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
     // A settlement goes to the business's own account, past its cool-off: no limit applies.
     const limited = order.channel !== "settlement";
-    const { perPayoutLimit, dailyLimit } = termsOf(terms);
-    if (limited && amount > perPayoutLimit) {
-      throw payoutLimitExceeded(
-        `amount ${amount} kobo (${formatNaira(amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
-      );
-    }
-    const fee = payoutFee(feeTiersOf(terms.payout_fee_tiers), amount);
     const id = `po_${randomUUID().replaceAll("-", "")}`;
     let payout: Payout;
     try {
-      // Only a verified business moves money, whatever the channel: read under the business's row
-      // lock (taken before the ledger's), so a payout is never accepted after a suspension has
-      // returned, even when a key was authenticated a moment before it (issue 43).
+      // Only a verified business moves money, whatever the channel, on the terms it has: both
+      // read under the business's row lock (taken before the ledger's), so a payout is never
+      // accepted after a suspension has returned, or its switch been turned off since the
+      // request's first check, even when a key was authenticated a moment before it (issue 43).
       const locks = {
         businessId,
         business: true,
@@ -177,7 +165,8 @@ export class PayoutService {
       };
       payout = await this.options.ledger.post(
         locks,
-        async (trx, { verification, heads, latestEntry, volume }) => {
+        async (trx, { verification, terms, heads, latestEntry, volume }) => {
+          const { dailyLimit, fee } = this.termsFor(order, limited, terms);
           if (verification !== "completed")
             throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
           const createdAt = postingTime(latestEntry, locks.now);
@@ -234,6 +223,28 @@ export class PayoutService {
     }
     for (const listener of this.heldListeners) listener(payout);
     return payout;
+  }
+
+  /**
+   * What a payout of `order` may be on its business's `terms` (undefined: no such business): 403
+   * PAYOUTS_DISABLED, the limit of one payout when it is `limited` (422 PAYOUT_LIMIT_EXCEEDED),
+   * else its day's limit and its fee.
+   */
+  private termsFor(
+    order: PayoutOrder,
+    limited: boolean,
+    terms: PayoutTermsRecord | undefined,
+  ): { dailyLimit: number; fee: number } {
+    const { amount } = order;
+    if (!terms) throw payoutsDisabled();
+    if (order.channel === "api" && Number(terms.payouts_enabled) !== 1) throw payoutsDisabled();
+    const { perPayoutLimit, dailyLimit } = termsOf(terms);
+    if (limited && amount > perPayoutLimit) {
+      throw payoutLimitExceeded(
+        `amount ${amount} kobo (${formatNaira(amount)}) is above the limit of one payout, ${formatNaira(perPayoutLimit)}`,
+      );
+    }
+    return { dailyLimit, fee: payoutFee(feeTiersOf(terms.payout_fee_tiers), amount) };
   }
 
   private sameOrRefused(existing: PayoutRecord, fingerprint: string): Payout {

@@ -3,6 +3,7 @@ import { lagosDayStart } from "../core/lagos-time.js";
 import { insufficientBalance, payoutLimitExceeded } from "../core/money-out-errors.js";
 import { AppError, validationFailed } from "../errors.js";
 import { formatNaira } from "../ledger/kobo.js";
+import type { PayoutTermsRecord } from "../ledger/ledger-records.js";
 import {
   checkPayoutFeeTiers,
   DEFAULT_PAYOUT_FEE_TIERS,
@@ -41,7 +42,7 @@ export interface PayoutTerms {
 }
 
 /** The terms in a business's row: its own limits, or the defaults. */
-export function termsOf(row: NonNullable<Awaited<ReturnType<typeof payoutTermsOf>>>): PayoutTerms {
+export function termsOf(row: PayoutTermsRecord): PayoutTerms {
   return {
     apiPayouts: Number(row.payouts_enabled) === 1,
     perPayoutLimit:

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { accountNumberSchema } from "../accounts/validation.js";
 import type { PayoutInput, PayoutStatus } from "../core/api-types.js";
 import {
-  fields,
+  fieldsRule,
   type ListQuery,
   parsedBy,
   parseListQuery,
@@ -42,10 +42,11 @@ export const PAYOUT_FIELDS = {
 };
 
 /** POST /payouts: amount, bankCode, accountNumber, then the optional narration and reference. */
-export function parsePayout(body: Record<string, unknown>): PayoutInput {
-  const { amount, bankCode, accountNumber, narration, reference } = PAYOUT_FIELDS;
-  return fields(body, { amount, bankCode, accountNumber }, { narration, reference });
-}
+const { amount, bankCode, accountNumber, narration, reference } = PAYOUT_FIELDS;
+export const parsePayout: (body: Record<string, unknown>) => PayoutInput = fieldsRule(
+  { amount, bankCode, accountNumber },
+  { narration, reference },
+);
 
 export interface PayoutQuery extends ListQuery {
   status?: PayoutStatus;

@@ -1,5 +1,5 @@
-import type { Bank, SandboxOutcome, SandboxPayoutAccount } from "../core/api-types.js";
-import { nubanFromSerial } from "./nuban.js";
+import type { Bank, ResolvedBankAccount, SandboxOutcome, SandboxPayoutAccount } from "../core/api-types.js";
+import { isValidNuban, nubanFromSerial } from "./nuban.js";
 
 /**
  * The banks and the names on their accounts, as the partner bank knows them (its bank list and
@@ -19,7 +19,37 @@ export interface BankDirectory {
  * Whether an account number at this bank carries the CBN NUBAN check digit: a deposit money
  * bank's 3-digit code or an institution's 6-digit code. Other codes are taken as they are.
  */
-export const nubanApplies = (bankCode: string) => /^\d{3}$|^\d{6}$/.test(bankCode);
+const nubanApplies = (bankCode: string) => /^\d{3}$|^\d{6}$/.test(bankCode);
+
+/** What asking whose an account is found: at which step it stopped, or the account resolved. */
+export type Enquiry =
+  /** The bank is not one of `banks`. */
+  | { outcome: "unknown_bank" }
+  /** The number lacks the bank's NUBAN check digit: no bank was asked. */
+  | { outcome: "bad_check_digit"; bank: Bank }
+  /** The bank knows no such account. */
+  | { outcome: "unresolved"; bank: Bank }
+  | { outcome: "resolved"; account: ResolvedBankAccount };
+
+/**
+ * Whose the account `accountNumber` at `bankCode` is, the recipient's whole resolution: the bank
+ * found in `banks` (the bank's list, as the caller keeps it), the NUBAN check digit where one
+ * applies (a typo is caught before any bank is asked), then the name enquiry of `directory`.
+ */
+export async function enquire(
+  directory: BankDirectory,
+  banks: readonly Bank[],
+  bankCode: string,
+  accountNumber: string,
+): Promise<Enquiry> {
+  const bank = banks.find((candidate) => candidate.code === bankCode);
+  if (!bank) return { outcome: "unknown_bank" };
+  if (nubanApplies(bankCode) && !isValidNuban(bankCode, accountNumber))
+    return { outcome: "bad_check_digit", bank };
+  const accountName = await directory.resolveAccount(bankCode, accountNumber);
+  if (accountName === undefined) return { outcome: "unresolved", bank };
+  return { outcome: "resolved", account: { bankCode, bankName: bank.name, accountNumber, accountName } };
+}
 
 /** Nigeria's deposit money banks by CBN code: the sandbox's bank list. */
 export const SANDBOX_BANKS: readonly Bank[] = [

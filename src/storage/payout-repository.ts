@@ -28,14 +28,42 @@ export async function payoutTermsOf(db: Executor, businessId: string) {
 }
 
 /**
- * The business's verification status, its row taken for the rest of the transaction: a status
- * change waits for the money moving under it, and money moved after the change sees it.
+ * What lets a key send payouts, in one read: its business's API switch and the key's payout
+ * addresses as stored (JSON; null: any, or no such key). Undefined when there is no such business.
  */
-export async function lockedVerificationStatus(db: Executor, locks: RowLocks, businessId: string) {
-  const row = await locks
-    .locking(db.selectFrom("businesses").select("verification_status").where("id", "=", businessId))
+export async function payoutGateOf(db: Executor, businessId: string, keyId: string) {
+  const row = await db
+    .selectFrom("businesses")
+    .leftJoin("api_keys", (join) => join.on("api_keys.id", "=", keyId))
+    .select(["businesses.payouts_enabled", "api_keys.payout_ips"])
+    .where("businesses.id", "=", businessId)
     .executeTakeFirst();
-  return row?.verification_status;
+  return row && { apiPayouts: Number(row.payouts_enabled) === 1, payoutIps: row.payout_ips ?? null };
+}
+
+/**
+ * The business's verification status and payout terms, its row taken for the rest of the
+ * transaction: a change of either waits for the money moving under it, and money moved after the
+ * change sees it. Undefined when there is no such business.
+ */
+export async function lockedBusiness(db: Executor, locks: RowLocks, businessId: string) {
+  const row = await locks
+    .locking(
+      db
+        .selectFrom("businesses")
+        .select([
+          "verification_status",
+          "payouts_enabled",
+          "payout_limit_kobo",
+          "payout_daily_limit_kobo",
+          "payout_fee_tiers",
+        ])
+        .where("id", "=", businessId),
+    )
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { verification_status: verification, ...terms } = row;
+  return { verification, terms };
 }
 
 /** Turns API payouts on or off, and sets the limits (null: the defaults); false when there is no such business. */

@@ -14,7 +14,7 @@ import type { Storage } from "./database.js";
 import type { Executor } from "./executor.js";
 import {
   latestEntryTime,
-  lockedVerificationStatus,
+  lockedBusiness,
   movePayout,
   payoutVolumeSince,
   STEPS,
@@ -66,7 +66,10 @@ export function payoutLedger(
   };
 }
 
-/** The locks money out asks for, taken in order (the business's row before its heads), and what they guard. */
+/**
+ * The locks money out asks for, taken in order (the business's row before its heads), and what
+ * they guard. A business asked for that does not exist has no ledger to take: nothing more is read.
+ */
 async function locked(
   trx: Executor,
   asked: PayoutLocks,
@@ -74,13 +77,16 @@ async function locked(
   locks: RowLocks,
 ): Promise<LockedLedger> {
   const { businessId, volumeSince } = asked;
-  const verification = asked.business ? await lockedVerificationStatus(trx, locks, businessId) : undefined;
+  const business = asked.business ? await lockedBusiness(trx, locks, businessId) : undefined;
+  if (asked.business && !business) {
+    return { verification: undefined, terms: undefined, heads: new Map(), latestEntry: undefined, volume: 0 };
+  }
   const heads = await ledger.lockedHeads(trx, businessId, asked.accounts, asked.now);
   const latestEntry = await latestEntryTime(trx, heads.values());
   const volume = volumeSince
     ? await payoutVolumeSince(trx, businessId, volumeSince.since, volumeSince.counted)
     : 0;
-  return { verification, heads, latestEntry, volume };
+  return { verification: business?.verification, terms: business?.terms, heads, latestEntry, volume };
 }
 
 const movedTo = ({ status, failure_reason, updated_at }: PayoutRecord) => ({

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { RequestRecordClaims } from "../../core/request-record-claims.js";
+import type { ClaimAtStore, FreshRecord, RequestRecordClaims } from "../../core/request-record-claims.js";
 import type { PostgresStorage } from "../database.js";
 import {
   FIND_RECORD,
@@ -32,20 +32,34 @@ export function postgresRequestRecordClaims(storage: PostgresStorage): RequestRe
   });
   return {
     complete: (answer) => completeOnPostgres(storage.db, answer),
-    async claim(id, record, takeOver) {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        if (await inserts.submit(freshColumns(id, record))) return { claimed: record };
-        const existing = (await pool.query<RequestRecord>(find.query({ ...id }))).rows[0];
-        if (!existing) continue; // pruned between the two statements: try again
-        const standing = standingRecord(existing);
-        const next = takeOver(standing, record);
-        if (!next) return { standing };
-        const taken = await pool.query(takeOverStatement.query(takeOverValues(existing, next)));
-        if ((taken.rowCount ?? 0) > 0) return { claimed: next };
+    async claim(keys, takeOver) {
+      const outcomes: ClaimAtStore[] = [];
+      for (const { id, fresh } of keys) {
+        const outcome = await claimOne(id, fresh, takeOver);
+        outcomes.push(outcome);
+        if (!("claimed" in outcome)) break;
       }
-      return { contended: true };
+      return outcomes;
     },
   };
+
+  async function claimOne(
+    id: RecordId,
+    record: FreshRecord,
+    takeOver: Parameters<RequestRecordClaims["claim"]>[1],
+  ): Promise<ClaimAtStore> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await inserts.submit(freshColumns(id, record))) return { claimed: record };
+      const existing = (await pool.query<RequestRecord>(find.query({ ...id }))).rows[0];
+      if (!existing) continue; // pruned between the two statements: try again
+      const standing = standingRecord(existing);
+      const next = takeOver(standing, record);
+      if (!next) return { standing };
+      const taken = await pool.query(takeOverStatement.query(takeOverValues(existing, next)));
+      if ((taken.rowCount ?? 0) > 0) return { claimed: next };
+    }
+    return { contended: true };
+  }
 }
 
 const recordKey = (id: RecordId) => `${id.business_id}\u0000${id.kind}\u0000${id.key}`;
