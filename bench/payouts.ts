@@ -35,7 +35,7 @@ export async function payoutBusiness(services: Services) {
   });
   const { account } = await services.accounts.generatePermanent(
     business,
-    { type: "cli" },
+    { type: "cli", id: null },
     check(permanentInput, { name: "Funding", email: "funding@payer.example.com", bvn: "22345678901" }),
   );
   const tag = randomBytes(3).toString("hex");

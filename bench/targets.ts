@@ -48,7 +48,7 @@ export async function targetBusinesses(services: Services): Promise<TargetBusine
     for (let j = 0; j < accounts; j++) {
       const { account } = await services.accounts.generatePermanent(
         { businessId: created.business.id, businessName: name },
-        { type: "cli" },
+        { type: "cli", id: null },
         check(permanentInput, {
           name: `Payee ${tag} ${j}`,
           email: `payee_${tag}_${j}@example.com`,

@@ -112,7 +112,7 @@ export async function webhookPayee(
   for (let i = 0; i < 10; i++) {
     const { account } = await services.accounts.generatePermanent(
       owner,
-      { type: "cli" },
+      { type: "cli", id: null },
       check(permanentInput, {
         name: `${name} customer ${i}`,
         email: `customer${i}@${name.toLowerCase().replaceAll(" ", "-")}.example.com`,

@@ -322,7 +322,7 @@ try {
   await admin.goto(`${origin}/admin/transactions`);
   await capture(admin, "admin-transactions");
   await services.operators.invite(
-    { type: "operator", operatorId: (await services.operators.list())[0]?.id as string },
+    { type: "operator", id: (await services.operators.list())[0]?.id as string },
     "reviewer@ops.example",
     "reviewer",
   );

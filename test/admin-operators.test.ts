@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
     test("the last enabled admin stays: not disabled, not made a reviewer, not even by two admins at once", async () => {
       const adminId = await idOf(adminEmail);
       const reviewerId = await idOf(reviewerEmail);
-      const actor = { type: "operator" as const, operatorId: reviewerId };
+      const actor = { type: "operator" as const, id: reviewerId };
       await assert.rejects(
         h.services.operators.setRole(actor, adminId, "reviewer"),
         /needs an enabled admin/,
@@ -178,11 +178,11 @@ for (const dialect of DIALECTS) {
       assert.match(self.body, /You cannot disable yourself/);
 
       // Two admins, each disabling the other at the same moment: one of them stays.
-      await h.services.operators.setRole({ type: "operator", operatorId: adminId }, reviewerId, "admin");
+      await h.services.operators.setRole({ type: "operator", id: adminId }, reviewerId, "admin");
       for (let round = 0; round < 5; round++) {
         const outcomes = await Promise.allSettled([
-          h.services.operators.setDisabled({ type: "operator", operatorId: adminId }, reviewerId, true),
-          h.services.operators.setDisabled({ type: "operator", operatorId: reviewerId }, adminId, true),
+          h.services.operators.setDisabled({ type: "operator", id: adminId }, reviewerId, true),
+          h.services.operators.setDisabled({ type: "operator", id: reviewerId }, adminId, true),
         ]);
         assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1, `round ${round}`);
         const admins = (await h.services.operators.list()).filter((o) => o.role === "admin" && !o.disabled);
@@ -190,7 +190,7 @@ for (const dialect of DIALECTS) {
         const [standing] = admins;
         const other = standing?.id === adminId ? reviewerId : adminId;
         await h.services.operators.setDisabled(
-          { type: "operator", operatorId: standing?.id as string },
+          { type: "operator", id: standing?.id as string },
           other,
           false,
         );

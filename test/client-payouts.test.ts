@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
     test("settlements: listed page by page, read back, with the transactions each covered", async () => {
       const [destination] = await client.sandbox.payoutAccounts();
       assert.ok(destination);
-      await h.services.settlementTerms.setAccount(businessId, { type: "cli" }, destination);
+      await h.services.settlementTerms.setAccount(businessId, { type: "cli", id: null }, destination);
       const business = { businessId, businessName: "" };
       const account = await client.generateAccount({
         name: "Bola Ade",

@@ -475,7 +475,7 @@ for (const dialect of DIALECTS) {
       const theirs = { businessId: other.business.id, businessName: other.business.name };
       const account = await h.services.accounts.generatePermanent(
         theirs,
-        { type: "cli" },
+        { type: "cli", id: null },
         check(permanentInput, {
           name: "Their Customer",
           email: "their.customer@example.com",

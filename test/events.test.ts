@@ -173,7 +173,7 @@ for (const dialect of DIALECTS) {
       const endpoint = await h.services.webhooks.create(owner, endpointAt("http://127.0.0.1:9/closed"));
       const { account } = await h.services.accounts.generatePermanent(
         owner,
-        { type: "cli" },
+        { type: "cli", id: null },
         permanentInputOf(),
       );
       const pay = (amount: number) =>

@@ -19,7 +19,7 @@ for (const dialect of DIALECTS) {
       const owner = { businessId: business.businessId, businessName: business.name };
       const { account } = await h.services.accounts.generatePermanent(
         owner,
-        { type: "cli" },
+        { type: "cli", id: null },
         permanentInputOf(),
       );
       await h.services.collections.receive(

@@ -284,7 +284,7 @@ for (const dialect of DIALECTS) {
         password: PASSWORD,
       });
       const businessId = user.businessId as string;
-      const actor = { type: "user", userId: user.id } as const;
+      const actor = { type: "user", id: user.id } as const;
       const details = {
         registeredName: "Verify Me Limited",
         rcNumber: "rc 123456",
@@ -314,7 +314,7 @@ for (const dialect of DIALECTS) {
       clock += 60_000;
       await h.services.businesses.setVerificationStatus(businessId, "completed", {
         type: "operator",
-        operatorId: operator.id,
+        id: operator.id,
       });
       const history = await h.services.businesses.verificationHistory(businessId);
       assert.deepEqual(

@@ -50,7 +50,7 @@ for (const dialect of DATABASE_KINDS) {
       await h.services.webhooks.create(owner, endpointAt(receiver.url));
       const { account } = await h.services.accounts.generatePermanent(
         owner,
-        { type: "cli" },
+        { type: "cli", id: null },
         permanentInputOf(),
       );
       const pay = (amount: number) =>

@@ -6,7 +6,7 @@ import type {
   AccountWrites,
   NumberToRecord,
 } from "../core/account-writes.js";
-import { type Actor, actorId, type ForBusiness } from "../core/actor.js";
+import type { Actor, ForBusiness } from "../core/actor.js";
 import type { ListedAccount } from "../core/listed-account.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
@@ -296,7 +296,7 @@ export class AccountService {
       reference,
       issuedAt: now,
       issuedByType: business.actor.type,
-      issuedById: actorId(business.actor),
+      issuedById: business.actor.id,
     };
   }
 

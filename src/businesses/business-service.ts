@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hashApiKey } from "../auth/api-key-hash.js";
 import type { Clock } from "../clock.js";
-import { type Actor, actorId } from "../core/actor.js";
+import type { Actor } from "../core/actor.js";
 import type { BusinessRecord } from "../core/business-record.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import { DEFAULT_TIME_ZONE } from "../core/zoned-time.js";
@@ -165,7 +165,7 @@ export class BusinessService {
       if (!business) throw notFound(`no business with id ${businessId}`);
       const from = business.verificationStatus;
       // The operator's role as it is now, not as their session began: a demoted admin suspends nothing.
-      const operator = actor.type === "operator" ? await findUser(trx, actor.operatorId) : undefined;
+      const operator = actor.type === "operator" ? await findUser(trx, actor.id) : undefined;
       const operatorRole = operator?.disabledAt === null ? operator.operatorRole : null;
       const checked = checkTransition(from, status, actor, reason, operatorRole);
       const at = this.now().toISOString();
@@ -180,7 +180,7 @@ export class BusinessService {
         toStatus: status,
         reason: checked.reason,
         actorType: actor.type,
-        actorId: actorId(actor),
+        actorId: actor.id,
         createdAt: at,
       };
       await insertVerificationEvent(trx, event);

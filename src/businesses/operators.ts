@@ -105,7 +105,7 @@ export class Operators {
       operatorRole: role,
     };
     const { token, hash } = newLinkToken();
-    const inviter = await findUser(storage.db, actor.operatorId);
+    const inviter = await findUser(storage.db, actor.id);
     await writeTransaction(storage, async (trx) => {
       await insertUser(trx, row);
       await insertPasswordReset(trx, {
@@ -141,7 +141,7 @@ export class Operators {
    * does not disable themselves, and the last enabled admin is not disabled.
    */
   async setDisabled(actor: Actor, id: string, disabled: boolean): Promise<void> {
-    if (disabled && actor.type === "operator" && actor.operatorId === id) {
+    if (disabled && actor.type === "operator" && actor.id === id) {
       throw validationFailed("You cannot disable yourself: another admin can");
     }
     const at = isoNow(this.now);

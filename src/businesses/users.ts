@@ -47,7 +47,7 @@ export const toUser = (row: UserRecord): User => ({
 
 /** The actor a signed-in user acts as. */
 export const actorOf = (user: Pick<User, "id" | "role">): Actor =>
-  user.role === "operator" ? { type: "operator", operatorId: user.id } : { type: "user", userId: user.id };
+  user.role === "operator" ? { type: "operator", id: user.id } : { type: "user", id: user.id };
 
 /** An email as typed into a form: the one email rule, or a 400 naming what is wrong. */
 export function parseEmail(text: unknown): string {

@@ -5,9 +5,9 @@ import { VERIFICATION_STATUSES, type VerificationStatus } from "../core/business
 import type { OperatorRole } from "../core/people.js";
 import { checkTransition, MAX_REASON_LENGTH } from "./verification.js";
 
-const OPERATOR: Actor = { type: "operator", operatorId: "op-1" };
-const USER: Actor = { type: "user", userId: "u-1" };
-const API_KEY: Actor = { type: "api_key", keyId: "k-1" };
+const OPERATOR: Actor = { type: "operator", id: "op-1" };
+const USER: Actor = { type: "user", id: "u-1" };
+const API_KEY: Actor = { type: "api_key", id: "k-1" };
 
 /** Who acts: an actor and, for an operator, their role in the console. */
 type Who = { name: string; actor: Actor; role: OperatorRole | null };

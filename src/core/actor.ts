@@ -3,26 +3,13 @@
  * same rules hold for the API, the CLI and (later) the dashboard and the operator console.
  */
 export type Actor =
-  | { type: "api_key"; keyId: string }
-  | { type: "user"; userId: string }
-  | { type: "operator"; operatorId: string }
-  | { type: "cli" };
+  | { type: "api_key"; id: string }
+  | { type: "user"; id: string }
+  | { type: "operator"; id: string }
+  /** The CLI has no id of its own: audit rows record none. */
+  | { type: "cli"; id: null };
 
-export const CLI: Actor = { type: "cli" };
-
-/** The actor's id as recorded in audit rows (the CLI has none). */
-export function actorId(actor: Actor): string | null {
-  switch (actor.type) {
-    case "api_key":
-      return actor.keyId;
-    case "user":
-      return actor.userId;
-    case "operator":
-      return actor.operatorId;
-    case "cli":
-      return null;
-  }
-}
+export const CLI: Actor = { type: "cli", id: null };
 
 /** Operators act through the console or the CLI (which is run by whoever runs the service). */
 export const isOperator = (actor: Actor) => actor.type === "operator" || actor.type === "cli";

@@ -33,5 +33,5 @@ export function callerOf(request: FastifyRequest): Caller {
 
 /** Who acts, for the domain: the API key the request was signed with. */
 export function actorOf(request: FastifyRequest): Actor {
-  return { type: "api_key", keyId: callerOf(request).keyId };
+  return { type: "api_key", id: callerOf(request).keyId };
 }

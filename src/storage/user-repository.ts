@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
-import { type Actor, actorId } from "../core/actor.js";
+import type { Actor } from "../core/actor.js";
 import type { BusinessProfile } from "../core/business-record.js";
 import type { UserChanges, UserRecord, UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
@@ -217,7 +217,7 @@ export async function insertActorAudit(
     id: randomUUID(),
     business_id: entry.businessId,
     actor_type: entry.actor.type,
-    actor_id: actorId(entry.actor),
+    actor_id: entry.actor.id,
     action: entry.action,
     detail: JSON.stringify(entry.detail),
     created_at: entry.at,
