@@ -17,7 +17,7 @@ import {
 export class RequestUnitOfWork implements UnitOfWork {
   /**
    * Whether a write stored this unit's answer: a field, not a method, which storage reads before
-   * a write (refused then: storage/unit-of-work.ts's refuseAnswered) and only this class sets.
+   * a write (refused then: core/unit-of-work.ts's refuseAnswered) and only this class sets.
    */
   answered = false;
 

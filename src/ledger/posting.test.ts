@@ -11,6 +11,7 @@ import {
   GENESIS_HASH,
   MAX_BALANCE_KOBO,
   postLegs,
+  postTransfer,
   staysWithinBalanceLimit,
   transferLegs,
 } from "./posting.js";
@@ -148,5 +149,65 @@ describe("balances near 2^53", () => {
     );
     const head: AccountHead = { id: "b:available", balance: MAX, entryCount: 1, lastHash: GENESIS_HASH };
     assert.throws(() => appendEntry(head, "txn", 1, "2026-01-01T00:00:00.000Z"), RangeError);
+  });
+});
+
+describe("postTransfer: a transfer's whole posting in one call", () => {
+  const fresh = (available: number, settlement: number, revenue = 0) =>
+    new Map<LedgerAccountKind, AccountHead>(
+      (
+        [
+          ["available", available],
+          ["revenue", revenue],
+          ["settlement", settlement],
+        ] as const
+      ).map(([kind, balance]) => [kind, { id: `b:${kind}`, balance, entryCount: 3, lastHash: GENESIS_HASH }]),
+    );
+  const transfer = {
+    transactionId: "txn_1",
+    amount: 100_000,
+    schedule: { basisPoints: 150, capKobo: null },
+    createdAt: "2026-12-07T10:00:00.000Z",
+    received: 0,
+  };
+
+  test("the fee by the schedule, the legs chained onto the heads, and the available balance after", () => {
+    const heads = fresh(500, -500);
+    const posted = postTransfer(heads, transfer);
+    assert.ok(!("beyondLimit" in posted));
+    assert.equal(posted.fee, 1_500);
+    assert.deepEqual(
+      posted.entries.map((entry) => [
+        entry.ledgerAccountId,
+        entry.amount,
+        entry.balanceAfter,
+        entry.sequence,
+      ]),
+      [
+        ["b:settlement", -100_000, -100_500, 4],
+        ["b:available", 100_000, 100_500, 4],
+        ["b:available", -1_500, 99_000, 5],
+        ["b:revenue", 1_500, 1_500, 4],
+      ],
+    );
+    assert.equal(posted.available, 99_000);
+    assert.equal(heads.get("available")?.balance, 99_000, "the heads moved along");
+    assert.equal(heads.get("available")?.lastHash, posted.entries[2]?.hash);
+  });
+
+  test("a ledger account carried past the limit is answered, and nothing is posted", () => {
+    const heads = fresh(MAX_BALANCE_KOBO - 10, -10);
+    const before = structuredClone([...heads]);
+    assert.deepEqual(postTransfer(heads, { ...transfer, amount: 11 }), { beyondLimit: "available" });
+    assert.deepEqual([...heads], before);
+  });
+
+  test("the account's total received carried past the limit is answered as received", () => {
+    const heads = fresh(0, 0);
+    const before = structuredClone([...heads]);
+    assert.deepEqual(postTransfer(heads, { ...transfer, amount: 11, received: MAX_BALANCE_KOBO - 10 }), {
+      beyondLimit: "received",
+    });
+    assert.deepEqual([...heads], before);
   });
 });
