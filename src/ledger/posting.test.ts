@@ -85,18 +85,23 @@ test("appending chains entries: sequence, balance after and hash follow from the
   assert.notEqual(tampered, first.entry.hash);
 });
 
+/** A business's heads with these balances, each account holding `entries` entries. */
+const heads = (available: number, settlement: number, revenue = 0, entries = 1) =>
+  new Map<LedgerAccountKind, AccountHead>(
+    (
+      [
+        ["available", available],
+        ["revenue", revenue],
+        ["settlement", settlement],
+      ] as const
+    ).map(([kind, balance]) => [
+      kind,
+      { id: `b:${kind}`, balance, entryCount: entries, lastHash: GENESIS_HASH },
+    ]),
+  );
+
 describe("balances near 2^53", () => {
   const MAX = MAX_BALANCE_KOBO;
-  const heads = (available: number, settlement: number, revenue = 0) =>
-    new Map<LedgerAccountKind, AccountHead>(
-      (
-        [
-          ["available", available],
-          ["revenue", revenue],
-          ["settlement", settlement],
-        ] as const
-      ).map(([kind, balance]) => [kind, { id: `b:${kind}`, balance, entryCount: 1, lastHash: GENESIS_HASH }]),
-    );
 
   test("the limit is 2^53 - 1 kobo, either sign, checked exactly where doubles would round", () => {
     assert.equal(MAX, 2 ** 53 - 1);
@@ -153,16 +158,7 @@ describe("balances near 2^53", () => {
 });
 
 describe("postTransfer: a transfer's whole posting in one call", () => {
-  const fresh = (available: number, settlement: number, revenue = 0) =>
-    new Map<LedgerAccountKind, AccountHead>(
-      (
-        [
-          ["available", available],
-          ["revenue", revenue],
-          ["settlement", settlement],
-        ] as const
-      ).map(([kind, balance]) => [kind, { id: `b:${kind}`, balance, entryCount: 3, lastHash: GENESIS_HASH }]),
-    );
+  const fresh = (available: number, settlement: number) => heads(available, settlement, 0, 3);
   const transfer = {
     transactionId: "txn_1",
     amount: 100_000,
