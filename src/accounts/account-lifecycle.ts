@@ -91,10 +91,10 @@ export class AccountLifecycle {
     const row = await findCurrentAccount(db, business.businessId, parseNumber(accountNumber));
     if (!row) throw accountNotFound();
     return (await numbersOfAccount(db, row.id)).map((issued) => ({
-      accountNumber: issued.account_number,
+      accountNumber: issued.accountNumber,
       version: Number(issued.version),
-      issuedAt: issued.issued_at,
-      retiredAt: issued.retired_at,
+      issuedAt: issued.issuedAt,
+      retiredAt: issued.retiredAt,
     }));
   }
 
@@ -130,7 +130,7 @@ export class AccountLifecycle {
         if (deactivated === !active) return this.detail(row);
         const now = isoNow(this.now);
         const deactivatedAt = active ? null : now;
-        await updateAccount(trx, row.id, { deactivated_at: deactivatedAt, updated_at: now });
+        await updateAccount(trx, row.id, { deactivatedAt, updatedAt: now });
         const detail = this.detail({ ...row, deactivatedAt });
         await recordEvent(
           trx,

@@ -206,7 +206,7 @@ export class AccountService {
     email: string,
   ): Promise<{ accountNumber: string; deactivated: boolean } | undefined> {
     const row = await findPermanentByEmail(this.options.storage.db, business.businessId, email);
-    return row && { accountNumber: row.account_number, deactivated: row.deactivated_at !== null };
+    return row && { accountNumber: row.accountNumber, deactivated: row.deactivatedAt !== null };
   }
 
   /**

@@ -1,7 +1,5 @@
-import type { Updateable } from "kysely";
 import { isUniqueViolationOf } from "./errors.js";
 import type { Executor } from "./executor.js";
-import type { AccountRow, AccountsTable } from "./schema.js";
 
 /** True when the database refused a second permanent account for one business and email. */
 export const isDuplicatePermanent = (error: unknown) => isUniqueViolationOf(error, ONE_PERMANENT_PER_EMAIL);
@@ -11,12 +9,17 @@ const ONE_PERMANENT_PER_EMAIL = {
   columns: "accounts.business_id, accounts.email",
 };
 
+/** An account deactivated (at that time) or reactivated (null), given in the domain's names. */
 export async function updateAccount(
   db: Executor,
   id: string,
-  changes: Updateable<AccountsTable>,
+  changes: { deactivatedAt: string | null; updatedAt: string },
 ): Promise<void> {
-  await db.updateTable("accounts").set(changes).where("id", "=", id).execute();
+  await db
+    .updateTable("accounts")
+    .set({ deactivated_at: changes.deactivatedAt, updated_at: changes.updatedAt })
+    .where("id", "=", id)
+    .execute();
 }
 
 // An account as the domain reads it, in its names (the columns aliased): what a list shows
@@ -65,7 +68,13 @@ export function findAccountByAnyNumber(db: Executor, businessId: string, account
 export function numbersOfAccount(db: Executor, accountId: string) {
   return db
     .selectFrom("account_numbers")
-    .select(["account_number", "version", "issued_at", "retired_at", "issued_by_type"])
+    .select([
+      "account_number as accountNumber",
+      "version",
+      "issued_at as issuedAt",
+      "retired_at as retiredAt",
+      "issued_by_type as issuedByType",
+    ])
     .where("account_id", "=", accountId)
     .orderBy("version", "desc")
     .execute();
@@ -90,10 +99,10 @@ export function findPermanentByEmail(
   db: Executor,
   businessId: string,
   email: string,
-): Promise<Pick<AccountRow, "account_number" | "deactivated_at"> | undefined> {
+): Promise<{ accountNumber: string; deactivatedAt: string | null } | undefined> {
   return db
     .selectFrom("accounts")
-    .select(["account_number", "deactivated_at"])
+    .select(["account_number as accountNumber", "deactivated_at as deactivatedAt"])
     .where("business_id", "=", businessId)
     .where("email", "=", email)
     .where("kind", "=", "permanent")
