@@ -127,9 +127,9 @@ export class PayoutTracker {
     }
     const checks = row.checks + 1;
     await scheduleCheck(storage.db, row.id, {
-      next_check_at: new Date(this.now() + checkDelay(checks, this.options.checkIntervalMs)).toISOString(),
+      nextCheckAt: new Date(this.now() + checkDelay(checks, this.options.checkIntervalMs)).toISOString(),
       checks,
-      ...(state && row.submitted_at === null ? { submitted_at: isoNow(this.now) } : {}),
+      ...(state && row.submitted_at === null ? { submittedAt: isoNow(this.now) } : {}),
     });
   }
 }

@@ -143,12 +143,12 @@ export class SettlementTermsService {
     await writeTransaction(storage, async (trx) => {
       const now = isoNow(this.now);
       await writeSettlementTerms(trx, businessId, {
-        bank_code: account.bankCode,
-        bank_name: account.bankName,
-        account_number: account.accountNumber,
-        account_name: account.accountName,
-        account_set_at: now,
-        updated_at: now,
+        bankCode: account.bankCode,
+        bankName: account.bankName,
+        accountNumber: account.accountNumber,
+        accountName: account.accountName,
+        accountSetAt: now,
+        updatedAt: now,
       });
       const after = settlementTermsView(await settlementTermsOf(trx, businessId), coolOffMs);
       const previous = before.account && {
@@ -211,9 +211,9 @@ export class SettlementTermsService {
       const dailyAt = schedule === "daily" ? (input.dailyAt as string) : null;
       await writeSettlementTerms(trx, businessId, {
         schedule,
-        daily_at: dailyAt,
-        reserve_kobo: reserve,
-        updated_at: now,
+        dailyAt,
+        reserveKobo: reserve,
+        updatedAt: now,
       });
       await insertActorAudit(trx, {
         actor,

@@ -230,19 +230,19 @@ export class SettlementService {
     const pass: SettlementPass = { settled: [], skipped: [] };
     const now = this.now();
     for (const due of await scheduledSettlements(this.options.storage.db)) {
-      if (due.schedule === "daily" && (due.daily_at === null || lagosTimeOfDay(now) < due.daily_at)) continue;
+      if (due.schedule === "daily" && (due.dailyAt === null || lagosTimeOfDay(now) < due.dailyAt)) continue;
       const period = due.schedule === "daily" ? lagosDate(now) : undefined;
-      if (period !== undefined && (await settledForPeriod(this.options.storage.db, due.business_id, period)))
+      if (period !== undefined && (await settledForPeriod(this.options.storage.db, due.businessId, period)))
         continue;
       try {
-        const business = { businessId: due.business_id, businessName: "" };
+        const business = { businessId: due.businessId, businessName: "" };
         pass.settled.push(await this.settle(business, due.schedule, period));
       } catch (error) {
         if (!isAppError(error) || error.statusCode >= 500) throw error;
         // Refused: nothing to settle, settled today already, the cool-off, or a payout that took
         // the balance first. The next pass looks again.
         if (error.code !== ErrorCode.NOTHING_TO_SETTLE || due.schedule === "daily") {
-          pass.skipped.push({ businessId: due.business_id, reason: error.message });
+          pass.skipped.push({ businessId: due.businessId, reason: error.message });
         }
       }
     }

@@ -30,13 +30,25 @@ export async function claimCheck(db: Executor, id: string, seen: string, until: 
   return result.numUpdatedRows > 0n;
 }
 
-/** After a check that left the payout pending: when to ask next, and whether the bank has it. */
+/**
+ * After a check that left the payout pending: when to ask next, and whether the bank has it (when
+ * it was submitted, the first time the bank answered), given in the domain's names.
+ */
 export async function scheduleCheck(
   db: Executor,
   id: string,
-  next: { next_check_at: string; checks: number; submitted_at?: string },
+  next: { nextCheckAt: string; checks: number; submittedAt?: string },
 ): Promise<void> {
-  await db.updateTable("payouts").set(next).where("id", "=", id).where("status", "=", "pending").execute();
+  await db
+    .updateTable("payouts")
+    .set({
+      next_check_at: next.nextCheckAt,
+      checks: next.checks,
+      submitted_at: next.submittedAt, // the query builder skips undefined: left as it is
+    })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 /** Pending payouts created before `before`: stuck, for the metrics and the console. */

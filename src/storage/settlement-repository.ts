@@ -1,11 +1,7 @@
-import type { Selectable } from "kysely";
 import type { PayoutStatus, SettlementSchedule } from "../core/api-types.js";
 import type { Executor } from "./executor.js";
-import type { SettlementTermsTable } from "./schema-payouts.js";
 
 // Settlement: a business's account, schedule and reserve, and each settlement with its payout.
-
-type SettlementTermsRow = Selectable<SettlementTermsTable>;
 
 // A business's terms as the domain reads them, in its names (the columns aliased).
 const TERMS = [
@@ -27,18 +23,34 @@ export function settlementTermsOf(db: Executor, businessId: string) {
     .executeTakeFirst();
 }
 
-/** A change of the business's settlement account, or of its schedule. */
-export type SettlementTermsChange = { updated_at: string } & (
-  | Pick<SettlementTermsRow, "bank_code" | "bank_name" | "account_number" | "account_name" | "account_set_at">
-  | Pick<SettlementTermsRow, "schedule" | "daily_at" | "reserve_kobo">
+/** A change of the business's settlement account, or of its schedule, in the domain's names. */
+type SettlementTermsChange = { updatedAt: string } & (
+  | { bankCode: string; bankName: string; accountNumber: string; accountName: string; accountSetAt: string }
+  | { schedule: SettlementSchedule; dailyAt: string | null; reserveKobo: number }
 );
+
+/** The columns of a change: the one mapping of the terms' writes (the other columns left as they are). */
+function termsColumns(change: SettlementTermsChange) {
+  const columns =
+    "bankCode" in change
+      ? {
+          bank_code: change.bankCode,
+          bank_name: change.bankName,
+          account_number: change.accountNumber,
+          account_name: change.accountName,
+          account_set_at: change.accountSetAt,
+        }
+      : { schedule: change.schedule, daily_at: change.dailyAt, reserve_kobo: change.reserveKobo };
+  return { ...columns, updated_at: change.updatedAt };
+}
 
 /** The business's settlement account or schedule written (its row made when it has none). */
 export async function writeSettlementTerms(
   db: Executor,
   businessId: string,
-  changes: SettlementTermsChange,
+  change: SettlementTermsChange,
 ): Promise<void> {
+  const changes = termsColumns(change);
   await db
     .insertInto("settlement_terms")
     .values({ business_id: businessId, schedule: "manual", reserve_kobo: 0, ...changes })
@@ -50,7 +62,7 @@ export async function writeSettlementTerms(
 export function scheduledSettlements(db: Executor) {
   return db
     .selectFrom("settlement_terms")
-    .select(["business_id", "schedule", "daily_at"])
+    .select(["business_id as businessId", "schedule", "daily_at as dailyAt"])
     .where("schedule", "in", ["daily", "instant"] satisfies SettlementSchedule[])
     .where("account_number", "is not", null)
     .execute();
