@@ -1,10 +1,7 @@
-import { type Selectable, sql } from "kysely";
+import { sql } from "kysely";
 import type { ChainRules } from "../core/delivery-chain.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { Executor } from "./executor.js";
-import type { WebhookDeliveriesTable } from "./schema.js";
-
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 /**
  * Schedules the chain's first unscheduled delivery, due `now` (ChainRules.unscheduled). Call in the
@@ -132,16 +129,33 @@ export function deliveryContexts(db: Executor, ids: readonly string[]) {
     .execute();
 }
 
-/** Records the outcome of an attempt, only while this process still holds the lease. */
+/** Records the outcome of an attempt (in the domain's names), only while this process still holds the lease. */
 export async function settleDelivery(
   db: Executor,
   id: string,
   lease: string,
-  fields: Partial<Omit<DeliveryRow, "id" | "event_id" | "endpoint_id" | "business_id" | "created_at">>,
+  outcome: {
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    /** Left out: still pending, due again at `nextAttemptAt`. */
+    state?: "delivered" | "failed";
+    deliveredAt?: string;
+    nextAttemptAt?: string;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable("webhook_deliveries")
-    .set({ ...fields, lease_until: null })
+    .set({
+      attempts: outcome.attempts,
+      last_status: outcome.lastStatus,
+      last_error: outcome.lastError,
+      // The query builder skips undefined: a field left out is a column left as it is.
+      state: outcome.state,
+      delivered_at: outcome.deliveredAt,
+      next_attempt_at: outcome.nextAttemptAt,
+      lease_until: null,
+    })
     .where("id", "=", id)
     .where("lease_until", "=", lease)
     .executeTakeFirst();

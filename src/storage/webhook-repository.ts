@@ -1,6 +1,7 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Insertable, Updateable } from "kysely";
+import type { AttemptRecord, DeliveryAttempt } from "../core/delivery-attempt.js";
 import type { Executor } from "./executor.js";
-import type { WebhookAttemptsTable, WebhookEndpointsTable } from "./schema.js";
+import type { WebhookEndpointsTable } from "./schema.js";
 
 // An endpoint as the domain reads it, in its names (the columns aliased).
 const ENDPOINT = [
@@ -103,14 +104,38 @@ export async function closePendingDeliveries(
     .execute();
 }
 
-export async function insertAttempt(db: Executor, row: Selectable<WebhookAttemptsTable>): Promise<void> {
-  await db.insertInto("webhook_attempts").values(row).execute();
+/** One attempt to deliver an event, given in the domain's names: its columns mapped once. */
+export async function insertAttempt(db: Executor, attempt: AttemptRecord): Promise<void> {
+  await db
+    .insertInto("webhook_attempts")
+    .values({
+      id: attempt.id,
+      delivery_id: attempt.deliveryId,
+      event_id: attempt.eventId,
+      endpoint_id: attempt.endpointId,
+      attempt: attempt.attempt,
+      started_at: attempt.startedAt,
+      duration_ms: attempt.durationMs,
+      status_code: attempt.statusCode,
+      response_excerpt: attempt.responseExcerpt,
+      error: attempt.error,
+    })
+    .execute();
 }
 
-export function attemptsOf(db: Executor, eventId: string) {
+/** An event's delivery attempts, oldest first, as the domain reads them (the columns aliased). */
+export function attemptsOf(db: Executor, eventId: string): Promise<DeliveryAttempt[]> {
   return db
     .selectFrom("webhook_attempts")
-    .selectAll()
+    .select([
+      "endpoint_id as endpointId",
+      "attempt",
+      "started_at as startedAt",
+      "duration_ms as durationMs",
+      "status_code as statusCode",
+      "response_excerpt as responseExcerpt",
+      "error",
+    ])
     .where("event_id", "=", eventId)
     .orderBy("started_at")
     .orderBy("attempt")

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../core/contracts.js";
+import type { DeliveryAttempt } from "../core/delivery-attempt.js";
 import { SUBSCRIBABLE_TYPES } from "../events/outbox.js";
 import { MAX_URL_LENGTH, URL_ON_THE_WIRE } from "./address-policy.js";
 import type { EndpointWithSecret, WebhookEndpoint } from "./endpoint-records.js";
-import type { DeliveryAttempt } from "./redelivery.js";
 
 // The public contract of the webhook endpoints as zod schemas, for the OpenAPI document.
 

@@ -91,17 +91,17 @@ export async function recordOutcome(
   const settledIso = new Date(settledAt).toISOString();
   await insertAttempt(trx, {
     id: `att_${randomUUID().replaceAll("-", "")}`,
-    delivery_id: id,
-    event_id: context.eventId,
-    endpoint_id: endpoint.id,
+    deliveryId: id,
+    eventId: context.eventId,
+    endpointId: endpoint.id,
     attempt,
-    started_at: new Date(startedAt).toISOString(),
-    duration_ms: result.durationMs,
-    status_code: result.status ?? null,
-    response_excerpt: result.excerpt ?? null,
+    startedAt: new Date(startedAt).toISOString(),
+    durationMs: result.durationMs,
+    statusCode: result.status ?? null,
+    responseExcerpt: result.excerpt ?? null,
     error,
   });
-  const common = { attempts: attempt, last_status: result.status ?? null, last_error: error };
+  const common = { attempts: attempt, lastStatus: result.status ?? null, lastError: error };
   // Settled (delivered, failed for good, or moved to a later retry): the account's next event
   // for this endpoint is due now.
   const scheduleNext = async (handOff?: string): Promise<NextInChain> => {
@@ -119,7 +119,7 @@ export async function recordOutcome(
     return next === undefined ? undefined : { id: next, handed: handOff !== undefined };
   };
   if (delivered) {
-    if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", delivered_at: settledIso })))
+    if (!(await settleDelivery(trx, id, lease, { ...common, state: "delivered", deliveredAt: settledIso })))
       return undefined;
     await updateEndpoint(trx, endpoint.id, { failingSince: null, consecutiveFailures: 0, pausedUntil: null });
     return scheduleNext(ended.handOff);
@@ -155,7 +155,7 @@ export async function recordOutcome(
   const delay = nextDelayMs(rules.retrySchedule, attempt, rules.random());
   const nextAt =
     delay === undefined ? undefined : new Date(settledAt + Math.max(delay, honoured ?? 0)).toISOString();
-  const next = nextAt === undefined ? { state: "failed" as const } : { next_attempt_at: nextAt };
+  const next = nextAt === undefined ? { state: "failed" as const } : { nextAttemptAt: nextAt };
   if (!(await settleDelivery(trx, id, lease, { ...common, ...next }))) return undefined;
   const failures = endpoint.consecutiveFailures + 1;
   // A run of failures: the endpoint's other deliveries wait with this one for its next retry,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
+import type { DeliveryAttempt } from "../core/delivery-attempt.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check, parsedBy } from "../core/validation.js";
@@ -20,19 +21,6 @@ import { ENDPOINT_ID, webhookNotFound } from "./endpoint-service.js";
 // What a business does after an outage on its side: see every attempt, deliver one event again,
 // or re-send everything since a time to one endpoint. All of it queues deliveries for the
 // worker; nothing is sent from the request.
-
-/** One delivery attempt, as GET /events/:id/attempts shows it. */
-export interface DeliveryAttempt {
-  endpointId: string;
-  attempt: number;
-  startedAt: string;
-  durationMs: number;
-  /** null when no answer came (refused, timed out, blocked address). */
-  statusCode: number | null;
-  /** The first 1 KiB of the answer. */
-  responseExcerpt: string | null;
-  error: string | null;
-}
 
 const sinceSchema = z.iso.datetime({
   offset: true,
@@ -101,15 +89,7 @@ export class RedeliveryService {
     const db = this.options.storage.db;
     if (!EVENT_ID.test(eventId) || !(await findEvent(db, business.businessId, eventId)))
       throw eventNotFound();
-    return (await attemptsOf(db, eventId)).map((row) => ({
-      endpointId: row.endpoint_id,
-      attempt: row.attempt,
-      startedAt: row.started_at,
-      durationMs: row.duration_ms,
-      statusCode: row.status_code,
-      responseExcerpt: row.response_excerpt,
-      error: row.error,
-    }));
+    return attemptsOf(db, eventId);
   }
 
   /** Calls `listener` each time deliveries are queued, once they are committed (the worker claims at once). */
