@@ -45,7 +45,7 @@ export async function reconcileDay(
   const db = deps.storage.db;
   const conflicts = new Map<string, ConflictRow[]>();
   for (const conflict of await conflictsIn(db, run.window)) {
-    conflicts.set(conflict.session_id, [...(conflicts.get(conflict.session_id) ?? []), conflict]);
+    conflicts.set(conflict.sessionId, [...(conflicts.get(conflict.sessionId) ?? []), conflict]);
   }
   const state: Run = { deps, found: emptyCategories(), conflicts, now: run.now };
   const bankTotal: Tally = { count: 0, amount: 0 };
@@ -74,21 +74,21 @@ export async function reconcileDay(
     for (const [sessionId, kept] of conflicts) {
       const [first] = kept;
       if (!first) continue;
-      record(state.found.mismatched, Number(first.recorded_amount), {
+      record(state.found.mismatched, Number(first.recordedAmount), {
         sessionId,
-        businessId: first.business_id,
-        transactionId: first.transaction_id,
+        businessId: first.businessId,
+        transactionId: first.transactionId,
         ledger: {
-          accountNumber: first.recorded_account_number,
-          amount: Number(first.recorded_amount),
-          currency: first.recorded_currency,
-          paidAt: first.value_at,
+          accountNumber: first.recordedAccountNumber,
+          amount: Number(first.recordedAmount),
+          currency: first.recordedCurrency,
+          paidAt: first.valueAt,
         },
         bank: {
-          accountNumber: first.account_number,
+          accountNumber: first.accountNumber,
           amount: Number(first.amount),
           currency: first.currency,
-          paidAt: first.value_at,
+          paidAt: first.valueAt,
         },
         note: conflictNote(kept),
       });
@@ -110,12 +110,12 @@ export async function reconcileDay(
       id: report.id,
       date: report.date,
       trigger: report.trigger,
-      window_from: report.window.from,
-      window_to: report.window.to,
+      windowFrom: report.window.from,
+      windowTo: report.window.to,
       discrepancies: report.discrepancies,
       summary: JSON.stringify(summaryOf(report)),
       items: JSON.stringify(itemsOf(report)),
-      created_at: report.createdAt,
+      createdAt: report.createdAt,
     });
     return report;
   } finally {
@@ -128,9 +128,9 @@ const conflictNote = (kept: ConflictRow[]) =>
   `${kept.length === 1 ? "a notification" : `${kept.length} notifications`} with other details (${kept
     .map(
       (c) =>
-        `${c.currency === "NGN" ? formatNaira(Number(c.amount)) : `${c.amount} (${c.currency})`} into ${c.account_number}`,
+        `${c.currency === "NGN" ? formatNaira(Number(c.amount)) : `${c.amount} (${c.currency})`} into ${c.accountNumber}`,
     )
-    .join("; ")}) came, the first at ${kept[0]?.first_seen_at.slice(0, 19).replace("T", " ")} UTC, kept as ` +
+    .join("; ")}) came, the first at ${kept[0]?.firstSeenAt.slice(0, 19).replace("T", " ")} UTC, kept as ` +
   `conflict${kept.length === 1 ? "" : "s"}; the first recording stands`;
 
 /** The statement's credits against the ledger: alike, other, or missing (then ingested). */

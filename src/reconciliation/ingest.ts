@@ -59,10 +59,10 @@ export const noteRecovery = (
   now: () => string,
 ) =>
   noteRecovered(storage.db, {
-    session_id: sessionId,
-    transaction_id: transactionId,
+    sessionId,
+    transactionId,
     via,
-    recovered_at: now(),
+    recoveredAt: now(),
   });
 
 /** The bank's side of a credit. */

@@ -4,18 +4,13 @@ import type { Executor } from "./executor.js";
 import { afterRow } from "./keyset.js";
 
 import type { PayoutsTable } from "./schema-payouts.js";
-import type {
-  ReconciliationReportsTable,
-  ReconciliationSeenTable,
-  ReconciliationStateTable,
-} from "./schema-reconciliation.js";
+import type { ReconciliationSeenTable, ReconciliationStateTable } from "./schema-reconciliation.js";
 import type { TransactionRow } from "./transaction-repository.js";
 
 // Reconciliation's reads and writes (issue 27): the job's claim on the bank's statement, the
 // reports (append-only), what a run saw at the bank, and the ledger's side of a window.
 
 export type ReconciliationStateRow = Selectable<ReconciliationStateTable>;
-export type ReconciliationReportRow = Selectable<ReconciliationReportsTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 
 /**
@@ -169,17 +164,17 @@ export function conflictsIn(db: Executor, window: TimeWindow) {
     .selectFrom("transfer_conflicts as c")
     .innerJoin("transactions as t", "t.id", "c.transaction_id")
     .select([
-      "c.session_id",
-      "c.business_id",
-      "c.account_number",
+      "c.session_id as sessionId",
+      "c.business_id as businessId",
+      "c.account_number as accountNumber",
       "c.amount",
       "c.currency",
-      "c.first_seen_at",
-      "t.id as transaction_id",
-      "t.account_number as recorded_account_number",
-      "t.amount as recorded_amount",
-      "t.currency as recorded_currency",
-      "t.value_at",
+      "c.first_seen_at as firstSeenAt",
+      "t.id as transactionId",
+      "t.account_number as recordedAccountNumber",
+      "t.amount as recordedAmount",
+      "t.currency as recordedCurrency",
+      "t.value_at as valueAt",
     ])
     .where((eb) =>
       eb.or([
@@ -192,8 +187,35 @@ export function conflictsIn(db: Executor, window: TimeWindow) {
     .execute();
 }
 
-export async function insertReport(db: Executor, row: ReconciliationReportRow): Promise<void> {
-  await db.insertInto("reconciliation_reports").values(row).execute();
+/** A report stored, given in the domain's names (its summary and items as JSON): its columns mapped once. */
+export async function insertReport(
+  db: Executor,
+  report: {
+    id: string;
+    date: string;
+    trigger: "scheduled" | "manual";
+    windowFrom: string;
+    windowTo: string;
+    discrepancies: number;
+    summary: string;
+    items: string;
+    createdAt: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto("reconciliation_reports")
+    .values({
+      id: report.id,
+      date: report.date,
+      trigger: report.trigger,
+      window_from: report.windowFrom,
+      window_to: report.windowTo,
+      discrepancies: report.discrepancies,
+      summary: report.summary,
+      items: report.items,
+      created_at: report.createdAt,
+    })
+    .execute();
 }
 
 // A stored report as the domain reads it, in its names (the columns aliased); the items apart.
@@ -242,19 +264,24 @@ export async function latestPerDay(db: Executor, sinceDate: string) {
   return rows.filter((row) => !seen.has(row.date) && seen.add(row.date));
 }
 
-/** Notes a credit found at the bank that no notification brought (once per session id). */
+/** Notes a credit found at the bank that no notification brought (once per session id), given in the domain's names. */
 export async function noteRecovered(
   db: Executor,
   recovery: {
-    session_id: string;
-    transaction_id: string;
+    sessionId: string;
+    transactionId: string;
     via: "job" | "requery" | "report";
-    recovered_at: string;
+    recoveredAt: string;
   },
 ): Promise<void> {
   await db
     .insertInto("reconciliation_recoveries")
-    .values(recovery)
+    .values({
+      session_id: recovery.sessionId,
+      transaction_id: recovery.transactionId,
+      via: recovery.via,
+      recovered_at: recovery.recoveredAt,
+    })
     .onConflict((oc) => oc.column("session_id").doNothing())
     .execute();
 }
