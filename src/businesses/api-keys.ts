@@ -63,6 +63,15 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
 }
 
+/**
+ * A new key, told to storage with the SHA-256 of the API key (never the key itself) and its
+ * secret sealed by the master key, bound to the key's id; its version and last use are defaults.
+ */
+export type NewApiKey = Omit<ApiKeyRecord, "minSignatureVersion" | "lastUsedAt"> & {
+  keyHash: string;
+  secretCiphertext: string;
+};
+
 const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, 404, what);
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, 400, message);
 

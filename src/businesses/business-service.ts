@@ -35,6 +35,7 @@ import {
   type IssuedKeyPair,
   isApiKeyStatus,
   isUuid,
+  type NewApiKey,
   secretContext,
 } from "./api-keys.js";
 import { parseBusinessName } from "./business-name.js";
@@ -284,16 +285,17 @@ export class BusinessService {
   private async insertKeyPair(trx: Executor, businessId: string, now: string): Promise<IssuedKeyPair> {
     const pair = generateKeyPair();
     const id = randomUUID();
-    await insertApiKey(trx, {
+    const key: NewApiKey = {
       id,
-      business_id: businessId,
-      key_hash: hashApiKey(pair.apiKey),
-      key_prefix: displayPrefix(pair.apiKey),
-      secret_ciphertext: this.box.seal(pair.secretKey, secretContext(id)),
+      businessId,
+      keyHash: hashApiKey(pair.apiKey),
+      keyPrefix: displayPrefix(pair.apiKey),
+      secretCiphertext: this.box.seal(pair.secretKey, secretContext(id)),
       status: "active",
-      created_at: now,
-      updated_at: now,
-    });
+      createdAt: now,
+      updatedAt: now,
+    };
+    await insertApiKey(trx, key);
     return { keyId: id, ...pair };
   }
 }

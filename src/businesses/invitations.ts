@@ -59,6 +59,11 @@ interface InvitationRecord {
   expiresAt: string;
 }
 
+/** A new invitation, told to storage with its link's token's hash (neither accepted nor revoked). */
+interface NewInvitation extends InvitationRecord {
+  tokenHash: string;
+}
+
 const invitationGone = () =>
   linkGone(`Ask whoever invited you for a new invitation: each works once, for ${INVITATION_DAYS} days.`);
 
@@ -213,20 +218,19 @@ export class Invitations {
     const expiresAt = new Date(now + INVITATION_DAYS * 86_400_000).toISOString();
     const business = await findBusiness(storage.db, businessId);
     await writeTransaction(storage, async (trx) => {
-      await insertInvitation(trx, {
+      const invitation: NewInvitation = {
         id: `inv_${randomUUID().replaceAll("-", "")}`,
-        token_hash: hash,
-        business_id: businessId,
+        tokenHash: hash,
+        businessId,
         email,
-        member_role: role,
-        invited_by: by?.id ?? null,
-        created_at: new Date(now).toISOString(),
-        expires_at: expiresAt,
-        accepted_at: null,
-        revoked_at: null,
-      });
+        memberRole: role,
+        invitedBy: by?.id ?? null,
+        createdAt: new Date(now).toISOString(),
+        expiresAt,
+      };
+      await insertInvitation(trx, invitation);
       const audit = userAudit(by, "member.invited", { email, role }, new Date(now).toISOString());
-      await insertAudit(trx, { ...audit, business_id: businessId, actor_type: by ? "user" : "cli" });
+      await insertAudit(trx, { ...audit, businessId, actorType: by ? "user" : "cli" });
     });
     await notices.invitation(businessId, {
       email,

@@ -8,17 +8,19 @@ import type { MailNotices } from "../mail/notices.js";
 import { advanceCounter } from "../storage/counter-repository.js";
 import { insertPasswordReset } from "../storage/credential-repository.js";
 import type { Storage } from "../storage/database.js";
-import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import {
+  enabledAdmins,
   findUser,
   findUserByEmail,
   insertActorAudit,
   insertUser,
+  operatorUsers,
   revokeUserSessions,
   updateUser,
 } from "../storage/user-repository.js";
 import { newLinkToken } from "./links.js";
+import type { ResetLink } from "./password-resets.js";
 import { hashPassword } from "./passwords.js";
 import { newUserRecord } from "./user-records.js";
 
@@ -70,19 +72,14 @@ export class Operators {
   }
 
   async list(): Promise<OperatorSummary[]> {
-    const rows = await this.options.storage.db
-      .selectFrom("users")
-      .selectAll()
-      .where("role", "=", "operator")
-      .orderBy("created_at")
-      .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      email: row.email,
-      role: row.operator_role ?? "admin",
-      disabled: row.disabled_at !== null,
-      totpEnabled: row.totp_enabled_at !== null,
-      createdAt: row.created_at,
+    const operators = await operatorUsers(this.options.storage.db);
+    return operators.map((operator) => ({
+      id: operator.id,
+      email: operator.email,
+      role: operator.operatorRole ?? "admin",
+      disabled: operator.disabledAt !== null,
+      totpEnabled: operator.totpEnabledAt !== null,
+      createdAt: operator.createdAt,
     }));
   }
 
@@ -108,12 +105,13 @@ export class Operators {
     const inviter = await findUser(storage.db, actor.id);
     await writeTransaction(storage, async (trx) => {
       await insertUser(trx, row);
-      await insertPasswordReset(trx, {
-        token_hash: hash,
-        user_id: row.id,
-        created_at: at,
-        expires_at: new Date(now + OPERATOR_INVITATION_DAYS * 86_400_000).toISOString(),
-      });
+      const link: ResetLink = {
+        tokenHash: hash,
+        userId: row.id,
+        createdAt: at,
+        expiresAt: new Date(now + OPERATOR_INVITATION_DAYS * 86_400_000).toISOString(),
+      };
+      await insertPasswordReset(trx, link);
       await insertActorAudit(trx, {
         actor,
         businessId: null,
@@ -182,15 +180,4 @@ export class Operators {
       });
     });
   }
-}
-
-async function enabledAdmins(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom("users")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("role", "=", "operator")
-    .where("operator_role", "=", "admin")
-    .where("disabled_at", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }

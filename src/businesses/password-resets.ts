@@ -30,6 +30,17 @@ export interface PasswordResetsOptions {
   now?: Clock;
 }
 
+/**
+ * A new link that sets a user's password (a reset, an operator's invitation), told to storage:
+ * its token's hash only, whose it is, and until when it works (once).
+ */
+export interface ResetLink {
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 /** Where work done after the answer says that it failed (the request's log). */
 export interface AfterAnswerLog {
   error(details: object, message: string): void;
@@ -76,12 +87,13 @@ export class PasswordResets {
     const { token, hash } = newLinkToken();
     const now = this.now();
     await writeTransaction(storage, async (trx) => {
-      await insertPasswordReset(trx, {
-        token_hash: hash,
-        user_id: row.id,
-        created_at: new Date(now).toISOString(),
-        expires_at: new Date(now + RESET_LINK_MINUTES * 60_000).toISOString(),
-      });
+      const link: ResetLink = {
+        tokenHash: hash,
+        userId: row.id,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + RESET_LINK_MINUTES * 60_000).toISOString(),
+      };
+      await insertPasswordReset(trx, link);
       await insertActorAudit(trx, {
         actor: actorOf(row),
         businessId: row.businessId,

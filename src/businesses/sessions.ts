@@ -9,7 +9,7 @@ import {
   insertSession,
   revokeSession,
   touchSession,
-} from "../storage/user-repository.js";
+} from "../storage/session-repository.js";
 import type { User } from "./users.js";
 
 export interface SessionSettings {
@@ -42,7 +42,35 @@ export interface Session {
   twoFactorSetup: "operator" | "required" | undefined;
 }
 
-// last_seen_at is written at most once a second: a page and its assets are one write, and the
+/** A session as it starts, told to storage (last seen when it starts, not revoked, nothing kept to show). */
+interface NewSession {
+  id: string;
+  userId: string;
+  /** 1 when every factor was passed; 0 between the password and the TOTP code. */
+  verified: number;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A live session as storage's findLiveSession reads it, with its user and their business's settings. */
+interface LiveSession {
+  id: string;
+  userId: string;
+  verified: number;
+  lastSeenAt: string;
+  role: UserRole;
+  businessId: string | null;
+  email: string;
+  memberRole: MemberRole | null;
+  operatorRole: OperatorRole | null;
+  totpEnabledAt: string | null;
+  /** The business's (null: an operator, who has none). */
+  timeZone: string | null;
+  /** 1 when the business requires two-factor sign-in of every member (null: an operator). */
+  requireTwoFactor: number | null;
+}
+
+// A session's last use is written at most once a second: a page and its assets are one write, and the
 // idle timeout is exact to the second (a session used every 15 s with a one-minute timeout
 // never ends; a write a minute once ended it at 60 s).
 const TOUCH_EVERY_MS = 1_000;
@@ -70,16 +98,14 @@ export class Sessions {
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
     const id = hashToken(token);
-    await insertSession(this.storage.db, {
+    const started: NewSession = {
       id,
-      user_id: user.id,
+      userId: user.id,
       verified: verified ? 1 : 0,
-      created_at: iso(now),
-      last_seen_at: iso(now),
-      expires_at: iso(now + this.settings.absoluteMs),
-      revoked_at: null,
-      reveal_sealed: null,
-    });
+      createdAt: iso(now),
+      expiresAt: iso(now + this.settings.absoluteMs),
+    };
+    await insertSession(this.storage.db, started);
     return {
       token,
       session: {
@@ -103,9 +129,9 @@ export class Sessions {
   async resolve(token: string | undefined): Promise<Session | undefined> {
     if (!token || token.length > 100) return undefined;
     const now = this.now();
-    const row = await findLiveSession(this.storage.db, hashToken(token), iso(now));
+    const row: LiveSession | undefined = await findLiveSession(this.storage.db, hashToken(token), iso(now));
     if (!row) return undefined;
-    const lastSeen = Date.parse(row.last_seen_at);
+    const lastSeen = Date.parse(row.lastSeenAt);
     if (now - lastSeen >= this.settings.idleMs) {
       await revokeSession(this.storage.db, row.id, iso(now));
       return undefined;
@@ -113,20 +139,20 @@ export class Sessions {
     if (now - lastSeen >= TOUCH_EVERY_MS) await touchSession(this.storage.db, row.id, iso(now));
     return {
       id: row.id,
-      userId: row.user_id,
+      userId: row.userId,
       role: row.role,
-      businessId: row.business_id,
+      businessId: row.businessId,
       email: row.email,
-      memberRole: row.member_role,
-      operatorRole: row.operator_role,
+      memberRole: row.memberRole,
+      operatorRole: row.operatorRole,
       verified: row.verified === 1,
-      timeZone: row.time_zone ?? DEFAULT_TIME_ZONE,
+      timeZone: row.timeZone ?? DEFAULT_TIME_ZONE,
       twoFactorSetup:
-        row.totp_enabled_at !== null
+        row.totpEnabledAt !== null
           ? undefined
           : row.role === "operator"
             ? "operator"
-            : Number(row.require_two_factor) === 1
+            : Number(row.requireTwoFactor) === 1
               ? "required"
               : undefined,
     };

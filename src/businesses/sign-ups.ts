@@ -34,6 +34,21 @@ export interface SignUpsOptions {
   now?: Clock;
 }
 
+/** A sign-up as storage's team-repository.ts reads it: never its link's token's hash. */
+interface SignUpRecord {
+  email: string;
+  businessName: string;
+  /** argon2id of the password chosen at sign-up. */
+  passwordHash: string;
+}
+
+/** A new sign-up, told to storage with its link's token's hash (not yet used). */
+interface NewSignUp extends SignUpRecord {
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
 const linkExpired = () =>
   linkGone(`Sign up again for a new one: each works once, for ${SIGN_UP_LINK_HOURS} hours.`);
 
@@ -80,15 +95,15 @@ export class SignUps {
     if (await findUserByEmail(storage.db, "business", email)) return { email };
     const { token, hash } = newLinkToken();
     const now = this.now();
-    await insertSignUp(storage.db, {
-      token_hash: hash,
+    const signUp: NewSignUp = {
+      tokenHash: hash,
       email,
-      business_name: businessName,
-      password_hash: passwordHash,
-      created_at: new Date(now).toISOString(),
-      expires_at: new Date(now + SIGN_UP_LINK_HOURS * 3_600_000).toISOString(),
-      used_at: null,
-    });
+      businessName,
+      passwordHash,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + SIGN_UP_LINK_HOURS * 3_600_000).toISOString(),
+    };
+    await insertSignUp(storage.db, signUp);
     return { email, token };
   }
 
@@ -103,8 +118,12 @@ export class SignUps {
 
   /** The business and email a link would confirm, while it is good (the page asks to confirm). */
   async pending(token: string): Promise<{ businessName: string; email: string } | undefined> {
-    const row = await liveSignUp(this.options.storage.db, linkHash(token), isoNow(this.now));
-    return row && { businessName: row.business_name, email: row.email };
+    const signUp: SignUpRecord | undefined = await liveSignUp(
+      this.options.storage.db,
+      linkHash(token),
+      isoNow(this.now),
+    );
+    return signUp && { businessName: signUp.businessName, email: signUp.email };
   }
 
   /**
@@ -121,12 +140,12 @@ export class SignUps {
       name = pending.businessName;
       await businesses.registerBusiness(pending.businessName, async (trx, business) => {
         const now = isoNow(this.now);
-        const signUp = await takeSignUp(trx, linkHash(token), now);
+        const signUp: SignUpRecord | undefined = await takeSignUp(trx, linkHash(token), now);
         if (!signUp) throw linkExpired();
         owner = newUserRecord(
           { businessId: business.id, memberRole: "owner" },
           signUp.email,
-          signUp.password_hash,
+          signUp.passwordHash,
           now,
         );
         await insertUser(trx, owner);

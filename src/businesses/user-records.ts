@@ -37,7 +37,10 @@ export async function requirePassword(
   throw wrongPassword();
 }
 
-/** An audit row of what a user (or, undefined, someone unknown) did. */
+/**
+ * An audit entry of what a user (or, undefined, someone unknown) did, in the domain's names
+ * (storage's insertAudit maps the columns); the actor's email is kept should their row go.
+ */
 export function userAudit(
   row: UserRecord | undefined,
   action: string,
@@ -46,13 +49,13 @@ export function userAudit(
 ) {
   return {
     id: randomUUID(),
-    business_id: row?.businessId ?? null,
-    actor_type: row ? (row.role === "operator" ? "operator" : "user") : "anonymous",
-    actor_id: row?.id ?? null,
+    businessId: row?.businessId ?? null,
+    actorType: row ? (row.role === "operator" ? "operator" : "user") : "anonymous",
+    actorId: row?.id ?? null,
     action,
     detail: JSON.stringify(detail),
-    created_at: at,
-    actor_email: row?.email ?? null,
+    createdAt: at,
+    actorEmail: row?.email ?? null,
   };
 }
 

@@ -27,6 +27,15 @@ export interface Sealer {
   open(sealed: string, context: string): string;
 }
 
+/** A message claimed for sending, as storage's claim answers it (sealed null: sent or given up on). */
+interface ClaimedMail {
+  id: string;
+  kind: string;
+  recipient: string;
+  sealed: string | null;
+  attempts: number;
+}
+
 export interface MailerOptions {
   storage: Storage;
   box: Sealer;
@@ -131,19 +140,14 @@ export class Mailer {
   ): Promise<string> {
     const id = `mail_${randomUUID().replaceAll("-", "")}`;
     const now = isoNow(this.now);
+    // Due at once, never tried: storage's queueMail maps the message's fields to its columns.
     await queueMail(this.options.storage.db, {
       id,
       kind,
       recipient: to,
-      business_id: businessId,
+      businessId,
       sealed: this.options.box.seal(JSON.stringify(content), sealContext(id)),
-      status: "queued",
-      attempts: 0,
-      next_attempt_at: now,
-      claimed_until: null,
-      last_error: null,
-      created_at: now,
-      sent_at: null,
+      createdAt: now,
     });
     this.scope.getStore()?.push(id);
     return id;
@@ -165,7 +169,7 @@ export class Mailer {
     let sent = 0;
     for (;;) {
       const now = this.now();
-      const due = await claimDueMail(
+      const due: ClaimedMail[] = await claimDueMail(
         storage.db,
         new Date(now).toISOString(),
         new Date(now + CLAIM_MS).toISOString(),

@@ -1,7 +1,5 @@
-import type { Insertable } from "kysely";
 import type { ApiKeyStatus } from "../core/business-states.js";
 import type { Executor } from "./executor.js";
-import type { ApiKeysTable } from "./schema.js";
 
 // A key as the domain reads it, in its names (the columns aliased): never its hash or its secret.
 const KEY = [
@@ -15,8 +13,29 @@ const KEY = [
   "last_used_at as lastUsedAt",
 ] as const;
 
-export async function insertApiKey(db: Executor, row: Insertable<ApiKeysTable>): Promise<void> {
-  await db.insertInto("api_keys").values(row).execute();
+type ApiKey = NonNullable<Awaited<ReturnType<typeof findApiKeyById>>>;
+
+/**
+ * A new key given in the domain's names (businesses/api-keys.ts's NewApiKey fits it): as read,
+ * with its hash and its sealed secret; its signature version and last use are the columns' defaults.
+ */
+export async function insertApiKey(
+  db: Executor,
+  key: Omit<ApiKey, "minSignatureVersion" | "lastUsedAt"> & { keyHash: string; secretCiphertext: string },
+): Promise<void> {
+  await db
+    .insertInto("api_keys")
+    .values({
+      id: key.id,
+      business_id: key.businessId,
+      key_hash: key.keyHash,
+      key_prefix: key.keyPrefix,
+      secret_ciphertext: key.secretCiphertext,
+      status: key.status,
+      created_at: key.createdAt,
+      updated_at: key.updatedAt,
+    })
+    .execute();
 }
 
 export function findApiKeyByHash(db: Executor, keyHash: string) {

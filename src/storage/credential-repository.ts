@@ -3,20 +3,29 @@ import type { Executor } from "./executor.js";
 // A user's single-use credentials besides the password: "forgot password" links (only their
 // token's hash) and recovery codes (only their HMACs).
 
-/** A new reset link for the user; every earlier one still good is voided. */
+/**
+ * A new reset link for the user, given in the domain's names (businesses/password-resets.ts's
+ * ResetLink fits it); every earlier one still good is voided.
+ */
 export async function insertPasswordReset(
   db: Executor,
-  row: { token_hash: string; user_id: string; created_at: string; expires_at: string },
+  link: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
 ): Promise<void> {
   await db
     .updateTable("password_resets")
-    .set({ used_at: row.created_at })
-    .where("user_id", "=", row.user_id)
+    .set({ used_at: link.createdAt })
+    .where("user_id", "=", link.userId)
     .where("used_at", "is", null)
     .execute();
   await db
     .insertInto("password_resets")
-    .values({ ...row, used_at: null })
+    .values({
+      token_hash: link.tokenHash,
+      user_id: link.userId,
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+      used_at: null,
+    })
     .execute();
 }
 

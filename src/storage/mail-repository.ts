@@ -1,26 +1,49 @@
-import { type Selectable, sql } from "kysely";
+import { sql } from "kysely";
 import type { Executor } from "./executor.js";
-import type { MailOutboxTable } from "./schema-mail.js";
 
 // The mail outbox's reads and writes (issue 28): queued, claimed by one sender at a time, sent
 // (its content dropped) or tried again, and given up on after its attempts.
 
-export type MailRow = Selectable<MailOutboxTable>;
-
-export async function queueMail(db: Executor, row: MailRow): Promise<void> {
-  await db.insertInto("mail_outbox").values(row).execute();
+/**
+ * Queues a message given in the domain's names (mail/mailer.ts's queue gives it): due at
+ * once, never tried, claimed by no sender.
+ */
+export async function queueMail(
+  db: Executor,
+  mail: {
+    id: string;
+    kind: string;
+    recipient: string;
+    businessId: string | null;
+    sealed: string;
+    createdAt: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id: mail.id,
+      kind: mail.kind,
+      recipient: mail.recipient,
+      business_id: mail.businessId,
+      sealed: mail.sealed,
+      status: "queued",
+      attempts: 0,
+      next_attempt_at: mail.createdAt,
+      claimed_until: null,
+      last_error: null,
+      created_at: mail.createdAt,
+      sent_at: null,
+    })
+    .execute();
 }
 
 /**
  * Claims up to `limit` messages due by `now` for this sender until `until`: the conditions are
- * checked again on the rows it updates, so two senders never take one message.
+ * checked again on the rows it updates, so two senders never take one message. What a sender
+ * needs of each (mail/mailer.ts's ClaimedMail).
  */
-export async function claimDueMail(
-  db: Executor,
-  now: string,
-  until: string,
-  limit: number,
-): Promise<MailRow[]> {
+export async function claimDueMail(db: Executor, now: string, until: string, limit: number) {
   const claimable = sql<boolean>`status = 'queued' and next_attempt_at <= ${now} and (claimed_until is null or claimed_until < ${now})`;
   return db
     .updateTable("mail_outbox")
@@ -31,7 +54,7 @@ export async function claimDueMail(
       "in",
       db.selectFrom("mail_outbox").select("id").where(claimable).orderBy("next_attempt_at").limit(limit),
     )
-    .returningAll()
+    .returning(["id", "kind", "recipient", "sealed", "attempts"])
     .execute();
 }
 

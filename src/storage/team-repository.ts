@@ -1,12 +1,11 @@
-import type { Insertable, Selectable } from "kysely";
 import type { MemberRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
-import type { InvitationsTable, SignUpsTable } from "./schema-people.js";
 
 // A business's team: its members' roles, the invitations to join it, and the sign-ups waiting
 // for their email to be confirmed (issue 28, items 2 and 3).
 
-export type SignUpRow = Selectable<SignUpsTable>;
+// A sign-up as the domain reads it, in its names (the columns aliased): never its token's hash.
+const SIGN_UP = ["email", "business_name as businessName", "password_hash as passwordHash"] as const;
 
 // An invitation as the domain reads it, in its names (the columns aliased): never its token's hash.
 const INVITATION = [
@@ -19,15 +18,32 @@ const INVITATION = [
   "expires_at as expiresAt",
 ] as const;
 
-export async function insertSignUp(db: Executor, row: Insertable<SignUpsTable>): Promise<void> {
-  await db.insertInto("sign_ups").values(row).execute();
+type SignUp = NonNullable<Awaited<ReturnType<typeof liveSignUp>>>;
+
+/** A new sign-up given in the domain's names (businesses/sign-ups.ts's NewSignUp fits it). */
+export async function insertSignUp(
+  db: Executor,
+  signUp: SignUp & { tokenHash: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto("sign_ups")
+    .values({
+      token_hash: signUp.tokenHash,
+      email: signUp.email,
+      business_name: signUp.businessName,
+      password_hash: signUp.passwordHash,
+      created_at: signUp.createdAt,
+      expires_at: signUp.expiresAt,
+      used_at: null,
+    })
+    .execute();
 }
 
 /** The sign-up a link confirms, while it is still good at `now`. */
-export function liveSignUp(db: Executor, tokenHash: string, now: string): Promise<SignUpRow | undefined> {
+export function liveSignUp(db: Executor, tokenHash: string, now: string) {
   return db
     .selectFrom("sign_ups")
-    .selectAll()
+    .select(SIGN_UP)
     .where("token_hash", "=", tokenHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)
@@ -35,28 +51,50 @@ export function liveSignUp(db: Executor, tokenHash: string, now: string): Promis
 }
 
 /** Uses a sign-up's link up, when it was still good at `now`: the sign-up, or nothing. */
-export function takeSignUp(db: Executor, tokenHash: string, now: string): Promise<SignUpRow | undefined> {
+export function takeSignUp(db: Executor, tokenHash: string, now: string) {
   return db
     .updateTable("sign_ups")
     .set({ used_at: now })
     .where("token_hash", "=", tokenHash)
     .where("used_at", "is", null)
     .where("expires_at", ">", now)
-    .returningAll()
+    .returning(SIGN_UP)
     .executeTakeFirst();
 }
 
-/** A new invitation; earlier ones to the same email at the business, still open, are revoked. */
-export async function insertInvitation(db: Executor, row: Insertable<InvitationsTable>): Promise<void> {
+type Invitation = NonNullable<Awaited<ReturnType<typeof liveInvitation>>>;
+
+/**
+ * A new invitation given in the domain's names (businesses/invitations.ts's NewInvitation fits
+ * it); earlier ones to the same email at the business, still open, are revoked.
+ */
+export async function insertInvitation(
+  db: Executor,
+  invitation: Invitation & { tokenHash: string },
+): Promise<void> {
   await db
     .updateTable("invitations")
-    .set({ revoked_at: row.created_at })
-    .where("business_id", "=", row.business_id)
-    .where("email", "=", row.email)
+    .set({ revoked_at: invitation.createdAt })
+    .where("business_id", "=", invitation.businessId)
+    .where("email", "=", invitation.email)
     .where("accepted_at", "is", null)
     .where("revoked_at", "is", null)
     .execute();
-  await db.insertInto("invitations").values(row).execute();
+  await db
+    .insertInto("invitations")
+    .values({
+      id: invitation.id,
+      token_hash: invitation.tokenHash,
+      business_id: invitation.businessId,
+      email: invitation.email,
+      member_role: invitation.memberRole,
+      invited_by: invitation.invitedBy,
+      created_at: invitation.createdAt,
+      expires_at: invitation.expiresAt,
+      accepted_at: null,
+      revoked_at: null,
+    })
+    .execute();
 }
 
 /** The invitation a link opens, while it is still good at `now`. */

@@ -1,13 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Insertable, Selectable } from "kysely";
 import type { Actor } from "../core/actor.js";
 import type { BusinessProfile } from "../core/business-record.js";
 import type { UserChanges, UserRecord, UserRole } from "../core/people.js";
 import type { Executor } from "./executor.js";
-import type { AuditLogTable, DashboardSessionsTable } from "./schema-people.js";
-
-export type SessionRow = Selectable<DashboardSessionsTable>;
-export type AuditRow = Selectable<AuditLogTable>;
 
 // A user as the domain reads it, in its names (core/people.ts's UserRecord; the columns aliased).
 const USER = [
@@ -94,55 +89,6 @@ export async function useTotpStep(db: Executor, id: string, step: number): Promi
   return result.numUpdatedRows === 1n;
 }
 
-export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
-  await db.insertInto("dashboard_sessions").values(row).execute();
-}
-
-/** The session with its user, if it is neither revoked nor past its absolute end. */
-export function findLiveSession(db: Executor, id: string, now: string) {
-  return (
-    db
-      .selectFrom("dashboard_sessions as s")
-      .innerJoin("users as u", "u.id", "s.user_id")
-      .leftJoin("businesses as b", "b.id", "u.business_id")
-      .select([
-        "b.time_zone",
-        "b.require_two_factor",
-        "s.id",
-        "s.user_id",
-        "s.verified",
-        "s.created_at",
-        "s.last_seen_at",
-        "s.expires_at",
-        "u.role",
-        "u.business_id",
-        "u.email",
-        "u.member_role",
-        "u.operator_role",
-        "u.totp_enabled_at",
-      ])
-      .where("s.id", "=", id)
-      // A disabled user's sessions end the moment they are disabled.
-      .where("u.disabled_at", "is", null)
-      .where("s.revoked_at", "is", null)
-      .where("s.expires_at", ">", now)
-      .executeTakeFirst()
-  );
-}
-
-export async function touchSession(db: Executor, id: string, now: string): Promise<void> {
-  await db.updateTable("dashboard_sessions").set({ last_seen_at: now }).where("id", "=", id).execute();
-}
-
-export async function revokeSession(db: Executor, id: string, now: string): Promise<void> {
-  await db
-    .updateTable("dashboard_sessions")
-    .set({ revoked_at: now })
-    .where("id", "=", id)
-    .where("revoked_at", "is", null)
-    .execute();
-}
-
 /** Revokes every live session of the user but `keep` (a password change ends the others). */
 export async function revokeUserSessions(
   db: Executor,
@@ -198,8 +144,38 @@ export function findBusinessProfile(db: Executor, businessId: string): Promise<B
     .executeTakeFirst();
 }
 
-export async function insertAudit(db: Executor, row: Insertable<AuditLogTable>): Promise<void> {
-  await db.insertInto("audit_log").values(row).execute();
+/**
+ * Records an audit entry given in the domain's names (what businesses/user-records.ts's
+ * userAudit makes), mapped to the columns here.
+ */
+export async function insertAudit(
+  db: Executor,
+  entry: {
+    id: string;
+    businessId: string | null;
+    actorType: string;
+    actorId: string | null;
+    action: string;
+    /** JSON. */
+    detail: string;
+    createdAt: string;
+    /** The actor's email, kept should their row go (null: read from their row). */
+    actorEmail?: string | null;
+  },
+): Promise<void> {
+  await db
+    .insertInto("audit_log")
+    .values({
+      id: entry.id,
+      business_id: entry.businessId,
+      actor_type: entry.actorType,
+      actor_id: entry.actorId,
+      action: entry.action,
+      detail: entry.detail,
+      created_at: entry.createdAt,
+      actor_email: entry.actorEmail ?? null,
+    })
+    .execute();
 }
 
 /** Records what an actor (a user, an operator, the CLI, a key) did to a business, at `at`. */
@@ -215,12 +191,12 @@ export async function insertActorAudit(
 ): Promise<void> {
   await insertAudit(db, {
     id: randomUUID(),
-    business_id: entry.businessId,
-    actor_type: entry.actor.type,
-    actor_id: entry.actor.id,
+    businessId: entry.businessId,
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
     action: entry.action,
     detail: JSON.stringify(entry.detail),
-    created_at: entry.at,
+    createdAt: entry.at,
   });
 }
 
@@ -261,30 +237,6 @@ export function recentAudit(
     .execute();
 }
 
-/**
- * Deletes up to `batch` sessions that ended before `before` (revoked, or past their absolute
- * end); returns how many. Idle sessions end by their last use, checked when read; they are
- * removed once past their absolute end.
- */
-export async function deleteEndedSessions(db: Executor, before: string, batch: number): Promise<number> {
-  const ended = await db
-    .selectFrom("dashboard_sessions")
-    .select("id")
-    .where((eb) => eb.or([eb("expires_at", "<", before), eb("revoked_at", "<", before)]))
-    .limit(batch)
-    .execute();
-  if (ended.length === 0) return 0;
-  await db
-    .deleteFrom("dashboard_sessions")
-    .where(
-      "id",
-      "in",
-      ended.map((row) => row.id),
-    )
-    .execute();
-  return ended.length;
-}
-
 /** A business's users, first signed up first. */
 export function businessUsers(db: Executor, businessId: string): Promise<UserRecord[]> {
   return db
@@ -305,4 +257,21 @@ export async function emailsOfUsers(db: Executor, ids: readonly string[]): Promi
     .where("id", "in", [...ids])
     .execute();
   return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+/** The console's operators, first made first. */
+export function operatorUsers(db: Executor): Promise<UserRecord[]> {
+  return db.selectFrom("users").select(USER).where("role", "=", "operator").orderBy("created_at").execute();
+}
+
+/** How many operators are enabled admins. */
+export async function enabledAdmins(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("role", "=", "operator")
+    .where("operator_role", "=", "admin")
+    .where("disabled_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
