@@ -2,10 +2,11 @@
 // cycle between files, no import up the floors, no storage in a front, no storage row type in
 // the domain), and what the rules cannot say: no cycle between rooms, a room being a folder
 // directly under src/ or a file directly in it. And, from the syntax (scripts/storage-types.mjs),
-// that no file outside storage and compose/ imports a type storage declares but its handles.
+// that no file outside storage and compose/ imports a type storage declares but its handles, nor
+// (but the Virtual Bank's own server) a database driver or the query builder, nor builds a query.
 // Exits 1 when anything is found, naming each import that breaks a rule and each circle of rooms.
 import { execFileSync } from "node:child_process";
-import { checkStorageTypes } from "./storage-types.mjs";
+import { checkQueries, checkStorageTypes } from "./storage-types.mjs";
 
 const graph = JSON.parse(
   execFileSync("npx", ["depcruise", "src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
@@ -68,7 +69,8 @@ const visit = (node) => {
 };
 for (const node of edges.keys()) if (!index.has(node)) visit(node);
 
-const storageTypes = checkStorageTypes(new URL("..", import.meta.url).pathname);
+const root = new URL("..", import.meta.url).pathname;
+const storageTypes = [...checkStorageTypes(root), ...checkQueries(root)];
 for (const problem of storageTypes) console.error(problem);
 if (circles.length === 0 && violations.length === 0 && storageTypes.length === 0) {
   console.log(`floors: no import runs up, no cycle (${graph.summary.totalCruised} files)`);

@@ -5,6 +5,8 @@
 // fit) or in src/core/ when storage itself must name it. Read from the syntax alone (no type
 // checker: the lint stays fast), so a type counts as storage's where storage's file declares it
 // (`export interface`, `export type X =`) or re-exports it as a type (`export type { X }`).
+// And queries are storage's: no file outside src/storage, src/compose and the Virtual Bank's own
+// server (src/bank) imports a database driver or the query builder, or builds a query.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import ts from "typescript";
@@ -71,3 +73,26 @@ export const checkStorageTypes = (root) =>
     ({ source, name, target }) =>
       `storage-types-are-the-consumers: ${source} imports ${name} from ${target}: declare it where it is used (storage implements it structurally) or in src/core/`,
   );
+
+/** A database driver or the query builder, imported; a query built. */
+const DATABASE_CODE = [
+  /from\s+"(kysely|pg|better-sqlite3)"/,
+  /\.(selectFrom|updateTable|insertInto|deleteFrom)\(/,
+];
+
+/**
+ * The problems: a file outside storage, compose/ and the Virtual Bank's own server (src/bank, a
+ * separate process with its own database) that imports a database driver or the query builder,
+ * or builds a query: queries are storage's, which the domain calls (docs/architecture.md).
+ */
+export const checkQueries = (root) =>
+  filesUnder(join(root, "src"))
+    .map((file) => relative(root, file))
+    .filter((source) => !/^src\/(storage|compose|bank)\//.test(source) && !source.endsWith(".test.ts"))
+    .filter((source) =>
+      DATABASE_CODE.some((pattern) => pattern.test(readFileSync(join(root, source), "utf8"))),
+    )
+    .map(
+      (source) =>
+        `queries-are-storage's: ${source} imports a database driver or builds a query: call storage's functions`,
+    );

@@ -19,7 +19,7 @@ export function statusOf(account: StatusFacts, now: number): AccountStatus {
   return "active";
 }
 
-/** The same status from an account's columns, for the readers still on storage's rows (acceptance, the console). */
+/** The same status from the ledger's CreditedAccount, in its columns' names (collections' acceptance: ledger/ledger-records.ts says why). */
 export const accountStatus = (
   row: { kind: StatusFacts["kind"]; expires_at: string | null; deactivated_at: string | null },
   now: number,

@@ -6,6 +6,7 @@ import { check } from "../core/validation.js";
 import { canonicalTimeZone } from "../core/zoned-time.js";
 import { formTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
+import { updateTimeZone } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { findBusinessProfile, insertActorAudit, upsertBusinessProfile } from "../storage/user-repository.js";
@@ -68,11 +69,7 @@ export class BusinessProfiles {
     if (!canonical) throw validationFailed("Time zone must be one from the list, like Africa/Lagos");
     const at = new Date(this.now()).toISOString();
     await writeTransaction(this.storage, async (trx) => {
-      await trx
-        .updateTable("businesses")
-        .set({ time_zone: canonical, updated_at: at })
-        .where("id", "=", businessId)
-        .execute();
+      await updateTimeZone(trx, businessId, canonical, at);
       await insertActorAudit(trx, {
         actor,
         businessId,

@@ -1,4 +1,4 @@
-import { accountStatus } from "../accounts/account-status.js";
+import { statusOf } from "../accounts/account-status.js";
 import type { Clock } from "../clock.js";
 import { transactionView } from "../collections/transaction-listing.js";
 import type { AccountStatus, Transaction } from "../core/api-types.js";
@@ -98,16 +98,16 @@ export class ConsoleSearch {
         : [];
     const now = this.now();
     return rows.map((row) => ({
-      businessId: row.business_id,
-      businessName: row.business_name,
-      accountNumber: row.account_number,
-      accountName: row.account_name,
-      customerName: row.customer_name,
+      businessId: row.businessId,
+      businessName: row.businessName,
+      accountNumber: row.accountNumber,
+      accountName: row.accountName,
+      customerName: row.customerName,
       email: row.email,
       isTemporary: row.kind === "temporary",
-      status: accountStatus(row, now),
-      totalReceived: Number(row.total_received),
-      createdAt: row.created_at,
+      status: statusOf(row, now),
+      totalReceived: Number(row.totalReceived),
+      createdAt: row.createdAt,
     }));
   }
 

@@ -1,4 +1,6 @@
+import { resealKeySecret, sealedKeySecrets } from "../storage/api-key-repository.js";
 import type { Storage } from "../storage/database.js";
+import { allSettings, replaceSetting } from "../storage/settings-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { secretContext } from "./api-keys.js";
 import type { SecretBox } from "./secret-box.js";
@@ -27,14 +29,12 @@ export function rotateMasterKey(storage: Storage, box: SecretBox): Promise<Rotat
       await save(box.seal(box.open(sealed, context), context));
       report.resealed++;
     };
-    for (const key of await trx.selectFrom("api_keys").select(["id", "secret_ciphertext"]).execute()) {
-      await reseal(key.secret_ciphertext, secretContext(key.id), (value) =>
-        trx.updateTable("api_keys").set({ secret_ciphertext: value }).where("id", "=", key.id).execute(),
-      );
+    for (const key of await sealedKeySecrets(trx)) {
+      await reseal(key.sealed, secretContext(key.id), (value) => resealKeySecret(trx, key.id, value));
     }
-    for (const setting of await trx.selectFrom("settings").select(["name", "value"]).execute()) {
+    for (const setting of await allSettings(trx)) {
       await reseal(setting.value, settingContext(setting.name), (value) =>
-        trx.updateTable("settings").set({ value }).where("name", "=", setting.name).execute(),
+        replaceSetting(trx, setting.name, value),
       );
     }
     return report;

@@ -134,10 +134,10 @@ export class UserService {
     const scope = user.businessId === null ? { actorId: user.id } : { businessId: user.businessId };
     const rows = await recentAudit(this.options.storage.db, scope, limit);
     return rows.map((row) => ({
-      at: row.created_at,
+      at: row.createdAt,
       action: row.action,
-      actorType: row.actor_type,
-      actorEmail: row.actor_email,
+      actorType: row.actorType,
+      actorEmail: row.actorEmail,
       detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : {},
     }));
   }

@@ -129,3 +129,13 @@ export async function recordKeyUse(db: Executor, keyId: string, minute: string):
     .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", minute)]))
     .execute();
 }
+
+/** Every key's sealed secret, for re-sealing under a new master key. */
+export function sealedKeySecrets(db: Executor): Promise<Array<{ id: string; sealed: string }>> {
+  return db.selectFrom("api_keys").select(["id", "secret_ciphertext as sealed"]).execute();
+}
+
+/** Stores a key's secret sealed anew. */
+export async function resealKeySecret(db: Executor, id: string, sealed: string): Promise<void> {
+  await db.updateTable("api_keys").set({ secret_ciphertext: sealed }).where("id", "=", id).execute();
+}

@@ -72,6 +72,15 @@ export async function updateVerificationStatus(
   return result.numUpdatedRows > 0n;
 }
 
+/** Sets the time zone the business's pages show times in. */
+export async function updateTimeZone(db: Executor, id: string, timeZone: string, now: string): Promise<void> {
+  await db
+    .updateTable("businesses")
+    .set({ time_zone: timeZone, updated_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
 export async function insertVerificationEvent(db: Executor, event: VerificationEvent): Promise<void> {
   await db
     .insertInto("verification_events")

@@ -88,17 +88,17 @@ function accountsWithBusiness(db: Executor) {
     .innerJoin("businesses as b", "b.id", "a.business_id")
     .select([
       "a.id",
-      "a.business_id",
-      "b.name as business_name",
-      "a.account_number",
-      "a.account_name",
-      "a.customer_name",
+      "a.business_id as businessId",
+      "b.name as businessName",
+      "a.account_number as accountNumber",
+      "a.account_name as accountName",
+      "a.customer_name as customerName",
       "a.email",
       "a.kind",
-      "a.deactivated_at",
-      "a.expires_at",
-      "a.total_received",
-      "a.created_at",
+      "a.deactivated_at as deactivatedAt",
+      "a.expires_at as expiresAt",
+      "a.total_received as totalReceived",
+      "a.created_at as createdAt",
     ])
     .limit(CONSOLE_RESULTS);
 }

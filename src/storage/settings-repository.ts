@@ -21,3 +21,13 @@ export async function getOrInsertSetting(
   if (stored === undefined) throw new Error(`setting ${name} vanished after insert`);
   return stored;
 }
+
+/** Every setting, for re-sealing the sealed ones under a new master key. */
+export function allSettings(db: Executor): Promise<Array<{ name: string; value: string }>> {
+  return db.selectFrom("settings").select(["name", "value"]).execute();
+}
+
+/** Replaces a setting's value (it must exist). */
+export async function replaceSetting(db: Executor, name: string, value: string): Promise<void> {
+  await db.updateTable("settings").set({ value }).where("name", "=", name).execute();
+}

@@ -201,12 +201,12 @@ export async function insertActorAudit(
 }
 
 /** An audit entry as the Security page lists it, with the email of the user who acted (if one did). */
-export interface AuditEntryRow {
+interface AuditEntry {
   action: string;
-  actor_type: string;
-  actor_email: string | null;
+  actorType: string;
+  actorEmail: string | null;
   detail: string | null;
-  created_at: string;
+  createdAt: string;
 }
 
 /** The newest audit entries of a business, or of one actor's doing, newest first (an index range each). */
@@ -214,17 +214,17 @@ export function recentAudit(
   db: Executor,
   scope: { businessId: string } | { actorId: string },
   limit: number,
-): Promise<AuditEntryRow[]> {
+): Promise<AuditEntry[]> {
   const query = db
     .selectFrom("audit_log")
     .leftJoin("users", "users.id", "audit_log.actor_id")
     .select([
       "audit_log.action",
-      "audit_log.actor_type",
+      "audit_log.actor_type as actorType",
       // A removed member's row is gone: their email was kept on their entries.
-      (eb) => eb.fn.coalesce("users.email", "audit_log.actor_email").as("actor_email"),
+      (eb) => eb.fn.coalesce("users.email", "audit_log.actor_email").as("actorEmail"),
       "audit_log.detail",
-      "audit_log.created_at",
+      "audit_log.created_at as createdAt",
     ]);
   const scoped =
     "businessId" in scope
