@@ -105,9 +105,23 @@ for (const dialect of DIALECTS) {
       throw new Error(`payout ${id} did not get there:\n${bank.output()}`);
     }
 
-    test("a bank that pays: successful, its notification applied once", async () => {
+    test("a bank that pays: successful, its notification applied once, with the NIP session id it gave", async () => {
       const payout = await payOut(payee("successful"), {});
       assert.equal(payout.status, "successful");
+      assert.match(payout.sessionId ?? "", /^\d{30}$/);
+      const atBank = (await bank.transfersOut()).find((transfer) => transfer.reference === payout.id);
+      assert.equal(atBank?.session_id, payout.sessionId, "the bank's session id, not one of the service's");
+    });
+
+    test("a bank that answers a NIP timeout (FAILED, 97): the payout waits for the final code, success or refusal", async () => {
+      const paid = await payOut(payee("unknown_successful"), {});
+      assert.equal(paid.status, "successful");
+      assert.match(paid.sessionId ?? "", /^\d{30}$/);
+      const refused = await payOut(payee("unknown_failed"), {});
+      assert.equal(refused.status, "failed");
+      assert.equal(refused.failureReason, "Unable to locate record");
+      const codes = (await h.services.payoutListing.find(refused.id)).nipCodes ?? "";
+      assert.match(codes, /^97(,01)*,25$/, "a timeout first, never taken as the refusal");
     });
 
     test("a bank that refuses the transfer: failed with its words, everything back", async () => {

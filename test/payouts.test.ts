@@ -283,6 +283,7 @@ for (const dialect of DIALECTS) {
         payouts: h.services.payouts,
         checkIntervalMs: 1_000,
         stuckAfterMs: 60_000,
+        attentionAfterQueries: 5,
         now: () => clock,
         rail: {
           async transferOut() {

@@ -529,6 +529,8 @@ for (const dialect of DIALECTS) {
           reference: record.reference,
           status: "pending",
           reason: null,
+          sessionId: null,
+          code: "09",
         }));
         const window = { from: now - 60_000, to: now + 60_000 };
         for (const size of [1, 2, 4]) {

@@ -69,6 +69,7 @@ const SCHEMA = `
     account_name text not null,
     amount integer not null check (amount > 0),
     outcome text not null,
+    session_id text,
     accepted_at text not null,
     settles_at text not null,
     reverses_at text,
@@ -121,6 +122,13 @@ export class BankDatabase {
     }[];
     if (!columns.some((column) => column.name === "payer_bank_code")) {
       this.db.exec("alter table transfers add column payer_bank_code text");
+    }
+    // A data directory from before NIP session ids (issue 46): its transfers out gain one.
+    const outColumns = this.db.prepare("select name from pragma_table_info('transfers_out')").all() as {
+      name: string;
+    }[];
+    if (!outColumns.some((column) => column.name === "session_id")) {
+      this.db.exec("alter table transfers_out add column session_id text");
     }
   }
 

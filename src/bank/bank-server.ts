@@ -233,7 +233,7 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       return answerOf(RESP_CODE.transferRefused, "transfer refused by the bank (fault injected)");
     }
     try {
-      const state = await bank.transferOut({
+      const state = await bank.sendTransfer({
         reference: params.orderId,
         amount: params.amount,
         bankCode: params.bankCode,
@@ -253,7 +253,7 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
   route(BANK_PATHS.transferQuery, transferQuerySchema.passthrough(), async ({ orderId }) => {
     // A transfer the sandbox was told to forget is unknown here too, as in the statement.
     const forgotten = faults.get().forgetTransfers.includes(orderId);
-    const state = forgotten ? undefined : await bank.queryTransfer(orderId);
+    const state = forgotten ? undefined : await bank.findTransfer(orderId);
     if (!state) return answerOf(RESP_CODE.accountNotFound, `no transfer with orderId ${orderId}`);
     return answerOf(RESP_CODE.success, "success", transferData(state));
   });

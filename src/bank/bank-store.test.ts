@@ -57,6 +57,7 @@ test("the bank server's statement pages its file in order, without refused or fo
         accountName: "P",
         amount: 100,
         outcome: "successful",
+        sessionId: null,
         acceptedAt: new Date(base + minute * 60_000).toISOString(),
         settlesAt: new Date(base + minute * 60_000).toISOString(),
         reversesAt: null,
@@ -67,6 +68,8 @@ test("the bank server's statement pages its file in order, without refused or fo
       reference: record.reference,
       status: "successful",
       reason: null,
+      sessionId: null,
+      code: "00",
     }));
     const window = { from: base, to: base + 60 * 60_000 };
     for (const size of [1, 2, 3, 500]) {

@@ -7,7 +7,7 @@ import {
   type PayoutNotification,
 } from "../providers/bank-protocol.js";
 import { signParams } from "../providers/bank-signing.js";
-import type { BankPayoutState } from "../providers/payout-rail.js";
+import type { BankTransferAnswer } from "../providers/payout-rail.js";
 import type { VirtualBank } from "../providers/virtual-bank.js";
 import type { BankDatabase, BankTransfer } from "./bank-database.js";
 import type { FaultPlan } from "./faults.js";
@@ -19,10 +19,12 @@ import type { DueTransferOut } from "./transfers-out.js";
 // the service acknowledges or refuses it (never abandoned: a payout must end).
 
 /** A transfer out in the protocol's words. */
-export const transferData = (state: BankPayoutState) => ({
-  orderId: state.reference,
-  orderStatus: orderStatusOf(state.status),
-  failReason: state.reason,
+export const transferData = (answer: BankTransferAnswer) => ({
+  orderId: answer.reference,
+  orderStatus: orderStatusOf(answer.bankStatus),
+  nipCode: answer.code,
+  sessionId: answer.sessionId,
+  failReason: answer.reason,
 });
 
 /** The longest pause between two attempts. */
@@ -169,7 +171,7 @@ export class Notifier {
   /** Tells the service where a transfer out now stands; retried (doubling) until it answers. */
   private async notifyPayout(record: DueTransferOut): Promise<void> {
     const { faults, db, bank } = this.options;
-    const state = bank.stateOf(record);
+    const state = bank.answerOf(record, "notification");
     let outcome: ReturnType<typeof classifyAnswer> = "retry";
     let error = "lost on the way (fault injected)";
     if (!faults.take("dropNotifications")) {
@@ -196,7 +198,7 @@ export class Notifier {
         { orderId: record.reference, error },
         "payout notification refused by the service",
       );
-    db.markNotified(record.reference, record.notified, state.status);
+    db.markNotified(record.reference, record.notified, state.bankStatus);
   }
 
   private notification(transfer: BankTransfer): BankNotification {

@@ -24,6 +24,9 @@ const debitData = (debit: BankDebit): StatementDebit => ({
   type: "DEBIT",
   orderId: debit.reference,
   orderStatus: orderStatusOf(debit.status),
+  // The Virtual Bank's own statement always has one (VirtualBank.answerOf); none known is 01, status unknown.
+  nipCode: debit.code ?? "01",
+  sessionId: debit.sessionId,
   failReason: debit.reason,
   amount: debit.amount,
   transferTime: Date.parse(debit.at),

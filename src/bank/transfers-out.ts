@@ -13,6 +13,7 @@ export interface TransferOutRow {
   account_name: string;
   amount: number;
   outcome: BankPayoutRecord["outcome"];
+  session_id: string | null;
   accepted_at: string;
   settles_at: string;
   reverses_at: string | null;
@@ -27,12 +28,12 @@ export type DueTransferOut = BankPayoutRecord & { attempts: number };
 
 /** transfers_out's columns read as the provider's record (a select list: SQLite keeps the aliases' case). */
 export const AS_PAYOUT_RECORD = `reference, bank_code as bankCode, account_number as accountNumber,
-  account_name as accountName, amount, outcome, accepted_at as acceptedAt, settles_at as settlesAt,
+  account_name as accountName, amount, outcome, session_id as sessionId, accepted_at as acceptedAt, settles_at as settlesAt,
   reverses_at as reversesAt, notified`;
 
 /** Inserts a transfer out from the provider's record, unless its reference is known (named parameters). */
 export const INSERT_PAYOUT_ONCE = `insert into transfers_out (reference, bank_code, account_number, account_name,
-    amount, outcome, accepted_at, settles_at, reverses_at, notified)
-  values (@reference, @bankCode, @accountNumber, @accountName, @amount, @outcome, @acceptedAt, @settlesAt,
+    amount, outcome, session_id, accepted_at, settles_at, reverses_at, notified)
+  values (@reference, @bankCode, @accountNumber, @accountName, @amount, @outcome, @sessionId, @acceptedAt, @settlesAt,
     @reversesAt, @notified)
   on conflict (reference) do nothing`;

@@ -43,7 +43,12 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
     banks,
     payouts,
     payoutSettings: new PayoutSettings({ storage, now }),
-    payoutListing: new PayoutListing({ db: storage.db, stuckAfterMs: config.payouts.stuckAfterMs, now }),
+    payoutListing: new PayoutListing({
+      db: storage.db,
+      stuckAfterMs: config.payouts.stuckAfterMs,
+      attentionAfterQueries: config.payouts.attentionAfterQueries,
+      now,
+    }),
     refunds: new RefundService({ storage, payouts, banks }),
     settlementTerms: new SettlementTermsService({
       storage,
@@ -60,6 +65,8 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
       checkIntervalMs: config.payouts.checkIntervalMs,
       stuckAfterMs: config.payouts.stuckAfterMs,
       onStuck: (count) => metrics.payoutsStuck.set(count),
+      attentionAfterQueries: config.payouts.attentionAfterQueries,
+      onAttention: () => metrics.payoutsNeedingAttention.inc(),
       now,
     }),
     bankPayoutNotices: embedded && {

@@ -122,6 +122,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       sandbox: config.sandbox,
       now,
       payoutDelays: { settleMs: config.payouts.sandboxSettleMs, reverseMs: config.payouts.sandboxReverseMs },
+      nipReading: config.payouts.nipReading,
     });
     const bank = config.provider;
     const http =
@@ -136,6 +137,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
             createBudgetMs: bank.createBudgetMs,
             breakerThreshold: bank.breakerThreshold,
             breakerHalfOpenMs: bank.breakerHalfOpenMs,
+            nipReading: config.payouts.nipReading,
           })
         : undefined;
     http?.onBreakerChange((state) => metrics.bankBreakerState.set(BREAKER_GAUGE[state]));
@@ -244,6 +246,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
                 payouts,
                 appId: bank.appId,
                 bankPublicKey: bank.bankPublicKey,
+                nipReading: config.payouts.nipReading,
                 now,
               }),
             }

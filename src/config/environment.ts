@@ -186,6 +186,17 @@ export const envSchema = z.object({
   BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
   PAYOUT_STUCK_MINUTES: integerString("PAYOUT_STUCK_MINUTES", 1, 10_080).default(30),
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
+  // Issue 46: NIBSS practice escalates a transfer still unresolved after a few status queries
+  // (docs/bank-integration.md, "NIP session ids and response codes").
+  PAYOUT_ATTENTION_QUERIES: integerString("PAYOUT_ATTENTION_QUERIES", 1, 100).default(5),
+  // NIP response codes to read as unknown (asked about again) whatever the table says: "91,96".
+  NIP_UNKNOWN_CODES: z
+    .string()
+    .regex(
+      /^(\d{2}(,\d{2})*)?$/,
+      "NIP_UNKNOWN_CODES must be two-digit codes separated by commas, such as 91,96",
+    )
+    .default(""),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   // How long an authenticator just set up moves no money (issue 43): 24 by default in
   // production, 0 in the sandbox (load.ts).

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { DatabaseLocation } from "../core/database-location.js";
+import type { NipReading } from "../providers/nip.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule.js";
 import { envSchema, type LOG_LEVELS } from "./environment.js";
 import { type ProviderConfig, providerConfig } from "./provider.js";
@@ -59,6 +60,10 @@ export type Config = Readonly<{
     stuckAfterMs: number;
     /** The first wait between two questions to the bank about a pending payout (doubling, up to 5 minutes). */
     checkIntervalMs: number;
+    /** Status queries left unresolved before a payout needs an operator's attention. */
+    attentionAfterQueries: number;
+    /** How the bank's NIP response codes are read: the table, with these codes taken as unknown. */
+    nipReading: NipReading;
     /** The embedded bank's sandbox: how long a payout stays pending, and how long until a reversal. */
     sandboxSettleMs: number;
     sandboxReverseMs: number;
@@ -209,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payouts: {
       stuckAfterMs: e.PAYOUT_STUCK_MINUTES * 60_000,
       checkIntervalMs: e.PAYOUT_CHECK_INTERVAL_MS,
+      attentionAfterQueries: e.PAYOUT_ATTENTION_QUERIES,
+      nipReading: { unknownCodes: new Set(e.NIP_UNKNOWN_CODES === "" ? [] : e.NIP_UNKNOWN_CODES.split(",")) },
       sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
       sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
     },

@@ -22,7 +22,13 @@ export interface ResolvedBankAccount {
 }
 
 /** What a payout to a sandbox destination account always does. */
-export type SandboxOutcome = "successful" | "failed" | "reversed" | "unresolvable";
+export type SandboxOutcome =
+  | "successful"
+  | "failed"
+  | "reversed"
+  | "unresolvable"
+  | "unknown_successful"
+  | "unknown_failed";
 
 /** GET /sandbox/payout-accounts: one item. */
 export interface SandboxPayoutAccount {
@@ -32,7 +38,7 @@ export interface SandboxPayoutAccount {
   accountNumber: string;
   /** The name its name enquiry answers; null for the account that does not resolve. */
   accountName: string | null;
-  /** What a payout to it does: `successful`; `failed` ("account dormant"); `reversed` (successful, then sent back); `unresolvable` (name enquiry answers 422 `ACCOUNT_NOT_RESOLVED`). */
+  /** What a payout to it does: `successful`; `failed` ("account dormant"); `reversed` (successful, then sent back); `unresolvable` (name enquiry answers 422 `ACCOUNT_NOT_RESOLVED`); `unknown_successful` and `unknown_failed` (the bank first answers a NIP timeout, code 97, and status queries answer 01 until it settles as `successful`, or as `failed` with code 25: the payout stays `pending` meanwhile). */
   outcome: SandboxOutcome;
 }
 
@@ -74,6 +80,8 @@ export interface Payout {
   status: PayoutStatus;
   /** The bank's reason when failed or reversed. */
   failureReason: string | null;
+  /** The NIBSS Instant Payment (NIP) session id the bank gave the transfer: 30 digits, what any bank traces it by. `null` until the bank has answered the transfer. */
+  sessionId: string | null;
   /** The inbound transaction this payout refunds (a refund); null otherwise. */
   refundOf: string | null;
   /** When it was made: `from` and `to` filter on this (UTC, milliseconds). */
@@ -123,6 +131,8 @@ export interface Settlement {
   /** Its payout's status. */
   status: PayoutStatus;
   failureReason: string | null;
+  /** The NIBSS Instant Payment (NIP) session id the bank gave the transfer: 30 digits, what any bank traces it by. `null` until the bank has answered the transfer. */
+  sessionId: string | null;
   /** `manual` (asked for), or the business's schedule: `daily` or `instant`. */
   trigger: SettlementSchedule;
   /** The bank's CBN code. */

@@ -11,4 +11,8 @@ export interface PayoutFilter {
   status?: PayoutStatus;
   from?: string;
   to?: string;
+  /** Its transfer's NIP session id. */
+  sessionId?: string;
+  /** Only pending payouts marked as needing attention (the console). */
+  attention?: boolean;
 }

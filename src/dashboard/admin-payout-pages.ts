@@ -5,9 +5,17 @@ import { AppError, ErrorCode } from "../errors.js";
 import { checkPayoutFeeTiers, type PayoutFeeTier, PayoutFeeTiersError } from "../ledger/payout-fees.js";
 import { DEFAULT_PAYOUT_DAILY_LIMIT_KOBO, DEFAULT_PAYOUT_LIMIT_KOBO } from "../payouts/payout-settings.js";
 import { payoutQuery } from "../payouts/validation.js";
+import { NIP_CODES } from "../providers/nip.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
 import { refusal } from "./sign-in.js";
+
+/** The NIP codes a payout's bank answered with, each with what it means (providers/nip.ts's table). */
+const nipCodesSeen = (codes: string | null) =>
+  (codes === null ? [] : codes.split(",")).map((code) => ({
+    code,
+    meaning: NIP_CODES[code]?.meaning ?? "not in the service's table: read as unknown",
+  }));
 
 /**
  * The console's money out: every business's payouts, by status, by business, and the stuck ones
@@ -18,24 +26,37 @@ export function adminPayoutPages(pages: FastifyInstance, deps: DashboardDependen
 
   pages.get("/payouts", async (request, reply) => {
     const filters = filtersOf(request.query);
-    const { stuck, businessId, ...rest } = filters;
+    const { stuck, attention, businessId, ...rest } = filters;
     const onlyStuck = stuck === "1";
+    const onlyAttention = attention === "1";
     const businesses = new Map((await deps.businesses.listBusinesses()).map((b) => [b.businessId, b.name]));
-    const view = { title: onlyStuck ? "Stuck payouts" : "Payouts", filters, businesses, stuckMinutes };
-    const stuckCount = await deps.payoutListing.stuckCount();
+    const title = onlyAttention ? "Payouts needing attention" : onlyStuck ? "Stuck payouts" : "Payouts";
+    const view = {
+      title,
+      filters,
+      businesses,
+      stuckMinutes,
+      attentionQueries: deps.payoutListing.attentionAfterQueries,
+    };
+    const [stuckCount, attentionCount] = await Promise.all([
+      deps.payoutListing.stuckCount(),
+      deps.payoutListing.attentionCount(),
+    ]);
     try {
       const query = check(payoutQuery, { ...rest, limit: `${PAGE_SIZE}` });
       const listed = await deps.payoutListing.acrossBusinesses(query, {
         ...(businessId ? { businessId } : {}),
         stuck: onlyStuck,
+        attention: onlyAttention,
       });
-      return page(reply, "admin-payouts", { ...view, ...listed, stuckCount });
+      return page(reply, "admin-payouts", { ...view, ...listed, stuckCount, attentionCount });
     } catch (error) {
       return refusal(reply, error, "admin-payouts", {
         ...view,
         items: [],
         pagination: undefined,
         stuckCount,
+        attentionCount,
       });
     }
   });
@@ -50,6 +71,7 @@ export function adminPayoutPages(pages: FastifyInstance, deps: DashboardDependen
       business,
       stuck: deps.payoutListing.isStuck(payout),
       stuckMinutes,
+      nipCodes: nipCodesSeen(payout.nipCodes),
       back: "/admin/payouts",
     });
   });

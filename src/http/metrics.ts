@@ -55,6 +55,11 @@ export class Metrics {
     help: "Payouts pending longer than PAYOUT_STUCK_MINUTES: the bank has not said where they stand (still asked).",
     registers: [this.registry],
   });
+  readonly payoutsNeedingAttention = new Counter({
+    name: "vas_payouts_needing_attention_total",
+    help: "Payouts marked as needing attention: still unresolved after PAYOUT_ATTENTION_QUERIES status queries (the console lists them).",
+    registers: [this.registry],
+  });
   readonly bankBreakerState = new Gauge({
     name: "vas_bank_breaker_state",
     help: "The bank's circuit breaker (PROVIDER=http): 0 closed, 1 half-open (probing), 2 open (calls paused).",

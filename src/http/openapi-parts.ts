@@ -152,6 +152,7 @@ export const PARAMETERS = {
     status: "PayoutStatus",
     from: "PayoutFrom",
     to: "PayoutTo",
+    sessionId: "PayoutSessionId",
   }),
 };
 

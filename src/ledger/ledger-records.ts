@@ -105,6 +105,12 @@ export interface PayoutRecord {
   next_check_at: string | null;
   /** The settlement this payout is (null: a payout or a refund). */
   settlement_id: string | null;
+  /** The NIP session id the bank gave its transfer (null until the bank answered with one). */
+  session_id: string | null;
+  /** The NIP codes its bank's answers carried, oldest first, each once ("97,01"): the console shows them. */
+  nip_codes: string | null;
+  /** When it was found still unresolved after the bank was asked PAYOUT_ATTENTION_QUERIES times (null: it never was). */
+  attention_at: string | null;
 }
 
 /**

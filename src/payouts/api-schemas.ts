@@ -44,7 +44,14 @@ export const resolvedBankAccountSchema = z
   .meta({ description: "An account at a bank, with the name its bank gives it (name enquiry)." });
 
 /** What a payout to a sandbox destination account always does. */
-export const sandboxOutcomeSchema = z.enum(["successful", "failed", "reversed", "unresolvable"]);
+export const sandboxOutcomeSchema = z.enum([
+  "successful",
+  "failed",
+  "reversed",
+  "unresolvable",
+  "unknown_successful",
+  "unknown_failed",
+]);
 
 /** One item of GET /sandbox/payout-accounts. */
 export const sandboxPayoutAccountSchema = z
@@ -58,7 +65,10 @@ export const sandboxPayoutAccountSchema = z
     outcome: sandboxOutcomeSchema.meta({
       description:
         'What a payout to it does: `successful`; `failed` ("account dormant"); `reversed` (successful, ' +
-        "then sent back); `unresolvable` (name enquiry answers 422 `ACCOUNT_NOT_RESOLVED`).",
+        "then sent back); `unresolvable` (name enquiry answers 422 `ACCOUNT_NOT_RESOLVED`); " +
+        "`unknown_successful` and `unknown_failed` (the bank first answers a NIP timeout, code 97, and " +
+        "status queries answer 01 until it settles as `successful`, or as `failed` with code 25: the " +
+        "payout stays `pending` meanwhile).",
     }),
   })
   .meta({ description: "A sandbox destination account, with the outcome a payout to it always has." });
@@ -146,6 +156,18 @@ export const refundRequestSchema = z
   })
   .meta({ description: "A refund of a payment to its payer." });
 
+/** A transfer out's NIP session id, as the bank gave it. */
+const nipSessionId = z
+  .string()
+  .regex(/^\d{30}$/)
+  .nullable()
+  .meta({
+    description:
+      "The NIBSS Instant Payment (NIP) session id the bank gave the transfer: 30 digits, what any " +
+      "bank traces it by. `null` until the bank has answered the transfer.",
+    examples: ["999999261207221509482713650912"],
+  });
+
 /** One payout. */
 export const payoutSchema = z
   .strictObject({
@@ -172,6 +194,7 @@ export const payoutSchema = z
         "becomes `reversed` (the amount back to available; the fee is kept).",
     }),
     failureReason: z.string().nullable().meta({ description: "The bank's reason when failed or reversed." }),
+    sessionId: nipSessionId,
     refundOf: z
       .string()
       .nullable()
@@ -192,6 +215,11 @@ export const payoutQuerySchema = z.object({
     .datetime({ offset: true })
     .optional()
     .meta({ description: "Only payouts made at or before this instant; ISO 8601 with a zone." }),
+  sessionId: z
+    .string()
+    .regex(/^\d{30}$/)
+    .optional()
+    .meta({ description: "Only the payout whose transfer has this NIP session id (30 digits)." }),
 });
 
 /** A settlement, as GET /settlements/{id} answers it. */
@@ -210,6 +238,7 @@ export const settlementSchema = z
       .meta({ description: "The payout that carries it; its reference is the settlement's id." }),
     status: payoutStatusSchema.meta({ description: "Its payout's status." }),
     failureReason: z.string().nullable(),
+    sessionId: nipSessionId,
     trigger: settlementScheduleSchema.meta({
       description: "`manual` (asked for), or the business's schedule: `daily` or `instant`.",
     }),

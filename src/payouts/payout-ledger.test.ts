@@ -26,6 +26,8 @@ const freshHeads = (available: number): Heads =>
     ]),
   );
 
+const SESSION = "999999261207221509482713650912";
+
 const payout = (status: PayoutStatus, extra: Partial<PayoutRecord> = {}): PayoutRecord => ({
   id: "po_1",
   business_id: BUSINESS,
@@ -48,6 +50,9 @@ const payout = (status: PayoutStatus, extra: Partial<PayoutRecord> = {}): Payout
   checks: 0,
   next_check_at: AT,
   settlement_id: null,
+  session_id: null,
+  nip_codes: null,
+  attention_at: null,
   ...extra,
 });
 
@@ -93,7 +98,13 @@ describe("a payout's posting", () => {
   test("moved through two phases: each chained on the last, each with its event, the payout at the end", () => {
     const heads = freshHeads(20_000);
     const held = holdPosting(payout("pending"), heads, AT, undefined);
-    const posting = movePosting(payout("pending"), ["post", "reversal"], "returned by the bank", heads, AT);
+    const posting = movePosting(
+      payout("pending"),
+      ["post", "reversal"],
+      { reason: "returned by the bank", sessionId: SESSION, code: "00" },
+      heads,
+      AT,
+    );
     assert.deepEqual(
       posting.phases.map((phase) => phase.phase),
       ["post", "reversal"],
@@ -102,6 +113,9 @@ describe("a payout's posting", () => {
     assert.equal(posting.payout.moved.status, "reversed");
     assert.equal(posting.payout.moved.failure_reason, "returned by the bank");
     assert.equal(posting.payout.moved.next_check_at, null);
+    // The bank's session id is kept on the payout; its code joins those seen.
+    assert.equal(posting.payout.moved.session_id, SESSION);
+    assert.equal(posting.payout.moved.nip_codes, "00");
     assert.deepEqual(eventsOf(posting), [
       { type: "payout.successful", status: "successful" },
       { type: "payout.reversed", status: "reversed" },
@@ -125,7 +139,13 @@ describe("a payout's posting", () => {
     const heads = freshHeads(20_000);
     holdPosting(payout("pending"), heads, AT, undefined);
     const refund = payout("pending", { refund_of: "txn_1" });
-    const posting = movePosting(refund, ["void"], "account closed", heads, AT);
+    const posting = movePosting(
+      refund,
+      ["void"],
+      { reason: "account closed", sessionId: null, code: "07" },
+      heads,
+      AT,
+    );
     assert.deepEqual(eventsOf(posting), [{ type: "refund.failed", status: "failed" }]);
     assert.equal(posting.payout.moved.failure_reason, "account closed");
     assert.equal(heads.get("available")?.balance, 20_000);

@@ -6,7 +6,7 @@ import { type HoldPhase as PayoutPhase, phaseEntries } from "../ledger/holds.js"
 import type { Heads, PayoutLedger, PayoutPosting, PhasePosting } from "../ledger/ledger-port.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import type { Executor } from "../storage/executor.js";
-import { eventOf, payoutView, STATUS_AFTER } from "./payout-model.js";
+import { type BankSaid, eventOf, payoutView, STATUS_AFTER, withCode } from "./payout-model.js";
 
 // A payout's side of the ledger, inside the transaction the ledger's port runs for it: its
 // posting decided on the heads the port took (ledger/holds.ts has the arithmetic): a hold when
@@ -66,7 +66,7 @@ export function holdPosting(
 export function movePosting(
   payout: PayoutRecord,
   steps: readonly PayoutPhase[],
-  reason: string | null,
+  said: BankSaid,
   heads: Heads,
   createdAt: string,
 ): PayoutPosting & { payout: { moved: PayoutRecord; from: PayoutStatus } } {
@@ -77,7 +77,9 @@ export function movePosting(
     const next: PayoutRecord = {
       ...current,
       status: STATUS_AFTER[phase],
-      failure_reason: phase === "post" ? null : (reason ?? current.failure_reason),
+      failure_reason: phase === "post" ? null : (said.reason ?? current.failure_reason),
+      session_id: current.session_id ?? said.sessionId,
+      nip_codes: withCode(current.nip_codes, said.code),
       updated_at: createdAt,
       next_check_at: null,
     };

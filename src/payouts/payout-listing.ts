@@ -4,13 +4,28 @@ import type { Pagination, Payout } from "../core/api-types.js";
 import { payoutNotFound } from "../core/money-out-errors.js";
 import type { PayoutFilter } from "../core/payouts-counted.js";
 import { listOffset } from "../core/validation.js";
+import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { Executor } from "../storage/executor.js";
 import { findPayout, findPayoutById, payoutPage, payoutsRefunding } from "../storage/payout-repository.js";
 import { payoutView } from "./payout-model.js";
 import { PAYOUT_ID, type PayoutQuery } from "./validation.js";
 
-/** A payout as the operator console lists it: whose it is, beside the payout. */
-export type OperatorPayout = Payout & { businessId: string };
+/**
+ * A payout as the operator console lists it: whose it is, beside the payout, and what the tracker
+ * saw of it: the NIP codes its bank answered with, and since when it needs attention (null: it does not).
+ */
+export type OperatorPayout = Payout & {
+  businessId: string;
+  nipCodes: string | null;
+  attentionAt: string | null;
+};
+
+const operatorView = (row: PayoutRecord): OperatorPayout => ({
+  ...payoutView(row),
+  businessId: row.business_id,
+  nipCodes: row.nip_codes,
+  attentionAt: row.status === "pending" ? row.attention_at : null,
+});
 
 /** A page of payouts, newest first, and where it stands among them. */
 export interface PayoutList<T> {
@@ -22,6 +37,8 @@ export interface PayoutListingOptions {
   db: Executor;
   /** A payout pending longer than this is stuck (PAYOUT_STUCK_MINUTES). */
   stuckAfterMs: number;
+  /** Status queries left unresolved before a payout needs attention (PAYOUT_ATTENTION_QUERIES): the console says it. */
+  attentionAfterQueries: number;
   now?: Clock;
 }
 
@@ -31,8 +48,10 @@ export class PayoutListing {
   private readonly now: Clock;
   /** A payout pending longer than this is stuck (PAYOUT_STUCK_MINUTES). */
   readonly stuckAfterMs: number;
+  readonly attentionAfterQueries: number;
 
   constructor(options: PayoutListingOptions) {
+    this.attentionAfterQueries = options.attentionAfterQueries;
     this.db = options.db;
     this.now = options.now ?? Date.now;
     this.stuckAfterMs = options.stuckAfterMs;
@@ -56,7 +75,7 @@ export class PayoutListing {
   async find(id: string): Promise<OperatorPayout> {
     const row = PAYOUT_ID.test(id) ? await findPayoutById(this.db, id) : undefined;
     if (!row) throw payoutNotFound();
-    return { ...payoutView(row), businessId: row.business_id };
+    return operatorView(row);
   }
 
   /** The refunds of one of the business's transactions, newest first (its page in the dashboard). */
@@ -66,14 +85,29 @@ export class PayoutListing {
 
   /**
    * Every business's payouts (or one business's), for operators: the same filters, newest first;
-   * `stuck`, only those pending longer than PAYOUT_STUCK_MINUTES (the tracker still asks about them).
+   * `stuck`, only those pending longer than PAYOUT_STUCK_MINUTES (the tracker still asks about them);
+   * `attention`, only pending ones the bank's status queries left unresolved PAYOUT_ATTENTION_QUERIES times.
    */
   async acrossBusinesses(
     query: PayoutQuery,
-    { businessId, stuck = false }: { businessId?: string; stuck?: boolean } = {},
+    {
+      businessId,
+      stuck = false,
+      attention = false,
+    }: { businessId?: string; stuck?: boolean; attention?: boolean } = {},
   ): Promise<PayoutList<OperatorPayout>> {
-    const { rows, pagination } = await this.page(businessId, stuck ? this.stuckOnly(query) : query);
-    return { items: rows.map((row) => ({ ...payoutView(row), businessId: row.business_id })), pagination };
+    const { rows, pagination } = await this.page(
+      businessId,
+      stuck ? this.stuckOnly(query) : query,
+      attention,
+    );
+    return { items: rows.map(operatorView), pagination };
+  }
+
+  /** How many pending payouts of every business need attention now. */
+  async attentionCount(): Promise<number> {
+    const { pagination } = await this.page(undefined, { page: 1, limit: 1 }, true);
+    return pagination.total;
   }
 
   /** Whether the payout is stuck: pending longer than PAYOUT_STUCK_MINUTES. */
@@ -96,12 +130,14 @@ export class PayoutListing {
     };
   }
 
-  private async page(businessId: string | undefined, query: PayoutQuery) {
-    const { page, limit, status, from, to } = query;
+  private async page(businessId: string | undefined, query: PayoutQuery, attention = false) {
+    const { page, limit, status, from, to, sessionId } = query;
     const filter: PayoutFilter = {
       ...(status ? { status } : {}),
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
+      ...(sessionId ? { sessionId } : {}),
+      ...(attention ? { attention } : {}),
     };
     const { rows, total } = await payoutPage(this.db, businessId, filter, listOffset(query), limit);
     return { rows, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };

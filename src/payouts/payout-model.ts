@@ -4,6 +4,7 @@ import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
+import type { BankPayoutState } from "../providers/payout-rail.js";
 import type { Executor } from "../storage/executor.js";
 import { DEFAULT_PAYOUT_NARRATION } from "./validation.js";
 
@@ -23,10 +24,31 @@ export const payoutView = (row: PayoutRecord): Payout => ({
   reference: row.reference,
   status: row.status,
   failureReason: row.failure_reason,
+  sessionId: row.session_id,
   refundOf: row.refund_of,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+/** What the bank's answer says besides a status: its reason, the transfer's NIP session id and the answer's NIP code. */
+export type BankSaid = Pick<BankPayoutState, "reason" | "sessionId" | "code">;
+
+/** The most NIP codes a payout keeps: the first ones seen, then the latest. */
+const MOST_CODES = 12;
+
+/**
+ * The codes a payout's bank answered with, `code` added unless it is the last one seen ("97,01":
+ * a timeout, then status unknown): what the console shows beside a payout that needs attention.
+ */
+export function withCode(codes: string | null, code: string | null): string | null {
+  if (code === null) return codes;
+  const seen = codes === null ? [] : codes.split(",");
+  if (seen.at(-1) === code) return codes;
+  const kept = [...seen, code];
+  return (
+    kept.length > MOST_CODES ? [...kept.slice(0, MOST_CODES / 2), ...kept.slice(-MOST_CODES / 2)] : kept
+  ).join(",");
+}
 
 /** What a reused reference must match: the payout asked for, not its id or times. */
 export function fingerprintOf(asked: readonly unknown[]): string {

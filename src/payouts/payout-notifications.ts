@@ -2,12 +2,14 @@ import type { KeyObject } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Payout } from "../core/api-types.js";
 import { payoutNotFound } from "../core/money-out-errors.js";
-import { ORDER_STATUS, payoutNotificationSchema } from "../providers/bank-protocol.js";
+import { payoutNotificationSchema, transferAnswerOf } from "../providers/bank-protocol.js";
 import {
   authenticateBankMessage,
   checkedNotification,
   type SignedMessage,
 } from "../providers/bank-signing.js";
+import { DEFAULT_NIP_READING, type NipReading } from "../providers/nip.js";
+import { readTransferAnswer } from "../providers/payout-rail.js";
 import type { PayoutService } from "./payout-service.js";
 
 // The bank's status notifications of transfers out (docs/bank-integration.md), by the rules of its
@@ -18,6 +20,8 @@ export interface PayoutNotificationsOptions {
   payouts: PayoutService;
   appId: string;
   bankPublicKey: KeyObject;
+  /** How the bank's NIP codes are read (NIP_UNKNOWN_CODES). */
+  nipReading?: NipReading;
   now?: Clock;
 }
 
@@ -41,11 +45,9 @@ export class PayoutNotifications {
       this.options.appId,
       this.now(),
     );
-    const payout = await this.options.payouts.applyBankState({
-      reference: notification.orderId,
-      status: ORDER_STATUS[notification.orderStatus],
-      reason: notification.failReason ?? null,
-    });
+    const payout = await this.options.payouts.applyBankState(
+      readTransferAnswer(transferAnswerOf(notification), this.options.nipReading ?? DEFAULT_NIP_READING),
+    );
     if (!payout) throw payoutNotFound();
     return payout;
   }

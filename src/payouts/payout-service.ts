@@ -198,6 +198,9 @@ export class PayoutService {
             status: "pending",
             failure_reason: null,
             refund_of: order.refund?.transactionId ?? null,
+            session_id: null,
+            nip_codes: null,
+            attention_at: null,
             created_at: createdAt,
             updated_at: createdAt,
             submitted_at: null,
@@ -275,7 +278,7 @@ export class PayoutService {
       const row = await findPayoutById(trx, found.id);
       const steps = row && TRANSITIONS[`${row.status}>${state.status}`];
       if (!row || !steps) return { result: undefined };
-      const posting = movePosting(row, steps, state.reason, heads, createdAt);
+      const posting = movePosting(row, steps, state, heads, createdAt);
       return { posting, result: posting.payout.moved };
     });
     if (moved) {

@@ -5,13 +5,17 @@ import type { PayoutRecord } from "../ledger/ledger-records.js";
 import type { BankPayoutState, PayoutRail } from "../providers/payout-rail.js";
 import type { Storage } from "../storage/database.js";
 import { claimCheck, duePayouts, scheduleCheck, stuckPayouts } from "../storage/payout-checks.js";
+import { withCode } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
 
 // The tracker: every pending payout is asked about until the bank gives a final answer. A payout
 // held but not yet sent is sent; one the bank has is queried; one the bank says it never got
 // (its transfer was lost on the way) is sent again under the same reference, which the bank
-// executes at most once. Never a new reference, never given up on: a payout pending longer than
-// PAYOUT_STUCK_MINUTES is counted as stuck (metrics, the console) and still asked about.
+// executes at most once; one the bank answered before and now says it never got is not sent again.
+// Never a new reference, never given up on: a payout pending longer than PAYOUT_STUCK_MINUTES is
+// counted as stuck (metrics, the console), and one the bank's status queries left unresolved
+// PAYOUT_ATTENTION_QUERIES times needs attention (the console, with the NIP codes seen); both are
+// still asked about. What is final and what is unknown is the NIP codes' table (providers/nip.ts).
 
 /** How long a check holds a payout before another process may take it (a process that died). */
 export const CHECK_LEASE_MS = 60_000;
@@ -34,6 +38,10 @@ export interface PayoutTrackerOptions {
   stuckAfterMs: number;
   /** Told how many payouts are stuck after each run (the metric). */
   onStuck?: (count: number) => void;
+  /** Status queries left unresolved before a payout needs attention (PAYOUT_ATTENTION_QUERIES, 5). */
+  attentionAfterQueries: number;
+  /** Told each time a payout is marked as needing attention (the metric). */
+  onAttention?: () => void;
   now?: Clock;
 }
 
@@ -101,6 +109,12 @@ export class PayoutTracker {
       answered = false;
       this.log.warn({ err: error, payoutId: row.id }, "the bank could not say where a payout stands");
     }
+    if (answered && state === undefined && row.submitted_at !== null) {
+      // The bank answered this transfer before and now says it has none: not a transfer lost on
+      // the way, so never sent again (a second transfer could pay twice); an operator looks.
+      answered = false;
+      this.log.warn({ payoutId: row.id }, "the bank no longer knows a transfer it answered: not sent again");
+    }
     if (answered && state === undefined) {
       try {
         // Never sent, or the bank never got it: send it, under the same reference.
@@ -115,7 +129,7 @@ export class PayoutTracker {
       } catch (error) {
         if (isAppError(error) && error.code === ErrorCode.PROVIDER_REJECTED) {
           // The bank refused the transfer itself: it did not act, and will not.
-          state = { reference: row.id, status: "failed", reason: error.message };
+          state = { reference: row.id, status: "failed", reason: error.message, sessionId: null, code: null };
         } else {
           this.log.warn({ err: error, payoutId: row.id }, "the bank could not take a payout yet");
         }
@@ -126,10 +140,28 @@ export class PayoutTracker {
       return;
     }
     const checks = row.checks + 1;
+    const codes = withCode(row.nip_codes, state?.code ?? null);
+    // The first check sends the transfer; every later one is a status query. A payout still
+    // unresolved after the last of `attentionAfter` queries needs an operator: marked once, and
+    // still asked about (never given up on, never sent twice).
+    const attention =
+      row.attention_at === null && checks - 1 >= this.options.attentionAfterQueries
+        ? isoNow(this.now)
+        : undefined;
     await scheduleCheck(storage.db, row.id, {
       nextCheckAt: new Date(this.now() + checkDelay(checks, this.options.checkIntervalMs)).toISOString(),
       checks,
       ...(state && row.submitted_at === null ? { submittedAt: isoNow(this.now) } : {}),
+      ...(state?.sessionId && row.session_id === null ? { sessionId: state.sessionId } : {}),
+      ...(codes !== row.nip_codes && codes !== null ? { nipCodes: codes } : {}),
+      ...(attention ? { attentionAt: attention } : {}),
     });
+    if (attention) {
+      this.options.onAttention?.();
+      this.log.warn(
+        { payoutId: row.id, businessId: row.business_id, queries: checks - 1, codes: codes ?? "none" },
+        "payout needs attention: unresolved after the bank was asked again and again",
+      );
+    }
   }
 }

@@ -63,6 +63,8 @@ interface SettlementWithPayout {
   currency: string;
   status: PayoutStatus;
   failureReason: string | null;
+  /** Its payout's NIP session id. */
+  sessionId: string | null;
   bankCode: string;
   bankName: string;
   accountNumber: string;
@@ -79,6 +81,7 @@ export const settlementView = (settlement: SettlementWithPayout): Settlement => 
   payoutId: settlement.payoutId,
   status: settlement.status,
   failureReason: settlement.failureReason,
+  sessionId: settlement.sessionId,
   trigger: settlement.trigger,
   bankCode: settlement.bankCode,
   bankName: settlement.bankName,

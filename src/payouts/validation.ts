@@ -11,6 +11,7 @@ import {
 } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
 import { koboSchema } from "../ledger/kobo.js";
+import { NIP_SESSION_ID } from "../providers/nip.js";
 
 // The inputs of money out: a payout's body and the payouts query. Bad input is a 400 naming the
 // field; the limits (PAYOUT_LIMIT_EXCEEDED) and the balance (INSUFFICIENT_BALANCE) are 422s,
@@ -52,6 +53,7 @@ export interface PayoutQuery extends ListQuery {
   status?: PayoutStatus;
   from?: string;
   to?: string;
+  sessionId?: string;
 }
 
 /** GET /payouts: page, limit, status, and a range of creation times. */
@@ -65,6 +67,12 @@ export function parsePayoutQuery(query: Record<string, unknown>): PayoutQuery {
     }),
   );
   if (status !== undefined) parsed.status = status;
+  const sessionId = singleParam(
+    query,
+    "sessionId",
+    z.string().regex(NIP_SESSION_ID, { error: "sessionId must be a NIP session id: 30 digits" }),
+  );
+  if (sessionId !== undefined) parsed.sessionId = sessionId;
   return { ...parsed, ...queryRange(query) };
 }
 

@@ -102,4 +102,6 @@ export const SANDBOX_PAYEES: readonly SandboxPayee[] = [
   payee("033", 300_000_003, "Dormant Holdings", "failed"),
   payee("011", 400_000_004, "Efe Returned", "reversed"),
   payee("035", 500_000_005, null, "unresolvable"),
+  payee("070", 600_000_006, "Funmi Delayed", "unknown_successful"),
+  payee("232", 700_000_007, "Gbenga Timeout", "unknown_failed"),
 ];

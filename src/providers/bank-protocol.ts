@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { cleanDisplayText, displayNameSchema } from "../display-name.js";
 import { koboSchema } from "../ledger/kobo.js";
+import { NIP_CODE, NIP_SESSION_ID } from "./nip.js";
+import type { BankTransferAnswer } from "./payout-rail.js";
 
 // The bank protocol (issue 14, docs/bank-integration.md), shaped like PalmPay's virtual-account
 // API: both sides build and read their messages here, the service's HTTP adapter and the
@@ -119,11 +121,28 @@ export const transferOutSchema = z.object({
 /** The query of a transfer out by the service's reference (AC100003 when the bank has none). */
 export const transferQuerySchema = z.object({ orderId });
 
-/** A transfer out as the bank answers it (to a transfer or a query) and notifies it. */
+/**
+ * A transfer out as the bank answers it (to a transfer or a query) and notifies it: its status,
+ * the NIP response code of the answer (`nipCode`, two digits: the service reads the two together,
+ * providers/nip.ts) and the NIP session id the bank gave it (null before it was sent to NIP).
+ */
 export const transferStateSchema = z.object({
   orderId,
   orderStatus: z.enum(Object.keys(ORDER_STATUS) as [OrderStatus, ...OrderStatus[]]),
+  nipCode: z.string().regex(NIP_CODE),
+  sessionId: z.string().regex(NIP_SESSION_ID).nullable(),
   failReason: z.string().max(500).nullable().optional(),
+});
+
+export type TransferState = z.infer<typeof transferStateSchema>;
+
+/** A transfer out the bank answered, in the protocol's words, as the rail's answer (the service reads it: payout-rail.ts). */
+export const transferAnswerOf = (data: TransferState): BankTransferAnswer => ({
+  reference: data.orderId,
+  bankStatus: ORDER_STATUS[data.orderStatus],
+  code: data.nipCode,
+  sessionId: data.sessionId,
+  reason: data.failReason ?? null,
 });
 
 /**

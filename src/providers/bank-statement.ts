@@ -41,8 +41,13 @@ export interface BankDebit {
   reference: string;
   /** Kobo. */
   amount: number;
+  /** Where it stands as the service reads the bank (providers/nip.ts: final only when the NIP code agrees). */
   status: PayoutStatus;
   reason: string | null;
+  /** The NIP response code the bank gives it now (null: none known). */
+  code: string | null;
+  /** Its NIP session id (null: the bank gave none). */
+  sessionId: string | null;
   /** When the bank took it (ISO 8601). */
   at: string;
 }

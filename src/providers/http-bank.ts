@@ -17,11 +17,11 @@ import {
   bankAccountSchema,
   bankListSchema,
   nameEnquiryAnswerSchema,
-  ORDER_STATUS,
   RESP_CODE,
   STATEMENT_PAGE_MAX,
   statementCreditSchema,
   statementPageSchema,
+  transferAnswerOf,
   transferStateSchema,
 } from "./bank-protocol.js";
 import {
@@ -30,7 +30,13 @@ import {
   type StatementPage,
   type StatementWindow,
 } from "./bank-statement.js";
-import type { BankPayoutState, PayoutRail, TransferOutRequest } from "./payout-rail.js";
+import { DEFAULT_NIP_READING, type NipReading } from "./nip.js";
+import {
+  type BankPayoutState,
+  type PayoutRail,
+  readTransferAnswer,
+  type TransferOutRequest,
+} from "./payout-rail.js";
 import type { TransferNotification } from "./transfer-notification.js";
 
 // The AccountProvider of a real bank over HTTP (issue 14). Every call is signed, bounded by a
@@ -48,6 +54,8 @@ export interface HttpBankOptions extends BankCallerOptions {
   createBudgetMs: number;
   /** Pause before a retry, in milliseconds (doubles each time). */
   retryDelayMs?: number;
+  /** How its NIP codes are read (NIP_UNKNOWN_CODES); the table alone by default. */
+  nipReading?: NipReading;
 }
 
 export type { BreakerState };
@@ -55,9 +63,11 @@ export type { BreakerState };
 export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, BankStatement {
   readonly bankName: string;
   private readonly caller: BankCaller;
+  private readonly nipReading: NipReading;
 
   constructor(private readonly options: HttpBankOptions) {
     this.bankName = options.bankName;
+    this.nipReading = options.nipReading ?? DEFAULT_NIP_READING;
     this.caller = new BankCaller(options);
   }
 
@@ -166,12 +176,12 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, Ban
       accountName: request.accountName,
       remark: request.narration,
     });
-    return transferState(data, request.reference);
+    return transferState(data, request.reference, this.nipReading);
   }
 
   async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {
     const data = await this.caller.ask(BANK_PATHS.transferQuery, { orderId: reference }, true);
-    return data === undefined ? undefined : transferState(data, reference);
+    return data === undefined ? undefined : transferState(data, reference, this.nipReading);
   }
 
   /** One page of the bank's statement of the window; its entries must be the protocol's. */
@@ -193,11 +203,14 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, Ban
     for (const entry of parsed.data.entries) {
       if (entry.type === "CREDIT") page.credits.push(creditNotification(entry));
       else {
+        const state = readTransferAnswer(transferAnswerOf(entry), this.nipReading);
         page.debits.push({
           reference: entry.orderId,
           amount: entry.amount,
-          status: ORDER_STATUS[entry.orderStatus],
-          reason: entry.failReason ?? null,
+          status: state.status,
+          reason: state.reason,
+          code: entry.nipCode,
+          sessionId: entry.sessionId,
           at: new Date(entry.transferTime).toISOString(),
         });
       }
@@ -239,16 +252,12 @@ function enabled(account: BankAccountData): BankAccountData {
 }
 
 /** A transfer out the bank answered, which must be for the reference sent: else a 502. */
-export function transferState(data: unknown, reference: string): BankPayoutState {
+export function transferState(data: unknown, reference: string, reading: NipReading): BankPayoutState {
   const parsed = transferStateSchema.safeParse(data);
   if (!parsed.success || parsed.data.orderId !== reference) {
     throw providerUnavailable(new Error("the bank answered a transfer outside the protocol"));
   }
-  return {
-    reference,
-    status: ORDER_STATUS[parsed.data.orderStatus],
-    reason: parsed.data.failReason ?? null,
-  };
+  return readTransferAnswer(transferAnswerOf(parsed.data), reading);
 }
 
 const issued = (data: BankAccountData): IssuedVirtualAccount => ({

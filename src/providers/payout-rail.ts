@@ -1,4 +1,5 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import { DEFAULT_NIP_READING, type NipReading, statusFromBank } from "./nip.js";
 
 /**
  * The bank's side of a payout (issue 26, item 7): a transfer out keyed by the service's unique
@@ -29,12 +30,44 @@ export interface TransferOutRequest {
   narration: string;
 }
 
-/** A transfer out as the bank reports it: still pending, or final (and, after success, reversed). */
+/**
+ * A transfer out as the service reads the bank's answer: still pending, or final (and, after
+ * success, reversed). `status` is final only when the bank's status and its NIP code agree
+ * (providers/nip.ts's statusFromBank): a "failed" with an unknown code is pending.
+ */
 export interface BankPayoutState {
   reference: string;
   status: PayoutStatus;
   /** Why it failed or came back (the bank's words); null otherwise. */
   reason: string | null;
+  /** The transfer's NIP session id, once the bank has given one. */
+  sessionId: string | null;
+  /** The NIP response code of this answer (null: the bank gave none, as when it refused the request itself). */
+  code: string | null;
+}
+
+/** A transfer out as the bank answers it, before the service reads it: its own status and NIP code. */
+export interface BankTransferAnswer {
+  reference: string;
+  bankStatus: PayoutStatus;
+  code: string;
+  sessionId: string | null;
+  reason: string | null;
+}
+
+/** The service's reading of a bank's answer (statusFromBank): the one place a status is decided. */
+export function readTransferAnswer(
+  answer: BankTransferAnswer,
+  reading: NipReading = DEFAULT_NIP_READING,
+): BankPayoutState {
+  const status = statusFromBank(answer.bankStatus, answer.code, reading);
+  return {
+    reference: answer.reference,
+    status,
+    reason: status === "failed" || status === "reversed" ? answer.reason : null,
+    sessionId: answer.sessionId,
+    code: answer.code,
+  };
 }
 
 /** The sandbox's reasons, as a bank would word them. */

@@ -78,6 +78,7 @@ const payout = (reference: string, offset: number): BankPayoutRecord => ({
   accountName: "P",
   amount: 100,
   outcome: "successful",
+  sessionId: null,
   acceptedAt: iso(offset),
   settlesAt: iso(offset),
   reversesAt: null,
@@ -109,6 +110,8 @@ describe("the embedded bank's statement", () => {
             reference: record.reference,
             status: "successful",
             reason: null,
+            sessionId: null,
+            code: "00",
           }));
           const window = { from: DAY, to: DAY + 100 };
           const seenCredits: string[] = [];
@@ -139,6 +142,8 @@ describe("the embedded bank's statement", () => {
       reference: record.reference,
       status: "pending",
       reason: null,
+      sessionId: null,
+      code: "09",
     }));
     const read: number[] = [];
     for await (const page of statementPages(statement, { from: DAY, to: DAY + 100 })) {

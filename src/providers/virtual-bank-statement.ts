@@ -29,7 +29,15 @@ export function embeddedStatement(
   const debitOf = (record: BankPayoutRecord) => {
     const state = stateOf(record);
     const { reference, amount, acceptedAt: at } = record;
-    return { reference, amount, status: state.status, reason: state.reason, at };
+    return {
+      reference,
+      amount,
+      status: state.status,
+      reason: state.reason,
+      code: state.code,
+      sessionId: state.sessionId,
+      at,
+    };
   };
   /** The credits after `position`, and the cursor after them when more follow. */
   const credits = async (

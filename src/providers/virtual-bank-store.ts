@@ -63,14 +63,20 @@ export interface IsoPosition {
   id: string;
 }
 
-/** A transfer out as the Virtual Bank records it: its outcome is fixed by its destination. */
+/**
+ * A transfer out as the Virtual Bank records it: its outcome is fixed by its destination. The
+ * `unknown_*` outcomes first answer as a NIP timeout would (issue 46): FAILED with code 97 to the
+ * transfer, PENDING with 01 to a query, until they settle as a success or a refusal (25).
+ */
 export interface BankPayoutRecord {
   reference: string;
   bankCode: string;
   accountNumber: string;
   accountName: string;
   amount: number;
-  outcome: "successful" | "failed" | "reversed";
+  outcome: "successful" | "failed" | "reversed" | "unknown_successful" | "unknown_failed";
+  /** The NIP session id the bank gave the transfer (null: recorded before the bank gave them). */
+  sessionId: string | null;
   acceptedAt: string;
   /** When it stops being pending. */
   settlesAt: string;
@@ -83,7 +89,7 @@ export interface BankPayoutRecord {
 /** Where a transfer out stands at `now`: pending until it settles, then its outcome (a reversal after success). */
 export function payoutStatusAt(record: BankPayoutRecord, now: string): PayoutStatus {
   if (now < record.settlesAt) return "pending";
-  if (record.outcome === "failed") return "failed";
+  if (record.outcome === "failed" || record.outcome === "unknown_failed") return "failed";
   if (record.reversesAt !== null && now >= record.reversesAt) return "reversed";
   return "successful";
 }

@@ -4,10 +4,13 @@ import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../
 import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
 import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
 import type { BankStatement, StatementPage, StatementWindow } from "./bank-statement.js";
+import { DEFAULT_NIP_READING, NIP_CODES, type NipReading, nipSessionId } from "./nip.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import {
   type BankPayoutState,
+  type BankTransferAnswer,
   type PayoutRail,
+  readTransferAnswer,
   SANDBOX_FAILURE_REASON,
   SANDBOX_REVERSAL_REASON,
   type TransferOutRequest,
@@ -56,6 +59,8 @@ export interface VirtualBankOptions {
    * a final state within 10 s and a reversal within 30 s).
    */
   payoutDelays?: PayoutDelays;
+  /** How the service reads the NIP codes it answers (NIP_UNKNOWN_CODES): it is the service's rail too. */
+  nipReading?: NipReading;
 }
 
 export interface PayoutDelays {
@@ -81,7 +86,7 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
   private readonly statement: BankStatement;
 
   constructor(private readonly options: VirtualBankOptions) {
-    this.statement = embeddedStatement(options.store, (record) => this.stateOf(record));
+    this.statement = embeddedStatement(options.store, (record) => this.read(this.answerOf(record, "query")));
     this.permutation = new SerialPermutation(options.permutationKey, SERIAL_SPACE);
     this.blockSize = options.blockSize ?? 32;
   }
@@ -130,6 +135,11 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
    * again, the bank answers the transfer it recorded.
    */
   async transferOut(request: TransferOutRequest): Promise<BankPayoutState> {
+    return this.read(await this.sendTransfer(request));
+  }
+
+  /** The transfer as the bank answers it, before the service reads it (the Virtual Bank server answers this). */
+  async sendTransfer(request: TransferOutRequest): Promise<BankTransferAnswer> {
     const payee = SANDBOX_PAYEES.find(
       (p) => p.bankCode === request.bankCode && p.accountNumber === request.accountNumber,
     );
@@ -146,12 +156,13 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
       accountName: request.accountName,
       amount: request.amount,
       outcome: payee.outcome,
+      sessionId: nipSessionId(this.options.institutionCode, now),
       acceptedAt: new Date(now).toISOString(),
       settlesAt: new Date(settles).toISOString(),
       reversesAt: payee.outcome === "reversed" ? new Date(settles + delays.reverseMs).toISOString() : null,
       notified: "pending",
     });
-    return this.stateOf(recorded);
+    return this.answerOf(recorded, "transfer");
   }
 
   /** Its statement: the credits it made and its transfers out (virtual-bank-statement.ts). */
@@ -164,8 +175,14 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
   }
 
   async queryTransfer(reference: string): Promise<BankPayoutState | undefined> {
+    const answer = await this.findTransfer(reference);
+    return answer && this.read(answer);
+  }
+
+  /** The status query as the bank answers it (the Virtual Bank server answers this). */
+  async findTransfer(reference: string): Promise<BankTransferAnswer | undefined> {
     const recorded = await this.options.store.findPayout(reference);
-    return recorded && this.stateOf(recorded);
+    return recorded && this.answerOf(recorded, "query");
   }
 
   /**
@@ -177,17 +194,46 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
     const now = new Date((this.options.now ?? Date.now)()).toISOString();
     const due = await this.options.store.payoutsToNotify(now, 64);
     for (const record of due) {
-      const state = this.stateOf(record);
-      await apply(state);
-      await this.options.store.markNotified(record.reference, record.notified, state.status);
+      const answer = this.answerOf(record, "notification");
+      await apply(this.read(answer));
+      await this.options.store.markNotified(record.reference, record.notified, answer.bankStatus);
     }
     return due.length;
   }
 
-  /** A transfer out's state now, with the bank's reason when it failed or came back. */
-  stateOf(record: BankPayoutRecord): BankPayoutState {
+  /**
+   * A transfer out's answer now, as the bank gives it to a transfer, a status query or a
+   * notification: its status, the NIP code and the bank's reason. Before it settles, an
+   * `unknown_*` destination answers a NIP timeout (FAILED 97 to the transfer, PENDING 01 to a
+   * query); any other is in progress (PENDING 09).
+   */
+  answerOf(record: BankPayoutRecord, asked: "transfer" | "query" | "notification"): BankTransferAnswer {
     const status = payoutStatusAt(record, new Date((this.options.now ?? Date.now)()).toISOString());
-    return { reference: record.reference, status, reason: payoutReason(status) };
+    const unknown = record.outcome === "unknown_successful" || record.outcome === "unknown_failed";
+    const answer = (bankStatus: BankTransferAnswer["bankStatus"], code: string, reason: string | null) => ({
+      reference: record.reference,
+      bankStatus,
+      code,
+      sessionId: record.sessionId,
+      reason,
+    });
+    if (status === "pending") {
+      if (!unknown) return answer("pending", "09", null);
+      return asked === "transfer"
+        ? answer("failed", "97", NIP_CODES["97"]?.meaning ?? null)
+        : answer("pending", "01", null);
+    }
+    if (status === "failed") {
+      return record.outcome === "unknown_failed"
+        ? answer("failed", "25", NIP_CODES["25"]?.meaning ?? null)
+        : answer("failed", "06", payoutReason(status));
+    }
+    return answer(status, "00", payoutReason(status));
+  }
+
+  /** The service's reading of the bank's answer (providers/nip.ts). */
+  private read(answer: BankTransferAnswer): BankPayoutState {
+    return readTransferAnswer(answer, this.options.nipReading ?? DEFAULT_NIP_READING);
   }
 
   private async nextSerial(): Promise<number> {

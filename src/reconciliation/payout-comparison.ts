@@ -92,7 +92,13 @@ async function comparePayout(
   }
   if (payout.status !== debit.status && CATCHES_UP.has(`${payout.status}>${debit.status}`)) {
     // The bank's notification of it is late or lost: applied now, as the tracker would.
-    await deps.applyBankState({ reference: payout.id, status: debit.status, reason: debit.reason });
+    await deps.applyBankState({
+      reference: payout.id,
+      status: debit.status,
+      reason: debit.reason,
+      sessionId: debit.sessionId,
+      code: debit.code,
+    });
     tally(found.payoutsMatched, amount);
     return;
   }

@@ -37,14 +37,25 @@ export async function claimCheck(db: Executor, id: string, seen: string, until: 
 export async function scheduleCheck(
   db: Executor,
   id: string,
-  next: { nextCheckAt: string; checks: number; submittedAt?: string },
+  next: {
+    nextCheckAt: string;
+    checks: number;
+    submittedAt?: string;
+    sessionId?: string;
+    nipCodes?: string;
+    attentionAt?: string;
+  },
 ): Promise<void> {
   await db
     .updateTable("payouts")
     .set({
       next_check_at: next.nextCheckAt,
       checks: next.checks,
-      submitted_at: next.submittedAt, // the query builder skips undefined: left as it is
+      // The query builder skips undefined: left as they are.
+      submitted_at: next.submittedAt,
+      session_id: next.sessionId,
+      nip_codes: next.nipCodes,
+      attention_at: next.attentionAt,
     })
     .where("id", "=", id)
     .where("status", "=", "pending")

@@ -162,6 +162,8 @@ export async function payoutPage(
   if (filter.status !== undefined) query = query.where("status", "=", filter.status);
   if (filter.from !== undefined) query = query.where("created_at", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("created_at", "<=", filter.to);
+  if (filter.sessionId !== undefined) query = query.where("session_id", "=", filter.sessionId);
+  if (filter.attention) query = query.where("attention_at", "is not", null).where("status", "=", "pending");
   const counted = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const total = Number(counted.total);
   const rows =

@@ -89,9 +89,11 @@ async function locked(
   return { verification: business?.verification, terms: business?.terms, heads, latestEntry, volume };
 }
 
-const movedTo = ({ status, failure_reason, updated_at }: PayoutRecord) => ({
+const movedTo = ({ status, failure_reason, session_id, nip_codes, updated_at }: PayoutRecord) => ({
   status,
   failure_reason,
+  session_id,
+  nip_codes,
   updated_at,
 });
 

@@ -29,7 +29,9 @@ export interface VirtualBankPayoutsTable {
   account_name: string;
   amount: number;
   /** What the destination always does (its sandbox outcome). */
-  outcome: "successful" | "failed" | "reversed";
+  outcome: "successful" | "failed" | "reversed" | "unknown_successful" | "unknown_failed";
+  /** The NIP session id it made for the transfer (null: recorded before migration 0041). */
+  session_id: string | null;
   accepted_at: string;
   /** When it stops being pending (successful or failed). */
   settles_at: string;

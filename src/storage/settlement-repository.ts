@@ -127,6 +127,7 @@ function withPayout(db: Executor) {
       "payouts.currency",
       "payouts.status",
       "payouts.failure_reason as failureReason",
+      "payouts.session_id as sessionId",
       "payouts.bank_code as bankCode",
       "payouts.bank_name as bankName",
       "payouts.account_number as accountNumber",

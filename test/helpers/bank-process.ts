@@ -28,7 +28,9 @@ export interface BankProcess {
   settled(orderNo: string): Promise<BankTransferView>;
   accounts(): Promise<Array<{ virtualAccountNo: string; accountReference: string; status: string }>>;
   /** Every transfer out it took, by the service's reference (GET /sandbox/transfers-out). */
-  transfersOut(): Promise<Array<{ reference: string; amount: number; outcome: string; notified: string }>>;
+  transfersOut(): Promise<
+    Array<{ reference: string; amount: number; outcome: string; notified: string; session_id: string | null }>
+  >;
   stop(): Promise<number | null>;
 }
 
@@ -148,10 +150,15 @@ export async function startBankProcess(options: {
       ).body.data ?? [],
     transfersOut: async () =>
       (
-        await call<Array<{ reference: string; amount: number; outcome: string; notified: string }>>(
-          "GET",
-          "/sandbox/transfers-out",
-        )
+        await call<
+          Array<{
+            reference: string;
+            amount: number;
+            outcome: string;
+            notified: string;
+            session_id: string | null;
+          }>
+        >("GET", "/sandbox/transfers-out")
       ).body.data ?? [],
     stop: () => started.stop(),
   };
