@@ -217,6 +217,14 @@ for (const dialect of DIALECTS) {
         successfulOnly.json().data.map((s: Settlement) => s.id),
         [settlement.id],
       );
+      // A successful settlement carries its transfer's NIP session id, and is found by it.
+      const { sessionId } = one.json().data as Settlement;
+      assert.match(sessionId ?? "", /^\d{30}$/);
+      const bySession = await h.request({ url: `${API}/settlements?sessionId=${sessionId}`, as });
+      assert.deepEqual(
+        bySession.json().data.map((s: Settlement) => s.id),
+        [settlement.id],
+      );
       const stranger = (await business()).created;
       for (const url of [`/settlements/${settlement.id}`, `/settlements/${settlement.id}/transactions`]) {
         const theirs = await h.request({ url: `${API}${url}`, as: stranger });

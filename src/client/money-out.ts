@@ -19,6 +19,8 @@ export interface PayoutQuery {
   status?: PayoutStatus;
   from?: Date | string;
   to?: Date | string;
+  /** The NIP session id (30 digits) of its transfer. */
+  sessionId?: string;
 }
 
 export interface PayoutPage {

@@ -257,8 +257,13 @@ export class SettlementService {
     business: ForBusiness,
     query: PayoutQuery,
   ): Promise<{ items: Settlement[]; pagination: Pagination }> {
-    const { page, limit, status, from, to } = query;
-    const filter = { ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    const { page, limit, status, from, to, sessionId } = query;
+    const filter = {
+      ...(status ? { status } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    };
     const { db } = this.options.storage;
     const { rows, total } = await settlementPage(db, business.businessId, filter, listOffset(query), limit);
     return {

@@ -147,6 +147,7 @@ export interface SettlementFilter {
   status?: PayoutStatus;
   from?: string;
   to?: string;
+  sessionId?: string;
 }
 
 /** A page of the business's settlements, newest first, and how many the filter selects. */
@@ -161,6 +162,7 @@ export async function settlementPage(
   if (filter.status !== undefined) query = query.where("payouts.status", "=", filter.status);
   if (filter.from !== undefined) query = query.where("settlements.created_at", ">=", filter.from);
   if (filter.to !== undefined) query = query.where("settlements.created_at", "<=", filter.to);
+  if (filter.sessionId !== undefined) query = query.where("payouts.session_id", "=", filter.sessionId);
   const counted = await query
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as("total"))

@@ -30,6 +30,7 @@ export const contract = {
       PARAMETERS.PayoutStatus,
       PARAMETERS.PayoutFrom,
       PARAMETERS.PayoutTo,
+      PARAMETERS.PayoutSessionId,
     ),
     responses: {
       200: ok("One page of settlements.", Schemas.SettlementListResponse),
