@@ -186,6 +186,10 @@ export const envSchema = z.object({
   BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
   PAYOUT_STUCK_MINUTES: integerString("PAYOUT_STUCK_MINUTES", 1, 10_080).default(30),
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
+  // The CBN's instant-transfer deadlines (2018; docs/deploy.md, "Deadlines"): a credit applied
+  // later than this after the bank's paid time, a payout's money not back this long after its hold.
+  DEADLINE_CREDIT_MINUTES: integerString("DEADLINE_CREDIT_MINUTES", 1, 1_440).default(4),
+  DEADLINE_RETURN_HOURS: integerString("DEADLINE_RETURN_HOURS", 1, 720).default(24),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   // How long an authenticator just set up moves no money (issue 43): 24 by default in
   // production, 0 in the sandbox (load.ts).
