@@ -33,7 +33,8 @@ interface LogLine {
   transactionId?: string;
   payoutId?: string;
   sessionId?: string;
-  lateMs?: number;
+  elapsedMs?: number;
+  limitMs?: number;
 }
 
 for (const dialect of DIALECTS) {
@@ -109,7 +110,8 @@ for (const dialect of DIALECTS) {
         found.map((line) => line.sessionId),
         [late.sessionId],
       );
-      assert.equal(found[0]?.lateMs, 9 * 60_000);
+      assert.equal(found[0]?.elapsedMs, 9 * 60_000);
+      assert.equal(found[0]?.limitMs, 4 * 60_000);
       assert.equal(await metric('vas_deadline_misses_total{kind="credit"}'), 1);
       // Found once: the next pass (and a repeated notification) adds nothing.
       await h.services.collections.receive(late);
@@ -209,7 +211,7 @@ for (const dialect of DIALECTS) {
       assert.match(body, new RegExp(`<code>${late.sessionId}</code>`));
       assert.match(body, /Deadline Foods/);
       assert.match(body, /NGN 2,500\.00/);
-      assert.match(body, /9 min/);
+      assert.match(body, /9 min<br><span class="help">5 min past the limit/);
       assert.equal(
         (body.match(/<tbody>[\s\S]*?<\/tbody>/)?.[0].match(/<tr>/g) ?? []).length,
         1,

@@ -361,7 +361,8 @@ export async function deadlinePass(
         amount: credit.amount,
         paidAt: credit.startedAt,
         appliedAt: credit.endedAt,
-        lateMs: credit.lateMs,
+        elapsedMs: credit.lateMs,
+        limitMs: deadlines.creditLateMs,
       },
       `credit applied more than ${minutes} minutes after the bank's paid time (CBN deadline): see the console's Deadlines page`,
     );
@@ -379,7 +380,8 @@ export async function deadlinePass(
         amount: payout.amount,
         heldAt: payout.startedAt,
         returnedAt: payout.endedAt,
-        lateMs: payout.lateMs,
+        elapsedMs: payout.lateMs,
+        limitMs: deadlines.returnLateMs,
       },
       back
         ? `payout's money came back to the business more than ${hours} hours after its hold (CBN deadline): see the console's Deadlines page`

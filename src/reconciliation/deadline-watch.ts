@@ -5,7 +5,8 @@ import type { Storage } from "../storage/database.js";
 import {
   closeReturn,
   countMisses,
-  creditsPastMarks,
+  creditsAfter,
+  creditsPending,
   dropPaidRisks,
   markCredits,
   markReturns,
@@ -149,36 +150,39 @@ export class DeadlineWatch {
   private async credits(): Promise<DeadlineMiss[]> {
     const db = this.options.storage.db;
     const found: DeadlineMiss[] = [];
-    for (;;) {
-      const rows = await creditsPastMarks(db, BATCH);
-      const foundAt = new Date(this.now()).toISOString();
-      const late = rows
-        .filter((row) => isLate(row.paidAt, row.appliedAt, this.creditLateMs))
-        .map(
-          (row): DeadlineMiss => ({
-            kind: "credit",
-            itemId: row.id,
-            businessId: row.businessId,
-            amount: Number(row.amount),
-            sessionId: row.sessionId,
-            reference: null,
-            status: "successful",
-            startedAt: row.paidAt,
-            endedAt: row.appliedAt,
-            foundAt,
-            lateMs: lateBy(row.paidAt, row.appliedAt),
-          }),
-        );
-      const recorded = await recordMisses(db, late);
-      found.push(...late.filter((miss) => recorded.has(miss.itemId)));
-      const marks = new Map<string, number>();
-      for (const row of rows) marks.set(row.businessId, Number(row.ordinal));
-      await markCredits(
-        db,
-        [...marks].map(([businessId, through]) => ({ businessId, through })),
-      );
-      if (rows.length < BATCH) return found;
+    for (const business of await creditsPending(db)) {
+      let after = business.through;
+      for (;;) {
+        const rows = await creditsAfter(db, business.businessId, after, BATCH);
+        const foundAt = new Date(this.now()).toISOString();
+        const late = rows
+          .filter((row) => isLate(row.paidAt, row.appliedAt, this.creditLateMs))
+          .map(
+            (row): DeadlineMiss => ({
+              kind: "credit",
+              itemId: row.id,
+              businessId: row.businessId,
+              amount: Number(row.amount),
+              sessionId: row.sessionId,
+              reference: null,
+              status: "successful",
+              startedAt: row.paidAt,
+              endedAt: row.appliedAt,
+              foundAt,
+              lateMs: lateBy(row.paidAt, row.appliedAt),
+            }),
+          );
+        const recorded = await recordMisses(db, late);
+        found.push(...late.filter((miss) => recorded.has(miss.itemId)));
+        const last = rows.at(-1);
+        if (last) {
+          after = Number(last.ordinal);
+          await markCredits(db, business.businessId, after);
+        }
+        if (rows.length < BATCH) break;
+      }
     }
+    return found;
   }
 
   private async returns(): Promise<Pick<DeadlinePass, "lateReturns" | "closed">> {

@@ -10,51 +10,63 @@ import type { Executor } from "./executor.js";
 const RETURNS_SCOPE = "returns";
 
 /**
- * Up to `limit` credits recorded after each business's mark, by business and ordinal: a business's
- * rows are a prefix of what it has past its mark, so its new mark is the last ordinal read. One
- * seek per business on its (business, ordinal) key; nothing on the transfer's path.
+ * The businesses with credits recorded past their mark: each one's mark and its last ordinal, the
+ * last read from the end of its (business, ordinal) key, one probe a business in one statement.
+ * Nothing is read or written on the transfer's path.
  */
-export function creditsPastMarks(db: Executor, limit: number) {
-  return db
+export async function creditsPending(db: Executor): Promise<{ businessId: string; through: number }[]> {
+  const rows = await db
     .selectFrom("businesses as b")
     .leftJoin("deadline_scans as s", "s.scope", "b.id")
-    .innerJoin("transactions as t", (join) =>
-      join
-        .onRef("t.business_id", "=", "b.id")
-        .on("t.ordinal", ">", sql<number>`coalesce(${sql.ref("s.through_ordinal")}, 0)`),
-    )
-    .select([
-      "t.id as id",
-      "t.business_id as businessId",
-      "t.session_id as sessionId",
-      "t.amount as amount",
-      "t.value_at as paidAt",
-      "t.created_at as appliedAt",
-      "t.ordinal as ordinal",
+    .select((eb) => [
+      "b.id as businessId",
+      eb.fn.coalesce("s.through_ordinal", sql<number>`0`).as("through"),
+      eb
+        .selectFrom("transactions as t")
+        .select("t.ordinal")
+        .whereRef("t.business_id", "=", "b.id")
+        .orderBy("t.ordinal", "desc")
+        .limit(1)
+        .as("last"),
     ])
-    .orderBy("t.business_id")
-    .orderBy("t.ordinal")
+    .execute();
+  return rows
+    .filter((row) => row.last !== null && Number(row.last) > Number(row.through))
+    .map((row) => ({ businessId: row.businessId, through: Number(row.through) }));
+}
+
+/** Up to `limit` of the business's credits past ordinal `after`, in order: a range of its key. */
+export function creditsAfter(db: Executor, businessId: string, after: number, limit: number) {
+  return db
+    .selectFrom("transactions")
+    .select([
+      "id",
+      "business_id as businessId",
+      "session_id as sessionId",
+      "amount",
+      "value_at as paidAt",
+      "created_at as appliedAt",
+      "ordinal",
+    ])
+    .where("business_id", "=", businessId)
+    .where("ordinal", ">", after)
+    .orderBy("ordinal")
     .limit(limit)
     .execute();
 }
 
-/** Moves each business's credits mark forward to `through` (never back: another process may be ahead). */
-export async function markCredits(
-  db: Executor,
-  marks: readonly { businessId: string; through: number }[],
-): Promise<void> {
-  for (const { businessId, through } of marks) {
-    await db
-      .insertInto("deadline_scans")
-      .values({ scope: businessId, through_ordinal: through, through_at: null })
-      .onConflict((oc) =>
-        oc
-          .column("scope")
-          .doUpdateSet((eb) => ({ through_ordinal: eb.ref("excluded.through_ordinal") }))
-          .where("deadline_scans.through_ordinal", "<", through),
-      )
-      .execute();
-  }
+/** Moves a business's credits mark forward to `through` (never back: another process may be ahead). */
+export async function markCredits(db: Executor, businessId: string, through: number): Promise<void> {
+  await db
+    .insertInto("deadline_scans")
+    .values({ scope: businessId, through_ordinal: through, through_at: null })
+    .onConflict((oc) =>
+      oc
+        .column("scope")
+        .doUpdateSet((eb) => ({ through_ordinal: eb.ref("excluded.through_ordinal") }))
+        .where("deadline_scans.through_ordinal", "<", through),
+    )
+    .execute();
 }
 
 /** How far the returns' scan has read: the last posting's time and id (undefined: from the start). */
