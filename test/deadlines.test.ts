@@ -126,6 +126,16 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test("two passes at once (two processes' jobs) record and log a late credit once", async () => {
+      const later = notification(accountNumber, 99_000, new Date(clock - HOUR).toISOString());
+      await h.services.collections.receive(later);
+      await Promise.all([pass(), pass()]);
+      const found = warnings("CREDIT_APPLIED_LATE").filter((line) => line.sessionId === later.sessionId);
+      assert.equal(found.length, 1);
+      assert.equal(await metric('vas_deadline_misses_total{kind="credit"}'), 2);
+      assert.equal((await h.services.deadlines.list("credit", "all", 1, 20)).pagination.total, 2);
+    });
+
     test("a failed payout whose money is not back in 24 hours is at risk, then back late: one warning", async () => {
       // On time: held, sent, failed within seconds.
       const quick = await pay("failed", 10_000);
@@ -214,8 +224,8 @@ for (const dialect of DIALECTS) {
       assert.match(body, /9 min<br><span class="help">5 min past the limit/);
       assert.equal(
         (body.match(/<tbody>[\s\S]*?<\/tbody>/)?.[0].match(/<tr>/g) ?? []).length,
-        1,
-        "only the late credit",
+        2,
+        "only the late credits",
       );
       const returns = await operator.get("/admin/deadlines?show=returned-late");
       assert.equal(returns.response.statusCode, 200);
