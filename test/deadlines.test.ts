@@ -189,18 +189,31 @@ for (const dialect of DIALECTS) {
       assert.equal(warnings("PAYOUT_RETURNED_LATE").length, 1);
     });
 
-    test("a payout pending past 24 hours that is paid after all leaves the list", async () => {
-      const paid = await pay("successful", 15_000);
+    test("a payout pending past 24 hours that is paid after all leaves the list; reversed later, it is back late without a second warning", async () => {
+      const paid = await pay("reversed", 15_000);
       clock += 25 * HOUR;
       await pass();
       assert.equal(await metric("vas_deadline_returns_at_risk"), 1);
+      const warned = warnings("PAYOUT_RETURN_OVERDUE").filter((line) => line.payoutId === paid.id);
+      assert.equal(warned.length, 1);
       await h.services.payoutTracker.run();
       await bankTells(SETTLE_MS + 1);
       assert.equal(await status(paid.id), "successful");
       await pass();
       assert.equal(await metric("vas_deadline_returns_at_risk"), 0);
-      const open = await h.services.deadlines.list("return", "open", 1, 20);
-      assert.equal(open.pagination.total, 0);
+      assert.equal((await h.services.deadlines.list("return", "open", 1, 20)).pagination.total, 0);
+      assert.equal((await h.services.deadlines.list("return", "all", 1, 20)).pagination.total, 2);
+      await bankTells(REVERSE_MS + 1);
+      assert.equal(await status(paid.id), "reversed");
+      await pass();
+      const lateLines = [...warnings("PAYOUT_RETURN_OVERDUE"), ...warnings("PAYOUT_RETURNED_LATE")];
+      assert.equal(lateLines.filter((line) => line.payoutId === paid.id).length, 1, "one warning");
+      const back = await h.services.deadlines.list("return", "ended", 1, 20);
+      const reversedLate = back.items.find((item) => item.itemId === paid.id);
+      assert.equal(reversedLate?.status, "reversed");
+      assert.ok((reversedLate?.lateMs ?? 0) > 25 * HOUR);
+      assert.equal(back.pagination.total, 3);
+      assert.equal(await metric('vas_deadline_misses_total{kind="return"}'), 3, "counted once, when found");
     });
 
     test("the console's Deadlines page lists each late item with its times and the thresholds", async () => {
@@ -232,7 +245,7 @@ for (const dialect of DIALECTS) {
       const listed = [...returns.response.body.matchAll(/href="\/admin\/payouts\/(po_[0-9a-f]{32})"/g)].map(
         (m) => m[1],
       );
-      assert.equal(listed.length, 2, "the failed one and the reversed one, not the quick or the paid one");
+      assert.equal(listed.length, 3, "the failed one and the two reversed ones, not the quick one");
       const bad = await operator.get("/admin/deadlines?show=everything");
       assert.equal(bad.response.statusCode, 400);
       assert.match(bad.response.body, /Show must be one of credits, returns, returned-late, not-back/);

@@ -7,7 +7,6 @@ import {
   countMisses,
   creditsAfter,
   creditsPending,
-  dropPaidRisks,
   markCredits,
   markReturns,
   missPage,
@@ -15,6 +14,7 @@ import {
   recordMisses,
   returnsAfter,
   returnsMark,
+  setPaidRisksAside,
 } from "../storage/deadline-repository.js";
 import { isLate, lateBy } from "./deadlines.js";
 
@@ -218,7 +218,7 @@ export class DeadlineWatch {
 
   private async risks(): Promise<DeadlineMiss[]> {
     const db = this.options.storage.db;
-    await dropPaidRisks(db);
+    await setPaidRisksAside(db);
     const now = this.now();
     const before = new Date(now - this.returnLateMs).toISOString();
     const foundAt = new Date(now).toISOString();

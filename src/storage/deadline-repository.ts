@@ -208,15 +208,21 @@ export async function closeReturn(
   return result.numUpdatedRows > 0n;
 }
 
+/** The status of an at-risk miss whose payout was paid after all (not listed, not counted). */
+const PAID = "paid";
+
 /**
  * At-risk misses whose payout was paid after all (successful: its money went where it was sent,
- * nothing is owed back) are removed; answers how many.
+ * nothing is owed back) are put aside as `paid`, out of every list and count, and kept: a later
+ * reversal closes the same miss (no second alert); answers how many.
  */
-export async function dropPaidRisks(db: Executor): Promise<number> {
+export async function setPaidRisksAside(db: Executor): Promise<number> {
   const result = await db
-    .deleteFrom("deadline_misses")
+    .updateTable("deadline_misses")
+    .set({ status: PAID })
     .where("kind", "=", "return")
     .where("ended_at", "is", null)
+    .where("status", "!=", PAID)
     .where((eb) =>
       eb.exists(
         eb
@@ -227,7 +233,7 @@ export async function dropPaidRisks(db: Executor): Promise<number> {
       ),
     )
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return Number(result.numUpdatedRows);
 }
 
 /** Which misses of a kind: all, only those over (ended), or only those still open (at risk). */
@@ -274,7 +280,7 @@ export function missPage(
 }
 
 function missesOf(db: Executor, kind: "credit" | "return", state: MissState) {
-  let query = db.selectFrom("deadline_misses").where("kind", "=", kind);
+  let query = db.selectFrom("deadline_misses").where("kind", "=", kind).where("status", "!=", PAID);
   if (state === "ended") query = query.where("ended_at", "is not", null);
   if (state === "open") query = query.where("ended_at", "is", null);
   return query;
