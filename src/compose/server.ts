@@ -78,6 +78,7 @@ export function buildServerApp(
       signUps: services.signUps,
       team: services.team,
       consoleSearch: services.consoleSearch,
+      deadlines: services.deadlines,
       operators: services.operators,
       invitations: services.invitations,
       reveals: services.reveals,
@@ -123,6 +124,9 @@ export const MAIL_INTERVAL_MS = 15_000;
 
 /** How often the ledger's heads are checkpointed (only those that moved; see docs/ledger.md). */
 export const LEDGER_CHECKPOINT_INTERVAL_MS = 60 * 60_000;
+
+/** How often credits and payouts are compared with the CBN's deadlines (issue 46, item 3). */
+export const DEADLINE_WATCH_INTERVAL_MS = 60_000;
 
 /** A whole server: services, background jobs, the app (and the metrics app on METRICS_PORT). */
 export interface Server {
@@ -213,6 +217,11 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     name: "reconcile",
     intervalMs: config.reconciliation.intervalMs,
     run: () => reconcilePass(services, log),
+  });
+  jobs.add({
+    name: "watch-deadlines",
+    intervalMs: DEADLINE_WATCH_INTERVAL_MS,
+    run: () => deadlinePass(services, log),
   });
   jobs.add({ name: "send-mail", intervalMs: MAIL_INTERVAL_MS, run: () => services.mailer.deliver() });
   services.mailer.useLog(log);
@@ -326,4 +335,61 @@ export function logReport(
       "reconciliation found discrepancies with the bank: see the console's Reconciliation page or vas reconcile",
     );
   } else log.info(details, "reconciliation: the ledger and the bank agree");
+}
+
+/**
+ * The deadlines job's pass (issue 46, item 3): each late credit and each payout whose money is
+ * late back (or not back) is counted and gets one warning, by the process that recorded it; a
+ * payout at risk whose money came back since gets an info line.
+ */
+export async function deadlinePass(
+  services: Pick<Services, "deadlines" | "metrics">,
+  log: Pick<FastifyInstance["log"], "warn" | "info">,
+): Promise<void> {
+  const { deadlines, metrics } = services;
+  const pass = await deadlines.run();
+  const minutes = deadlines.creditLateMs / 60_000;
+  const hours = deadlines.returnLateMs / 3_600_000;
+  for (const credit of pass.lateCredits) {
+    metrics.deadlineMisses.inc({ kind: "credit" });
+    log.warn(
+      {
+        code: "CREDIT_APPLIED_LATE",
+        transactionId: credit.itemId,
+        businessId: credit.businessId,
+        sessionId: credit.sessionId,
+        amount: credit.amount,
+        paidAt: credit.startedAt,
+        appliedAt: credit.endedAt,
+        elapsedMs: credit.lateMs,
+        limitMs: deadlines.creditLateMs,
+      },
+      `credit applied more than ${minutes} minutes after the bank's paid time (CBN deadline): see the console's Deadlines page`,
+    );
+  }
+  for (const payout of [...pass.lateReturns, ...pass.atRisk]) {
+    metrics.deadlineMisses.inc({ kind: "return" });
+    const back = payout.endedAt !== null;
+    log.warn(
+      {
+        code: back ? "PAYOUT_RETURNED_LATE" : "PAYOUT_RETURN_OVERDUE",
+        payoutId: payout.itemId,
+        businessId: payout.businessId,
+        reference: payout.reference,
+        status: payout.status,
+        amount: payout.amount,
+        heldAt: payout.startedAt,
+        returnedAt: payout.endedAt,
+        elapsedMs: payout.lateMs,
+        limitMs: deadlines.returnLateMs,
+      },
+      back
+        ? `payout's money came back to the business more than ${hours} hours after its hold (CBN deadline): see the console's Deadlines page`
+        : `payout's money is not back ${hours} hours after its hold, and it is not paid (CBN deadline): see the console's Deadlines page`,
+    );
+  }
+  for (const closed of pass.closed) {
+    log.info(closed, "an overdue payout's money is back with the business");
+  }
+  metrics.returnsAtRisk.set(pass.openReturns);
 }

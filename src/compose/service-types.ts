@@ -41,6 +41,7 @@ import type { SettlementService } from "../payouts/settlements.js";
 import type { AccountProvider } from "../providers/account-provider.js";
 import type { HttpBank } from "../providers/http-bank.js";
 import type { VirtualBank } from "../providers/virtual-bank.js";
+import type { DeadlineWatch } from "../reconciliation/deadline-watch.js";
 import type { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import type { Storage } from "../storage/database.js";
 import type { Stores } from "../storage/stores.js";
@@ -110,6 +111,8 @@ export interface Services {
   reveals: OneTimeReveals;
   /** Reconciliation with the bank: requery, recovery from its statement, each day's report. */
   reconciliation: ReconciliationService;
+  /** The CBN's deadlines watched: late credits, payouts' money not back in time (the deadlines job). */
+  deadlines: DeadlineWatch;
   /**
    * The embedded Virtual Bank's payout notifications (its outcomes and reversals, told to the
    * service as a bank's would be): a job, with the embedded bank only.

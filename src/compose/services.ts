@@ -28,6 +28,7 @@ import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
 import type { VirtualBankStore } from "../providers/virtual-bank-store.js";
+import { DeadlineWatch } from "../reconciliation/deadline-watch.js";
 import { ReconciliationService } from "../reconciliation/reconciliation-service.js";
 import { openStorage, type Storage } from "../storage/database.js";
 import { migrate } from "../storage/migrate.js";
@@ -230,6 +231,12 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         applyBankState: (state) => payouts.applyBankState(state),
         issuedTo: (businessId, accountNumber) => opened.hot.issuedTo(businessId, accountNumber),
         intervalMs: config.reconciliation.intervalMs,
+        now,
+      }),
+      deadlines: new DeadlineWatch({
+        storage: opened,
+        creditLateMs: config.deadlines.creditLateMs,
+        returnLateMs: config.deadlines.returnLateMs,
         now,
       }),
       httpBank: http,

@@ -197,6 +197,10 @@ export const envSchema = z.object({
       "NIP_UNKNOWN_CODES must be two-digit codes separated by commas, such as 91,96",
     )
     .default(""),
+  // The CBN's instant-transfer deadlines (2018; docs/deploy.md, "Deadlines"): a credit applied
+  // later than this after the bank's paid time, a payout's money not back this long after its hold.
+  DEADLINE_CREDIT_MINUTES: integerString("DEADLINE_CREDIT_MINUTES", 1, 1_440).default(4),
+  DEADLINE_RETURN_HOURS: integerString("DEADLINE_RETURN_HOURS", 1, 720).default(24),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   // How long an authenticator just set up moves no money (issue 43): 24 by default in
   // production, 0 in the sandbox (load.ts).

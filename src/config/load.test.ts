@@ -22,6 +22,21 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 }
 
 describe("loadConfig", () => {
+  test("the CBN's deadlines: 4 minutes and 24 hours by default, the operator's own when set (issue 46)", () => {
+    assert.deepEqual(loadConfig({}).deadlines, { creditLateMs: 4 * 60_000, returnLateMs: 24 * 3_600_000 });
+    const own = loadConfig({ DEADLINE_CREDIT_MINUTES: "2", DEADLINE_RETURN_HOURS: "12" });
+    assert.deepEqual(own.deadlines, { creditLateMs: 2 * 60_000, returnLateMs: 12 * 3_600_000 });
+    for (const [name, value] of [
+      ["DEADLINE_CREDIT_MINUTES", "0"],
+      ["DEADLINE_CREDIT_MINUTES", "four"],
+      ["DEADLINE_RETURN_HOURS", "721"],
+    ]) {
+      const error = configError({ [name as string]: value });
+      assert.equal(error.problems.length, 1, error.message);
+      assert.match(error.message, new RegExp(`\\b${name}\\b`));
+    }
+  });
+
   test("defaults", () => {
     const config = loadConfig({});
     assert.equal(config.env, "development");

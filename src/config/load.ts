@@ -68,6 +68,13 @@ export type Config = Readonly<{
     sandboxSettleMs: number;
     sandboxReverseMs: number;
   };
+  /** The CBN's instant-transfer deadlines (reconciliation/deadline-watch.ts). */
+  deadlines: {
+    /** A credit applied later than this after the bank's paid time is late (DEADLINE_CREDIT_MINUTES). */
+    creditLateMs: number;
+    /** A payout's money not back this long after its hold is late (DEADLINE_RETURN_HOURS). */
+    returnLateMs: number;
+  };
   settlements: {
     /** No settlement goes to a new settlement account for this long after it is set. */
     coolOffMs: number;
@@ -218,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       nipReading: { unknownCodes: new Set(e.NIP_UNKNOWN_CODES === "" ? [] : e.NIP_UNKNOWN_CODES.split(",")) },
       sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
       sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
+    },
+    deadlines: {
+      creditLateMs: e.DEADLINE_CREDIT_MINUTES * 60_000,
+      returnLateMs: e.DEADLINE_RETURN_HOURS * 3_600_000,
     },
     settlements: {
       coolOffMs: e.SETTLEMENT_COOL_OFF_HOURS * 3_600_000,

@@ -4,6 +4,7 @@ import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { historyWithWho } from "./activity.js";
+import { adminDeadlinePages } from "./admin-deadline-pages.js";
 import { adminOperatorPages } from "./admin-operator-pages.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
 import { adminReconciliationPages } from "./admin-reconciliation-pages.js";
@@ -58,6 +59,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);
   adminSearchPages(pages, deps);
   adminOperatorPages(pages, deps);
+  adminDeadlinePages(pages, deps);
 
   pages.get("/", async (request, reply) =>
     reply.redirect(request.session?.role === "operator" ? ADMIN_SURFACE.home : "/admin/login", 303),

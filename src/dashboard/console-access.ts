@@ -39,6 +39,7 @@ export const CONSOLE_ACCESS: Readonly<Record<string, ConsoleAccess>> = {
   "GET /reconciliation": "operator",
   "POST /reconciliation": "operator",
   "GET /reconciliation/:id": "operator",
+  "GET /deadlines": "operator",
   "GET /accounts": "operator",
   "GET /transactions": "operator",
   "GET /operators": "admin",

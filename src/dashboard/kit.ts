@@ -16,6 +16,7 @@ import { DEFAULT_TIME_ZONE, zonedParts, zonedTime } from "../core/zoned-time.js"
 import { AppError, ErrorCode } from "../errors.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { PayoutSettings } from "../payouts/payout-settings.js";
+import type { DeadlineWatch } from "../reconciliation/deadline-watch.js";
 import type { DomainServices } from "../web/domain-services.js";
 
 // What every page shares, apart from the plugin that registers them: the dependencies, the
@@ -53,6 +54,8 @@ export interface DashboardDependencies extends DomainServices {
   team: Team;
   /** The console's searches across every business. */
   consoleSearch: ConsoleSearch;
+  /** The CBN's deadlines watched: the console's list of late credits and late returns. */
+  deadlines: DeadlineWatch;
   /** The console's operators: invited, given a role, disabled. */
   operators: Operators;
   /** Invitations to the business's team. */

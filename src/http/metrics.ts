@@ -60,6 +60,17 @@ export class Metrics {
     help: "Payouts marked as needing attention: still unresolved after PAYOUT_ATTENTION_QUERIES status queries (the console lists them).",
     registers: [this.registry],
   });
+  readonly deadlineMisses = new Counter({
+    name: "vas_deadline_misses_total",
+    help: "Items found past a CBN deadline, each counted once by the process that found it, by kind: credit (applied more than DEADLINE_CREDIT_MINUTES after the bank's paid time), return (a payout's money back more than DEADLINE_RETURN_HOURS after its hold, or not back by then).",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+  readonly returnsAtRisk = new Gauge({
+    name: "vas_deadline_returns_at_risk",
+    help: "Payouts held longer than DEADLINE_RETURN_HOURS whose money is neither paid nor back yet, after the last deadlines pass.",
+    registers: [this.registry],
+  });
   readonly bankBreakerState = new Gauge({
     name: "vas_bank_breaker_state",
     help: "The bank's circuit breaker (PROVIDER=http): 0 closed, 1 half-open (probing), 2 open (calls paused).",

@@ -42,6 +42,7 @@ import * as twoFactorRequired from "./migrations/0038-two-factor-required.js";
 import * as oneTransferLookup from "./migrations/0039-one-transfer-lookup.js";
 import * as keptPostingPlans from "./migrations/0040-kept-posting-plans.js";
 import * as nipSessions from "./migrations/0041-nip-sessions.js";
+import * as deadlines from "./migrations/0042-deadlines.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -86,6 +87,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0039-one-transfer-lookup": oneTransferLookup,
   "0040-kept-posting-plans": keptPostingPlans,
   "0041-nip-sessions": nipSessions,
+  "0042-deadlines": deadlines,
 };
 
 /** Every migration, in the order they apply. */

@@ -4,6 +4,7 @@ import type { AmountPolicy } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
+import type { DeadlineMissesTable, DeadlineScansTable } from "./schema-deadlines.js";
 import type {
   EventsTable,
   WebhookAttemptsTable,
@@ -257,6 +258,8 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   sign_ups: SignUpsTable;
   invitations: InvitationsTable;
+  deadline_misses: DeadlineMissesTable;
+  deadline_scans: DeadlineScansTable;
 }
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */
