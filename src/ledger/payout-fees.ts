@@ -2,6 +2,8 @@
 // (`vas business set-payout-fee <businessId> --tiers "500000:1000,5000000:2500,*:5000"`). All in
 // integer kobo. Pure: the core of the ledger, read by the domain and the CLI alike.
 
+import { type ChargeSchedule, NO_CHARGES, vatOn } from "./charges.js";
+
 /** One tier: payouts up to `upTo` kobo (inclusive; null: any larger one) cost `fee` kobo. */
 export interface PayoutFeeTier {
   upTo: number | null;
@@ -87,16 +89,32 @@ export const formatPayoutFeeTiers = (tiers: readonly PayoutFeeTier[]) =>
   tiers.map(({ upTo, fee }) => `${upTo ?? "*"}:${fee}`).join(",");
 
 /**
- * The largest payout whose amount and fee together fit in `budget` kobo (0 when none does): a
- * settlement of the whole available balance pays its own fee. Each tier's best is the smaller of
- * its limit and the budget less its fee, if that is still in the tier; the answer is the best of them.
+ * The largest payout whose amount, fee and charges (VAT on the fee, the stamp duty from its
+ * threshold) together fit in `budget` kobo (0 when none does): a settlement of the whole available
+ * balance pays its own. What a payout costs beyond its amount is constant on each tier, and on each
+ * side of the stamp duty's threshold within it: each such range's best is the smaller of its limit
+ * and the budget less that cost, if that is still in the range; the answer is the best of them.
  */
-export function largestPayoutWithin(tiers: readonly PayoutFeeTier[], budget: number): number {
+export function largestPayoutWithin(
+  tiers: readonly PayoutFeeTier[],
+  budget: number,
+  charges: ChargeSchedule = NO_CHARGES,
+): number {
   let best = 0;
   let floor = 1;
   for (const tier of tiers) {
-    const candidate = Math.min(tier.upTo ?? Number.MAX_SAFE_INTEGER, budget - tier.fee);
-    if (candidate >= floor && candidate > best) best = candidate;
+    const top = tier.upTo ?? Number.MAX_SAFE_INTEGER;
+    const extra = tier.fee + vatOn(tier.fee, charges.vatBasisPoints);
+    const threshold = charges.stampDutyOnPayouts ? charges.stampDutyThresholdKobo : Number.MAX_SAFE_INTEGER;
+    const ranges = [
+      { from: floor, to: Math.min(top, threshold - 1), cost: extra },
+      { from: Math.max(floor, threshold), to: top, cost: extra + charges.stampDutyKobo },
+    ];
+    for (const range of ranges) {
+      if (range.from > range.to) continue;
+      const candidate = Math.min(range.to, budget - range.cost);
+      if (candidate >= range.from && candidate > best) best = candidate;
+    }
     if (tier.upTo !== null) floor = tier.upTo + 1;
   }
   return best;

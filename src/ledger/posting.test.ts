@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { NO_CHARGES } from "./charges.js";
 import type { LedgerAccountKind } from "./kinds.js";
 import {
   type AccountHead,
@@ -163,6 +164,7 @@ describe("postTransfer: a transfer's whole posting in one call", () => {
     transactionId: "txn_1",
     amount: 100_000,
     schedule: { basisPoints: 150, capKobo: null },
+    charges: NO_CHARGES,
     createdAt: "2026-12-07T10:00:00.000Z",
     received: 0,
   };
