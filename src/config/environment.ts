@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseMasterKey } from "../businesses/master-key.js";
 import type { DatabaseLocation } from "../core/database-location.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
+import { CBN_PAYOUT_FEE_CAPS, formatPayoutFeeTiers, parsePayoutFeeTiers } from "../ledger/payout-fees.js";
 import { parseRetrySchedule } from "../webhooks/retry-schedule.js";
 
 // The environment's variables, as one zod schema: every variable's rule and message in one
@@ -186,6 +187,18 @@ export const envSchema = z.object({
   BANK_BREAKER_HALF_OPEN_MS: integerString("BANK_BREAKER_HALF_OPEN_MS", 100, 3_600_000).default(30_000),
   PAYOUT_STUCK_MINUTES: integerString("PAYOUT_STUCK_MINUTES", 1, 10_080).default(30),
   PAYOUT_CHECK_INTERVAL_MS: integerString("PAYOUT_CHECK_INTERVAL_MS", 10, 600_000).default(5_000),
+  // The caps a business's payout fee tiers stay within (issue 46): the CBN's unless set.
+  PAYOUT_FEE_CAPS: z
+    .string()
+    .default(formatPayoutFeeTiers(CBN_PAYOUT_FEE_CAPS))
+    .transform((text, ctx) => {
+      try {
+        return parsePayoutFeeTiers(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `PAYOUT_FEE_CAPS: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   // How long an authenticator just set up moves no money (issue 43): 24 by default in
   // production, 0 in the sandbox (load.ts).

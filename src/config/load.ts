@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { DatabaseLocation } from "../core/database-location.js";
+import type { PayoutFeeTier } from "../ledger/payout-fees.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule.js";
 import { envSchema, type LOG_LEVELS } from "./environment.js";
 import { type ProviderConfig, providerConfig } from "./provider.js";
@@ -62,6 +63,8 @@ export type Config = Readonly<{
     /** The embedded bank's sandbox: how long a payout stays pending, and how long until a reversal. */
     sandboxSettleMs: number;
     sandboxReverseMs: number;
+    /** The caps a business's fee tiers stay within unless the operator says otherwise (PAYOUT_FEE_CAPS). */
+    feeCaps: readonly PayoutFeeTier[];
   };
   settlements: {
     /** No settlement goes to a new settlement account for this long after it is set. */
@@ -211,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkIntervalMs: e.PAYOUT_CHECK_INTERVAL_MS,
       sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
       sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
+      feeCaps: e.PAYOUT_FEE_CAPS,
     },
     settlements: {
       coolOffMs: e.SETTLEMENT_COOL_OFF_HOURS * 3_600_000,

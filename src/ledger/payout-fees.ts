@@ -20,6 +20,40 @@ export const DEFAULT_PAYOUT_FEE_TIERS: readonly PayoutFeeTier[] = [
   { upTo: null, fee: 5_000 },
 ];
 
+/**
+ * The CBN's caps on a NIP transfer's fee (Guide to Charges by Banks, Other Financial and Non-Bank
+ * Financial Institutions, effective 1 January 2020): NGN 10 up to NGN 5,000, NGN 25 up to NGN
+ * 50,000, NGN 50 above. A business's tiers may not charge above them unless the operator says so
+ * (`--above-cbn-caps`); the operator may set other caps (PAYOUT_FEE_CAPS).
+ */
+export const CBN_PAYOUT_FEE_CAPS: readonly PayoutFeeTier[] = [
+  { upTo: 500_000, fee: 1_000 },
+  { upTo: 5_000_000, fee: 2_500 },
+  { upTo: null, fee: 5_000 },
+];
+
+/**
+ * Why `tiers` charge above `caps` somewhere, or undefined when they never do: a tier covers the
+ * payouts above the previous tier's limit up to its own, and the caps rise with the amount, so
+ * its fee must be within the cap of its smallest payout.
+ */
+export function aboveCaps(
+  tiers: readonly PayoutFeeTier[],
+  caps: readonly PayoutFeeTier[],
+): string | undefined {
+  let smallest = 1;
+  for (const tier of tiers) {
+    const cap = payoutFee(caps, smallest);
+    if (tier.fee > cap) {
+      const range =
+        tier.upTo === null ? `above ${smallest - 1} kobo` : `from ${smallest} to ${tier.upTo} kobo`;
+      return `the fee of ${tier.fee} kobo on payouts ${range} is above the cap of ${cap} kobo on a payout of ${smallest} kobo`;
+    }
+    if (tier.upTo !== null) smallest = tier.upTo + 1;
+  }
+  return undefined;
+}
+
 /** At most this many tiers: a schedule is read on every payout and shown in the dashboard. */
 export const MAX_PAYOUT_FEE_TIERS = 10;
 

@@ -7,6 +7,8 @@ import { heldFor } from "../ledger/holds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { PayoutTermsRecord } from "../ledger/ledger-records.js";
 import {
+  aboveCaps,
+  CBN_PAYOUT_FEE_CAPS,
   checkPayoutFeeTiers,
   DEFAULT_PAYOUT_FEE_TIERS,
   type PayoutFeeTier,
@@ -26,6 +28,8 @@ import { LIMIT_COUNTS } from "./payout-model.js";
 export interface PayoutSettingsOptions {
   storage: Storage;
   now?: Clock;
+  /** The caps a business's fee tiers stay within unless the operator says otherwise (default: the CBN's). */
+  feeCaps?: readonly PayoutFeeTier[];
 }
 
 /** The most one payout may be unless the operator sets another: NGN 5,000,000. */
@@ -168,8 +172,16 @@ export class PayoutSettings {
     if (!updated) throw validationFailed(`no business has id ${businessId}`);
   }
 
-  /** Sets the tiers (null: back to the default); every future payout of the business pays them. */
-  async setFeeTiers(businessId: string, tiers: readonly PayoutFeeTier[] | null): Promise<void> {
+  /**
+   * Sets the tiers (null: back to the default); every future payout of the business pays them.
+   * Tiers above the fee caps (the CBN's by default) are refused unless `aboveCaps` says the
+   * operator means it.
+   */
+  async setFeeTiers(
+    businessId: string,
+    tiers: readonly PayoutFeeTier[] | null,
+    { aboveCaps: allowed = false }: { aboveCaps?: boolean } = {},
+  ): Promise<void> {
     if (tiers !== null) {
       try {
         checkPayoutFeeTiers(tiers);
@@ -177,6 +189,9 @@ export class PayoutSettings {
         if (error instanceof PayoutFeeTiersError) throw validationFailed(error.message);
         throw error;
       }
+      const above = aboveCaps(tiers, this.options.feeCaps ?? CBN_PAYOUT_FEE_CAPS);
+      if (above !== undefined && !allowed)
+        throw validationFailed(`${above} (the CBN's caps on a transfer's fee): say so to charge above them`);
     }
     const stored = tiers === null ? null : JSON.stringify(tiers.map(({ upTo, fee }) => ({ upTo, fee })));
     const updated = await writeTransaction(this.options.storage, (trx) =>
