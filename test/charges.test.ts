@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Payout, Transaction } from "../src/core/api-types.js";
+import { formatNaira } from "../src/ledger/kobo.js";
 import { remittanceReport } from "../src/ledger-audit/charges.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
@@ -9,6 +10,10 @@ import { ledgerBalances } from "../src/storage/ledger-repository.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { signedInOperator } from "./helpers/two-factor.js";
+
+const PASSWORD = "lagos harbour ferry at dawn 7";
+const naira = (kobo: number) => formatNaira(kobo);
 
 // Issue 46, item 4: the operator's charges schedule from the CLI, VAT and stamp duty posted with
 // the fee on credits and payouts (held, posted, voided with the payout), `vas ledger verify` clean,
@@ -268,6 +273,68 @@ for (const dialect of DIALECTS) {
         .reduce((total, b) => total + b.total, 0);
       assert.equal(sum + others, report.total);
       await clean();
+    });
+
+    test("the console shows what to remit and each business's part; an admin sets the schedule, a reviewer may not", async () => {
+      const report = await remittanceReport(h.storage.db, "2026-11");
+      assert.ok(report && report.total > 0);
+      const now = () => clock;
+      const { client: admin } = await signedInOperator(
+        h.services,
+        h.app,
+        `admin.${dialect}@charges.example`,
+        PASSWORD,
+        { now },
+      );
+      const shown = await admin.get("/admin/charges?month=2026-11");
+      assert.equal(shown.response.statusCode, 200, shown.response.body);
+      const body = shown.response.body;
+      assert.match(body, /To remit for 2026-11/);
+      assert.ok(body.includes(`<strong>${naira(report.total)}</strong>`), "the month's total");
+      assert.ok(body.includes(naira(report.vat)) && body.includes(naira(report.stampDuty)));
+      for (const b of report.businesses) assert.ok(body.includes(`/admin/businesses/${b.businessId}`));
+      const saved = await admin.post("/admin/charges", {
+        _csrf: shown.token ?? "",
+        vat: "7.5",
+        stampDuty: "50",
+        threshold: "10,000",
+        on: "payouts",
+      });
+      assert.equal(saved.statusCode, 303, saved.body);
+      assert.deepEqual(await h.services.charges.schedule(), {
+        vatBasisPoints: 750,
+        stampDutyKobo: 5_000,
+        stampDutyThresholdKobo: 1_000_000,
+        stampDutyOnPayouts: true,
+        stampDutyOnCredits: false,
+      });
+      const refused = await admin.post("/admin/charges", {
+        _csrf: shown.token ?? "",
+        vat: "7.5",
+        stampDuty: "20,000",
+        threshold: "10,000",
+        on: "payouts",
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.body, /the stamp duty cannot be more than its threshold/);
+      const { client: reviewer } = await signedInOperator(
+        h.services,
+        h.app,
+        `reviewer.${dialect}@charges.example`,
+        PASSWORD,
+        { role: "reviewer", now },
+      );
+      const seen = await reviewer.get("/admin/charges?month=2026-11");
+      assert.equal(seen.response.statusCode, 200);
+      const denied = await reviewer.post("/admin/charges", {
+        _csrf: seen.token ?? "",
+        vat: "0",
+        stampDuty: "50",
+        threshold: "10,000",
+        on: "none",
+      });
+      assert.equal(denied.statusCode, 403);
+      assert.equal((await h.services.charges.schedule()).vatBasisPoints, 750, "unchanged");
     });
   });
 }

@@ -78,6 +78,7 @@ export function buildServerApp(
       signUps: services.signUps,
       team: services.team,
       consoleSearch: services.consoleSearch,
+      charges: services.charges,
       operators: services.operators,
       invitations: services.invitations,
       reveals: services.reveals,

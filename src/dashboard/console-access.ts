@@ -39,6 +39,8 @@ export const CONSOLE_ACCESS: Readonly<Record<string, ConsoleAccess>> = {
   "GET /reconciliation": "operator",
   "POST /reconciliation": "operator",
   "GET /reconciliation/:id": "operator",
+  "GET /charges": "operator",
+  "POST /charges": "admin",
   "GET /accounts": "operator",
   "GET /transactions": "operator",
   "GET /operators": "admin",

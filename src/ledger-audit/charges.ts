@@ -1,3 +1,5 @@
+import { type Clock, isoNow } from "../clock.js";
+import { validationFailed } from "../errors.js";
 import { type ChargeSchedule, ChargeScheduleError, checkChargeSchedule } from "../ledger/charges.js";
 import { chargeSums, readChargeSchedule, writeChargeSchedule } from "../storage/charge-repository.js";
 import type { Executor } from "../storage/executor.js";
@@ -104,4 +106,40 @@ export async function monthlyStatement(
     total: 0,
   };
   return { month, from, to, ...(report.businesses[0] ?? empty) };
+}
+
+/** The charges for the fronts that have no database of their own (the console, the dashboard). */
+export class ChargesService {
+  constructor(
+    private readonly db: Executor,
+    private readonly now: Clock = Date.now,
+  ) {}
+
+  schedule(): Promise<ChargeSchedule> {
+    return chargeSchedule(this.db);
+  }
+
+  /** Sets the schedule: 400 saying what to fix when the postings could not apply it. */
+  async set(schedule: ChargeSchedule): Promise<void> {
+    try {
+      await setChargeSchedule(this.db, schedule, isoNow(this.now));
+    } catch (error) {
+      if (error instanceof ChargeScheduleError) throw validationFailed(error.message);
+      throw error;
+    }
+  }
+
+  /** The remittance report of a month (`YYYY-MM`); 400 for a month that is not one. */
+  async report(month: string): Promise<RemittanceReport> {
+    const report = await remittanceReport(this.db, month);
+    if (!report) throw validationFailed("Month must be a month, like 2026-11");
+    return report;
+  }
+
+  /** A business's statement of a month; 400 for a month that is not one. */
+  async statement(businessId: string, month: string) {
+    const statement = await monthlyStatement(this.db, businessId, month);
+    if (!statement) throw validationFailed("Month must be a month, like 2026-11");
+    return statement;
+  }
 }
