@@ -132,7 +132,9 @@ for (const dialect of DIALECTS) {
       assert.match(await page.locator("dl.details").innerText(), /Status\s+Pending/);
       await bankCatchesUp();
       await page.reload();
-      assert.match(await page.locator("dl.details").innerText(), /Status\s+Successful/);
+      const paid = await page.locator("dl.details").innerText();
+      assert.match(paid, /Status\s+Successful/);
+      assert.match(paid, /Fee\s+NGN 25\.00\s+VAT on the fee\s+NGN 1\.88\s+Stamp duty\s+NGN 50\.00/);
       await page.getByRole("link", { name: "Payouts", exact: true }).first().click();
       assert.match(await page.locator("dl.figures").innerText(), /Paid out\s+NGN\s12,000\.00/);
 
