@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import { CLI } from "../src/core/actor.js";
 import type { Payout, Transaction } from "../src/core/api-types.js";
 import { formatNaira } from "../src/ledger/kobo.js";
 import { remittanceReport } from "../src/ledger-audit/charges.js";
@@ -9,7 +10,18 @@ import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { ledgerBalances } from "../src/storage/ledger-repository.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import {
+  API,
+  createHarness,
+  customer,
+  type Harness,
+  permanentInputOf,
+  type TestBusiness,
+  verifyBusiness,
+} from "./helpers/harness.js";
+import { signedUpBusiness } from "./helpers/members.js";
+import { notification } from "./helpers/notifications.js";
+import { pageClient } from "./helpers/page-client.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
 const PASSWORD = "lagos harbour ferry at dawn 7";
@@ -335,6 +347,37 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(denied.statusCode, 403);
       assert.equal((await h.services.charges.schedule()).vatBasisPoints, 750, "unchanged");
+    });
+
+    test("a business reads its monthly statement of charges in the dashboard", async () => {
+      clock = Date.parse("2026-11-25T10:00:00.000Z");
+      assert.equal((await vas("set", "--defaults", "--stamp-duty-on", "both")).code, 0);
+      const email = `finance.${dialect}@statement.example`;
+      const { business: who } = await signedUpBusiness(h.services, {
+        businessName: "Statement Foods",
+        email,
+        password: PASSWORD,
+      });
+      await verifyBusiness(h.services, who.businessId);
+      await h.services.collections.setFee(who.businessId, { basisPoints: 100, capKobo: null });
+      const made = await h.services.accounts.generatePermanent(
+        who,
+        CLI,
+        permanentInputOf({ email: `c.${dialect}@statement.example` }),
+      );
+      const number = made.account.accountNumber;
+      // NGN 20,000 in: fee 20,000 kobo, VAT 1,500, stamp duty 5,000 (the receiver's, turned on).
+      await h.services.collections.receive(notification(number, 2_000_000, new Date(clock).toISOString()));
+      const client = pageClient(h.app);
+      assert.equal((await client.signIn("/dashboard", email, PASSWORD)).statusCode, 303);
+      const shown = await client.get("/dashboard/charges?month=2026-11");
+      assert.equal(shown.response.statusCode, 200, shown.response.body);
+      const text = shown.response.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      assert.match(text, /VAT on fees NGN 15\.00 NGN 0\.00 NGN 15\.00/);
+      assert.match(text, /Stamp duty NGN 50\.00 NGN 0\.00 NGN 50\.00/);
+      assert.match(text, /Total NGN 65\.00/);
+      const october = await client.get("/dashboard/charges?month=2026-10");
+      assert.match(october.response.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "), /Total NGN 0\.00/);
     });
   });
 }
