@@ -15,9 +15,12 @@ export interface Leg {
 
 /**
  * The legs of an accepted transfer of `amount` with `fee` and `charges`: the bank settlement
- * account debited the amount, the business's available balance credited it; then, each when it is
- * not 0, the fee moved from the available balance to revenue, its VAT to vat_payable and the stamp
- * duty to stamp_duty_payable. Always sums to zero.
+ * account debited the amount, the business's available balance credited it; then, when there is a
+ * fee, the fee moved from the available balance to revenue. With charges (VAT on the fee, a stamp
+ * duty), the available balance is credited the net at once and the fee, the VAT and the stamp duty
+ * each credited to its own account: one entry per account, the fewest rows on the hot path (issue
+ * 46's bench: a charged transfer writes one entry more than an uncharged one, not four). Always
+ * sums to zero.
  */
 export function transferLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
   if (!Number.isSafeInteger(amount) || amount <= 0)
@@ -28,14 +31,16 @@ export function transferLegs(amount: number, fee: number, charges: Charges = NO_
     fee + vat + stampDuty > amount
   )
     throw new RangeError(`fee ${fee} and charges ${vat} + ${stampDuty} are not within 0..${amount}`);
-  const legs: Leg[] = [
-    { kind: "settlement", amount: -amount },
-    { kind: "available", amount },
-  ];
-  if (fee > 0) legs.push({ kind: "available", amount: -fee }, { kind: "revenue", amount: fee });
-  if (vat > 0) legs.push({ kind: "available", amount: -vat }, { kind: "vat_payable", amount: vat });
-  if (stampDuty > 0)
-    legs.push({ kind: "available", amount: -stampDuty }, { kind: "stamp_duty_payable", amount: stampDuty });
+  const legs: Leg[] = [{ kind: "settlement", amount: -amount }];
+  if (vat + stampDuty === 0) {
+    legs.push({ kind: "available", amount });
+    if (fee > 0) legs.push({ kind: "available", amount: -fee }, { kind: "revenue", amount: fee });
+  } else {
+    legs.push({ kind: "available", amount: amount - fee - vat - stampDuty });
+    if (fee > 0) legs.push({ kind: "revenue", amount: fee });
+    if (vat > 0) legs.push({ kind: "vat_payable", amount: vat });
+    if (stampDuty > 0) legs.push({ kind: "stamp_duty_payable", amount: stampDuty });
+  }
   assertBalanced(legs);
   return legs;
 }
