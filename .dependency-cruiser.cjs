@@ -17,7 +17,7 @@
 // in it) are checked by scripts/floors.mjs over this tool's own graph.
 
 const CORE =
-  "^src/(errors|clock|display-name)\\.ts$|^src/ledger/(posting|holds|fees|payout-fees|kobo|kinds|ledger-port|ledger-records)\\.ts$|^src/(core|shared)/";
+  "^src/(errors|clock|display-name)\\.ts$|^src/ledger/(posting|holds|fees|payout-fees|charges|kobo|kinds|ledger-port|ledger-records)\\.ts$|^src/(core|shared)/";
 const STORAGE = "^src/storage/";
 const PROVIDERS = "^src/providers/";
 const DOMAIN =

@@ -1,5 +1,6 @@
 // npm run bench [-- --db postgres] [--targets generate,list] [--rounds 3] [--duration 6] [--warmup 2]
 //   [--connections 50] [--accounts 1000000] [--only text] [--out dir] [--cpu-prof dir]
+//   [--charges on|off]
 // Measures the service against a bare floor the way the performance targets are judged
 // (../shared/bench/measure.mjs): the service (as `npm start` starts it), the floor and this
 // process (the load generator) pinned to CPUs 0 and 1; the targets' scenarios in alternating
@@ -12,8 +13,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openServices } from "../src/compose/services.js";
+import { openServices, type Services } from "../src/compose/services.js";
 import { loadConfig } from "../src/config/load.js";
+import { setChargeSchedule } from "../src/ledger-audit/charges.js";
 import {
   extraBusinesses,
   extraScenarios,
@@ -58,6 +60,9 @@ const { values: args } = parseArgs({
     // A directory for the service's CPU profiles (node --cpu-prof): where its time goes under
     // load; `npm run bench:profile -- <file>` sums them by package and function.
     "cpu-prof": { type: "string" },
+    // Transfers with charges against the same without (issue 46): both give the targets'
+    // businesses a 10 % fee; `on` charges VAT on it and a stamp duty on every credit.
+    charges: { type: "string" },
   },
 });
 const LOAD: Load = {
@@ -137,6 +142,7 @@ async function main() {
       const env = serviceEnv(await fresh("service"));
       const services = await openServices(loadConfig(env));
       const businesses = await targetBusinesses(services);
+      if (args.charges !== undefined) await chargeTargets(services, args.charges);
       await services.close();
       const server = await startService(env);
       for (const id of TARGETS) {
@@ -291,3 +297,29 @@ function startCommand(): string[] {
 }
 
 await main();
+
+/**
+ * `--charges on|off`: every business a 10 % fee (VAT on the bench's 100-kobo-and-up transfers is
+ * then at least a kobo), and with `on` VAT 7.5 % and a 1-kobo stamp duty on every credit, so each
+ * transfer posts all four of its charges' legs: the worst case of the transfer path.
+ */
+async function chargeTargets(services: Services, charges: string): Promise<void> {
+  if (charges !== "on" && charges !== "off") throw new Error("--charges is on or off");
+  for (const business of await services.businesses.listBusinesses())
+    await services.collections.setFee(business.businessId, { basisPoints: 1_000, capKobo: null });
+  if (charges === "on")
+    await setChargeSchedule(
+      services.storage.db,
+      {
+        vatBasisPoints: 750,
+        stampDutyKobo: 1,
+        stampDutyThresholdKobo: 1,
+        stampDutyOnPayouts: true,
+        stampDutyOnCredits: true,
+      },
+      new Date().toISOString(),
+    );
+  log(
+    `charges ${charges}: a 10 % fee${charges === "on" ? ", VAT 7.5 % and a stamp duty on every credit" : ""}`,
+  );
+}

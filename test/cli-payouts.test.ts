@@ -33,6 +33,17 @@ for (const dialect of DIALECTS) {
         /\(the default\): up to 500000 kobo: 1000 kobo; up to 5000000 kobo: 2500 kobo; above: 5000 kobo/,
       );
 
+      // NGN 15 on a payout of NGN 1,000.01 is above the CBN's cap of NGN 10 there: refused unless said.
+      const capped = await runVas(
+        ["business", "set-payout-fee", business.businessId, "--tiers", "100000:500, 1000000:1500,*:3000"],
+        env,
+      );
+      assert.equal(capped.code, 1, capped.stdout);
+      assert.match(
+        capped.stderr,
+        /the fee of 1500 kobo on payouts from 100001 to 1000000 kobo is above the cap of 1000 kobo/,
+      );
+      assert.equal((await h.services.payoutSettings.feeTiers(business.businessId)).isDefault, true);
       const set = await runVas(
         [
           "business",
@@ -40,6 +51,7 @@ for (const dialect of DIALECTS) {
           business.businessId,
           "--tiers",
           "100000:500, 1000000:1500,*:3000",
+          "--above-cbn-caps",
           "--json",
         ],
         env,

@@ -79,6 +79,7 @@ for (const dialect of DATABASE_KINDS) {
           accountNumber: number,
           amount: 150_000,
           fee: 0,
+          charges: [],
           netAmount: 150_000,
           currency: "NGN",
           payer: {

@@ -3,6 +3,8 @@ import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { totpCode } from "../src/businesses/totp.js";
 import { CLI } from "../src/core/actor.js";
+import { DEFAULT_CHARGES } from "../src/ledger/charges.js";
+import { setChargeSchedule } from "../src/ledger-audit/charges.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import {
   launchBrowser,
@@ -99,7 +101,9 @@ for (const dialect of DIALECTS) {
       await page.getByRole("button", { name: "Send the transfer" }).click();
       await page.getByRole("cell", { name: "NGN 50,000.00" }).first().waitFor();
 
-      // A payout: the bank, the number, the amount; the review names the account and the fee.
+      // The operator charges VAT on fees and the stamp duty (issue 46): the review shows each on its line.
+      await setChargeSchedule(h.storage.db, DEFAULT_CHARGES, new Date(now()).toISOString());
+      // A payout: the bank, the number, the amount; the review names the account, the fee and its charges.
       const destination = SANDBOX_PAYEES.find(
         (p) => p.outcome === "successful" && `${p.bankCode}:${p.accountNumber}` !== payer,
       );
@@ -114,7 +118,9 @@ for (const dialect of DIALECTS) {
       const review = await page.locator("dl.details").innerText();
       assert.match(review, new RegExp(`To\\s+${destination.accountName}`));
       assert.match(review, /Fee\s+NGN 25\.00/);
-      assert.match(review, /Total from your balance\s+NGN 12,025\.00 of NGN 50,000\.00 available/);
+      assert.match(review, /VAT on the fee\s+NGN 1\.88/, "7.5 % of NGN 25, half up");
+      assert.match(review, /Stamp duty\s+NGN 50\.00/, "NGN 12,000 is NGN 10,000 or more");
+      assert.match(review, /Total from your balance\s+NGN 12,076\.88 of NGN 50,000\.00 available/);
 
       // Without the right code nothing is sent; with it, the payout is made and pending.
       await page.getByLabel("Two-factor code").fill("000000");
@@ -126,7 +132,9 @@ for (const dialect of DIALECTS) {
       assert.match(await page.locator("dl.details").innerText(), /Status\s+Pending/);
       await bankCatchesUp();
       await page.reload();
-      assert.match(await page.locator("dl.details").innerText(), /Status\s+Successful/);
+      const paid = await page.locator("dl.details").innerText();
+      assert.match(paid, /Status\s+Successful/);
+      assert.match(paid, /Fee\s+NGN 25\.00\s+VAT on the fee\s+NGN 1\.88\s+Stamp duty\s+NGN 50\.00/);
       await page.getByRole("link", { name: "Payouts", exact: true }).first().click();
       assert.match(await page.locator("dl.figures").innerText(), /Paid out\s+NGN\s12,000\.00/);
 
@@ -156,8 +164,9 @@ for (const dialect of DIALECTS) {
       const balance = await h.services.collections.balance(forBusiness);
       assert.deepEqual(
         [balance.available, balance.pending, balance.totalPaidOut],
-        [5_000_000 - 1_202_500 - 501_000, 0, 1_700_000],
-        "the payout and the refund are paid out, each with its fee",
+        // The payout: its fee, VAT 188 and stamp duty 5,000; the refund (under NGN 10,000): fee and VAT 75.
+        [5_000_000 - 1_202_500 - 188 - 5_000 - 501_000 - 75, 0, 1_700_000],
+        "the payout and the refund are paid out, each with its fee and charges",
       );
       assert.deepEqual(
         requested.filter((url) => !url.startsWith(`${origin}/`)),

@@ -205,6 +205,9 @@ for (const dialect of DIALECTS) {
           `${Math.trunc(t.amount / 100)}.${String(t.amount % 100).padStart(2, "0")}`,
         );
         assert.equal(Number(row.fee_kobo), t.fee);
+        const charge = (kind: string) => t.charges.find((line) => line.kind === kind)?.amount ?? 0;
+        assert.equal(Number(row.vat_kobo), charge("vat"), "each charge in its own column");
+        assert.equal(Number(row.stamp_duty_kobo), charge("stamp_duty"));
         assert.equal(Number(row.balance_after_kobo), t.balanceAfter);
         assert.equal(row.paid_at_utc, t.paidAt);
         assert.match(row.paid_at_utc as string, /Z$/);

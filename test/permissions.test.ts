@@ -70,6 +70,7 @@ describe("the permission tables", () => {
       "Set a business's collection fee": [
         "POST /businesses/:id/collection-fee",
         "POST /businesses/:id/payout-terms",
+        "POST /charges",
       ],
       "Reset a user's two-factor": ["POST /businesses/:id/users/:userId/reset-two-factor"],
       "Invite operators": [

@@ -3,6 +3,8 @@ import { randomBytes, randomInt } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { CLI } from "../src/core/actor.js";
+import { NO_CHARGES } from "../src/ledger/charges.js";
+import { setChargeSchedule } from "../src/ledger-audit/charges.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -17,7 +19,8 @@ import { compare, type Real, tally } from "./simulation/real.js";
 // destinations that succeed, fail or are reversed, refunds in part and in full, settlements, the
 // bank finishing them) over three businesses, on the real services; after every step, accounts,
 // balances, statements and payouts are compared with an in-memory model (test/simulation/model.ts),
-// money is conserved (in = available + pending + paid out + fees), and the run ends with
+// money is conserved (in = available + pending + paid out + fees + VAT + stamp duty, the charges
+// schedule changing as the operator sets it), and the run ends with
 // `vas ledger verify`.
 //
 // SIM_RUNS (default 40) sets how many sequences per database; a failure prints its seed and
@@ -60,6 +63,8 @@ for (const dialect of DIALECTS) {
         await h.services.settlementTerms.setAccount(created.business.id, CLI, SETTLEMENT_ACCOUNT);
       }
       const model = new Model(businesses, clock);
+      // The charges schedule is the service's, not the businesses': each sequence starts as the model does.
+      await setChargeSchedule(h.storage.db, NO_CHARGES, new Date(clock).toISOString());
       const real: Real = {
         services: h.services,
         run: id,

@@ -6,6 +6,7 @@ import { type Config, loadClientEnvironment, loadConfig } from "../config/load.j
 import { type CliIo, type Command, UsageError } from "./command.js";
 import { BANK_COMMANDS } from "./commands/bank.js";
 import { BUSINESS_COMMANDS } from "./commands/businesses.js";
+import { CHARGE_COMMANDS } from "./commands/charges.js";
 import { COLLECTION_COMMANDS } from "./commands/collections.js";
 import { KEY_COMMANDS } from "./commands/keys.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
@@ -29,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   ...PAYOUT_COMMANDS,
   ...SETTLEMENT_COMMANDS,
   ...LEDGER_COMMANDS,
+  ...CHARGE_COMMANDS,
   ...RECONCILIATION_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,

@@ -93,6 +93,8 @@ const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
   pending: "pending payouts",
   paid_out: "total paid out",
   revenue: "total fees",
+  vat_payable: "VAT collected",
+  stamp_duty_payable: "stamp duty collected",
 };
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Assert, Describes } from "../core/contracts.js";
 import { displayTextOnTheWire, nameOnTheWire } from "../core/wire-text.js";
+import { chargeLinesSchema } from "../ledger/charges.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { SANDBOX_PAYER } from "../providers/virtual-bank.js";
 import type { Balance, Transaction } from "./collection-service.js";
@@ -39,7 +40,8 @@ export const transactionSchema = z
     }),
     amount: kobo("What the payer sent.").min(1),
     fee: kobo("The business's fee on it (0 when it has none).").min(0),
-    netAmount: kobo("`amount - fee`: what the business's available balance gained.").min(0),
+    charges: chargeLinesSchema,
+    netAmount: kobo("`amount - fee` less the charges: what the business's available balance gained.").min(0),
     currency: z.literal("NGN"),
     payer: z.strictObject({
       name: z.string().meta({ examples: ["Chinedu Okafor"] }),

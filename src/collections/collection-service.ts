@@ -186,11 +186,12 @@ export class CollectionService {
       transactionId: id,
       amount: transfer.amount,
       schedule: ledger.fee,
+      charges: ledger.charges,
       createdAt,
       received: Number(account.total_received),
     });
     if ("beyondLimit" in posted) throw beyondLimitRefusal(transfer, posted.beyondLimit);
-    const { fee, entries } = posted;
+    const { fee, charges, entries } = posted;
     const row: TransactionRecord = {
       id,
       business_id: businessId,
@@ -201,7 +202,9 @@ export class CollectionService {
       session_id: transfer.sessionId,
       amount: transfer.amount,
       fee,
-      net_amount: transfer.amount - fee,
+      vat: charges.vat,
+      stamp_duty: charges.stampDuty,
+      net_amount: transfer.amount - fee - charges.vat - charges.stampDuty,
       currency: transfer.currency,
       balance_after: posted.available,
       payer_name: transfer.payer.name,

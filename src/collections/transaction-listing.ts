@@ -1,6 +1,7 @@
 import type { Pagination, Transaction } from "../core/api-types.js";
 import type { TransactionScope } from "../core/transaction-queries.js";
 import { accountNotFound } from "../errors.js";
+import { chargeLines } from "../ledger/charges.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import type { TransactionRecord } from "../ledger/ledger-records.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
@@ -24,6 +25,7 @@ export const transactionView = (row: TransactionRecord, refundedAmount = 0): Tra
   accountNumber: row.account_number,
   amount: Number(row.amount),
   fee: Number(row.fee),
+  charges: chargeLines({ vat: Number(row.vat), stampDuty: Number(row.stamp_duty) }),
   netAmount: Number(row.net_amount),
   currency: row.currency,
   payer: {

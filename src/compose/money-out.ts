@@ -42,7 +42,7 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
   return {
     banks,
     payouts,
-    payoutSettings: new PayoutSettings({ storage, now }),
+    payoutSettings: new PayoutSettings({ storage, now, feeCaps: config.payouts.feeCaps }),
     payoutListing: new PayoutListing({
       db: storage.db,
       stuckAfterMs: config.payouts.stuckAfterMs,

@@ -79,6 +79,7 @@ export function buildServerApp(
       team: services.team,
       consoleSearch: services.consoleSearch,
       deadlines: services.deadlines,
+      charges: services.charges,
       operators: services.operators,
       invitations: services.invitations,
       reveals: services.reveals,

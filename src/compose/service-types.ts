@@ -27,6 +27,7 @@ import type { Config } from "../config/load.js";
 import type { EventService } from "../events/event-service.js";
 import type { Metrics } from "../http/metrics.js";
 import type { RequestRecords } from "../idempotency/request-records.js";
+import type { ChargesService } from "../ledger-audit/charges.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { BankService } from "../payouts/banks.js";
@@ -103,6 +104,8 @@ export interface Services {
   team: Team;
   /** The console's searches across every business. */
   consoleSearch: ConsoleSearch;
+  /** The operator's charges (VAT, stamp duty): the schedule, the remittance report, statements. */
+  charges: ChargesService;
   /** The console's operators: invited, given a role, disabled. */
   operators: Operators;
   /** Invitations to a business's team. */

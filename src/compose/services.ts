@@ -24,6 +24,7 @@ import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
 import { RequestRecords } from "../idempotency/request-records.js";
+import { ChargesService } from "../ledger-audit/charges.js";
 import { PayoutNotifications } from "../payouts/payout-notifications.js";
 import { HttpBank } from "../providers/http-bank.js";
 import { VirtualBank } from "../providers/virtual-bank.js";
@@ -198,6 +199,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       signUps: new SignUps({ storage: opened, businesses, notices: mail.notices, now }),
       team: new Team({ storage: opened, secondFactor, notices: mail.notices, now }),
       consoleSearch: new ConsoleSearch({ storage: opened, businesses, now }),
+      charges: new ChargesService(opened.db, now),
       operators: new Operators({ storage: opened, notices: mail.notices, now }),
       invitations: new Invitations({ storage: opened, notices: mail.notices, now }),
       profiles: new BusinessProfiles(opened, businesses, now),

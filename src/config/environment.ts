@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseMasterKey } from "../businesses/master-key.js";
 import type { DatabaseLocation } from "../core/database-location.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
+import { CBN_PAYOUT_FEE_CAPS, formatPayoutFeeTiers, parsePayoutFeeTiers } from "../ledger/payout-fees.js";
 import { parseRetrySchedule } from "../webhooks/retry-schedule.js";
 
 // The environment's variables, as one zod schema: every variable's rule and message in one
@@ -201,6 +202,18 @@ export const envSchema = z.object({
   // later than this after the bank's paid time, a payout's money not back this long after its hold.
   DEADLINE_CREDIT_MINUTES: integerString("DEADLINE_CREDIT_MINUTES", 1, 1_440).default(4),
   DEADLINE_RETURN_HOURS: integerString("DEADLINE_RETURN_HOURS", 1, 720).default(24),
+  // The caps a business's payout fee tiers stay within (issue 46): the CBN's unless set.
+  PAYOUT_FEE_CAPS: z
+    .string()
+    .default(formatPayoutFeeTiers(CBN_PAYOUT_FEE_CAPS))
+    .transform((text, ctx) => {
+      try {
+        return parsePayoutFeeTiers(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `PAYOUT_FEE_CAPS: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   SETTLEMENT_COOL_OFF_HOURS: integerString("SETTLEMENT_COOL_OFF_HOURS", 0, 720).default(24),
   // How long an authenticator just set up moves no money (issue 43): 24 by default in
   // production, 0 in the sandbox (load.ts).

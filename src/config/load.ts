@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { DatabaseLocation } from "../core/database-location.js";
+import type { PayoutFeeTier } from "../ledger/payout-fees.js";
 import type { NipReading } from "../providers/nip.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule.js";
 import { envSchema, type LOG_LEVELS } from "./environment.js";
@@ -67,6 +68,8 @@ export type Config = Readonly<{
     /** The embedded bank's sandbox: how long a payout stays pending, and how long until a reversal. */
     sandboxSettleMs: number;
     sandboxReverseMs: number;
+    /** The caps a business's fee tiers stay within unless the operator says otherwise (PAYOUT_FEE_CAPS). */
+    feeCaps: readonly PayoutFeeTier[];
   };
   /** The CBN's instant-transfer deadlines (reconciliation/deadline-watch.ts). */
   deadlines: {
@@ -225,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       nipReading: { unknownCodes: new Set(e.NIP_UNKNOWN_CODES === "" ? [] : e.NIP_UNKNOWN_CODES.split(",")) },
       sandboxSettleMs: e.SANDBOX_PAYOUT_SETTLE_MS,
       sandboxReverseMs: e.SANDBOX_PAYOUT_REVERSE_MS,
+      feeCaps: e.PAYOUT_FEE_CAPS,
     },
     deadlines: {
       creditLateMs: e.DEADLINE_CREDIT_MINUTES * 60_000,

@@ -158,7 +158,14 @@ export interface Transaction {
   amount: number;
   /** Integer kobo (NGN 1 = 100 kobo). The business's fee on it (0 when it has none). */
   fee: number;
-  /** Integer kobo (NGN 1 = 100 kobo). `amount - fee`: what the business's available balance gained. */
+  /** The charges collected for the state with the fee, each on its own line in this order: `vat`, then `stamp_duty`; `[]` when none. */
+  charges: Array<{
+    /** `vat`: VAT on the fee; `stamp_duty`: the stamp duty on the transfer. */
+    kind: "vat" | "stamp_duty";
+    /** Integer kobo (NGN 1 = 100 kobo). */
+    amount: number;
+  }>;
+  /** Integer kobo (NGN 1 = 100 kobo). `amount - fee` less the charges: what the business's available balance gained. */
   netAmount: number;
   currency: string;
   payer: {

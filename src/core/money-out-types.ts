@@ -66,6 +66,13 @@ export interface Payout {
   amount: number;
   /** Integer kobo (NGN 1 = 100 kobo). The payout fee, taken with the amount; given back if the payout fails. */
   fee: number;
+  /** VAT on the fee and the stamp duty (NGN 10,000 and more), held with the fee: given back if the payout fails, kept if it is reversed. `[]` when none. */
+  charges: Array<{
+    /** `vat`: VAT on the fee; `stamp_duty`: the stamp duty on the transfer. */
+    kind: "vat" | "stamp_duty";
+    /** Integer kobo (NGN 1 = 100 kobo). */
+    amount: number;
+  }>;
   currency: string;
   /** The bank's CBN code. */
   bankCode: string;
@@ -125,6 +132,13 @@ export interface Settlement {
   amount: number;
   /** Integer kobo (NGN 1 = 100 kobo). The payout fee, taken with the amount; given back if the settlement fails. */
   fee: number;
+  /** The charges collected for the state with the fee, each on its own line in this order: `vat`, then `stamp_duty`; `[]` when none. */
+  charges: Array<{
+    /** `vat`: VAT on the fee; `stamp_duty`: the stamp duty on the transfer. */
+    kind: "vat" | "stamp_duty";
+    /** Integer kobo (NGN 1 = 100 kobo). */
+    amount: number;
+  }>;
   currency: string;
   /** The payout that carries it; its reference is the settlement's id. */
   payoutId: string;

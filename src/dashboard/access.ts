@@ -76,6 +76,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "GET /payouts/:id": "read",
   "POST /payouts/api": "money",
   "GET /settlements": "read",
+  "GET /charges": "read",
   "POST /settlements/account/review": "money",
   "POST /settlements/account": "money",
   "POST /settlements/schedule": "money",

@@ -4,6 +4,7 @@ import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { historyWithWho } from "./activity.js";
+import { adminChargePages } from "./admin-charge-pages.js";
 import { adminDeadlinePages } from "./admin-deadline-pages.js";
 import { adminOperatorPages } from "./admin-operator-pages.js";
 import { adminPayoutPages, payoutTermsView, savePayoutTerms } from "./admin-payout-pages.js";
@@ -57,6 +58,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   securityPages(pages, deps, ADMIN_SURFACE);
   adminPayoutPages(pages, deps);
   adminReconciliationPages(pages, deps, ADMIN_SURFACE);
+  adminChargePages(pages, deps);
   adminSearchPages(pages, deps);
   adminOperatorPages(pages, deps);
   adminDeadlinePages(pages, deps);

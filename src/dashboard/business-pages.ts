@@ -5,6 +5,7 @@ import { enforceAccess } from "./access.js";
 import { accountPages } from "./account-pages.js";
 import { historyWithWho } from "./activity.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
+import { chargePages } from "./charge-pages.js";
 import { collectionsChart } from "./collections-chart.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
@@ -34,6 +35,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   payoutPages(pages, deps);
   transactionPages(pages, deps);
   settlementPages(pages, deps);
+  chargePages(pages, deps);
   webhookPages(pages, deps);
 
   pages.get("/", async (request, reply) =>

@@ -40,6 +40,8 @@ export const CONSOLE_ACCESS: Readonly<Record<string, ConsoleAccess>> = {
   "POST /reconciliation": "operator",
   "GET /reconciliation/:id": "operator",
   "GET /deadlines": "operator",
+  "GET /charges": "operator",
+  "POST /charges": "admin",
   "GET /accounts": "operator",
   "GET /transactions": "operator",
   "GET /operators": "admin",

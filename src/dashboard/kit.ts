@@ -14,6 +14,7 @@ import type { Team } from "../businesses/team.js";
 import type { UserService } from "../businesses/user-service.js";
 import { DEFAULT_TIME_ZONE, zonedParts, zonedTime } from "../core/zoned-time.js";
 import { AppError, ErrorCode } from "../errors.js";
+import type { ChargesService } from "../ledger-audit/charges.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { PayoutSettings } from "../payouts/payout-settings.js";
 import type { DeadlineWatch } from "../reconciliation/deadline-watch.js";
@@ -56,6 +57,8 @@ export interface DashboardDependencies extends DomainServices {
   consoleSearch: ConsoleSearch;
   /** The CBN's deadlines watched: the console's list of late credits and late returns. */
   deadlines: DeadlineWatch;
+  /** The operator's charges: the schedule, what to remit, a business's statement. */
+  charges: ChargesService;
   /** The console's operators: invited, given a role, disabled. */
   operators: Operators;
   /** Invitations to the business's team. */

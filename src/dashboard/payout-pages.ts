@@ -143,7 +143,7 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
     const input = orderOf(form);
     // The limits and the balance first, in naira beside the amount: nothing is asked of the bank,
     // nor any code spent, for a payout that cannot be made.
-    const { fee } = await deps.payoutSettings.preview(forBusiness.businessId, input.amount);
+    const { fee, charges } = await deps.payoutSettings.preview(forBusiness.businessId, input.amount);
     const destination = await deps.banks.resolve(input).catch((error: unknown) => {
       throw asFieldRefusal(error, ACCOUNT_FIELDS);
     });
@@ -153,6 +153,9 @@ export function payoutPages(pages: FastifyInstance, deps: DashboardDependencies)
       destination,
       amount: input.amount,
       fee,
+      // VAT and stamp duty on their own lines, as the hold takes them (issue 46, item 4).
+      charges,
+      total: input.amount + fee + charges.reduce((sum, line) => sum + line.amount, 0),
       narration: input.narration ?? "",
       reference: input.reference ?? formReference(),
       // What the form said, as typed, to send again unchanged.

@@ -267,6 +267,10 @@ const CSV_COLUMNS = [
   "amount_naira",
   "fee_kobo",
   "fee_naira",
+  "vat_kobo",
+  "vat_naira",
+  "stamp_duty_kobo",
+  "stamp_duty_naira",
   "net_kobo",
   "net_naira",
   "refunded_kobo",
@@ -274,6 +278,19 @@ const CSV_COLUMNS = [
   "balance_after_kobo",
   "balance_after_naira",
 ] as const;
+
+/** A transaction's charges as the export's columns: 0 where it has none of a kind. */
+function chargeColumns(charges: Transaction["charges"]) {
+  const of = (kind: string) => charges.find((line) => line.kind === kind)?.amount ?? 0;
+  const vat = of("vat");
+  const stampDuty = of("stamp_duty");
+  return {
+    vat_kobo: vat,
+    vat_naira: koboToNairaText(vat),
+    stamp_duty_kobo: stampDuty,
+    stamp_duty_naira: koboToNairaText(stampDuty),
+  };
+}
 
 /** Each transaction of each batch as one CSV record (kobo as integers, naira as "1500.50"). */
 async function* csvRecords(batches: AsyncIterable<Transaction[]>) {
@@ -296,6 +313,7 @@ async function* csvRecords(batches: AsyncIterable<Transaction[]>) {
         amount_naira: koboToNairaText(t.amount),
         fee_kobo: t.fee,
         fee_naira: koboToNairaText(t.fee),
+        ...chargeColumns(t.charges),
         net_kobo: t.netAmount,
         net_naira: koboToNairaText(t.netAmount),
         refunded_kobo: t.refundedAmount,

@@ -116,7 +116,7 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
   for (const row of await miscomputedTransactions(db, businessId)) {
     found.add(
       `transaction ${row.id}`,
-      `net ${row.net_amount} is not amount ${row.amount} less fee ${row.fee}`,
+      `net ${row.net_amount} is not amount ${row.amount} less fee ${row.fee}, VAT ${row.vat} and stamp duty ${row.stamp_duty}`,
     );
   }
   for (const row of await transactionsWithWrongBalanceAfter(db, businessId)) {
@@ -138,12 +138,18 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       if (balance(kind) !== value)
         found.add(where, `${kind} entries sum to ${balance(kind)}, ${what} is ${value}`);
     };
-    const [held, paidOut, payoutFees, payoutsOut] = (
-      ["pending", "paid_out", "revenue", "available"] as const
-    ).map((kind) => out.get(kind) ?? 0) as [number, number, number, number];
+    const [held, paidOut, payoutFees, payoutsOut, payoutVat, payoutStampDuty] = (
+      ["pending", "paid_out", "revenue", "available", "vat_payable", "stamp_duty_payable"] as const
+    ).map((kind) => out.get(kind) ?? 0) as [number, number, number, number, number, number];
     expect("settlement", -Number(row?.amount ?? 0), "minus the transactions' amounts");
     expect("revenue", Number(row?.fee ?? 0) + payoutFees, "the transactions' and the kept payouts' fees");
-    expect("pending", held, "the pending payouts' amounts and fees");
+    expect("vat_payable", Number(row?.vat ?? 0) + payoutVat, "the transactions' and the kept payouts' VAT");
+    expect(
+      "stamp_duty_payable",
+      Number(row?.stamp_duty ?? 0) + payoutStampDuty,
+      "the transactions' and the kept payouts' stamp duty",
+    );
+    expect("pending", held, "the pending payouts' amounts, fees and charges");
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
       "available",
@@ -176,14 +182,22 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
  * (ledger/holds.ts): their postings' legs, summed.
  */
 function payoutEffects(
-  rows: ReadonlyArray<{ business_id: string; status: PayoutStatus; amount: number; fee: number }>,
+  rows: ReadonlyArray<{
+    business_id: string;
+    status: PayoutStatus;
+    amount: number;
+    fee: number;
+    vat: number;
+    stamp_duty: number;
+  }>,
 ) {
   const effects = new Map<string, Map<LedgerAccountKind, number>>();
   for (const row of rows) {
     // A status no payout can have is reported with its postings (verifyPayoutPostings).
     if (!(row.status in PHASES_OF_STATUS)) continue;
     const effect = effects.get(row.business_id) ?? new Map<LedgerAccountKind, number>();
-    for (const [kind, kobo] of ledgerEffect(row.status, Number(row.amount), Number(row.fee))) {
+    const charges = { vat: Number(row.vat), stampDuty: Number(row.stamp_duty) };
+    for (const [kind, kobo] of ledgerEffect(row.status, Number(row.amount), Number(row.fee), charges)) {
       effect.set(kind, (effect.get(kind) ?? 0) + kobo);
     }
     effects.set(row.business_id, effect);

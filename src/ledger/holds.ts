@@ -1,4 +1,5 @@
 import type { PayoutStatus } from "../core/api-types.js";
+import { type Charges, chargesTotal, NO_CHARGE } from "./charges.js";
 import type { LedgerAccountKind } from "./kinds.js";
 import { type AccountHead, assertBalanced, type ChainedEntry, type Leg, postLegs } from "./posting.js";
 
@@ -8,48 +9,60 @@ import { type AccountHead, assertBalanced, type ChainedEntry, type Leg, postLegs
 // its failure voids it (everything back to `available`, the fee included). Each hold ends
 // exactly once, either way. A payout the receiving bank sends back after success is a reversal:
 // the amount returns from `paid_out` to `available`, the fee stays earned. `settlement` is never
-// touched, so minus its balance stays what came in. Pure: the legs, each posting summing to zero,
-// and a phase's entries chained onto the heads.
+// touched, so minus its balance stays what came in. A payout's charges (VAT on its fee, its stamp
+// duty) go with its fee: held with it, posted to vat_payable and stamp_duty_payable when the bank
+// pays, given back when it does not, kept on a reversal (the transfer was made). Pure: the legs,
+// each posting summing to zero, and a phase's entries chained onto the heads.
 
-function checkKobo(amount: number, fee: number): void {
+function checkKobo(amount: number, fee: number, charges: Charges = NO_CHARGE): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)
     throw new RangeError(`amount ${amount} is not positive kobo`);
-  if (!Number.isSafeInteger(fee) || fee < 0) throw new RangeError(`fee ${fee} is not kobo, 0 or more`);
-  if (!Number.isSafeInteger(amount + fee))
-    throw new RangeError("amount and fee together leave safe integers");
+  for (const kobo of [fee, charges.vat, charges.stampDuty])
+    if (!Number.isSafeInteger(kobo) || kobo < 0)
+      throw new RangeError(`fee or charge ${kobo} is not kobo, 0 or more`);
+  if (!Number.isSafeInteger(amount + fee + chargesTotal(charges)))
+    throw new RangeError("amount, fee and charges together leave safe integers");
 }
+
+/** What a hold takes from available: the amount, the fee and the charges. */
+export const heldFor = (amount: number, fee: number, charges: Charges = NO_CHARGE) =>
+  amount + fee + chargesTotal(charges);
 
 function balanced(legs: Leg[]): Leg[] {
   assertBalanced(legs);
   return legs;
 }
 
-/** The hold: amount and fee from available to pending. The database refuses it past available. */
-export function holdLegs(amount: number, fee: number): Leg[] {
-  checkKobo(amount, fee);
+/** The hold: amount, fee and charges from available to pending. The database refuses it past available. */
+export function holdLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
+  checkKobo(amount, fee, charges);
+  const held = heldFor(amount, fee, charges);
   return balanced([
-    { kind: "available", amount: -(amount + fee) },
-    { kind: "pending", amount: amount + fee },
+    { kind: "available", amount: -held },
+    { kind: "pending", amount: held },
   ]);
 }
 
-/** The bank paid: the hold leaves pending, the amount to paid_out, the fee to revenue. */
-export function postHoldLegs(amount: number, fee: number): Leg[] {
-  checkKobo(amount, fee);
+/** The bank paid: the hold leaves pending, the amount to paid_out, the fee to revenue, the charges to theirs. */
+export function postHoldLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
+  checkKobo(amount, fee, charges);
   const legs: Leg[] = [
-    { kind: "pending", amount: -(amount + fee) },
+    { kind: "pending", amount: -heldFor(amount, fee, charges) },
     { kind: "paid_out", amount },
   ];
   if (fee > 0) legs.push({ kind: "revenue", amount: fee });
+  if (charges.vat > 0) legs.push({ kind: "vat_payable", amount: charges.vat });
+  if (charges.stampDuty > 0) legs.push({ kind: "stamp_duty_payable", amount: charges.stampDuty });
   return balanced(legs);
 }
 
-/** The bank did not pay: the whole hold, fee included, back to available. */
-export function voidHoldLegs(amount: number, fee: number): Leg[] {
-  checkKobo(amount, fee);
+/** The bank did not pay: the whole hold, fee and charges included, back to available. */
+export function voidHoldLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
+  checkKobo(amount, fee, charges);
+  const held = heldFor(amount, fee, charges);
   return balanced([
-    { kind: "pending", amount: -(amount + fee) },
-    { kind: "available", amount: amount + fee },
+    { kind: "pending", amount: -held },
+    { kind: "available", amount: held },
   ]);
 }
 
@@ -65,15 +78,20 @@ export function reversalLegs(amount: number): Leg[] {
 /** The postings of a payout, in the order they can come: its hold, its end (post or void), a reversal. */
 export type HoldPhase = "hold" | "post" | "void" | "reversal";
 
-/** The legs of one phase of a payout of `amount` with `fee`. */
-export function phaseLegs(phase: HoldPhase, amount: number, fee: number): Leg[] {
+/** The legs of one phase of a payout of `amount` with `fee` and `charges`. */
+export function phaseLegs(
+  phase: HoldPhase,
+  amount: number,
+  fee: number,
+  charges: Charges = NO_CHARGE,
+): Leg[] {
   switch (phase) {
     case "hold":
-      return holdLegs(amount, fee);
+      return holdLegs(amount, fee, charges);
     case "post":
-      return postHoldLegs(amount, fee);
+      return postHoldLegs(amount, fee, charges);
     case "void":
-      return voidHoldLegs(amount, fee);
+      return voidHoldLegs(amount, fee, charges);
     case "reversal":
       return reversalLegs(amount);
   }
@@ -90,8 +108,9 @@ export function phaseEntries(
   heads: Map<LedgerAccountKind, AccountHead>,
   transactionId: string,
   createdAt: string,
+  charges: Charges = NO_CHARGE,
 ): { entries: ChainedEntry[]; moved: AccountHead[] } {
-  const legs = phaseLegs(phase, amount, fee);
+  const legs = phaseLegs(phase, amount, fee, charges);
   const entries = postLegs(heads, transactionId, legs, createdAt);
   const kinds = new Set(legs.map((leg) => leg.kind));
   return { entries, moved: [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head) };
@@ -110,16 +129,17 @@ export const PHASES_OF_STATUS: Readonly<Record<PayoutStatus, readonly HoldPhase[
   reversed: ["hold", "post", "reversal"],
 };
 
-/** What payouts of one status, `amount` and `fee` kobo in all, leave on each ledger account. */
+/** What payouts of one status, `amount`, `fee` and `charges` kobo in all, leave on each ledger account. */
 export function ledgerEffect(
   status: PayoutStatus,
   amount: number,
   fee: number,
+  charges: Charges = NO_CHARGE,
 ): Map<LedgerAccountKind, number> {
   const effect = new Map<LedgerAccountKind, number>();
   if (amount === 0) return effect;
   for (const phase of PHASES_OF_STATUS[status]) {
-    for (const leg of phaseLegs(phase, amount, fee))
+    for (const leg of phaseLegs(phase, amount, fee, charges))
       effect.set(leg.kind, (effect.get(leg.kind) ?? 0) + leg.amount);
   }
   return effect;

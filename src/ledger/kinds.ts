@@ -2,16 +2,31 @@
  * A business's ledger accounts: what came in through the bank for it (settlement, a debit
  * balance: minus everything received), what it may use (available), what is held for payouts the
  * bank has not finished (pending), what its payouts took out of the bank (paid_out), and the
- * service's fees (revenue). The ledger's arithmetic and the tables both speak these.
+ * service's fees (revenue), and the charges collected for the state on them, owed until remitted
+ * (vat_payable, stamp_duty_payable: ledger/charges.ts). The ledger's arithmetic and the tables
+ * both speak these.
  */
-export type LedgerAccountKind = "settlement" | "available" | "pending" | "paid_out" | "revenue";
+export type LedgerAccountKind =
+  | "settlement"
+  | "available"
+  | "pending"
+  | "paid_out"
+  | "revenue"
+  | "vat_payable"
+  | "stamp_duty_payable";
 
 /**
  * The kinds every business has one ledger account of from its first transfer, in the order they
  * are locked (by id). `pending` and `paid_out` are opened by the business's first payout
  * (ledger/holds.ts).
  */
-export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = ["available", "revenue", "settlement"];
+export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = [
+  "available",
+  "revenue",
+  "settlement",
+  "stamp_duty_payable",
+  "vat_payable",
+];
 
 /** Every kind a business's ledger account can be, opened or not. */
 export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
@@ -20,6 +35,8 @@ export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
   "pending",
   "revenue",
   "settlement",
+  "stamp_duty_payable",
+  "vat_payable",
 ];
 
 /** Every kind, opened at once: what a payout opens when the business has none of them yet. */

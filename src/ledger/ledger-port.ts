@@ -3,6 +3,7 @@ import type { VerificationStatus } from "../core/business-states.js";
 import type { EventToWrite } from "../core/event-to-write.js";
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
+import type { ChargeSchedule } from "./charges.js";
 import type { HoldPhase } from "./holds.js";
 import type { LedgerAccountKind, LedgerAccountToOpen } from "./kinds.js";
 import type {
@@ -35,9 +36,11 @@ export interface LedgerPosting {
   heads: Iterable<AccountHead>;
 }
 
-/** What the domain posts a transfer onto, read under the locks: the fee, the ledger heads, the last transaction. */
+/** What the domain posts a transfer onto, read under the locks: the fee and charges, the ledger heads, the last transaction. */
 export interface LedgerState {
   fee: { basisPoints: number; capKobo: number | null };
+  /** The operator's charges schedule, read with the fee (no read of its own). */
+  charges: ChargeSchedule;
   heads: Heads;
   /** The business's newest transaction (undefined before its first). */
   last: Pick<TransactionRecord, "ordinal" | "created_at"> | undefined;

@@ -23,6 +23,10 @@ export interface TransactionRecord {
   session_id: string;
   amount: number;
   fee: number;
+  /** The VAT on the fee and the receiver-side stamp duty (ledger/charges.ts), kobo, 0 when none. */
+  vat: number;
+  stamp_duty: number;
+  /** `amount - fee - vat - stamp_duty`: what the available balance gained. */
   net_amount: number;
   currency: string;
   /** The business's available balance right after this transaction. */
@@ -82,6 +86,9 @@ export interface PayoutRecord {
   reference: string;
   amount: number;
   fee: number;
+  /** The VAT on the fee and the stamp duty on the amount (ledger/charges.ts), held and posted with the fee. */
+  vat: number;
+  stamp_duty: number;
   currency: string;
   bank_code: string;
   bank_name: string;

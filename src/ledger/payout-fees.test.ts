@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import {
+  aboveCaps,
+  CBN_PAYOUT_FEE_CAPS,
   DEFAULT_PAYOUT_FEE_TIERS,
   formatPayoutFeeTiers,
   largestPayoutWithin,
@@ -106,6 +108,31 @@ describe("payout fee tiers", () => {
         }
         assert.equal(largestPayoutWithin(tiers, budget), most);
       }),
+    );
+  });
+
+  test("tiers above the CBN's caps are named by the first payout they overcharge", () => {
+    assert.equal(aboveCaps(DEFAULT_PAYOUT_FEE_TIERS, CBN_PAYOUT_FEE_CAPS), undefined);
+    assert.equal(aboveCaps([{ upTo: null, fee: 1_000 }], CBN_PAYOUT_FEE_CAPS), undefined);
+    assert.match(
+      aboveCaps([{ upTo: null, fee: 1_001 }], CBN_PAYOUT_FEE_CAPS) ?? "",
+      /1001 kobo on payouts above 0 kobo is above the cap of 1000 kobo on a payout of 1 kobo/,
+    );
+    // NGN 25 from NGN 5,000.01 is within the cap; from NGN 5,000 it is not.
+    const tiers = [
+      { upTo: 499_999, fee: 1_000 },
+      { upTo: null, fee: 2_500 },
+    ];
+    assert.match(aboveCaps(tiers, CBN_PAYOUT_FEE_CAPS) ?? "", /on a payout of 500000 kobo/);
+    assert.equal(
+      aboveCaps(
+        [
+          { upTo: 500_000, fee: 0 },
+          { upTo: null, fee: 2_500 },
+        ],
+        CBN_PAYOUT_FEE_CAPS,
+      ),
+      undefined,
     );
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { NO_CHARGES } from "./charges.js";
 import type { LedgerAccountKind } from "./kinds.js";
 import {
   type AccountHead,
@@ -30,6 +31,42 @@ test("a transfer with a fee moves the fee from available to revenue", () => {
     { kind: "available", amount: -2_250 },
     { kind: "revenue", amount: 2_250 },
   ]);
+});
+
+test("a charged transfer credits available the net, and each of fee, VAT and stamp duty its own account", () => {
+  assert.deepEqual(transferLegs(1_500_000, 22_500, { vat: 1_688, stampDuty: 5_000 }), [
+    { kind: "settlement", amount: -1_500_000 },
+    { kind: "available", amount: 1_470_812 },
+    { kind: "revenue", amount: 22_500 },
+    { kind: "vat_payable", amount: 1_688 },
+    { kind: "stamp_duty_payable", amount: 5_000 },
+  ]);
+  assert.deepEqual(transferLegs(10_000, 0, { vat: 0, stampDuty: 50 }), [
+    { kind: "settlement", amount: -10_000 },
+    { kind: "available", amount: 9_950 },
+    { kind: "stamp_duty_payable", amount: 50 },
+  ]);
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 2 ** 40 }),
+      fc.nat(1_000),
+      fc.nat(1_000),
+      fc.nat(1_000),
+      (amount, fee, vat, stampDuty) => {
+        fc.pre(fee + vat + stampDuty <= amount);
+        const legs = transferLegs(amount, fee, { vat, stampDuty });
+        assert.equal(
+          legs.reduce((sum, leg) => sum + leg.amount, 0),
+          0,
+        );
+        const on = (kind: string) =>
+          legs.filter((leg) => leg.kind === kind).reduce((t, l) => t + l.amount, 0);
+        assert.equal(on("available"), amount - fee - vat - stampDuty);
+        assert.deepEqual([on("revenue"), on("vat_payable"), on("stamp_duty_payable")], [fee, vat, stampDuty]);
+      },
+    ),
+  );
+  assert.throws(() => transferLegs(100, 90, { vat: 7, stampDuty: 5 }), RangeError, "more than the credit");
 });
 
 test("every posting sums to zero; impossible amounts and fees are refused", () => {
@@ -163,6 +200,7 @@ describe("postTransfer: a transfer's whole posting in one call", () => {
     transactionId: "txn_1",
     amount: 100_000,
     schedule: { basisPoints: 150, capKobo: null },
+    charges: NO_CHARGES,
     createdAt: "2026-12-07T10:00:00.000Z",
     received: 0,
   };

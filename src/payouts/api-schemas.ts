@@ -8,6 +8,7 @@ import type {
 } from "../core/api-types.js";
 import type { Assert, Describes } from "../core/contracts.js";
 import { displayTextOnTheWire } from "../core/wire-text.js";
+import { chargeLinesSchema } from "../ledger/charges.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_REFERENCE, PAYOUT_STATUSES } from "./validation.js";
 
 // Money out's bodies and answers as zod schemas, for the routes' answers, the OpenAPI document and
@@ -177,6 +178,10 @@ export const payoutSchema = z
       .meta({ examples: ["po_3c1e9b1a5f0c2a4e8a8e4c559a570d2f"] }),
     amount: kobo("What the receiver gets.").min(1),
     fee: kobo("The payout fee, taken with the amount; given back if the payout fails.").min(0),
+    charges: chargeLinesSchema.meta({
+      description:
+        "VAT on the fee and the stamp duty (NGN 10,000 and more), held with the fee: given back if the payout fails, kept if it is reversed. `[]` when none.",
+    }),
     currency: z.literal("NGN"),
     bankCode,
     bankName: z.string().meta({ examples: ["Guaranty Trust Bank"] }),
@@ -231,6 +236,7 @@ export const settlementSchema = z
       .meta({ examples: ["stl_7d0c2e9b4a1f4c3e9b8a6d5c4b3a2f10"] }),
     amount: kobo("Paid to the settlement account.").min(1),
     fee: kobo("The payout fee, taken with the amount; given back if the settlement fails.").min(0),
+    charges: chargeLinesSchema,
     currency: z.literal("NGN"),
     payoutId: z
       .string()

@@ -34,6 +34,8 @@ const payout = (status: PayoutStatus, extra: Partial<PayoutRecord> = {}): Payout
   reference: "ref-1",
   amount: 10_000,
   fee: 50,
+  vat: 0,
+  stamp_duty: 0,
   currency: "NGN",
   bank_code: "058",
   bank_name: "GTBank",

@@ -39,6 +39,7 @@ export function phasePosting(
     heads,
     id,
     createdAt,
+    { vat: Number(payout.vat), stampDuty: Number(payout.stamp_duty) },
   );
   return { id, businessId: payout.business_id, phase, createdAt, entries, heads: moved };
 }

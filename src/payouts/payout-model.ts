@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { EventType, Payout, PayoutInput, PayoutStatus, ResolvedBankAccount } from "../core/api-types.js";
 import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
+import { chargeLines } from "../ledger/charges.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
@@ -15,6 +16,7 @@ export const payoutView = (row: PayoutRecord): Payout => ({
   id: row.id,
   amount: Number(row.amount),
   fee: Number(row.fee),
+  charges: chargeLines({ vat: Number(row.vat), stampDuty: Number(row.stamp_duty) }),
   currency: row.currency,
   bankCode: row.bank_code,
   bankName: row.bank_name,

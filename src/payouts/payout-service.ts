@@ -13,11 +13,14 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
+import { type Charges, payoutCharges } from "../ledger/charges.js";
+import { heldFor } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { PayoutRecord, PayoutTermsRecord } from "../ledger/ledger-records.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
+import { readChargeSchedule } from "../storage/charge-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import {
@@ -167,6 +170,9 @@ export class PayoutService {
         locks,
         async (trx, { verification, terms, heads, latestEntry, volume }) => {
           const { dailyLimit, fee } = this.termsFor(order, limited, terms);
+          // Read in the payout's transaction: the schedule the hold charges by is the one in force.
+          const charges = payoutCharges(amount, fee, await readChargeSchedule(trx));
+          const needed = heldFor(amount, fee, charges);
           if (verification !== "completed")
             throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
           const createdAt = postingTime(latestEntry, locks.now);
@@ -177,9 +183,9 @@ export class PayoutService {
             );
           }
           const available = heads.get("available")?.balance ?? 0;
-          if (available < amount + fee) {
+          if (available < needed) {
             throw insufficientBalance(
-              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(amount + fee)} (amount ${formatNaira(amount)} and fee ${formatNaira(fee)})`,
+              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(needed)} (amount ${formatNaira(amount)}, fee ${formatNaira(fee)}${chargesText(charges)})`,
             );
           }
           const row: PayoutRecord = {
@@ -188,6 +194,8 @@ export class PayoutService {
             reference: order.reference ?? id,
             amount,
             fee,
+            vat: charges.vat,
+            stamp_duty: charges.stampDuty,
             currency: "NGN",
             bank_code: order.destination.bankCode,
             bank_name: order.destination.bankName,
@@ -215,7 +223,9 @@ export class PayoutService {
       );
     } catch (error) {
       if (isNegativeBalanceRefusal(error)) {
-        throw insufficientBalance("the available balance does not cover this payout's amount and fee");
+        throw insufficientBalance(
+          "the available balance does not cover this payout's amount, fee and charges",
+        );
       }
       if (order.reference !== undefined && isUniqueViolationOf(error, PAYOUT_REFERENCE_KEY)) {
         // Another request with this reference committed first.
@@ -294,3 +304,7 @@ export class PayoutService {
     return latest && payoutView(latest);
   }
 }
+
+/** A payout's charges for a refusal's message: ", VAT NGN 1.88, stamp duty NGN 50.00", or nothing. */
+const chargesText = ({ vat, stampDuty }: Charges) =>
+  `${vat > 0 ? `, VAT ${formatNaira(vat)}` : ""}${stampDuty > 0 ? `, stamp duty ${formatNaira(stampDuty)}` : ""}`;

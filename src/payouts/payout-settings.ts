@@ -2,9 +2,13 @@ import { type Clock, isoNow } from "../clock.js";
 import { lagosDayStart } from "../core/lagos-time.js";
 import { insufficientBalance, payoutLimitExceeded } from "../core/money-out-errors.js";
 import { AppError, validationFailed } from "../errors.js";
+import { type ChargeLine, chargeLines, payoutCharges } from "../ledger/charges.js";
+import { heldFor } from "../ledger/holds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { PayoutTermsRecord } from "../ledger/ledger-records.js";
 import {
+  aboveCaps,
+  CBN_PAYOUT_FEE_CAPS,
   checkPayoutFeeTiers,
   DEFAULT_PAYOUT_FEE_TIERS,
   type PayoutFeeTier,
@@ -13,6 +17,7 @@ import {
 } from "../ledger/payout-fees.js";
 import { payoutIpsOf, updatePayoutIps } from "../storage/api-key-repository.js";
 import { readPayoutFeeTiers, updatePayoutFeeTiers } from "../storage/business-repository.js";
+import { readChargeSchedule } from "../storage/charge-repository.js";
 import type { Storage } from "../storage/database.js";
 import { ledgerBalances } from "../storage/ledger-repository.js";
 import { payoutTermsOf, payoutVolumeSince, updatePayoutTerms } from "../storage/payout-repository.js";
@@ -23,6 +28,8 @@ import { LIMIT_COUNTS } from "./payout-model.js";
 export interface PayoutSettingsOptions {
   storage: Storage;
   now?: Clock;
+  /** The caps a business's fee tiers stay within unless the operator says otherwise (default: the CBN's). */
+  feeCaps?: readonly PayoutFeeTier[];
 }
 
 /** The most one payout may be unless the operator sets another: NGN 5,000,000. */
@@ -92,12 +99,15 @@ export class PayoutSettings {
    * naira, beside the amount: the limit of one payout, the day's limit, the available balance.
    * The hold checks each again under the ledger's locks; this only says it first.
    */
-  async preview(businessId: string, amount: number): Promise<{ fee: number }> {
+  async preview(businessId: string, amount: number): Promise<{ fee: number; charges: ChargeLine[] }> {
     const { db } = this.options.storage;
     const row = await payoutTermsOf(db, businessId);
     if (!row) throw validationFailed(`no business has id ${businessId}`);
     const { perPayoutLimit, dailyLimit } = termsOf(row);
     const fee = payoutFee(feeTiersOf(row.payout_fee_tiers), amount);
+    const charged = payoutCharges(amount, fee, await readChargeSchedule(db));
+    const charges = chargeLines(charged);
+    const needed = heldFor(amount, fee, charged);
     const beside = (error: AppError) =>
       new AppError(error.code, error.statusCode, error.message, { fields: { amount: error.message } });
     if (amount > perPayoutLimit) {
@@ -116,14 +126,15 @@ export class PayoutSettings {
       );
     }
     const { available } = await ledgerBalances(db, businessId);
-    if (available < amount + fee) {
+    if (available < needed) {
+      const what = charges.length > 0 ? "its fee and charges" : `its fee of ${formatNaira(fee)}`;
       throw beside(
         insufficientBalance(
-          `${formatNaira(amount)} and its fee of ${formatNaira(fee)} come to ${formatNaira(amount + fee)}, more than your available balance of ${formatNaira(available)}`,
+          `${formatNaira(amount)} and ${what} come to ${formatNaira(needed)}, more than your available balance of ${formatNaira(available)}`,
         ),
       );
     }
-    return { fee };
+    return { fee, charges };
   }
 
   /** The business's API switch and limits. 400 when there is no such business. */
@@ -161,8 +172,16 @@ export class PayoutSettings {
     if (!updated) throw validationFailed(`no business has id ${businessId}`);
   }
 
-  /** Sets the tiers (null: back to the default); every future payout of the business pays them. */
-  async setFeeTiers(businessId: string, tiers: readonly PayoutFeeTier[] | null): Promise<void> {
+  /**
+   * Sets the tiers (null: back to the default); every future payout of the business pays them.
+   * Tiers above the fee caps (the CBN's by default) are refused unless `aboveCaps` says the
+   * operator means it.
+   */
+  async setFeeTiers(
+    businessId: string,
+    tiers: readonly PayoutFeeTier[] | null,
+    { aboveCaps: allowed = false }: { aboveCaps?: boolean } = {},
+  ): Promise<void> {
     if (tiers !== null) {
       try {
         checkPayoutFeeTiers(tiers);
@@ -170,6 +189,9 @@ export class PayoutSettings {
         if (error instanceof PayoutFeeTiersError) throw validationFailed(error.message);
         throw error;
       }
+      const above = aboveCaps(tiers, this.options.feeCaps ?? CBN_PAYOUT_FEE_CAPS);
+      if (above !== undefined && !allowed)
+        throw validationFailed(`${above} (the CBN's caps on a transfer's fee): say so to charge above them`);
     }
     const stored = tiers === null ? null : JSON.stringify(tiers.map(({ upTo, fee }) => ({ upTo, fee })));
     const updated = await writeTransaction(this.options.storage, (trx) =>

@@ -12,9 +12,11 @@ import {
 } from "../core/money-out-errors.js";
 import { type ListQuery, listOffset } from "../core/validation.js";
 import { ErrorCode, isAppError, validationFailed } from "../errors.js";
+import { type ChargeLine, chargeLines, payoutCharges } from "../ledger/charges.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { SettlementRecord } from "../ledger/ledger-records.js";
 import { largestPayoutWithin, payoutFee } from "../ledger/payout-fees.js";
+import { readChargeSchedule } from "../storage/charge-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isUniqueViolationOf } from "../storage/errors.js";
 import type { Executor } from "../storage/executor.js";
@@ -60,6 +62,8 @@ interface SettlementWithPayout {
   createdAt: string;
   amount: number;
   fee: number;
+  vat: number;
+  stampDuty: number;
   currency: string;
   status: PayoutStatus;
   failureReason: string | null;
@@ -77,6 +81,7 @@ export const settlementView = (settlement: SettlementWithPayout): Settlement => 
   id: settlement.id,
   amount: Number(settlement.amount),
   fee: Number(settlement.fee),
+  charges: chargeLines({ vat: Number(settlement.vat), stampDuty: Number(settlement.stampDuty) }),
   currency: settlement.currency,
   payoutId: settlement.payoutId,
   status: settlement.status,
@@ -104,6 +109,8 @@ const PERIOD_KEY = {
 export interface SettlementQuote {
   amount: number;
   fee: number;
+  /** VAT on the fee and the stamp duty, as the payout would be charged them now. */
+  charges: ChargeLine[];
   available: number;
   reserve: number;
 }
@@ -186,13 +193,16 @@ export class SettlementService {
     if (!payoutTerms) throw validationFailed(`no business has id ${businessId}`);
     const tiers = feeTiersOf(payoutTerms.payout_fee_tiers);
     const { available } = await ledgerBalances(storage.db, businessId);
-    const amount = largestPayoutWithin(tiers, available - terms.reserve);
+    const schedule = await readChargeSchedule(storage.db);
+    const amount = largestPayoutWithin(tiers, available - terms.reserve, schedule);
     if (amount < 1) {
       throw nothingToSettle(
-        `the available balance, ${formatNaira(available)}, does not cover a settlement's fee above the reserve of ${formatNaira(terms.reserve)}`,
+        `the available balance, ${formatNaira(available)}, does not cover a settlement's fee and charges above the reserve of ${formatNaira(terms.reserve)}`,
       );
     }
-    const quote = { amount, fee: payoutFee(tiers, amount), available, reserve: terms.reserve };
+    const fee = payoutFee(tiers, amount);
+    const charges = chargeLines(payoutCharges(amount, fee, schedule));
+    const quote = { amount, fee, charges, available, reserve: terms.reserve };
     return { account: terms.account, quote };
   }
 

@@ -45,7 +45,7 @@ export function unbalancedTransactions(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** Per business: the sums of its transactions' amounts, fees and nets, their count and highest ordinal. */
+/** Per business: the sums of its transactions' amounts, fees, charges and nets, their count and highest ordinal. */
 export function transactionTotals(db: Executor, businessId?: string) {
   let query = db
     .selectFrom("transactions")
@@ -53,6 +53,8 @@ export function transactionTotals(db: Executor, businessId?: string) {
       "business_id",
       eb.fn.sum<number>("amount").as("amount"),
       eb.fn.sum<number>("fee").as("fee"),
+      eb.fn.sum<number>("vat").as("vat"),
+      eb.fn.sum<number>("stamp_duty").as("stamp_duty"),
       eb.fn.sum<number>("net_amount").as("net"),
       eb.fn.count<number>("id").as("count"),
       eb.fn.max<number>("ordinal").as("max_ordinal"),
@@ -62,12 +64,12 @@ export function transactionTotals(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** Transactions whose own arithmetic is wrong: net is not amount less fee. */
+/** Transactions whose own arithmetic is wrong: net is not amount less fee and charges. */
 export function miscomputedTransactions(db: Executor, businessId?: string) {
   let query = db
     .selectFrom("transactions")
-    .select(["id", "amount", "fee", "net_amount"])
-    .where(sql<boolean>`net_amount != amount - fee`);
+    .select(["id", "amount", "fee", "vat", "stamp_duty", "net_amount"])
+    .where(sql<boolean>`net_amount != amount - fee - vat - stamp_duty`);
   if (businessId !== undefined) query = query.where("business_id", "=", businessId);
   return query.execute();
 }

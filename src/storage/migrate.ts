@@ -43,6 +43,7 @@ import * as oneTransferLookup from "./migrations/0039-one-transfer-lookup.js";
 import * as keptPostingPlans from "./migrations/0040-kept-posting-plans.js";
 import * as nipSessions from "./migrations/0041-nip-sessions.js";
 import * as deadlines from "./migrations/0042-deadlines.js";
+import * as charges from "./migrations/0043-charges.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -88,6 +89,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0040-kept-posting-plans": keptPostingPlans,
   "0041-nip-sessions": nipSessions,
   "0042-deadlines": deadlines,
+  "0043-charges": charges,
 };
 
 /** Every migration, in the order they apply. */

@@ -12,6 +12,8 @@ export function payoutTotals(db: Executor, businessId?: string) {
       "status",
       eb.fn.sum<number>("amount").as("amount"),
       eb.fn.sum<number>("fee").as("fee"),
+      eb.fn.sum<number>("vat").as("vat"),
+      eb.fn.sum<number>("stamp_duty").as("stamp_duty"),
     ])
     .groupBy(["business_id", "status"]);
   if (businessId !== undefined) query = query.where("business_id", "=", businessId);

@@ -19,6 +19,17 @@ export interface LedgerAccountsTable {
   created_at: string;
 }
 
+/** The operator's charges schedule: one row (id 1), the switches 0 or 1 (migration 0043). */
+export interface ChargeScheduleTable {
+  id: number;
+  vat_basis_points: number;
+  stamp_duty_kobo: number;
+  stamp_duty_threshold_kobo: number;
+  stamp_duty_on_payouts: number;
+  stamp_duty_on_credits: number;
+  updated_at: string;
+}
+
 /** An accepted inbound transfer. Append-only (triggers refuse UPDATE and DELETE). */
 export type TransactionsTable = TransactionRecord;
 

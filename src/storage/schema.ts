@@ -12,6 +12,7 @@ import type {
   WebhookEndpointsTable,
 } from "./schema-events.js";
 import type {
+  ChargeScheduleTable,
   LedgerAccountsTable,
   LedgerCheckpointsTable,
   LedgerEntriesTable,
@@ -231,6 +232,7 @@ export interface Database {
   verification_events: VerificationEventsTable;
   virtual_bank_accounts: VirtualBankAccountsTable;
   ledger_accounts: LedgerAccountsTable;
+  charge_schedule: ChargeScheduleTable;
   transactions: TransactionsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_checkpoints: LedgerCheckpointsTable;

@@ -124,6 +124,8 @@ function withPayout(db: Executor) {
       "settlements.created_at as createdAt",
       "payouts.amount",
       "payouts.fee",
+      "payouts.vat",
+      "payouts.stamp_duty as stampDuty",
       "payouts.currency",
       "payouts.status",
       "payouts.failure_reason as failureReason",

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ChargeSchedule } from "../ledger/charges.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
 import type { ConflictInput } from "../ledger/ledger-records.js";
 import type { AccountHead } from "../ledger/posting.js";
@@ -53,16 +54,47 @@ export async function openedHeads(
   return headMap(await read());
 }
 
-/** The account found by number (FIND_ACCOUNT_BY_NUMBER), with its number's retirement and its business's fee. */
+/**
+ * The account found by number (FIND_ACCOUNT_BY_NUMBER), with its number's retirement, its
+ * business's fee and the operator's charges schedule (read in the same statement: migration 0043).
+ */
 export type FoundRow = AccountRow & {
   number_retired_at: string | null;
   fee_basis_points: number;
   fee_cap_kobo: number | null;
-};
+} & ChargeColumns;
+
+/** The charge schedule's columns as the transfers' look-ups select them. */
+interface ChargeColumns {
+  charge_vat_basis_points: number;
+  charge_stamp_duty_kobo: number;
+  charge_stamp_duty_threshold_kobo: number;
+  charge_stamp_duty_on_payouts: number | boolean;
+  charge_stamp_duty_on_credits: number | boolean;
+}
+
+/** The schedule's columns (charge_schedule's, or as the look-ups alias them) in the ledger's names. */
+export const chargeScheduleOf = (row: ChargeColumns): ChargeSchedule => ({
+  vatBasisPoints: Number(row.charge_vat_basis_points),
+  stampDutyKobo: Number(row.charge_stamp_duty_kobo),
+  stampDutyThresholdKobo: Number(row.charge_stamp_duty_threshold_kobo),
+  stampDutyOnPayouts: Number(row.charge_stamp_duty_on_payouts) === 1,
+  stampDutyOnCredits: Number(row.charge_stamp_duty_on_credits) === 1,
+});
 
 export function destination(row: FoundRow | undefined) {
   if (!row) return undefined;
-  const { number_retired_at, fee_basis_points, fee_cap_kobo, ...account } = row;
+  const {
+    number_retired_at,
+    fee_basis_points,
+    fee_cap_kobo,
+    charge_vat_basis_points,
+    charge_stamp_duty_kobo,
+    charge_stamp_duty_threshold_kobo,
+    charge_stamp_duty_on_payouts,
+    charge_stamp_duty_on_credits,
+    ...account
+  } = row;
   return {
     account,
     retiredAt: number_retired_at,
@@ -70,6 +102,7 @@ export function destination(row: FoundRow | undefined) {
       basisPoints: Number(fee_basis_points),
       capKobo: fee_cap_kobo === null ? null : Number(fee_cap_kobo),
     },
+    charges: chargeScheduleOf(row),
   };
 }
 
@@ -95,6 +128,8 @@ export const TRANSACTION_COLUMNS = [
   "session_id",
   "amount",
   "fee",
+  "vat",
+  "stamp_duty",
   "net_amount",
   "currency",
   "balance_after",

@@ -5,12 +5,14 @@ import { transactionQuery } from "../../src/collections/validation.js";
 import { CLI } from "../../src/core/actor.js";
 import { check } from "../../src/core/validation.js";
 import { AppError } from "../../src/errors.js";
+import { setChargeSchedule } from "../../src/ledger-audit/charges.js";
 import { SANDBOX_PAYEES } from "../../src/providers/bank-directory.js";
 import {
   MAX_TRANSFER_KOBO,
-  Model,
+  type Model,
   type ModelAccount,
   type ModelBusiness,
+  type ModelChargeSchedule,
   type PayoutOutcome,
   type Policy,
   type SentNotification,
@@ -173,6 +175,32 @@ class SetFee extends Step {
   }
   toString() {
     return `fee(b${this.business}, ${this.basisPoints} bp, cap ${this.capKobo})`;
+  }
+}
+
+/** The operator sets the charges schedule (issue 46): VAT on fees, the stamp duty on either side. */
+class SetCharges extends Step {
+  constructor(readonly schedule: ModelChargeSchedule) {
+    super();
+  }
+  async step(model: Model, real: Real) {
+    const { vatBasisPoints, stampDutyKobo, stampDutyThresholdKobo, onPayouts, onCredits } = this.schedule;
+    await setChargeSchedule(
+      real.services.storage.db,
+      {
+        vatBasisPoints,
+        stampDutyKobo,
+        stampDutyThresholdKobo,
+        stampDutyOnPayouts: onPayouts,
+        stampDutyOnCredits: onCredits,
+      },
+      new Date(model.now).toISOString(),
+    );
+    model.charges = this.schedule;
+  }
+  toString() {
+    const s = this.schedule;
+    return `charges(vat ${s.vatBasisPoints} bp, stamp ${s.stampDutyKobo} from ${s.stampDutyThresholdKobo}, out ${s.onPayouts}, in ${s.onCredits})`;
   }
 }
 
@@ -399,7 +427,7 @@ class Settle extends Step {
     super();
   }
   async step(model: Model, real: Real) {
-    const amount = Model.settlementAmount((model.businesses[this.business] as ModelBusiness).available);
+    const amount = model.settlementAmount((model.businesses[this.business] as ModelBusiness).available);
     const expected =
       amount < 1
         ? "NOTHING_TO_SETTLE"
@@ -489,6 +517,15 @@ export const steps: Array<fc.Arbitrary<Command>> = [
     .map(([pick, part]) => new Refund(pick, part)),
   business.map((b) => new Settle(b)),
   fc.constant(new BankFinishes()),
+  fc
+    .record({
+      vatBasisPoints: fc.constantFrom(0, 750, 1_000, 333),
+      stampDutyKobo: fc.constantFrom(50, 1_000),
+      stampDutyThresholdKobo: fc.constantFrom(10_000, 5_000, 1_000_000),
+      onPayouts: fc.boolean(),
+      onCredits: fc.boolean(),
+    })
+    .map((schedule) => new SetCharges(schedule)),
 ];
 
 /**
@@ -503,6 +540,13 @@ export function coverageScenario(): Command[] {
   return [
     new GeneratePermanent(0, 0),
     new SetFee(0, 150, 100),
+    new SetCharges({
+      vatBasisPoints: 750,
+      stampDutyKobo: 50,
+      stampDutyThresholdKobo: 5_000,
+      onPayouts: true,
+      onCredits: true,
+    }),
     new Transfer(issued(0), any(5_000)), // credited
     new Resend(0, "none"), // duplicate
     new Resend(0, "amount"), // conflict

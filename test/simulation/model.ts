@@ -18,12 +18,25 @@ export interface ModelAccount {
   transfers: number;
 }
 
+/** VAT on the fee and the stamp duty of one posting, written as the API lists them. */
+export type ModelCharges = Array<{ kind: "vat" | "stamp_duty"; amount: number }>;
+
 export interface ModelTransaction {
   sessionId: string;
   accountNumber: string;
   amount: number;
   fee: number;
+  charges: ModelCharges;
   balanceAfter: number;
+}
+
+/** The operator's charges schedule (issue 46), as the model restates it. */
+export interface ModelChargeSchedule {
+  vatBasisPoints: number;
+  stampDutyKobo: number;
+  stampDutyThresholdKobo: number;
+  onPayouts: boolean;
+  onCredits: boolean;
 }
 
 /** What a payout's destination always does (the sandbox's fixed outcomes). */
@@ -34,6 +47,8 @@ export interface ModelPayout {
   kind: "payout" | "refund" | "settlement";
   amount: number;
   fee: number;
+  vat: number;
+  stampDuty: number;
   outcome: PayoutOutcome;
   status: "pending" | PayoutOutcome;
   /** A refund's payment (its session id). */
@@ -52,6 +67,9 @@ export interface ModelBusiness {
   received: number;
   /** Collection fees and the fees of posted payouts. */
   fees: number;
+  /** VAT and stamp duty charged on credits and on posted payouts (owed to the state). */
+  vat: number;
+  stampDuty: number;
   /** Oldest first. */
   transactions: ModelTransaction[];
   /** Oldest first. */
@@ -88,6 +106,14 @@ export class Model {
   readonly recorded = new Map<string, SentNotification>();
   /** Every notification sent (recorded or refused), for duplicates and conflicts. */
   readonly sent: SentNotification[] = [];
+  /** Nothing charged until the operator sets it. */
+  charges: ModelChargeSchedule = {
+    vatBasisPoints: 0,
+    stampDutyKobo: 5_000,
+    stampDutyThresholdKobo: 1_000_000,
+    onPayouts: false,
+    onCredits: false,
+  };
 
   constructor(businesses: Array<{ id: string; name: string }>, now: number) {
     this.now = now;
@@ -99,6 +125,8 @@ export class Model {
       paidOut: 0,
       received: 0,
       fees: 0,
+      vat: 0,
+      stampDuty: 0,
       transactions: [],
       payouts: [],
     }));
@@ -117,14 +145,43 @@ export class Model {
     return 5_000;
   }
 
-  /** The largest settlement whose amount and fee fit in `budget`: the best of each fee tier's range. */
-  static settlementAmount(budget: number): number {
-    const candidates = [
-      Math.min(500_000, budget - 1_000), // 1 to 500,000 kobo: NGN 10
-      Math.min(5_000_000, budget - 2_500), // to 5,000,000: NGN 25
-      budget - 5_000, // above: NGN 50
-    ].filter((amount, tier) => amount >= ([1, 500_001, 5_000_001][tier] ?? 1));
-    return Math.max(0, ...candidates);
+  /** VAT on a fee: basis points of it, half up to whole kobo. */
+  vat(fee: number): number {
+    return Math.floor((fee * this.charges.vatBasisPoints + 5_000) / 10_000);
+  }
+
+  /** The stamp duty on a transfer of `amount`, out (a payout) or in (a credit). */
+  stampDuty(amount: number, out: boolean): number {
+    const on = out ? this.charges.onPayouts : this.charges.onCredits;
+    return on && amount >= this.charges.stampDutyThresholdKobo ? this.charges.stampDutyKobo : 0;
+  }
+
+  /** What a payout of `amount` takes from available: amount, fee, VAT on it and the stamp duty. */
+  held(amount: number): number {
+    const fee = Model.payoutFee(amount);
+    return amount + fee + this.vat(fee) + this.stampDuty(amount, true);
+  }
+
+  /**
+   * The largest settlement whose amount, fee and charges fit in `budget`. What a payout holds rises
+   * strictly with its amount (the fee tiers, and the stamp duty, only rise), so a binary search finds it.
+   */
+  settlementAmount(budget: number): number {
+    let low = 0;
+    let high = Math.max(0, budget);
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (this.held(middle) <= budget) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  static lines(vat: number, stampDuty: number): ModelCharges {
+    return [
+      ...(vat > 0 ? [{ kind: "vat" as const, amount: vat }] : []),
+      ...(stampDuty > 0 ? [{ kind: "stamp_duty" as const, amount: stampDuty }] : []),
+    ];
   }
 
   /**
@@ -133,7 +190,7 @@ export class Model {
    */
   hold(
     index: number,
-    payout: Omit<ModelPayout, "fee" | "status">,
+    payout: Omit<ModelPayout, "fee" | "vat" | "stampDuty" | "status">,
   ): "held" | "INSUFFICIENT_BALANCE" | "REFUND_EXCEEDS_PAYMENT" {
     const business = this.businesses[index] as ModelBusiness;
     if (payout.refundOf !== null) {
@@ -141,10 +198,12 @@ export class Model {
       if (this.refunded(index, payout.refundOf) + payout.amount > paid) return "REFUND_EXCEEDS_PAYMENT";
     }
     const fee = Model.payoutFee(payout.amount);
-    if (business.available < payout.amount + fee) return "INSUFFICIENT_BALANCE";
-    business.available -= payout.amount + fee;
-    business.pending += payout.amount + fee;
-    business.payouts.push({ ...payout, fee, status: "pending" });
+    const held = this.held(payout.amount);
+    if (business.available < held) return "INSUFFICIENT_BALANCE";
+    business.available -= held;
+    business.pending += held;
+    const charges = { vat: this.vat(fee), stampDuty: this.stampDuty(payout.amount, true) };
+    business.payouts.push({ ...payout, fee, ...charges, status: "pending" });
     return "held";
   }
 
@@ -159,12 +218,14 @@ export class Model {
   finishPayouts(): void {
     for (const business of this.businesses) {
       for (const payout of business.payouts.filter((p) => p.status === "pending")) {
-        const held = payout.amount + payout.fee;
+        const held = payout.amount + payout.fee + payout.vat + payout.stampDuty;
         business.pending -= held;
         if (payout.outcome === "failed") {
           business.available += held;
         } else {
           business.fees += payout.fee;
+          business.vat += payout.vat;
+          business.stampDuty += payout.stampDuty;
           if (payout.outcome === "reversed") business.available += payout.amount;
           else business.paidOut += payout.amount;
         }
@@ -208,17 +269,23 @@ export class Model {
     const account = this.owner(notification.accountNumber);
     if (!account) throw new Error(`model: no account ${notification.accountNumber}`);
     const business = this.businesses[account.businessIndex] as ModelBusiness;
+    // The simulation's fees (at most 5 %) and stamp duty (below half its threshold) always fit in the credit.
     const fee = Model.fee(notification.amount, business.fee);
+    const vat = this.vat(fee);
+    const stampDuty = this.stampDuty(notification.amount, false);
     account.received += notification.amount;
     account.transfers++;
     business.received += notification.amount;
     business.fees += fee;
-    business.available += notification.amount - fee;
+    business.vat += vat;
+    business.stampDuty += stampDuty;
+    business.available += notification.amount - fee - vat - stampDuty;
     business.transactions.push({
       sessionId: notification.sessionId,
       accountNumber: notification.accountNumber,
       amount: notification.amount,
       fee,
+      charges: Model.lines(vat, stampDuty),
       balanceAfter: business.available,
     });
     this.recorded.set(notification.sessionId, notification);

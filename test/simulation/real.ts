@@ -5,7 +5,8 @@ import { check } from "../../src/core/validation.js";
 import { AppError } from "../../src/errors.js";
 import { payoutQuery } from "../../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../../src/providers/bank-directory.js";
-import type { Model, ModelAccount, Outcome, SentNotification } from "./model.js";
+import { ledgerBalances } from "../../src/storage/ledger-repository.js";
+import { Model, type ModelAccount, type Outcome, type SentNotification } from "./model.js";
 
 // The real side of the simulation: the services (an injected clock, the embedded bank), how a
 // notification is sent to them, and the comparison of everything they hold with the model.
@@ -103,18 +104,34 @@ export async function compare(model: Model, real: Real): Promise<void> {
       totalFees: business.fees,
       currency: "NGN",
     });
-    // Money is conserved: what came in is available, held, paid out, or earned as fees.
+    // The charges' liability accounts hold what the model charged (issue 46).
+    const ledger = await ledgerBalances(real.services.storage.db, who.businessId);
+    assert.deepEqual(
+      { vat: ledger.vat_payable, stampDuty: ledger.stamp_duty_payable },
+      { vat: business.vat, stampDuty: business.stampDuty },
+      `${business.name}: charges`,
+    );
+    // Money is conserved: what came in is available, held, paid out, or earned as fees, VAT and stamp duty.
     assert.equal(
       business.received,
-      business.available + business.pending + business.paidOut + business.fees,
+      business.available +
+        business.pending +
+        business.paidOut +
+        business.fees +
+        business.vat +
+        business.stampDuty,
       `${business.name}: conservation`,
     );
     const payouts = await real.services.payoutListing.list(who, check(payoutQuery, { limit: "100" }));
     // Payouts made at one frozen instant list in id order: compared as a set.
-    const ordered = (rows: Array<[number, number, string]>) => rows.map((row) => row.join(" ")).sort();
+    const ordered = (rows: Array<Array<number | string>>) => rows.map((row) => row.join(" ")).sort();
     assert.deepEqual(
-      ordered(payouts.items.map((p) => [p.amount, p.fee, p.status])),
-      ordered(business.payouts.slice(-100).map((p) => [p.amount, p.fee, p.status])),
+      ordered(payouts.items.map((p) => [p.amount, p.fee, JSON.stringify(p.charges), p.status])),
+      ordered(
+        business.payouts
+          .slice(-100)
+          .map((p) => [p.amount, p.fee, JSON.stringify(Model.lines(p.vat, p.stampDuty)), p.status]),
+      ),
       `${business.name}: payouts`,
     );
     const page = await collections.listTransactions(
@@ -129,6 +146,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
           accountNumber: t.accountNumber,
           amount: t.amount,
           fee: t.fee,
+          charges: t.charges,
           balanceAfter: t.balanceAfter,
         }))
         .reverse(),

@@ -85,16 +85,18 @@ export const PAYOUT_COMMANDS: readonly Command[] = [
   },
   {
     name: "business set-payout-fee",
-    synopsis: '<businessId> --tiers "<upTo>:<fee>,...,*:<fee>" | --tiers default [--json]',
+    synopsis: '<businessId> --tiers "<upTo>:<fee>,...,*:<fee>" | --tiers default [--above-cbn-caps] [--json]',
     description: [
       "Set the flat fee on each future payout of the business, by the payout's size, in kobo:",
       '"500000:1000,5000000:2500,*:5000" charges 1000 kobo (NGN 10) up to NGN 5,000, 2500 up to',
       "NGN 50,000 and 5000 above (the default: --tiers default puts it back). Limits rise, the last",
-      "tier is * (every larger payout). Without --tiers, prints the business's schedule.",
+      "tier is * (every larger payout). Without --tiers, prints the business's schedule. Tiers above",
+      "the CBN's caps on a transfer's fee (PAYOUT_FEE_CAPS) are refused without --above-cbn-caps.",
     ],
     run: async (args, { io, services }) => {
       const { values, positionals: rest } = parse(args, {
         tiers: { type: "string" },
+        "above-cbn-caps": { type: "boolean" },
         json: { type: "boolean" },
       });
       const [id] = positionals(rest, 1, "<businessId>") as [string];
@@ -110,7 +112,8 @@ export const PAYOUT_COMMANDS: readonly Command[] = [
         }
       }
       const { payoutSettings } = await services();
-      if (tiers !== undefined) await payoutSettings.setFeeTiers(business, tiers);
+      if (tiers !== undefined)
+        await payoutSettings.setFeeTiers(business, tiers, { aboveCaps: values["above-cbn-caps"] === true });
       const now = await payoutSettings.feeTiers(business);
       if (values.json) return json(io, { businessId: business, tiers: now.tiers, isDefault: now.isDefault });
       io.stdout(

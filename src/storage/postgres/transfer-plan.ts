@@ -106,7 +106,7 @@ export function decideAll(
       // Posted onto a copy: a refusal part-way leaves the batch's heads as they were.
       const after = new Map(heads);
       const posting = decide.post(
-        account && { ...account, ledger: { fee: account.fee, heads: after, last } },
+        account && { ...account, ledger: { fee: account.fee, charges: account.charges, heads: after, last } },
       );
       heads = after;
       last = { ordinal: posting.transaction.ordinal, created_at: posting.transaction.created_at };

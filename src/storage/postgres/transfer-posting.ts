@@ -34,6 +34,8 @@ const TRANSACTION_ARRAY_TYPES: Partial<Record<(typeof TRANSACTION_COLUMNS)[numbe
   account_ordinal: "integer",
   amount: "bigint",
   fee: "bigint",
+  vat: "bigint",
+  stamp_duty: "bigint",
   net_amount: "bigint",
   balance_after: "bigint",
 };

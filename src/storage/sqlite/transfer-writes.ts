@@ -60,7 +60,7 @@ function ingestNow<R>(
     const business_id = found.account.business_id;
     const heads = openLedgerNow(db, business_id, decide.ledgerKinds, now);
     const last = prepared(db, LAST_TRANSACTION).get({ business_id }) as LedgerState["last"];
-    ledger = { fee: found.fee, heads: headMap(heads), last };
+    ledger = { fee: found.fee, charges: found.charges, heads: headMap(heads), last };
   }
   const posting = decide.post(found && ledger && { ...found, ledger });
   const { transaction } = posting;
@@ -77,11 +77,16 @@ const SET_ACCOUNT_TOTALS =
   "update accounts set total_received = @total_received, transfer_count = @transfer_count where id = @account_id";
 
 // PostgreSQL reads the same in one call (migration 0036, vas_transfer_lookups).
-/** The account a number was issued to, with the number's retirement and the business's fee. */
-const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo
+/** The account a number was issued to, with the number's retirement, the business's fee and the charges. */
+const FIND_ACCOUNT_BY_NUMBER = `select a.*, n.retired_at as number_retired_at, b.fee_basis_points, b.fee_cap_kobo,
+    c.vat_basis_points as charge_vat_basis_points, c.stamp_duty_kobo as charge_stamp_duty_kobo,
+    c.stamp_duty_threshold_kobo as charge_stamp_duty_threshold_kobo,
+    c.stamp_duty_on_payouts as charge_stamp_duty_on_payouts,
+    c.stamp_duty_on_credits as charge_stamp_duty_on_credits
   from account_numbers n
   join accounts a on a.id = n.account_id
   join businesses b on b.id = a.business_id
+  cross join charge_schedule c
   where n.account_number = @account_number`;
 
 /** The transaction recorded for a bank session id. */
