@@ -50,6 +50,8 @@ interface AccountRecord extends ListedAccount {
   amountPolicy: AmountPolicy | null;
   /** Kobo received, all transfers, gross of fees. */
   totalReceived: number;
+  /** Its KYC tier (tiers.ts). */
+  tier: number;
 }
 
 export interface AccountLifecycleOptions {
@@ -157,6 +159,7 @@ export class AccountLifecycle {
       amountPolicy: account.amountPolicy,
       totalReceived: Number(account.totalReceived),
       ...paymentProgress(expected, Number(account.totalReceived)),
+      tier: Number(account.tier),
     };
   }
 

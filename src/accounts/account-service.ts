@@ -27,6 +27,7 @@ import type {
   PermanentAccount,
   TemporaryAccount,
 } from "./account-views.js";
+import { identityTier } from "./tiers.js";
 import { type Identity, type PermanentInput, type TemporaryInput, temporaryInput } from "./validation.js";
 
 export interface AccountServiceOptions {
@@ -65,6 +66,10 @@ export function accountSummary(account: ListedAccount, bankName: string, now: nu
 function unverifiedRefusal(error: unknown): never {
   throw isUnverifiedNumberRefusal(error) ? businessNotVerified() : error;
 }
+
+/** An identity number's keyed fingerprint: comparable, not reversible (the number is never stored). */
+export const fingerprint = (key: Buffer, identity: Identity) =>
+  createHmac("sha256", key).update(`${identity.type}:${identity.number}`).digest("hex");
 
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
@@ -109,7 +114,7 @@ export class AccountService {
             accountNumber: issued.accountNumber,
             accountName: issued.accountName,
             customerName: input.name,
-            ...this.identityOf(input.identity),
+            ...this.identityOf(input.identity, input.second),
             updatedAt: now,
             // The next version of the account's number; a re-issue also reactivates: the
             // customer's new number takes payments.
@@ -277,7 +282,7 @@ export class AccountService {
       accountName: issued.accountName,
       customerName: input.name,
       email: input.email,
-      ...this.identityOf(input.identity),
+      ...this.identityOf(input.identity, input.second),
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -300,13 +305,15 @@ export class AccountService {
     };
   }
 
-  private identityOf(identity: Identity): AccountIdentity {
+  /** The identities as the account keeps them (fingerprints and last 4 digits), and the tier they give it. */
+  private identityOf(identity: Identity, second: Identity | null | undefined): AccountIdentity {
     return {
       identityType: identity.type,
-      identityFingerprint: createHmac("sha256", this.options.fingerprintKey)
-        .update(`${identity.type}:${identity.number}`)
-        .digest("hex"),
+      identityFingerprint: fingerprint(this.options.fingerprintKey, identity),
       identityLast4: identity.number.slice(-4),
+      secondIdentityFingerprint: second ? fingerprint(this.options.fingerprintKey, second) : null,
+      secondIdentityLast4: second ? second.number.slice(-4) : null,
+      tier: identityTier(second ? 2 : 1),
     };
   }
 }

@@ -152,6 +152,8 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
       ledger: stores.ledger,
       maxTransferKobo: config.maxTransferKobo,
       sandbox: sandboxTransfers(config),
+      tierLimits: config.tierLimits,
+      deliveries: stores.deliveries,
       now,
     });
     collections.onConflict(() => metrics.transferConflicts.inc());

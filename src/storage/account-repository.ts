@@ -9,6 +9,29 @@ const ONE_PERMANENT_PER_EMAIL = {
   columns: "accounts.business_id, accounts.email",
 };
 
+/**
+ * An account's missing identity added (issue 46), in the domain's names: written only while the
+ * account has none, so two requests racing add it once. True when this one added it.
+ */
+export async function addSecondIdentity(
+  db: Executor,
+  id: string,
+  added: { fingerprint: string; last4: string; tier: number; updatedAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("accounts")
+    .set({
+      second_identity_fingerprint: added.fingerprint,
+      second_identity_last4: added.last4,
+      tier: added.tier,
+      updated_at: added.updatedAt,
+    })
+    .where("id", "=", id)
+    .where("second_identity_fingerprint", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** An account deactivated (at that time) or reactivated (null), given in the domain's names. */
 export async function updateAccount(
   db: Executor,
@@ -41,6 +64,10 @@ const ACCOUNT = [
   "a.amount_policy as amountPolicy",
   "a.total_received as totalReceived",
   "a.transfer_count as transferCount",
+  "a.tier",
+  "a.identity_type as identityType",
+  "a.second_identity_fingerprint as secondIdentityFingerprint",
+  "a.customer_name as customerName",
 ] as const;
 
 /** The business's account whose current number this is. */

@@ -41,6 +41,7 @@ import * as numbersForVerified from "./migrations/0037-numbers-for-verified.js";
 import * as twoFactorRequired from "./migrations/0038-two-factor-required.js";
 import * as oneTransferLookup from "./migrations/0039-one-transfer-lookup.js";
 import * as keptPostingPlans from "./migrations/0040-kept-posting-plans.js";
+import * as identityTiers from "./migrations/0044-identity-tiers.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -84,6 +85,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0038-two-factor-required": twoFactorRequired,
   "0039-one-transfer-lookup": oneTransferLookup,
   "0040-kept-posting-plans": keptPostingPlans,
+  "0044-identity-tiers": identityTiers,
 };
 
 /** Every migration, in the order they apply. */

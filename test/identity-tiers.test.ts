@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { CBN_TIER_LIMITS } from "../src/accounts/tiers.js";
+import { loadConfig } from "../src/config/load.js";
+import { AppError } from "../src/errors.js";
+import { DIALECTS } from "./helpers/databases.js";
+import {
+  API,
+  createHarness,
+  customer,
+  endpointAt,
+  type Harness,
+  type TestBusiness,
+} from "./helpers/harness.js";
+import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
+import { notification } from "./helpers/notifications.js";
+
+// Identity tiers (issue 46, item 5): an account's tier follows the identities it was opened with,
+// and a credit past its tier's largest single credit, day's total or total is refused at the
+// notification (the bank reverses it) with its reason and a payment.declined event, once per
+// session id; two credits racing for the last of a day's limit are checked one after the other.
+
+/** The CBN's values, as an operator would write them (the defaults; the suites' harness turns them off). */
+const CBN_ENV = {
+  TIER1_LIMITS: "5000000,30000000,30000000",
+  TIER2_LIMITS: "10000000,50000000,50000000",
+  TIER3_LIMITS: "none,none,none",
+};
+
+test("the tiers' limits default to the CBN's values, and an operator's are read as single,daily,total", () => {
+  const base = { NODE_ENV: "test", DATABASE_URL: "sqlite::memory:", VAS_MASTER_KEY: "11".repeat(32) };
+  assert.deepEqual(loadConfig(base).tierLimits, CBN_TIER_LIMITS);
+  assert.deepEqual(loadConfig({ ...base, TIER1_LIMITS: "100, none ,300" }).tierLimits[1], {
+    single: 100,
+    daily: null,
+    total: 300,
+  });
+  for (const bad of ["100,200", "a,b,c", "1.5,2,3", "-1,2,3", "1,2,3,4"]) {
+    assert.throws(() => loadConfig({ ...base, TIER2_LIMITS: bad }), /TIER2_LIMITS must be three values/, bad);
+  }
+});
+
+for (const dialect of DIALECTS) {
+  describe(`identity tiers on ${dialect}`, () => {
+    let h: Harness;
+    let business: TestBusiness;
+    let clock = Date.parse("2026-03-02T10:00:00.000Z");
+    before(async () => {
+      h = await createHarness({ dialect, env: CBN_ENV, now: () => clock });
+      business = await h.createBusiness({ name: "Tiers Ltd" });
+      await h.services.webhooks.create(
+        { businessId: business.businessId, businessName: business.name },
+        endpointAt("http://127.0.0.1:9/closed"),
+      );
+    });
+    after(async () => {
+      await assertLedgerInvariants(h.storage.db);
+      await h.close();
+    });
+
+    const open = async (body: Record<string, unknown>, path = "/account/generate") => {
+      const response = await h.request({ url: `${API}${path}`, body: customer(body), as: business });
+      assert.equal(response.statusCode, 201, response.body);
+      return (response.json().data as { accountNumber: string }).accountNumber;
+    };
+    const detail = async (accountNumber: string) => {
+      const response = await h.request({ url: `${API}/account/${accountNumber}`, as: business });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().data as { tier: number; totalReceived: number };
+    };
+    const pay = (accountNumber: string, amount: number) =>
+      notification(accountNumber, amount, new Date(clock).toISOString());
+    const refused = async (body: ReturnType<typeof pay>, code: string) => {
+      const error = await h.services.collections.receive(body).then(
+        () => assert.fail(`${code} expected, but it was credited`),
+        (caught: unknown) => caught,
+      );
+      assert.ok(error instanceof AppError && error.code === code, `${code}: ${String(error)}`);
+      assert.equal(error.statusCode, 422, "a 4xx: the bank reverses it, never retries");
+      return error.message;
+    };
+    const declined = async () => {
+      const response = await h.request({
+        url: `${API}/events?type=payment.declined&limit=100`,
+        as: business,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().data as Array<{
+        accountNumber: string;
+        data: {
+          accountNumber: string;
+          amount: number;
+          currency: string;
+          sessionId: string;
+          payer: { name: string };
+          reason: { code: string; message: string };
+          declinedAt: string;
+        };
+        deliveries: unknown[];
+      }>;
+    };
+
+    test("an account's tier follows the identities it was opened with", async () => {
+      assert.equal((await detail(await open({ bvn: "22345678901" }))).tier, 1, "a BVN alone");
+      assert.equal((await detail(await open({ bvn: undefined, nin: "32345678901" }))).tier, 1, "a NIN alone");
+      assert.equal((await detail(await open({ bvn: "22345678901", nin: "32345678901" }))).tier, 2, "both");
+      assert.equal(
+        (
+          await detail(
+            await open({ BVN: "22345678901", ninNumber: "32345678901" }, "/account/generate/temporary"),
+          )
+        ).tier,
+        2,
+        "both, under other names, on a temporary account",
+      );
+      // As before the tiers, a NIN that is not 11 digits beside a BVN is ignored: the account holds one.
+      assert.equal((await detail(await open({ bvn: "22345678901", nin: "123" }))).tier, 1);
+    });
+
+    test("each of tier 1's limits refuses a credit with its reason and one payment.declined event", async () => {
+      const number = await open({ bvn: "22345678901" });
+      const before = (await declined()).length;
+
+      const tooLarge = pay(number, 5_000_001);
+      assert.match(
+        await refused(tooLarge, "TIER_SINGLE_LIMIT"),
+        /5000001 kobo is above the largest single credit of a tier 1 account, 5000000 kobo \(NGN 50,000\.00\)/,
+      );
+      // The bank sending the same notification again is refused again, without a second event.
+      await refused(tooLarge, "TIER_SINGLE_LIMIT");
+
+      for (let i = 0; i < 6; i++) await h.services.collections.receive(pay(number, 5_000_000));
+      assert.equal((await detail(number)).totalReceived, 30_000_000);
+      assert.match(
+        await refused(pay(number, 1), "TIER_DAILY_LIMIT"),
+        /most a tier 1 account may receive in a day/,
+      );
+
+      // The next day in Africa/Lagos (23:00 UTC) the day's total starts again; the total does not.
+      clock = Date.parse("2026-03-02T23:00:00.000Z");
+      assert.match(await refused(pay(number, 1), "TIER_TOTAL_LIMIT"), /most a tier 1 account may receive$/);
+
+      const events = (await declined()).slice(0, (await declined()).length - before);
+      assert.deepEqual(
+        events.map((event) => event.data.reason.code).sort(),
+        ["TIER_DAILY_LIMIT", "TIER_SINGLE_LIMIT", "TIER_TOTAL_LIMIT"],
+        "one event per declined session id",
+      );
+      const single = events.find((event) => event.data.reason.code === "TIER_SINGLE_LIMIT");
+      assert.ok(single);
+      assert.equal(single.accountNumber, number);
+      assert.deepEqual(
+        { ...single.data, reason: single.data.reason.code },
+        {
+          accountNumber: number,
+          amount: 5_000_001,
+          currency: "NGN",
+          sessionId: tooLarge.sessionId,
+          payer: { ...tooLarge.payer, bankCode: null },
+          reason: "TIER_SINGLE_LIMIT",
+          declinedAt: single.data.declinedAt,
+        },
+      );
+      assert.match(single.data.reason.message, /^5000001 kobo is above/);
+      assert.equal(single.deliveries.length, 1, "delivered to the business's endpoint");
+      assert.equal((await detail(number)).totalReceived, 30_000_000, "nothing declined was credited");
+    });
+
+    test("a day's limit holds when credits race for its last kobo", async () => {
+      const number = await open({ bvn: "22345678901", nin: "32345678901" });
+      assert.equal((await detail(number)).tier, 2);
+      await h.services.collections.receive(pay(number, 10_000_000));
+      // 40,000,000 kobo of the day's 50,000,000 left, raced for by six credits of 10,000,000.
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 6 }, () => h.services.collections.receive(pay(number, 10_000_000))),
+      );
+      const accepted = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
+      const codes = outcomes.flatMap((outcome) =>
+        outcome.status === "rejected" && outcome.reason instanceof AppError ? [outcome.reason.code] : [],
+      );
+      assert.equal(accepted, 4);
+      assert.deepEqual(codes, ["TIER_DAILY_LIMIT", "TIER_DAILY_LIMIT"]);
+      assert.equal((await detail(number)).totalReceived, 50_000_000);
+    });
+  });
+}
