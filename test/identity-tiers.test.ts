@@ -166,6 +166,117 @@ for (const dialect of DIALECTS) {
       assert.equal((await detail(number)).totalReceived, 30_000_000, "nothing declined was credited");
     });
 
+    // The clock stands still: each request is signed at its own millisecond, or a body sent twice
+    // would be a replay of the first.
+    let stamp = 0;
+    const addIdentity = (accountNumber: string, body: unknown, as: TestBusiness = business) =>
+      h.request({
+        url: `${API}/account/${accountNumber}/identity`,
+        body,
+        as,
+        timestamp: clock + (++stamp % 60_000),
+      });
+    const failed = (response: Awaited<ReturnType<typeof addIdentity>>, status: number, code: string) => {
+      assert.equal(response.statusCode, status, response.body);
+      assert.equal(response.json().status, "fail");
+      assert.equal(response.json().error.code, code);
+      return response.json().message as string;
+    };
+
+    test("POST /account/{accountNumber}/identity adds the missing identity and raises the tier", async () => {
+      const number = await open({ bvn: "22345678901" });
+      // Tier 1: a credit of NGN 100,000 is past its largest single credit.
+      await refused(pay(number, 10_000_000), "TIER_SINGLE_LIMIT");
+
+      const added = await addIdentity(number, { nin: "32345678901" });
+      assert.equal(added.statusCode, 200, added.body);
+      assert.equal(added.json().data.tier, 2);
+      assert.equal(added.json().data.accountNumber, number);
+      assert.ok(!added.body.includes("32345678901"), "the number is never answered");
+      assert.equal((await detail(number)).tier, 2);
+      await h.services.collections.receive(pay(number, 10_000_000));
+
+      // The same identity again: the account as it is; another: 409.
+      const again = await addIdentity(number, { NIN: "32345678901" });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.json().data.tier, 2);
+      assert.match(
+        failed(await addIdentity(number, { nin: "32345678902" }), 409, "CONFLICT"),
+        /holds a BVN and a NIN/,
+      );
+
+      // A NIN account is given its BVN.
+      const ninOnly = await open({ bvn: undefined, nin: "32345678903" });
+      const bvnAdded = await addIdentity(ninOnly, { bvn: "22345678903" });
+      assert.equal(bvnAdded.statusCode, 200, bvnAdded.body);
+      assert.equal(bvnAdded.json().data.tier, 2);
+
+      // The stored row keeps a fingerprint and the last 4 digits, never the number.
+      const rows = await h.storage.db
+        .selectFrom("accounts")
+        .select(["second_identity_fingerprint", "second_identity_last4"])
+        .where("account_number", "in", [number, ninOnly])
+        .execute();
+      assert.deepEqual(rows.map((row) => row.second_identity_last4).sort(), ["8903", "8901"].sort());
+      for (const row of rows) assert.match(row.second_identity_fingerprint ?? "", /^[0-9a-f]{64}$/);
+    });
+
+    test("an identity registered in another name is 422 IDENTITY_MISMATCH, and nothing changes", async () => {
+      const number = await open({ name: "Chidi Eze", bvn: "22345678901" });
+      assert.equal(
+        failed(await addIdentity(number, { nin: "00000000002" }), 422, "IDENTITY_MISMATCH"),
+        'The NIN is registered in another name than "Chidi Eze": the names must share at least two words',
+      );
+      // The sandbox's registered number is Adaeze Ngozi Okafor's: two shared words match, one does not.
+      failed(await addIdentity(number, { nin: "00000000004" }), 422, "IDENTITY_MISMATCH");
+      const adaeze = await open({ name: "ADAEZE OKAFOR", bvn: "22345678904" });
+      assert.equal((await addIdentity(adaeze, { nin: "00000000004" })).json().data.tier, 2);
+      // No record at the bank: its refusal, as at generate; unreachable: 502.
+      failed(await addIdentity(number, { nin: "00000000001" }), 400, "PROVIDER_REJECTED");
+      failed(await addIdentity(number, { nin: "00000000003" }), 502, "PROVIDER_UNAVAILABLE");
+      assert.equal((await detail(number)).tier, 1, "still tier 1");
+    });
+
+    test("POST /account/{accountNumber}/identity: validation, the kind held already, another business's account", async () => {
+      const number = await open({ bvn: "22345678901" });
+      assert.equal(failed(await addIdentity(number, {}), 400, "VALIDATION_FAILED"), "bvn or nin is required");
+      assert.equal(
+        failed(await addIdentity(number, { nin: "123" }), 400, "VALIDATION_FAILED"),
+        "nin must be a string of exactly 11 digits",
+      );
+      assert.equal(
+        failed(await addIdentity(number, { ninNumber: 32345678901 }), 400, "VALIDATION_FAILED"),
+        "ninNumber must be a string of exactly 11 digits",
+      );
+      assert.equal(
+        failed(await addIdentity(number, { bvn: "22345678909" }), 409, "CONFLICT"),
+        "The account holds a BVN already: send its NIN (nin)",
+      );
+      failed(await addIdentity("0000000000", { nin: "32345678901" }), 404, "ACCOUNT_NOT_FOUND");
+      const other = await h.createBusiness({ name: "Other Ltd" });
+      failed(await addIdentity(number, { nin: "32345678901" }, other), 404, "ACCOUNT_NOT_FOUND");
+      assert.equal((await detail(number)).tier, 1);
+    });
+
+    test("opening checks the holder's name against the bank's record of each identity", async () => {
+      const generate = (body: Record<string, unknown>) =>
+        h.request({ url: `${API}/account/generate`, body: customer(body), as: business });
+      const email = "okafor@example.com";
+      failed(await generate({ name: "Adaeze Bello", email, bvn: "00000000004" }), 422, "IDENTITY_MISMATCH");
+      failed(
+        await generate({ name: "Adaeze Okafor", email, bvn: "22345678901", nin: "00000000002" }),
+        422,
+        "IDENTITY_MISMATCH",
+      );
+      const listed = await h.request({ url: `${API}/account/list?limit=100`, as: business });
+      assert.ok(
+        !(listed.json().data as Array<{ email: string }>).some((account) => account.email === email),
+        "nothing opened",
+      );
+      const opened = await generate({ name: "Okafor Adaeze", email, bvn: "00000000004" });
+      assert.equal(opened.statusCode, 201, opened.body);
+    });
+
     test("a day's limit holds when credits race for its last kobo", async () => {
       const number = await open({ bvn: "22345678901", nin: "32345678901" });
       assert.equal((await detail(number)).tier, 2);

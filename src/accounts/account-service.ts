@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type {
   AccountIdentity,
@@ -12,7 +12,11 @@ import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
 import { businessNotVerified, isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
-import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
+import type {
+  AccountProvider,
+  IdentityRegistry,
+  IssuedVirtualAccount,
+} from "../providers/account-provider.js";
 import {
   accountsByEmail,
   findAccountByAnyNumber,
@@ -27,6 +31,7 @@ import type {
   PermanentAccount,
   TemporaryAccount,
 } from "./account-views.js";
+import { checkIdentity, fingerprint } from "./identity-check.js";
 import { identityTier } from "./tiers.js";
 import { type Identity, type PermanentInput, type TemporaryInput, temporaryInput } from "./validation.js";
 
@@ -35,6 +40,8 @@ export interface AccountServiceOptions {
   /** Generate's writes, in the database's dialect. */
   writes: AccountWrites;
   provider: AccountProvider;
+  /** The bank's identity call: whose name a BVN or NIN is registered in (issue 46). */
+  identities: IdentityRegistry;
   /** Keys the fingerprints stored in place of BVNs and NINs. */
   fingerprintKey: Buffer;
   /** The largest expectedAmount a temporary account may take (MAX_TRANSFER_KOBO). */
@@ -66,10 +73,6 @@ export function accountSummary(account: ListedAccount, bankName: string, now: nu
 function unverifiedRefusal(error: unknown): never {
   throw isUnverifiedNumberRefusal(error) ? businessNotVerified() : error;
 }
-
-/** An identity number's keyed fingerprint: comparable, not reversible (the number is never stored). */
-export const fingerprint = (key: Buffer, identity: Identity) =>
-  createHmac("sha256", key).update(`${identity.type}:${identity.number}`).digest("hex");
 
 /** Generating and listing a business's virtual accounts. */
 export class AccountService {
@@ -251,6 +254,12 @@ export class AccountService {
     if (!seen && (await this.options.storage.hot.verificationStatus(business.businessId)) !== "completed") {
       throw businessNotVerified();
     }
+    // The holder's name against the bank's record of each identity, as an identity added later is.
+    await Promise.all(
+      [input.identity, ...(input.second ? [input.second] : [])].map((identity) =>
+        checkIdentity(this.options.identities, identity, input.name),
+      ),
+    );
     try {
       return await this.options.provider.createVirtualAccount({
         identityType: input.identity.type === "bvn" ? "personal" : "personal_nin",

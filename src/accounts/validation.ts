@@ -137,3 +137,11 @@ export const permanentInput = parsedBy(parsePermanentInput);
 /** The body of POST /account/generate/temporary, with the server's MAX_TRANSFER_KOBO. */
 export const temporaryInput = (maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO) =>
   parsedBy(temporaryRule(maxTransferKobo));
+
+/**
+ * The body of POST /account/{accountNumber}/identity (issue 46): the identity to add, under the
+ * same names and rules as generate's (`bvn`, `BVN`, `nin`, `NIN`, `ninNumber`, the first sent wins).
+ */
+export const parseIdentityInput = (body: Body): Identity =>
+  identityOf(fields(body, { identity: IDENTITY }).identity);
+export const identityInput = parsedBy(parseIdentityInput);
