@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { CBN_TIER_LIMITS } from "../src/accounts/tiers.js";
 import { loadConfig } from "../src/config/load.js";
 import { AppError } from "../src/errors.js";
+import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -45,8 +47,9 @@ for (const dialect of DIALECTS) {
     let h: Harness;
     let business: TestBusiness;
     let clock = Date.parse("2026-03-02T10:00:00.000Z");
+    const masterKey = randomBytes(32);
     before(async () => {
-      h = await createHarness({ dialect, env: CBN_ENV, now: () => clock });
+      h = await createHarness({ dialect, env: CBN_ENV, now: () => clock, masterKey });
       business = await h.createBusiness({ name: "Tiers Ltd" });
       await h.services.webhooks.create(
         { businessId: business.businessId, businessName: business.name },
@@ -275,6 +278,49 @@ for (const dialect of DIALECTS) {
       );
       const opened = await generate({ name: "Okafor Adaeze", email, bvn: "00000000004" });
       assert.equal(opened.statusCode, 201, opened.body);
+    });
+
+    test("the operator's KYC level raises every account of the business, now and when opened or re-issued", async () => {
+      const kyc = await h.createBusiness({ name: "Kyc Ltd" });
+      const as = async (body: Record<string, unknown>) => {
+        const response = await h.request({ url: `${API}/account/generate`, body: customer(body), as: kyc });
+        assert.ok([200, 201].includes(response.statusCode), response.body);
+        return (response.json().data as { accountNumber: string }).accountNumber;
+      };
+      const tierOf = async (accountNumber: string) =>
+        (await h.request({ url: `${API}/account/${accountNumber}`, as: kyc })).json().data.tier as number;
+      const one = await as({ bvn: "22345678901" });
+      const both = await as({ bvn: "22345678901", nin: "32345678901" });
+      const env = cliEnv(h, masterKey);
+
+      const set = await runVas(["business", "set-kyc-tier", kyc.businessId, "3"], { ...env, ...CBN_ENV });
+      assert.equal(set.code, 0, set.stderr);
+      assert.match(set.stdout, /KYC tier for .*: 3/);
+      assert.deepEqual([await tierOf(one), await tierOf(both)], [3, 3]);
+      // Tier 3 has no limits: NGN 1,000,000 in one credit.
+      await h.services.collections.receive(pay(one, 100_000_000));
+      const later = await as({ bvn: "22345678901" });
+      assert.equal(await tierOf(later), 3, "opened under the level");
+      const email = "reissued@example.com";
+      const reissued = await as({ email, bvn: "22345678901" });
+      assert.equal(await tierOf(reissued), 3);
+      const again = await as({ email, bvn: "22345678902" });
+      assert.equal(await tierOf(again), 3, "re-issued under the level");
+
+      // Back to none: each account's identities' tier.
+      await h.services.lifecycle.setKycLevel(kyc.businessId, null);
+      assert.deepEqual([await tierOf(one), await tierOf(both), await tierOf(later)], [1, 2, 1]);
+      await refused(pay(one, 5_000_001), "TIER_SINGLE_LIMIT");
+      // A level below an account's identities leaves it as they make it.
+      await h.services.lifecycle.setKycLevel(kyc.businessId, 1);
+      assert.deepEqual([await tierOf(one), await tierOf(both)], [1, 2]);
+
+      const unknown = await runVas(["business", "set-kyc-tier", randomUUID(), "2"], { ...env, ...CBN_ENV });
+      assert.notEqual(unknown.code, 0);
+      assert.match(unknown.stderr, /no business has id/);
+      const bad = await runVas(["business", "set-kyc-tier", kyc.businessId, "4"], { ...env, ...CBN_ENV });
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /must be 1, 2, 3 or none/);
     });
 
     test("a day's limit holds when credits race for its last kobo", async () => {

@@ -13,6 +13,7 @@ import {
   ErrorCode,
   isAppError,
   providerUnavailable,
+  validationFailed,
 } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import type { AccountProvider, IdentityRegistry } from "../providers/account-provider.js";
@@ -22,6 +23,7 @@ import {
   findAccountById,
   findCurrentAccount,
   numbersOfAccount,
+  setKycLevel,
   updateAccount,
 } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -32,7 +34,7 @@ import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
 import { paymentProgress } from "./amount-policy.js";
 import { checkIdentity, fingerprint, LABEL } from "./identity-check.js";
-import { identityTier } from "./tiers.js";
+import { identityTier, type Tier } from "./tiers.js";
 import { accountNumberSchema, type Identity } from "./validation.js";
 
 export type { AccountDetail };
@@ -210,6 +212,24 @@ export class AccountLifecycle {
       },
       unit,
     );
+  }
+
+  /**
+   * The operator's KYC level of a business (issue 46): its accounts' tiers are at least `tier`
+   * (null: no level, each account's tier its identities'), the accounts it has now and those it
+   * opens or re-issues later; a level below an account's identities leaves that account's tier.
+   */
+  async setKycLevel(businessId: string, tier: Tier | null): Promise<void> {
+    const floor = tier ?? 1;
+    const set = await writeTransaction(this.options.storage, (trx) =>
+      setKycLevel(trx, businessId, {
+        kycTier: tier,
+        oneIdentity: Math.max(identityTier(1), floor),
+        twoIdentities: Math.max(identityTier(2), floor),
+        updatedAt: isoNow(this.now),
+      }),
+    );
+    if (!set) throw validationFailed(`no business has id ${businessId}`);
   }
 
   private detail(account: AccountRecord): AccountDetail {

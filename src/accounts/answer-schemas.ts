@@ -141,7 +141,7 @@ export const accountDetailSchema = accountSummarySchema
       .max(3)
       .meta({
         description:
-          "The account's KYC tier: 1 with a BVN or a NIN, 2 with both. Each tier's largest single credit, " +
+          "The account's KYC tier: 1 with a BVN or a NIN, 2 with both, or the business's KYC level when the operator set a higher one. Each tier's largest single credit, " +
           'most received in a day and in total are the operator\'s settings (docs/api.md, "Identity tiers").',
         examples: [1],
       }),

@@ -136,7 +136,7 @@ export interface AccountDetail {
   amountOutstanding: number | null;
   /** `pending` (nothing paid), `partially_paid`, `paid` (exactly the expected amount) or `overpaid`; `null` without `expectedAmount`. */
   paymentStatus: PaymentStatus | null;
-  /** The account's KYC tier: 1 with a BVN or a NIN, 2 with both. Each tier's largest single credit, most received in a day and in total are the operator's settings (docs/api.md, "Identity tiers"). */
+  /** The account's KYC tier: 1 with a BVN or a NIN, 2 with both, or the business's KYC level when the operator set a higher one. Each tier's largest single credit, most received in a day and in total are the operator's settings (docs/api.md, "Identity tiers"). */
   tier: number;
 }
 

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isUniqueViolationOf } from "./errors.js";
 import type { Executor } from "./executor.js";
 
@@ -30,6 +31,32 @@ export async function addSecondIdentity(
     .where("second_identity_fingerprint", "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * A business's KYC level set by the operator (issue 46), and its accounts' tiers with it: each
+ * account's tier as the domain gives it for one identity (`oneIdentity`) or two (`twoIdentities`).
+ * False when there is no such business.
+ */
+export async function setKycLevel(
+  db: Executor,
+  businessId: string,
+  level: { kycTier: number | null; oneIdentity: number; twoIdentities: number; updatedAt: string },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable("businesses")
+    .set({ kyc_tier: level.kycTier, updated_at: level.updatedAt })
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await db
+    .updateTable("accounts")
+    .set({
+      tier: sql<number>`case when second_identity_fingerprint is null then cast(${level.oneIdentity} as integer) else cast(${level.twoIdentities} as integer) end`,
+    })
+    .where("business_id", "=", businessId)
+    .execute();
+  return true;
 }
 
 /** An account deactivated (at that time) or reactivated (null), given in the domain's names. */

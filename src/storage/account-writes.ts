@@ -100,6 +100,17 @@ export const REISSUED_COLUMNS = [
   "deactivated_at",
 ] as const satisfies readonly (keyof ReturnType<typeof reissuedColumns>)[];
 
+/**
+ * A re-issue's tier: the one its identities give (the domain's), but at least the business's KYC
+ * level, which the operator sets on the business and the account's writes carry onto it (issue 46).
+ */
+export const reissuedTier = (greatest: "greatest" | "max") =>
+  `tier = ${greatest}(@tier, coalesce((select b.kyc_tier from businesses b where b.id = accounts.business_id), 1))`;
+
+/** A re-issue's assignments: each column as the domain decided it, the tier as reissuedTier says. */
+export const reissuedAssignments = (greatest: "greatest" | "max", cast: (column: string) => string) =>
+  REISSUED_COLUMNS.map((c) => (c === "tier" ? reissuedTier(greatest) : `${c} = @${c}${cast(c)}`)).join(", ");
+
 /** Retires the account's current number (a re-issue). */
 export const RETIRE_NUMBER = `update account_numbers set retired_at = @updated_at
   where account_number = @retired_number and retired_at is null`;

@@ -59,6 +59,8 @@ export interface BusinessesTable {
   fee_basis_points: Generated<number>;
   /** The most a fee may be, in kobo (null: no cap). */
   fee_cap_kobo: number | null;
+  /** The operator's KYC level (issue 46): a floor under the tiers of the business's accounts; null: none. */
+  kyc_tier: Generated<number | null>;
   /** The payout fee's tiers as JSON `[{upTo, fee}]` in kobo (null: the default, ledger/payout-fees.ts). */
   payout_fee_tiers: string | null;
   /** Whether the API may send payouts (1) or not (0, until the owner or an operator turns them on). */

@@ -7,7 +7,9 @@ import { POSTINGS_FUNCTION } from "../postgres/transfer-posting.js";
 // The day's received total is a running total on the account's row, moved by the transfer's own
 // write under the account's lock (received_day: the Africa/Lagos day it counts), so a limit is
 // checked without a sum per notification. A declined credit's event is written once per session
-// id (declined_credits), however often the bank sends it again.
+// id (declined_credits), however often the bank sends it again. An operator may set a business's
+// KYC level (businesses.kyc_tier): its accounts' tiers are at least that, written on the accounts
+// when it is set and when an account is opened or re-issued, so a credit reads one column.
 //
 // The transfer's posting (vas_post_transfers, 0040) writes the day's total now: dropped and made
 // again from the statement (storage/postgres/transfer-posting.ts).
@@ -24,6 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable("accounts")
     .addColumn("received_on_day", "bigint", (c) => c.notNull().defaultTo(0))
     .execute();
+  // The operator's KYC level of a business: a floor under its accounts' tiers (null: none).
+  await db.schema.alterTable("businesses").addColumn("kyc_tier", "integer").execute();
   await db.schema
     .createTable("declined_credits")
     .addColumn("session_id", "text", (c) => c.primaryKey())
@@ -40,6 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("declined_credits").execute();
+  await db.schema.alterTable("businesses").dropColumn("kyc_tier").execute();
   for (const column of [
     "tier",
     "second_identity_fingerprint",
