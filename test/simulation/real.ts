@@ -82,6 +82,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
         amountPaid: detail.amountPaid,
         amountOutstanding: detail.amountOutstanding,
         paymentStatus: detail.paymentStatus,
+        tier: detail.tier,
       },
       {
         status: model.status(account),
@@ -89,6 +90,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
         expectedAmount: account.expected,
         amountPolicy: account.policy,
         ...model.progress(account),
+        tier: account.tier,
       },
       `account ${current(account)}`,
     );
