@@ -8,8 +8,18 @@ import type { Identity } from "./validation.js";
 // Issue 46: an identity number is the holder's when the bank's record of it is in the holder's
 // name, by the rule the service uses wherever two names are compared (core/name-match.ts): in lower
 // case, less accents and the words every name may carry, the two share at least two words (or the
-// record's one word, when it has only one). Asked of the bank before an account is opened and
+// record's one word, when it has only one); or they are the same name, whatever its case and
+// accents (one of no words, all symbols, has nothing else to compare). Asked of the bank before an account is opened and
 // before an identity is added to one; the number itself is never stored or logged.
+
+/**
+ * The same name, whatever its case and accents: a match even when it has no words to compare
+ * (a name of emoji or other symbols, which the display-name rules allow).
+ */
+const sameName = (a: string, b: string) => {
+  const plain = (name: string) => name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
+  return plain(a) === plain(b);
+};
 
 /** What an identity is called in messages. */
 export const LABEL = { bvn: "BVN", nin: "NIN" } as const;
@@ -42,7 +52,7 @@ export async function checkIdentity(
   if (registered === undefined) {
     throw providerRejected(`${label} verification failed: no record found for this ${label}`);
   }
-  if (!namesLookAlike(holderName, registered)) {
+  if (!sameName(holderName, registered) && !namesLookAlike(holderName, registered)) {
     throw identityMismatch(
       `The ${label} is registered in another name than ${JSON.stringify(holderName)}: the names must share at least two words`,
     );
