@@ -76,6 +76,11 @@ export const ErrorCode = {
   AMOUNT_ABOVE_LIMIT: "AMOUNT_ABOVE_LIMIT",
   CURRENCY_NOT_SUPPORTED: "CURRENCY_NOT_SUPPORTED",
   TRANSFER_CONFLICT: "TRANSFER_CONFLICT",
+  // Identity tiers (issue 46): a credit past its account's tier, a holder's name and identity apart.
+  TIER_SINGLE_LIMIT: "TIER_SINGLE_LIMIT",
+  TIER_DAILY_LIMIT: "TIER_DAILY_LIMIT",
+  TIER_TOTAL_LIMIT: "TIER_TOTAL_LIMIT",
+  IDENTITY_MISMATCH: "IDENTITY_MISMATCH",
   // Money out: banks and name enquiry.
   ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
   // Money out: payouts.
@@ -268,12 +273,21 @@ export const TRANSFER_REFUSALS = [
   ErrorCode.ALREADY_PAID,
   ErrorCode.AMOUNT_ABOVE_LIMIT,
   ErrorCode.CURRENCY_NOT_SUPPORTED,
+  ErrorCode.TIER_SINGLE_LIMIT,
+  ErrorCode.TIER_DAILY_LIMIT,
+  ErrorCode.TIER_TOTAL_LIMIT,
 ] as const;
 export type TransferRefusalCode = (typeof TRANSFER_REFUSALS)[number];
 
 /** An inbound transfer the acceptance rules refuse: 422, with the rule's code. */
 export const transferRefused = (code: TransferRefusalCode, message: string) =>
   new AppError(code, 422, `Transfer refused: ${message}`);
+
+/**
+ * A BVN or NIN whose record at the bank is in another name than the holder's, by the rule of
+ * core/name-match.ts (or of which the bank has no record): 422, nothing opened or changed.
+ */
+export const identityMismatch = (message: string) => new AppError(ErrorCode.IDENTITY_MISMATCH, 422, message);
 
 /**
  * The bank's session id was already recorded with other content (account, amount or

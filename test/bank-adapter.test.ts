@@ -125,6 +125,18 @@ describe("the HTTP bank adapter against the Virtual Bank server", () => {
     );
   });
 
+  test("the identity call (issue 46): the name on the bank's record, none without a record, 502 when it cannot say", async () => {
+    const bank = adapter();
+    const ask = (licenseNumber: string, identityType: "personal" | "personal_nin" = "personal") =>
+      bank.identityName({ identityType, licenseNumber, customerName: "Ada Obi" });
+    // The Virtual Bank keeps no registry: the name sent, but for the sandbox's fixed records.
+    assert.equal(await ask("22345678901"), "Ada Obi");
+    assert.equal(await ask("00000000002", "personal_nin"), "Sandbox Registry Holder");
+    assert.equal(await ask("00000000004"), "Adaeze Ngozi Okafor");
+    assert.equal(await ask("00000000001"), undefined, "AC100003: no record");
+    assert.equal((await appError(ask("00000000003"))).statusCode, 502);
+  });
+
   test("a bank that refuses the caller (wrong key, wrong app id) is the service's fault: 502, and the breaker stays closed", async () => {
     const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
     const wrongKey = adapter({ privateKey: stranger });

@@ -78,6 +78,17 @@ for (const dialect of DIALECTS) {
         },
       );
       assert.equal((await client.reactivateAccount(account.accountNumber)).status, "active");
+      // Issue 46: the identity an account lacks, added through the SDK, raises its tier.
+      assert.equal((await client.getAccount(account.accountNumber)).tier, 1);
+      assert.equal((await client.addAccountIdentity(account.accountNumber, { nin: "32345678901" })).tier, 2);
+      await assert.rejects(
+        client.addAccountIdentity(account.accountNumber, { nin: "00000000002" }),
+        (error) => {
+          assert.ok(error instanceof VasApiError);
+          assert.deepEqual([error.status, error.code], [409, "CONFLICT"]);
+          return true;
+        },
+      );
       const temporary = await client.generateTemporaryAccount({
         name: "Ada Obi",
         email: "sdk@example.com",

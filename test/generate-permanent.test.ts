@@ -268,11 +268,6 @@ for (const dialect of DATABASE_KINDS) {
           const cases = [
             ["bvn", "00000000001", "BVN verification failed: no record found for this BVN"],
             ["nin", "00000000001", "NIN verification failed: no record found for this NIN"],
-            [
-              "bvn",
-              "00000000002",
-              "BVN verification failed: the customer name does not match the BVN record",
-            ],
           ] as const;
           for (const [field, number, message] of cases) {
             const response = await generate(customer({ bvn: undefined, [field]: number }));
@@ -281,6 +276,18 @@ for (const dialect of DATABASE_KINDS) {
             assert.equal(response.json().message, message);
             assert.equal(response.json().error.code, "PROVIDER_REJECTED");
           }
+        });
+
+        test("a number registered in another name is 422 IDENTITY_MISMATCH (issue 46: the name rule)", async () => {
+          const email = "mismatch@example.com";
+          const response = await generate(customer({ email, bvn: "00000000002" }));
+          assert.equal(response.statusCode, 422, response.body);
+          assert.equal(response.json().error.code, "IDENTITY_MISMATCH");
+          assert.equal(
+            response.json().message,
+            'The BVN is registered in another name than "Ada Obi": the names must share at least two words',
+          );
+          assert.equal(await accountsFor(email), 0, "nothing written");
         });
 
         test("an unreachable provider is a 502 and nothing is written", async () => {

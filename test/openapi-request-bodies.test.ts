@@ -63,6 +63,7 @@ for (const dialect of DIALECTS) {
       [
         ["post", "/account/generate", {}],
         ["post", "/account/generate/temporary", {}],
+        ["post", "/account/{accountNumber}/identity", {}],
         ["post", "/transactions/requery", {}],
         ["post", "/sandbox/transfers", { accountNumber: ids.accountNumber }],
         ["post", "/events/{id}/redeliver", { endpointId: ids.endpoint }],
@@ -81,7 +82,7 @@ for (const dialect of DIALECTS) {
           : ids.transaction;
       return h.request({
         method: method === "post" ? "POST" : "PATCH",
-        url: `${API}${path.replace("{id}", id)}`,
+        url: `${API}${path.replace("{id}", id).replace("{accountNumber}", ids.accountNumber)}`,
         body,
         as: business,
         headers: { "idempotency-key": randomUUID() },

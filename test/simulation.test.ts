@@ -10,12 +10,12 @@ import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { coverageScenario, steps } from "./simulation/commands.js";
-import { MAX_TRANSFER_KOBO, Model } from "./simulation/model.js";
+import { MAX_TRANSFER_KOBO, Model, TIER_LIMITS } from "./simulation/model.js";
 import { compare, type Real, tally } from "./simulation/real.js";
 
 // A model-based simulation (issue 17): random sequences of generate, re-issue, deactivate,
 // reactivate, clock jumps past expiry, fee changes and transfers (valid, duplicated, conflicting,
-// wrong amount, expired, retired, unknown, concurrent), and money out (issue 26: payouts to
+// wrong amount, expired, retired, unknown, past a KYC tier's limits, concurrent), and money out (issue 26: payouts to
 // destinations that succeed, fail or are reversed, refunds in part and in full, settlements, the
 // bank finishing them) over three businesses, on the real services; after every step, accounts,
 // balances, statements and payouts are compared with an in-memory model (test/simulation/model.ts),
@@ -49,6 +49,9 @@ for (const dialect of DIALECTS) {
           SANDBOX_PAYOUT_SETTLE_MS: "0",
           SANDBOX_PAYOUT_REVERSE_MS: "0",
           SETTLEMENT_COOL_OFF_HOURS: "0",
+          // Issue 46: tiers' limits its transfers reach.
+          TIER1_LIMITS: Object.values(TIER_LIMITS[1]).join(","),
+          TIER2_LIMITS: Object.values(TIER_LIMITS[2]).join(","),
         },
       });
     });
@@ -92,6 +95,9 @@ for (const dialect of DIALECTS) {
         "AMOUNT_MISMATCH",
         "AMOUNT_ABOVE_LIMIT",
         "UNKNOWN_ACCOUNT",
+        "TIER_SINGLE_LIMIT",
+        "TIER_DAILY_LIMIT",
+        "TIER_TOTAL_LIMIT",
         "payout held",
         "payout INSUFFICIENT_BALANCE",
         "refund held",

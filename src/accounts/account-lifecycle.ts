@@ -6,19 +6,24 @@ import type { ListedAccount } from "../core/listed-account.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { check } from "../core/validation.js";
 import {
+  AppError,
   accountNotFound,
   accountNotPermanent,
   accountNumberRetired,
+  ErrorCode,
   isAppError,
   providerUnavailable,
+  validationFailed,
 } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
-import type { AccountProvider } from "../providers/account-provider.js";
+import type { AccountProvider, IdentityRegistry } from "../providers/account-provider.js";
 import {
+  addSecondIdentity,
   findAccountByAnyNumber,
   findAccountById,
   findCurrentAccount,
   numbersOfAccount,
+  setKycLevel,
   updateAccount,
 } from "../storage/account-repository.js";
 import type { Storage } from "../storage/database.js";
@@ -28,7 +33,9 @@ import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
 import { paymentProgress } from "./amount-policy.js";
-import { accountNumberSchema } from "./validation.js";
+import { checkIdentity, fingerprint, LABEL } from "./identity-check.js";
+import { identityTier, type Tier } from "./tiers.js";
+import { accountNumberSchema, type Identity } from "./validation.js";
 
 export type { AccountDetail };
 
@@ -50,6 +57,8 @@ interface AccountRecord extends ListedAccount {
   amountPolicy: AmountPolicy | null;
   /** Kobo received, all transfers, gross of fees. */
   totalReceived: number;
+  /** Its KYC tier (tiers.ts). */
+  tier: number;
 }
 
 export interface AccountLifecycleOptions {
@@ -57,6 +66,9 @@ export interface AccountLifecycleOptions {
   /** What chaining and claiming deliveries needs of the dialect (the stores' `deliveries`). */
   deliveries: DeliveryDialect<Executor>;
   provider: AccountProvider;
+  /** The bank's identity call, and the key of the fingerprints kept for identities (issue 46). */
+  identities: IdentityRegistry;
+  fingerprintKey: Buffer;
   now?: Clock;
 }
 
@@ -149,6 +161,77 @@ export class AccountLifecycle {
     );
   }
 
+  /**
+   * Adds the identity an account lacks (a NIN to one opened with a BVN, or a BVN to one opened
+   * with a NIN), once the bank's record of it is in the holder's name (identity-check.ts), and
+   * raises its tier (issue 46). The same identity again answers the account as it is; another
+   * once it holds both, or the kind it holds already, is 409 CONFLICT.
+   */
+  async addIdentity(
+    business: ForBusiness,
+    _actor: Actor,
+    accountNumber: string,
+    identity: Identity,
+    unit?: UnitOfWork,
+  ): Promise<AccountDetail> {
+    const number = parseNumber(accountNumber);
+    const { db } = this.options.storage;
+    const found = await findCurrentAccount(db, business.businessId, number);
+    if (!found) throw accountNotFound();
+    const print = fingerprint(this.options.fingerprintKey, identity);
+    if (found.secondIdentityFingerprint !== null) {
+      if (found.secondIdentityFingerprint === print) return this.detail(found);
+      throw bothHeld();
+    }
+    if (identity.type === found.identityType) {
+      const missing = identity.type === "bvn" ? "nin" : "bvn";
+      throw new AppError(
+        ErrorCode.CONFLICT,
+        409,
+        `The account holds a ${LABEL[identity.type]} already: send its ${LABEL[missing]} (${missing})`,
+      );
+    }
+    await checkIdentity(this.options.identities, identity, found.customerName);
+    return writeTransaction(
+      this.options.storage,
+      async (trx) => {
+        const row = await findCurrentAccount(trx, business.businessId, number);
+        if (!row) throw accountNotFound();
+        const tier = Math.max(Number(row.tier), identityTier(2));
+        const added = await addSecondIdentity(trx, row.id, {
+          fingerprint: print,
+          last4: identity.number.slice(-4),
+          tier,
+          updatedAt: isoNow(this.now),
+        });
+        if (added) return this.detail({ ...row, tier });
+        // Another request added one first: the same identity is this one's answer too.
+        const now = await findCurrentAccount(trx, business.businessId, number);
+        if (now?.secondIdentityFingerprint !== print) throw bothHeld();
+        return this.detail(now);
+      },
+      unit,
+    );
+  }
+
+  /**
+   * The operator's KYC level of a business (issue 46): its accounts' tiers are at least `tier`
+   * (null: no level, each account's tier its identities'), the accounts it has now and those it
+   * opens or re-issues later; a level below an account's identities leaves that account's tier.
+   */
+  async setKycLevel(businessId: string, tier: Tier | null): Promise<void> {
+    const floor = tier ?? 1;
+    const set = await writeTransaction(this.options.storage, (trx) =>
+      setKycLevel(trx, businessId, {
+        kycTier: tier,
+        oneIdentity: Math.max(identityTier(1), floor),
+        twoIdentities: Math.max(identityTier(2), floor),
+        updatedAt: isoNow(this.now),
+      }),
+    );
+    if (!set) throw validationFailed(`no business has id ${businessId}`);
+  }
+
   private detail(account: AccountRecord): AccountDetail {
     const expected = account.expectedAmount === null ? null : Number(account.expectedAmount);
     return {
@@ -157,6 +240,7 @@ export class AccountLifecycle {
       amountPolicy: account.amountPolicy,
       totalReceived: Number(account.totalReceived),
       ...paymentProgress(expected, Number(account.totalReceived)),
+      tier: Number(account.tier),
     };
   }
 
@@ -193,6 +277,9 @@ export class AccountLifecycle {
     return emitted;
   }
 }
+
+const bothHeld = () =>
+  new AppError(ErrorCode.CONFLICT, 409, "The account holds a BVN and a NIN already; neither can be changed");
 
 /** A path's account number: 10 digits, or a 400 that says so (the route already matches only those). */
 const ACCOUNT_NUMBER_SCHEMA = accountNumberSchema("accountNumber");

@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type {
   AccountIdentity,
@@ -12,7 +12,11 @@ import type { UnitOfWork } from "../core/unit-of-work.js";
 import { emailSchema, type ListQuery, type Pagination } from "../core/validation.js";
 import { businessNotVerified, isAppError, providerUnavailable } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
-import type { AccountProvider, IssuedVirtualAccount } from "../providers/account-provider.js";
+import type {
+  AccountProvider,
+  IdentityRegistry,
+  IssuedVirtualAccount,
+} from "../providers/account-provider.js";
 import {
   accountsByEmail,
   findAccountByAnyNumber,
@@ -27,6 +31,8 @@ import type {
   PermanentAccount,
   TemporaryAccount,
 } from "./account-views.js";
+import { checkIdentity, fingerprint } from "./identity-check.js";
+import { identityTier } from "./tiers.js";
 import { type Identity, type PermanentInput, type TemporaryInput, temporaryInput } from "./validation.js";
 
 export interface AccountServiceOptions {
@@ -34,6 +40,8 @@ export interface AccountServiceOptions {
   /** Generate's writes, in the database's dialect. */
   writes: AccountWrites;
   provider: AccountProvider;
+  /** The bank's identity call: whose name a BVN or NIN is registered in (issue 46). */
+  identities: IdentityRegistry;
   /** Keys the fingerprints stored in place of BVNs and NINs. */
   fingerprintKey: Buffer;
   /** The largest expectedAmount a temporary account may take (MAX_TRANSFER_KOBO). */
@@ -109,7 +117,7 @@ export class AccountService {
             accountNumber: issued.accountNumber,
             accountName: issued.accountName,
             customerName: input.name,
-            ...this.identityOf(input.identity),
+            ...this.identityOf(input.identity, input.second),
             updatedAt: now,
             // The next version of the account's number; a re-issue also reactivates: the
             // customer's new number takes payments.
@@ -246,6 +254,12 @@ export class AccountService {
     if (!seen && (await this.options.storage.hot.verificationStatus(business.businessId)) !== "completed") {
       throw businessNotVerified();
     }
+    // The holder's name against the bank's record of each identity, as an identity added later is.
+    await Promise.all(
+      [input.identity, ...(input.second ? [input.second] : [])].map((identity) =>
+        checkIdentity(this.options.identities, identity, input.name),
+      ),
+    );
     try {
       return await this.options.provider.createVirtualAccount({
         identityType: input.identity.type === "bvn" ? "personal" : "personal_nin",
@@ -277,7 +291,7 @@ export class AccountService {
       accountName: issued.accountName,
       customerName: input.name,
       email: input.email,
-      ...this.identityOf(input.identity),
+      ...this.identityOf(input.identity, input.second),
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -300,13 +314,15 @@ export class AccountService {
     };
   }
 
-  private identityOf(identity: Identity): AccountIdentity {
+  /** The identities as the account keeps them (fingerprints and last 4 digits), and the tier they give it. */
+  private identityOf(identity: Identity, second: Identity | null | undefined): AccountIdentity {
     return {
       identityType: identity.type,
-      identityFingerprint: createHmac("sha256", this.options.fingerprintKey)
-        .update(`${identity.type}:${identity.number}`)
-        .digest("hex"),
+      identityFingerprint: fingerprint(this.options.fingerprintKey, identity),
       identityLast4: identity.number.slice(-4),
+      secondIdentityFingerprint: second ? fingerprint(this.options.fingerprintKey, second) : null,
+      secondIdentityLast4: second ? second.number.slice(-4) : null,
+      tier: identityTier(second ? 2 : 1),
     };
   }
 }

@@ -135,6 +135,16 @@ export const accountDetailSchema = accountSummarySchema
     amountPolicy,
     totalReceived: kobo("Integer kobo received into the account so far, gross of fees."),
     ...paymentProgressSchema.shape,
+    tier: z
+      .int()
+      .min(1)
+      .max(3)
+      .meta({
+        description:
+          "The account's KYC tier: 1 with a BVN or a NIN, 2 with both, or the business's KYC level when the operator set a higher one. Each tier's largest single credit, " +
+          'most received in a day and in total are the operator\'s settings (docs/api.md, "Identity tiers").',
+        examples: [1],
+      }),
   })
   .meta({ description: "An account of the calling business, with what it has received." });
 

@@ -35,7 +35,8 @@ const digits = identitySchema("bvn");
 const IDENTITY_RULE =
   `One of ${IDENTITY_FIELDS.map((field) => `\`${field}\``).join(", ")} is required. The first one sent, ` +
   "in that order, is used and the others are ignored entirely, whatever their value: a BVN always wins " +
-  "over a NIN. A field set to `null` counts as not sent; fields not listed here are ignored. Validation " +
+  "over a NIN (but a NIN of exactly 11 digits, a string, sent beside the BVN is kept too and makes the " +
+  "account tier 2). A field set to `null` counts as not sent; fields not listed here are ignored. Validation " +
   "stops at the first problem, in the order name, email, identity; the 400 message names the field " +
   "(`name is required`, `bvn must be a string of exactly 11 digits`).";
 
@@ -187,6 +188,24 @@ export const temporaryRequestSchema = z
       },
     ],
     examples: [{ name: "Ada Obi", email: "ada@example.com", nin: "12345678901", duration: 30 }],
+  });
+
+/** Body of POST /account/{accountNumber}/identity (issue 46), as sent: the identity fields alone. */
+export const identityRequestSchema = z
+  .looseObject({
+    bvn: requestFields.bvn,
+    BVN: requestFields.BVN,
+    nin: requestFields.nin,
+    NIN: requestFields.NIN,
+    ninNumber: requestFields.ninNumber,
+  })
+  .meta({
+    description:
+      "The identity the account lacks: a NIN for one opened with a BVN, a BVN for one opened with a NIN. " +
+      `${IDENTITY_FIELDS.map((field) => `\`${field}\``).join(", ")}: the first one sent, in that order, is used ` +
+      "and the others are ignored entirely; a field set to `null` counts as not sent; fields not listed are ignored.",
+    allOf: identityRequired,
+    examples: [{ nin: "32345678901" }],
   });
 
 /**

@@ -399,12 +399,27 @@ describe("parseBusinessName: the customer-name rules, named 'business name'", ()
 });
 
 describe("parsePermanentInput", () => {
-  test("returns only name, email and identity", () => {
+  test("returns only name, email, identity and the second identity", () => {
     assert.deepEqual(Object.keys(parsePermanentInput({ ...valid, duration: 5, extra: "x" })).sort(), [
       "email",
       "identity",
       "name",
+      "second",
     ]);
+  });
+
+  test("keeps a NIN of 11 digits sent beside a BVN as the second identity (issue 46: tier 2)", () => {
+    const base = { name: "Ada Obi", email: "ada@example.com" };
+    const read = (body: Record<string, unknown>) => parsePermanentInput({ ...base, ...body });
+    assert.deepEqual(read({ bvn: "22345678901", nin: "32345678901" }).second, {
+      type: "nin",
+      number: "32345678901",
+    });
+    assert.deepEqual(read({ BVN: "22345678901", ninNumber: "32345678901" }).second?.number, "32345678901");
+    assert.equal(read({ bvn: "22345678901" }).second, null);
+    assert.equal(read({ bvn: "22345678901", nin: "123" }).second, null, "not 11 digits: ignored, as before");
+    assert.equal(read({ bvn: "22345678901", nin: 32345678901 }).second, null, "not a string: ignored");
+    assert.equal(read({ nin: "32345678901" }).second, null, "a NIN alone is the first identity");
   });
 
   test("ignores duration entirely, even an invalid one", () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { IdentityType } from "../core/account-kinds.js";
 import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
-import { type Body, emailSchema, FirstSent, fieldsRule, parsedBy } from "../core/validation.js";
+import { type Body, emailSchema, FirstSent, fields, isSent, parsedBy } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -52,6 +52,11 @@ export interface PermanentInput {
   name: string;
   email: string;
   identity: Identity;
+  /**
+   * A NIN sent beside the BVN that won (issue 46): kept too, for tier 2, when it is 11 digits; one
+   * that is not is ignored, as every identity after the first was before. Null: none.
+   */
+  second?: Identity | null;
 }
 
 export interface TemporaryInput extends PermanentInput {
@@ -78,12 +83,20 @@ const identityOf = ({ name, value }: { name: string; value: string }): Identity 
   number: value,
 });
 
+/** The NIN sent beside a BVN, under the first of its names sent, when it is 11 digits. */
+function secondIdentity(body: Body, first: Identity): Identity | null {
+  if (first.type !== "bvn") return null;
+  const name = NIN_FIELDS.find((field) => isSent(body, field));
+  const value = name === undefined ? undefined : body[name];
+  return typeof value === "string" && /^\d{11}$/.test(value) ? { type: "nin", number: value } : null;
+}
+
 /** Validates a generate-permanent body: name, then email, then identity; the first problem wins. */
-export const parsePermanentInput: (body: Body) => PermanentInput = fieldsRule(
-  PERMANENT_FIELDS,
-  {},
-  ({ name, email, identity }) => ({ name, email, identity: identityOf(identity) }),
-);
+export const parsePermanentInput = (body: Body): PermanentInput => {
+  const { name, email, identity } = fields(body, PERMANENT_FIELDS);
+  const first = identityOf(identity);
+  return { name, email, identity: first, second: secondIdentity(body, first) };
+};
 
 /**
  * The generate-temporary rule with the server's MAX_TRANSFER_KOBO: as parsePermanentInput, then
@@ -97,19 +110,22 @@ export function temporaryRule(maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): (bod
     expectedAmount: koboSchema("expectedAmount", maxTransferKobo),
     amountPolicy: amountPolicySchema,
   };
-  return fieldsRule(PERMANENT_FIELDS, optional, (read) => {
+  return (body) => {
+    const read = fields(body, PERMANENT_FIELDS, optional);
     const { name, email, identity, duration, expectedAmount, amountPolicy } = read;
     if (amountPolicy !== undefined && expectedAmount === undefined)
       throw validationFailed("amountPolicy needs expectedAmount");
+    const first = identityOf(identity);
     return {
       name,
       email,
-      identity: identityOf(identity),
+      identity: first,
+      second: secondIdentity(body, first),
       durationMinutes: duration ?? DEFAULT_DURATION_MINUTES,
       expectedAmount: expectedAmount ?? null,
       amountPolicy: amountPolicy ?? (expectedAmount === undefined ? null : "exact"),
     };
-  });
+  };
 }
 
 /** A generate-temporary body, checked with the default MAX_TRANSFER_KOBO. */
@@ -121,3 +137,11 @@ export const permanentInput = parsedBy(parsePermanentInput);
 /** The body of POST /account/generate/temporary, with the server's MAX_TRANSFER_KOBO. */
 export const temporaryInput = (maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO) =>
   parsedBy(temporaryRule(maxTransferKobo));
+
+/**
+ * The body of POST /account/{accountNumber}/identity (issue 46): the identity to add, under the
+ * same names and rules as generate's (`bvn`, `BVN`, `nin`, `NIN`, `ninNumber`, the first sent wins).
+ */
+export const parseIdentityInput = (body: Body): Identity =>
+  identityOf(fields(body, { identity: IDENTITY }).identity);
+export const identityInput = parsedBy(parseIdentityInput);

@@ -10,6 +10,8 @@ import {
   createAccountSchema,
   creditQuerySchema,
   deleteAccountSchema,
+  IDENTITY_PATH,
+  identityQuerySchema,
   nameEnquirySchema,
   queryAccountSchema,
   RESP_CODE,
@@ -147,18 +149,24 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
   const calls: Record<string, number> = Object.fromEntries(Object.keys(BANK_PATHS).map((name) => [name, 0]));
   const routeNames = new Map(Object.entries(BANK_PATHS).map(([name, url]) => [url as string, name]));
 
-  /** A signed API route: faults first, then the caller, then the body, then the handler. */
+  /**
+   * A signed API route: faults first, then the caller, then the body, then the handler. The
+   * identity call (issue 46) is spared the faults (`withFaults` false): they are the accounts' and
+   * payouts' (a create that hangs, a bank that fails the next calls), and the service asks it
+   * before every create, where it would take the fault meant for the create.
+   */
   const route = <T extends z.ZodTypeAny>(
     url: string,
     schema: T,
     handle: (params: z.infer<T>) => Promise<ReturnType<typeof answerOf>>,
+    withFaults = true,
   ) =>
     app.post(url, async (request, reply) => {
       const name = routeNames.get(url);
       if (name) calls[name] = (calls[name] ?? 0) + 1;
-      const { latencyMs } = faults.get();
+      const { latencyMs } = withFaults ? faults.get() : { latencyMs: 0 };
       if (latencyMs > 0) await sleep(latencyMs);
-      if (faults.take("failNext"))
+      if (withFaults && faults.take("failNext"))
         return reply.code(500).send({ respCode: RESP_CODE.busy, respMsg: "injected failure" });
       const refused = refusal(request);
       if (refused) return answer(reply, ...refused);
@@ -171,7 +179,7 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
           `${issue?.path.join(".") || "body"}: ${issue?.message}`,
         );
       }
-      const hang = faults.take("hangNext");
+      const hang = withFaults && faults.take("hangNext");
       const result = await handle(parsed.data);
       if (!hang) return reply.code(200).send(result);
       // Acted on, then never answered: the connection is held until the caller gives up.
@@ -195,6 +203,29 @@ export async function startBankServer(options: BankServerOptions): Promise<BankS
       throw error;
     }
   });
+  // Issue 46: the identity call, answered by the Virtual Bank's rules (no registry but the sandbox's).
+  route(
+    IDENTITY_PATH,
+    identityQuerySchema.passthrough(),
+    async ({ identityType, licenseNumber, customerName }) => {
+      try {
+        const registeredName = await bank.identityName({ identityType, licenseNumber, customerName });
+        if (registeredName === undefined) {
+          return answerOf(
+            RESP_CODE.accountNotFound,
+            `no record of this ${identityType === "personal" ? "BVN" : "NIN"}`,
+          );
+        }
+        return answerOf(RESP_CODE.success, "success", { identityType, licenseNumber, registeredName });
+      } catch (error) {
+        if (isAppError(error) && error.code === ErrorCode.PROVIDER_UNAVAILABLE) {
+          return answerOf(RESP_CODE.busy, "identity verification is unavailable; retry later");
+        }
+        throw error;
+      }
+    },
+    false,
+  );
   route(BANK_PATHS.query, queryAccountSchema.passthrough(), async ({ accountReference }) => {
     const account = db.account(accountReference);
     if (!account) return answerOf(RESP_CODE.accountNotFound, `no account for reference ${accountReference}`);

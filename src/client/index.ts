@@ -53,13 +53,19 @@ export interface EventPage {
   pagination: Pagination;
 }
 
-/** The customer of a generate call: `bvn` or `nin` (BVN wins when both are given). */
+/**
+ * The customer of a generate call: `bvn` or `nin` (BVN wins when both are given; the NIN is kept
+ * too, making the account tier 2, when it is 11 digits).
+ */
 export interface CustomerInput {
   name: string;
   email: string;
   bvn?: string;
   nin?: string;
 }
+
+/** The identity an account lacks (POST /account/:accountNumber/identity): its BVN or its NIN. */
+export type IdentityInput = { bvn: string } | { nin: string };
 
 export interface AccountPage {
   data: AccountSummary[];
@@ -103,6 +109,15 @@ export interface VasClient extends MoneyOutClient {
   deactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
   /** POST /account/:accountNumber/reactivate: the account takes payments again. */
   reactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
+  /**
+   * POST /account/:accountNumber/identity: adds the BVN or NIN the account lacks once the bank's
+   * record of it is in the customer's name (else 422 IDENTITY_MISMATCH), raising its tier.
+   */
+  addAccountIdentity(
+    accountNumber: string,
+    identity: IdentityInput,
+    options?: RequestOptions,
+  ): Promise<AccountDetail>;
   /** GET /transactions: one page, newest first. */
   listTransactions(query?: TransactionQuery, options?: RequestOptions): Promise<TransactionPage>;
   /**
@@ -193,6 +208,10 @@ export function createClient(options: ClientOptions): VasClient {
     async reactivateAccount(accountNumber, requestOptions) {
       const path = `${accountPath(accountNumber)}/reactivate`;
       return (await call<{ data: AccountDetail }>("POST", path, undefined, requestOptions)).data;
+    },
+    async addAccountIdentity(accountNumber, identity, requestOptions) {
+      const path = `${accountPath(accountNumber)}/identity`;
+      return (await call<{ data: AccountDetail }>("POST", path, identity, requestOptions)).data;
     },
     listTransactions,
     transactions: Object.assign(

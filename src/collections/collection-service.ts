@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
+import {
+  CBN_TIER_LIMITS,
+  receivedOnDay,
+  type TierLimits,
+  tierLimitBroken,
+  tierOf,
+} from "../accounts/tiers.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
+import type { DeliveryDialect } from "../core/delivery-dialect.js";
+import { lagosDate } from "../core/lagos-time.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import {
   AppError,
@@ -21,10 +30,12 @@ import type { TransferNotification } from "../providers/transfer-notification.js
 import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
 import type { Storage } from "../storage/database.js";
+import type { Executor } from "../storage/executor.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accept, beyondLimitRefusal, CURRENCY } from "./acceptance.js";
+import { DeclinedCredit, recordDeclined } from "./declined.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
@@ -56,6 +67,10 @@ export interface CollectionServiceOptions {
   maxTransferKobo: number;
   /** Whether sandbox transfers may be made (SANDBOX, with the embedded bank). */
   sandbox: boolean;
+  /** What an account of each KYC tier may receive (TIER1_LIMITS ...; default the CBN's). */
+  tierLimits?: TierLimits;
+  /** Writing a declined credit's event (the stores' `deliveries`). */
+  deliveries: DeliveryDialect<Executor>;
   now?: Clock;
 }
 
@@ -102,7 +117,17 @@ export class CollectionService {
     unit?: UnitOfWork,
     sandbox?: { payee: string; now: string },
   ): Promise<ReceivedTransfer> {
-    const outcome = await this.record(transfer, unit, sandbox?.payee, sandbox?.now ?? isoNow(this.now));
+    let outcome: Awaited<ReturnType<CollectionService["record"]>>;
+    try {
+      outcome = await this.record(transfer, unit, sandbox?.payee, sandbox?.now ?? isoNow(this.now));
+    } catch (error) {
+      // Refused, and the business is told (once per session id); if that cannot be written,
+      // the bank is answered 503 and sends it again.
+      if (error instanceof DeclinedCredit) {
+        await recordDeclined(this.options.storage, this.options.deliveries, transfer, error, this.now);
+      }
+      throw error;
+    }
     if ("result" in outcome) return outcome.result;
     for (const listener of this.conflictListeners) {
       try {
@@ -174,6 +199,22 @@ export class CollectionService {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;
+    // The account's row is held (storage's lock): what it received today and in total cannot
+    // move under this check, so two credits racing each other are checked one after the other.
+    const today = lagosDate(now);
+    const received = {
+      total: Number(account.total_received),
+      day: account.received_day,
+      onDay: Number(account.received_on_day),
+    };
+    const broken = tierLimitBroken(
+      this.options.tierLimits ?? CBN_TIER_LIMITS,
+      tierOf(Number(account.tier)),
+      transfer.amount,
+      received,
+      today,
+    );
+    if (broken) throw new DeclinedCredit(broken.code, broken.message, businessId);
     const nowIso = new Date(now).toISOString();
     // The business's ledger rows are held, so its transfers take turns: the ordinal follows its
     // last transaction, and so does the recording time, which never goes back within a business
@@ -236,7 +277,12 @@ export class CollectionService {
       entries,
       heads: heads.values(),
       event,
-      accountTotals: { total_received: paid, transfer_count: Number(account.transfer_count) + 1 },
+      accountTotals: {
+        total_received: paid,
+        transfer_count: Number(account.transfer_count) + 1,
+        received_day: today,
+        received_on_day: receivedOnDay(received, transfer.amount, today),
+      },
       result: { transaction, duplicate: false, payment },
     };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CBN_TIER_LIMITS, parseTierLimit, type Tier } from "../accounts/tiers.js";
 import { parseMasterKey } from "../businesses/master-key.js";
 import type { DatabaseLocation } from "../core/database-location.js";
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
@@ -16,6 +17,23 @@ const integerString = (name: string, min: number, max: number) =>
     .regex(/^\d+$/, `${name} must be a whole number`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+/** A KYC tier's limits (accounts/tiers.ts): `single,daily,total` in kobo, each a number or `none`. */
+const tierLimits = (tier: Tier) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      const limit = parseTierLimit(text);
+      if (!limit) {
+        ctx.addIssue({
+          code: "custom",
+          message: `TIER${tier}_LIMITS must be three values, single,daily,total, each whole kobo or none`,
+        });
+        return z.NEVER;
+      }
+      return limit;
+    })
+    .default(() => ({ ...CBN_TIER_LIMITS[tier] }));
 
 const booleanString = (name: string) =>
   z
@@ -250,6 +268,10 @@ export const envSchema = z.object({
   MAX_TRANSFER_KOBO: integerString("MAX_TRANSFER_KOBO", 1, 1_000_000_000_000).default(
     DEFAULT_MAX_TRANSFER_KOBO,
   ),
+  // Issue 46: what an account of each KYC tier may receive (the CBN's values by default).
+  TIER1_LIMITS: tierLimits(1),
+  TIER2_LIMITS: tierLimits(2),
+  TIER3_LIMITS: tierLimits(3),
 });
 
 /** The environment as the schema parsed it (provider.ts reads the bank's part). */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { TierLimits } from "../accounts/tiers.js";
 import type { DatabaseLocation } from "../core/database-location.js";
 import type { PayoutFeeTier } from "../ledger/payout-fees.js";
 import type { NipReading } from "../providers/nip.js";
@@ -52,6 +53,8 @@ export type Config = Readonly<{
   sandbox: boolean;
   /** The largest inbound transfer accepted, in kobo. */
   maxTransferKobo: number;
+  /** What an account of each KYC tier may receive (TIER1_LIMITS ...; the CBN's values by default). */
+  tierLimits: TierLimits;
   /** Where account numbers come from: the embedded Virtual Bank, or a bank over HTTP. */
   provider: ProviderConfig;
   /** The bank's name as account holders see it (the spec's bankName). */
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox: e.SANDBOX ?? e.NODE_ENV !== "production",
     maxTransferKobo: e.MAX_TRANSFER_KOBO,
+    tierLimits: { 1: e.TIER1_LIMITS, 2: e.TIER2_LIMITS, 3: e.TIER3_LIMITS },
     provider,
     bankName: e.BANK_NAME,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,

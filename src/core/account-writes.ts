@@ -14,6 +14,11 @@ export interface AccountIdentity {
   /** HMAC-SHA256 of the identity number under a service key: comparable, not reversible. */
   identityFingerprint: string;
   identityLast4: string;
+  /** The other kind of identity, when the account holds both (issue 46); null: none. */
+  secondIdentityFingerprint: string | null;
+  secondIdentityLast4: string | null;
+  /** Its KYC tier (accounts/tiers.ts): what it may receive. */
+  tier: number;
 }
 
 /** A new account, less what storage assigns (its ordinal). */

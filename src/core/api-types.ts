@@ -33,6 +33,7 @@ export const EVENT_TYPES = [
   "settlement.successful",
   "settlement.failed",
   "settlement_account.updated",
+  "payment.declined",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -135,6 +136,8 @@ export interface AccountDetail {
   amountOutstanding: number | null;
   /** `pending` (nothing paid), `partially_paid`, `paid` (exactly the expected amount) or `overpaid`; `null` without `expectedAmount`. */
   paymentStatus: PaymentStatus | null;
+  /** The account's KYC tier: 1 with a BVN or a NIN, 2 with both, or the business's KYC level when the operator set a higher one. Each tier's largest single credit, most received in a day and in total are the operator's settings (docs/api.md, "Identity tiers"). */
+  tier: number;
 }
 
 /** A list's `pagination`. */
@@ -225,7 +228,7 @@ export interface Delivery {
 /** Something that happened to the business's accounts or money. */
 export interface Event {
   id: string;
-  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `webhook.test` (sent on request to one endpoint). */
+  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `webhook.test` (sent on request to one endpoint). */
   type: EventType;
   /** 1, 2, 3... per business, without gaps, in the order the changes committed. */
   sequence: number;

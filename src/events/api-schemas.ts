@@ -27,6 +27,8 @@ export const eventTypeSchema = z
     "settlement.successful",
     "settlement.failed",
     "settlement_account.updated",
+    // Issue 46: a credit refused at the notification (the bank reverses it).
+    "payment.declined",
     "webhook.test",
   ])
   .meta({
@@ -36,7 +38,9 @@ export const eventTypeSchema = z
       "`account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, " +
       "`reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), " +
       "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
-      "endpoints), `webhook.test` (sent on request to one endpoint).",
+      "endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, " +
+      "`reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank " +
+      "reverses), `webhook.test` (sent on request to one endpoint).",
   });
 
 /** Where an event's delivery to one endpoint stands. */

@@ -6,7 +6,11 @@ import {
   permanentAccountSchema,
   temporaryAccountSchema,
 } from "../accounts/answer-schemas.js";
-import { permanentRequestSchema, temporaryRequestSchema } from "../accounts/api-schemas.js";
+import {
+  identityRequestSchema,
+  permanentRequestSchema,
+  temporaryRequestSchema,
+} from "../accounts/api-schemas.js";
 import {
   balanceSchema,
   requeryRequestSchema,
@@ -89,6 +93,7 @@ const page = <T extends z.ZodType>(item: T) =>
 export const Schemas = {
   PermanentAccountRequest: permanentRequestSchema,
   TemporaryAccountRequest: temporaryRequestSchema,
+  IdentityRequest: identityRequestSchema,
   PermanentAccount: permanentAccountSchema,
   TemporaryAccount: temporaryAccountSchema,
   AccountSummary: accountSummarySchema,

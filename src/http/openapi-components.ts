@@ -177,7 +177,14 @@ export const GENERATE_FAILURES = {
   409: RESPONSES.RequestInProgress,
   413: RESPONSES.PayloadTooLarge,
   415: RESPONSES.UnsupportedMediaType,
-  422: RESPONSES.IdempotencyKeyReused,
+  422: failure(
+    422,
+    "The bank's record of the BVN or NIN is in another name than the customer's (`IDENTITY_MISMATCH`, " +
+      "issue 46), or this Idempotency-Key was already used for another endpoint or body " +
+      "(`IDEMPOTENCY_KEY_REUSED`).",
+    [ErrorCode.IDENTITY_MISMATCH, ErrorCode.IDEMPOTENCY_KEY_REUSED],
+    headers("Idempotent-Replayed"),
+  ),
   502: RESPONSES.ProviderUnavailable,
   503: failure(
     503,

@@ -199,9 +199,6 @@ export const RESPONSES = {
     [ErrorCode.UNSUPPORTED_MEDIA_TYPE],
     headers("Idempotent-Replayed"),
   ),
-  IdempotencyKeyReused: failure(422, "This Idempotency-Key was already used for another endpoint or body.", [
-    ErrorCode.IDEMPOTENCY_KEY_REUSED,
-  ]),
   RateLimited: failure(
     429,
     "Too many requests: wait `Retry-After` seconds.",

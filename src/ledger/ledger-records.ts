@@ -58,10 +58,19 @@ export interface CreditedAccount {
   total_received: number;
   /** Transfers accepted; also the ordinal of the newest. */
   transfer_count: number;
+  /** Its KYC tier (accounts/tiers.ts): the limits a credit is checked against. */
+  tier: number;
+  /** The Africa/Lagos day `received_on_day` counts (null: nothing received yet). */
+  received_day: string | null;
+  /** Kobo received on `received_day`, gross of fees. */
+  received_on_day: number;
 }
 
 /** An account's totals after a transfer into it (its row is held: nothing else moves them). */
-export type AccountTotals = Pick<CreditedAccount, "total_received" | "transfer_count">;
+export type AccountTotals = Pick<
+  CreditedAccount,
+  "total_received" | "transfer_count" | "received_day" | "received_on_day"
+>;
 
 /** A notification whose session id was recorded with another account, amount or currency: kept, then refused. */
 export interface ConflictInput {

@@ -42,3 +42,21 @@ export interface IssuedVirtualAccount {
   accountName: string;
   accountReference: string;
 }
+
+/**
+ * The bank's identity call (issue 46): the name its record of a BVN or NIN holds, which the
+ * service compares with the holder's name by its own rule (core/name-match.ts). Throws as the
+ * AccountProvider does when the bank refuses or cannot be reached.
+ */
+export interface IdentityRegistry {
+  /** The name on the bank's record of this identity number (undefined: it has no record). */
+  identityName(request: IdentityRequest): Promise<string | undefined>;
+}
+
+export interface IdentityRequest {
+  identityType: BankIdentityType;
+  /** The BVN or NIN. */
+  licenseNumber: string;
+  /** The name the account is (or is to be) held in: a bank may use it to find the record. */
+  customerName: string;
+}

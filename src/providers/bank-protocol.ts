@@ -285,3 +285,23 @@ export const statementPageSchema = z.object({
 
 /** The query of one credit by its `orderNo` (the service's session id): AC100003 when the bank has none. */
 export const creditQuerySchema = z.object({ orderNo: bankNotificationSchema.shape.orderNo });
+
+// Issue 46, item 5: the identity call. The service asks the bank for the name on its record of a
+// BVN or NIN (sending the name the account is held in, which a bank's registry may use to find the
+// record) and compares the two by its own rule (core/name-match.ts), before opening an account and
+// before adding an identity to one. AC100003 when the bank has no record of the number.
+
+/** Where the identity call is posted. */
+export const IDENTITY_PATH = "/api/v2/identity/query";
+
+/** The identity call's parameters. */
+export const identityQuerySchema = z.object({
+  identityType: z.enum(["personal", "personal_nin"]),
+  licenseNumber: z.string().regex(/^\d{11}$/),
+  customerName: z.string().min(1).max(200),
+});
+
+/** Its answer: the number asked about, and the name on the bank's record of it. */
+export const identityAnswerSchema = identityQuerySchema
+  .pick({ identityType: true, licenseNumber: true })
+  .extend({ registeredName: z.string().min(1).max(200) });

@@ -2,7 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { BrokenCircuitError } from "cockatiel";
 import type { Bank } from "../core/api-types.js";
 import { providerOutcomeUnknown, providerUnavailable } from "../errors.js";
-import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import type {
+  AccountProvider,
+  IdentityRegistry,
+  IdentityRequest,
+  IssuedVirtualAccount,
+  VirtualAccountRequest,
+} from "./account-provider.js";
 import {
   BankCaller,
   type BankCallerOptions,
@@ -16,6 +22,8 @@ import {
   type BankAccountData,
   bankAccountSchema,
   bankListSchema,
+  IDENTITY_PATH,
+  identityAnswerSchema,
   nameEnquiryAnswerSchema,
   RESP_CODE,
   STATEMENT_PAGE_MAX,
@@ -60,7 +68,7 @@ export interface HttpBankOptions extends BankCallerOptions {
 
 export type { BreakerState };
 
-export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, BankStatement {
+export class HttpBank implements AccountProvider, IdentityRegistry, BankDirectory, PayoutRail, BankStatement {
   readonly bankName: string;
   private readonly caller: BankCaller;
   private readonly nipReading: NipReading;
@@ -151,6 +159,21 @@ export class HttpBank implements AccountProvider, BankDirectory, PayoutRail, Ban
   }
 
   /** Name enquiry: the name on the account, or undefined when the bank knows no such account. */
+  /** The identity call (bank-protocol.ts): the name on the bank's record of the number, if any. */
+  async identityName(request: IdentityRequest): Promise<string | undefined> {
+    const data = await this.caller.ask(IDENTITY_PATH, { ...request }, true);
+    if (data === undefined) return undefined;
+    const parsed = identityAnswerSchema.safeParse(data);
+    if (
+      !parsed.success ||
+      parsed.data.identityType !== request.identityType ||
+      parsed.data.licenseNumber !== request.licenseNumber
+    ) {
+      throw providerUnavailable(new Error("the bank answered an identity call outside the protocol"));
+    }
+    return parsed.data.registeredName;
+  }
+
   async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
     const data = await this.caller.ask(BANK_PATHS.nameEnquiry, { bankCode, accountNo: accountNumber }, true);
     if (data === undefined) return undefined;

@@ -1,7 +1,13 @@
 import type { Clock } from "../clock.js";
 import type { Bank, SandboxTransferInput } from "../core/api-types.js";
 import { numberSpaceExhausted, providerRejected, providerUnavailable } from "../errors.js";
-import type { AccountProvider, IssuedVirtualAccount, VirtualAccountRequest } from "./account-provider.js";
+import type {
+  AccountProvider,
+  IdentityRegistry,
+  IdentityRequest,
+  IssuedVirtualAccount,
+  VirtualAccountRequest,
+} from "./account-provider.js";
 import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
 import type { BankStatement, StatementPage, StatementWindow } from "./bank-statement.js";
 import { DEFAULT_NIP_READING, NIP_CODES, type NipReading, nipSessionId } from "./nip.js";
@@ -36,7 +42,14 @@ export const SANDBOX_IDENTITIES = {
   notFound: "00000000001",
   nameMismatch: "00000000002",
   unavailable: "00000000003",
+  /** Registered to SANDBOX_REGISTERED_NAME (issue 46): to try the name rule both ways. */
+  registered: "00000000004",
 } as const;
+
+/** The name on the sandbox's record of `nameMismatch`: no customer's name shares a word with it. */
+export const SANDBOX_MISMATCHED_NAME = "Sandbox Registry Holder";
+/** The name on the sandbox's record of `registered`. */
+export const SANDBOX_REGISTERED_NAME = "Adaeze Ngozi Okafor";
 
 export interface VirtualBankOptions {
   /** Its own records: the serial counter and the accounts it opened. */
@@ -75,7 +88,9 @@ export const DEFAULT_PAYOUT_DELAYS: PayoutDelays = { settleMs: 2_000, reverseMs:
  * database counter (unique across processes by construction, never reissued) passed through a
  * keyed permutation (consecutive issues look unrelated).
  */
-export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, BankStatement {
+export class VirtualBank
+  implements AccountProvider, IdentityRegistry, BankDirectory, PayoutRail, BankStatement
+{
   readonly bankName = VIRTUAL_BANK_NAME;
   private readonly permutation: SerialPermutation;
   private readonly blockSize: number;
@@ -105,6 +120,26 @@ export class VirtualBank implements AccountProvider, BankDirectory, PayoutRail, 
       createdAt: new Date((this.options.now ?? Date.now)()).toISOString(),
     });
     return issued(recorded);
+  }
+
+  /**
+   * The identity call (issue 46). The Virtual Bank keeps no registry of BVNs and NINs: it answers
+   * the name it is sent, but for the sandbox's numbers (SANDBOX_IDENTITIES), whose records are fixed.
+   */
+  async identityName(request: IdentityRequest): Promise<string | undefined> {
+    if (this.options.sandbox ?? true) {
+      switch (request.licenseNumber) {
+        case SANDBOX_IDENTITIES.notFound:
+          return undefined;
+        case SANDBOX_IDENTITIES.nameMismatch:
+          return SANDBOX_MISMATCHED_NAME;
+        case SANDBOX_IDENTITIES.registered:
+          return SANDBOX_REGISTERED_NAME;
+        case SANDBOX_IDENTITIES.unavailable:
+          throw providerUnavailable();
+      }
+    }
+    return request.customerName;
   }
 
   async findByReference(accountReference: string): Promise<IssuedVirtualAccount | undefined> {

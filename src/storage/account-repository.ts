@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { isUniqueViolationOf } from "./errors.js";
 import type { Executor } from "./executor.js";
 
@@ -8,6 +9,55 @@ const ONE_PERMANENT_PER_EMAIL = {
   index: "accounts_one_permanent_per_email",
   columns: "accounts.business_id, accounts.email",
 };
+
+/**
+ * An account's missing identity added (issue 46), in the domain's names: written only while the
+ * account has none, so two requests racing add it once. True when this one added it.
+ */
+export async function addSecondIdentity(
+  db: Executor,
+  id: string,
+  added: { fingerprint: string; last4: string; tier: number; updatedAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("accounts")
+    .set({
+      second_identity_fingerprint: added.fingerprint,
+      second_identity_last4: added.last4,
+      tier: added.tier,
+      updated_at: added.updatedAt,
+    })
+    .where("id", "=", id)
+    .where("second_identity_fingerprint", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * A business's KYC level set by the operator (issue 46), and its accounts' tiers with it: each
+ * account's tier as the domain gives it for one identity (`oneIdentity`) or two (`twoIdentities`).
+ * False when there is no such business.
+ */
+export async function setKycLevel(
+  db: Executor,
+  businessId: string,
+  level: { kycTier: number | null; oneIdentity: number; twoIdentities: number; updatedAt: string },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable("businesses")
+    .set({ kyc_tier: level.kycTier, updated_at: level.updatedAt })
+    .where("id", "=", businessId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await db
+    .updateTable("accounts")
+    .set({
+      tier: sql<number>`case when second_identity_fingerprint is null then cast(${level.oneIdentity} as integer) else cast(${level.twoIdentities} as integer) end`,
+    })
+    .where("business_id", "=", businessId)
+    .execute();
+  return true;
+}
 
 /** An account deactivated (at that time) or reactivated (null), given in the domain's names. */
 export async function updateAccount(
@@ -41,6 +91,10 @@ const ACCOUNT = [
   "a.amount_policy as amountPolicy",
   "a.total_received as totalReceived",
   "a.transfer_count as transferCount",
+  "a.tier",
+  "a.identity_type as identityType",
+  "a.second_identity_fingerprint as secondIdentityFingerprint",
+  "a.customer_name as customerName",
 ] as const;
 
 /** The business's account whose current number this is. */

@@ -25,6 +25,9 @@ export const accountColumns = (account: AccountToCreate): AccountColumns => ({
   identity_type: account.identityType,
   identity_fingerprint: account.identityFingerprint,
   identity_last4: account.identityLast4,
+  second_identity_fingerprint: account.secondIdentityFingerprint,
+  second_identity_last4: account.secondIdentityLast4,
+  tier: account.tier,
   version: account.version,
   created_at: account.createdAt,
   updated_at: account.updatedAt,
@@ -54,6 +57,9 @@ export const reissuedColumns = (fields: ReissuedFields) => ({
   identity_type: fields.identityType,
   identity_fingerprint: fields.identityFingerprint,
   identity_last4: fields.identityLast4,
+  second_identity_fingerprint: fields.secondIdentityFingerprint,
+  second_identity_last4: fields.secondIdentityLast4,
+  tier: fields.tier,
   updated_at: fields.updatedAt,
   version: fields.version,
   deactivated_at: fields.deactivatedAt,
@@ -86,10 +92,24 @@ export const REISSUED_COLUMNS = [
   "identity_type",
   "identity_fingerprint",
   "identity_last4",
+  "second_identity_fingerprint",
+  "second_identity_last4",
+  "tier",
   "updated_at",
   "version",
   "deactivated_at",
 ] as const satisfies readonly (keyof ReturnType<typeof reissuedColumns>)[];
+
+/**
+ * A re-issue's tier: the one its identities give (the domain's), but at least the business's KYC
+ * level, which the operator sets on the business and the account's writes carry onto it (issue 46).
+ */
+export const reissuedTier = (greatest: "greatest" | "max") =>
+  `tier = ${greatest}(@tier, coalesce((select b.kyc_tier from businesses b where b.id = accounts.business_id), 1))`;
+
+/** A re-issue's assignments: each column as the domain decided it, the tier as reissuedTier says. */
+export const reissuedAssignments = (greatest: "greatest" | "max", cast: (column: string) => string) =>
+  REISSUED_COLUMNS.map((c) => (c === "tier" ? reissuedTier(greatest) : `${c} = @${c}${cast(c)}`)).join(", ");
 
 /** Retires the account's current number (a re-issue). */
 export const RETIRE_NUMBER = `update account_numbers set retired_at = @updated_at

@@ -44,6 +44,7 @@ import * as keptPostingPlans from "./migrations/0040-kept-posting-plans.js";
 import * as nipSessions from "./migrations/0041-nip-sessions.js";
 import * as deadlines from "./migrations/0042-deadlines.js";
 import * as charges from "./migrations/0043-charges.js";
+import * as identityTiers from "./migrations/0044-identity-tiers.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -90,6 +91,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0041-nip-sessions": nipSessions,
   "0042-deadlines": deadlines,
   "0043-charges": charges,
+  "0044-identity-tiers": identityTiers,
 };
 
 /** Every migration, in the order they apply. */

@@ -61,6 +61,8 @@ export interface BusinessesTable {
   fee_basis_points: Generated<number>;
   /** The most a fee may be, in kobo (null: no cap). */
   fee_cap_kobo: number | null;
+  /** The operator's KYC level (issue 46): a floor under the tiers of the business's accounts; null: none. */
+  kyc_tier: Generated<number | null>;
   /** The payout fee's tiers as JSON `[{upTo, fee}]` in kobo (null: the default, ledger/payout-fees.ts). */
   payout_fee_tiers: string | null;
   /** Whether the API may send payouts (1) or not (0, until the owner or an operator turns them on). */
@@ -109,6 +111,9 @@ export const ACCOUNT_COLUMNS = [
   "identity_type",
   "identity_fingerprint",
   "identity_last4",
+  "tier",
+  "second_identity_fingerprint",
+  "second_identity_last4",
   "version",
   "duration_minutes",
   "expires_at",
@@ -134,6 +139,11 @@ export interface AccountsTable {
   /** HMAC-SHA256 of the identity number under a service key: comparable, not reversible. */
   identity_fingerprint: string;
   identity_last4: string;
+  /** Its KYC tier (accounts/tiers.ts): 1 with one identity, 2 with both (issue 46). */
+  tier: Generated<number>;
+  /** The other kind of identity (a NIN beside a BVN, or a BVN beside a NIN), kept as the first is. */
+  second_identity_fingerprint: Generated<string | null>;
+  second_identity_last4: Generated<string | null>;
   /** 1 when created, +1 at each re-issue: the version of its current number in account_numbers. */
   version: number;
   duration_minutes: number | null;
@@ -150,6 +160,10 @@ export interface AccountsTable {
   total_received: Generated<number>;
   /** Transfers accepted; also the ordinal of the newest (see transactions.account_ordinal). */
   transfer_count: Generated<number>;
+  /** The Africa/Lagos day (`YYYY-MM-DD`) received_on_day counts (null: nothing received yet). */
+  received_day: Generated<string | null>;
+  /** Kobo received on received_day, gross of fees: the tier's daily limit is checked on it. */
+  received_on_day: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -219,6 +233,16 @@ export interface HealthProbeTable {
   checked_at: string;
 }
 
+/** A credit refused by a limit (issue 46): its payment.declined event is written once per session id. */
+export interface DeclinedCreditsTable {
+  session_id: string;
+  business_id: string;
+  account_number: string;
+  amount: number;
+  reason: string;
+  declined_at: string;
+}
+
 /** Every table, as the query builder knows them. */
 export interface Database {
   businesses: BusinessesTable;
@@ -237,6 +261,7 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   ledger_checkpoints: LedgerCheckpointsTable;
   transfer_conflicts: TransferConflictsTable;
+  declined_credits: DeclinedCreditsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

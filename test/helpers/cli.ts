@@ -1,6 +1,6 @@
 import { runCli } from "../../src/cli/run.js";
 import { databaseUrl } from "./databases.js";
-import type { Harness } from "./harness.js";
+import { type Harness, TIER_LIMITS_OFF } from "./harness.js";
 
 export interface CliRun {
   code: number;
@@ -32,5 +32,6 @@ export function cliEnv(h: Harness, masterKey: Buffer): NodeJS.ProcessEnv {
     VAS_MASTER_KEY: masterKey.toString("hex"),
     NODE_ENV: "test",
     WEBHOOK_ALLOW_PRIVATE: "true",
+    ...TIER_LIMITS_OFF,
   };
 }

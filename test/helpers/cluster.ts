@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openServices, type Services } from "../../src/compose/services.js";
 import { createTestDatabase, databaseUrl, type TestDatabase, type TestDatabaseKind } from "./databases.js";
-import { type TestBusiness, testConfig } from "./harness.js";
+import { type TestBusiness, TIER_LIMITS_OFF, testConfig } from "./harness.js";
 import { type ServerProcess, startServerProcess } from "./server-process.js";
 
 /** Several real server processes on one fresh database, with one verified business. */
@@ -43,6 +43,7 @@ export async function startCluster(
         DATABASE_URL: databaseUrl(database.location),
         DATA_DIR: dir,
         VAS_MASTER_KEY: masterKey.toString("hex"),
+        ...TIER_LIMITS_OFF,
         ...env,
       }),
     ),

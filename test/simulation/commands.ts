@@ -43,21 +43,26 @@ class GeneratePermanent extends Step {
   constructor(
     readonly business: number,
     readonly slot: number,
+    /** A NIN beside the BVN: tier 2 (issue 46). A re-issue takes the identities sent with it. */
+    readonly both = false,
   ) {
     super();
   }
   async step(model: Model, real: Real) {
     const email = `sim.${real.run}.${this.business}.${this.slot}@example.com`;
+    const identity = this.both ? { bvn: "22345678901", nin: "32345678901" } : { bvn: "22345678901" };
     const generated = await real.services.accounts.generatePermanent(
       forBusiness(model, this.business),
       CLI,
-      check(permanentInput, { name: "Sim Customer", email, bvn: "22345678901" }),
+      check(permanentInput, { name: "Sim Customer", email, ...identity }),
     );
+    const tier = this.both ? 2 : 1;
     const existing = model.accounts.find((a) => a.email === email && a.kind === "permanent");
     assert.equal(generated.created, existing === undefined, "a second generate re-issues");
     if (existing) {
       existing.numbers.push(generated.account.accountNumber);
       existing.deactivated = false;
+      existing.tier = tier;
       return;
     }
     model.accounts.push({
@@ -71,10 +76,13 @@ class GeneratePermanent extends Step {
       deactivated: false,
       received: 0,
       transfers: 0,
+      tier,
+      day: null,
+      onDay: 0,
     });
   }
   toString() {
-    return `generate(b${this.business}, email ${this.slot})`;
+    return `generate(b${this.business}, email ${this.slot}${this.both ? ", BVN and NIN" : ""})`;
   }
 }
 
@@ -114,6 +122,9 @@ class GenerateTemporary extends Step {
       deactivated: false,
       received: 0,
       transfers: 0,
+      tier: 1,
+      day: null,
+      onDay: 0,
     });
   }
   toString() {
@@ -475,7 +486,7 @@ const amount: fc.Arbitrary<AmountSpec> = fc.oneof(
 
 /** Every kind of step, weighted towards transfers. */
 export const steps: Array<fc.Arbitrary<Command>> = [
-  fc.tuple(business, fc.nat(2)).map(([b, slot]) => new GeneratePermanent(b, slot)),
+  fc.tuple(business, fc.nat(2), fc.boolean()).map(([b, slot, both]) => new GeneratePermanent(b, slot, both)),
   fc
     .tuple(
       business,
@@ -578,5 +589,18 @@ export function coverageScenario(): Command[] {
     new Settle(1),
     new Settle(1), // nothing left to settle
     new BankFinishes(),
+    // Identity tiers (issue 46), on business 2: a tier 1 account's limits, then a tier 2 account's.
+    new GeneratePermanent(2, 1),
+    new Transfer(issued(4), any(150_001)), // past the single credit
+    new Transfer(issued(4), any(150_000)),
+    new Transfer(issued(4), any(150_000)),
+    new Transfer(issued(4), any(1)), // past the day's
+    new Jump(24 * 60),
+    new Transfer(issued(4), any(150_000)),
+    new Transfer(issued(4), any(150_000)),
+    new Jump(24 * 60),
+    new Transfer(issued(4), any(1)), // past the total
+    new GeneratePermanent(2, 2, true),
+    new Transfer(issued(5), any(400_000)), // tier 2: within its single credit
   ];
 }

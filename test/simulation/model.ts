@@ -16,6 +16,11 @@ export interface ModelAccount {
   deactivated: boolean;
   received: number;
   transfers: number;
+  /** Its KYC tier (issue 46): 1 with a BVN, 2 with a BVN and a NIN. */
+  tier: 1 | 2;
+  /** The Africa/Lagos day `onDay` counts, and what it received on it. */
+  day: string | null;
+  onDay: number;
 }
 
 /** VAT on the fee and the stamp duty of one posting, written as the API lists them. */
@@ -94,9 +99,24 @@ export type Outcome =
   | "ACCOUNT_DEACTIVATED"
   | "ACCOUNT_EXPIRED"
   | "ALREADY_PAID"
-  | "AMOUNT_MISMATCH";
+  | "AMOUNT_MISMATCH"
+  | "TIER_SINGLE_LIMIT"
+  | "TIER_DAILY_LIMIT"
+  | "TIER_TOTAL_LIMIT";
 
 export const MAX_TRANSFER_KOBO = 5_000_000;
+
+/**
+ * The tiers' limits the simulation runs with (TIER1_LIMITS, TIER2_LIMITS: single, daily, total),
+ * small enough for its transfers to reach them; tier 3 is not used.
+ */
+export const TIER_LIMITS = {
+  1: { single: 150_000, daily: 300_000, total: 600_000 },
+  2: { single: 400_000, daily: 800_000, total: 1_600_000 },
+} as const;
+
+/** The day in Africa/Lagos (UTC+1 all year) of an instant, written out again. */
+export const lagosDay = (ms: number) => new Date(ms + 3_600_000).toISOString().slice(0, 10);
 
 export class Model {
   now: number;
@@ -261,6 +281,11 @@ export class Model {
       if (account.policy === "exact" && notification.amount !== account.expected) return "AMOUNT_MISMATCH";
       if (account.policy === "atLeast" && notification.amount < account.expected) return "AMOUNT_MISMATCH";
     }
+    const limit = TIER_LIMITS[account.tier];
+    if (notification.amount > limit.single) return "TIER_SINGLE_LIMIT";
+    const today = account.day === lagosDay(this.now) ? account.onDay : 0;
+    if (today + notification.amount > limit.daily) return "TIER_DAILY_LIMIT";
+    if (account.received + notification.amount > limit.total) return "TIER_TOTAL_LIMIT";
     return "credited";
   }
 
@@ -273,6 +298,8 @@ export class Model {
     const fee = Model.fee(notification.amount, business.fee);
     const vat = this.vat(fee);
     const stampDuty = this.stampDuty(notification.amount, false);
+    account.onDay = (account.day === lagosDay(this.now) ? account.onDay : 0) + notification.amount;
+    account.day = lagosDay(this.now);
     account.received += notification.amount;
     account.transfers++;
     business.received += notification.amount;

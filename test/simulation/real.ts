@@ -83,6 +83,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
         amountPaid: detail.amountPaid,
         amountOutstanding: detail.amountOutstanding,
         paymentStatus: detail.paymentStatus,
+        tier: detail.tier,
       },
       {
         status: model.status(account),
@@ -90,6 +91,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
         expectedAmount: account.expected,
         amountPolicy: account.policy,
         ...model.progress(account),
+        tier: account.tier,
       },
       `account ${current(account)}`,
     );

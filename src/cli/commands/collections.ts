@@ -37,6 +37,25 @@ export const COLLECTION_COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: "business set-kyc-tier",
+    synopsis: "<businessId> <1|2|3|none>",
+    description: [
+      "Set the business's KYC level (issue 46): every account of the business is at least this",
+      "tier, now and when opened or re-issued later, and may receive what that tier may",
+      "(TIER1_LIMITS ...). none: each account's tier is its identities' (a BVN or a NIN: 1; both: 2).",
+      "See docs/api.md, Identity tiers.",
+    ],
+    run: async (args, { io, services }) => {
+      const { positionals: rest } = parse(args, {});
+      const [id, level] = positionals(rest, 2, "<businessId> <1|2|3|none>") as [string, string];
+      const business = businessId(id);
+      if (!/^(1|2|3|none)$/.test(level)) throw new UsageError("the KYC tier must be 1, 2, 3 or none");
+      const tier = level === "none" ? null : (Number(level) as 1 | 2 | 3);
+      await (await services()).lifecycle.setKycLevel(business, tier);
+      io.stdout(`KYC tier for ${business}: ${tier === null ? "none (each account's identities)" : tier}\n`);
+    },
+  },
+  {
     name: "sandbox transfer",
     synopsis: "<accountNumber> <amountKobo> [--payer-name <name>] [--narration <text>] [--json]",
     description: [

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
+import * as addIdentity from "./add-identity.js";
 import * as createPayout from "./create-payout.js";
 import * as createWebhook from "./create-webhook.js";
 import * as deactivateAccount from "./deactivate-account.js";
@@ -52,6 +53,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getAccount,
   deactivateAccount,
   reactivateAccount,
+  addIdentity,
   listTransactions,
   getTransaction,
   requeryTransaction,

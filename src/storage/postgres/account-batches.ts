@@ -86,6 +86,7 @@ const INPUT_COLUMNS = ACCOUNT_COLUMNS.filter((column) => !SET_BY_STATEMENT.has(c
 const NOT_TEXT: Partial<Record<(typeof INPUT_COLUMNS)[number], string>> = {
   duration_minutes: "integer",
   expected_amount: "bigint",
+  tier: "integer",
 };
 
 // The accounts (INPUT_COLUMNS), their numbers' reference, issue time and issuer, and the request
@@ -108,13 +109,14 @@ with input as (
 ), counted as (
   update businesses set account_count = account_count + (select n from size)
   where id = @business_id and (select n from size) > 0
-  returning account_count - (select n from size) as base
+  returning account_count - (select n from size) as base, kyc_tier
 ), account as (
   insert into accounts (id, business_id, ordinal, kind, account_number, account_name, customer_name, email,
-    identity_type, identity_fingerprint, identity_last4, version, duration_minutes, expires_at, expected_amount,
-    amount_policy, deactivated_at, created_at, updated_at)
+    identity_type, identity_fingerprint, identity_last4, second_identity_fingerprint, second_identity_last4, tier,
+    version, duration_minutes, expires_at, expected_amount, amount_policy, deactivated_at, created_at, updated_at)
   select f.id, @business_id, c.base + f.rank, f.kind, f.account_number, f.account_name, f.customer_name, f.email,
-    f.identity_type, f.identity_fingerprint, f.identity_last4, 1, f.duration_minutes, f.expires_at,
+    f.identity_type, f.identity_fingerprint, f.identity_last4, f.second_identity_fingerprint,
+    f.second_identity_last4, greatest(f.tier, coalesce(c.kyc_tier, 1)), 1, f.duration_minutes, f.expires_at,
     f.expected_amount, f.amount_policy, null, f.created_at, f.updated_at
   from fresh f cross join counted c
   returning id

@@ -2,8 +2,8 @@ import type { AccountWrites } from "../../core/account-writes.js";
 import {
   existingAccount,
   NUMBER_COLUMNS,
-  REISSUED_COLUMNS,
   RETIRE_NUMBER,
+  reissuedAssignments,
   reissuedColumns,
 } from "../account-writes.js";
 import type { PostgresStorage } from "../database.js";
@@ -86,7 +86,7 @@ export const PERMANENT_LOOKUP = named(
 // request's records completed and the event written: one statement, one round trip.
 const reissueStatement = named(`
 with account_reissued as (
-  update accounts set ${REISSUED_COLUMNS.map((c) => `${c} = @${c}${c === "version" ? "::integer" : ""}`).join(", ")}
+  update accounts set ${reissuedAssignments("greatest", (c) => (c === "version" ? "::integer" : ""))}
   where id = @id
 ), number_retired as (
   ${RETIRE_NUMBER}

@@ -84,7 +84,10 @@ export function decideAll(
   );
   const newest = lookups.last.find((last) => last.business_id === business);
   let last: LedgerState["last"] = newest && { ordinal: newest.ordinal, created_at: newest.created_at };
-  const totals = new Map<string, Pick<FoundRow, "total_received" | "transfer_count">>();
+  const totals = new Map<
+    string,
+    Pick<FoundRow, "total_received" | "transfer_count" | "received_day" | "received_on_day">
+  >();
   for (const [index, { transfer, decide, unit }] of items.entries()) {
     try {
       const recorded = existing.get(transfer.sessionId);

@@ -51,9 +51,11 @@ const POSTINGS = named(`with transactions_written as (
   insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
   select * from unnest(${TRANSACTION_COLUMNS.map((c) => `@t_${c}::${TRANSACTION_ARRAY_TYPES[c] ?? "text"}[]`).join(", ")})
 ), ${ENTRIES_WRITTEN}, ${HEADS_MOVED}, accounts_counted as (
-  update accounts a set total_received = c.total_received, transfer_count = c.transfer_count
-  from unnest(@account_ids::text[], @account_totals::bigint[], @account_counts::integer[])
-    as c(id, total_received, transfer_count)
+  update accounts a set total_received = c.total_received, transfer_count = c.transfer_count,
+    received_day = c.received_day, received_on_day = c.received_on_day
+  from unnest(@account_ids::text[], @account_totals::bigint[], @account_counts::integer[],
+    @account_days::text[], @account_day_totals::bigint[])
+    as c(id, total_received, transfer_count, received_day, received_on_day)
   where a.id = c.id
 ), ${ANSWERED}, ${EVENTS_WRITTEN}
 ${EVENT_SEQUENCES}`);
@@ -93,6 +95,8 @@ export function postingsValues(
     account_ids: [...accounts.keys()],
     account_totals: [...accounts.values()].map((t) => t.total_received),
     account_counts: [...accounts.values()].map((t) => t.transfer_count),
+    account_days: [...accounts.values()].map((t) => t.received_day),
+    account_day_totals: [...accounts.values()].map((t) => t.received_on_day),
     ...recordsValues(postings),
     ...eventsValues(postings.map(({ posting }) => posting.event)),
   };

@@ -5,8 +5,8 @@ import {
   existingAccount,
   NUMBER_COLUMNS,
   numberColumns,
-  REISSUED_COLUMNS,
   RETIRE_NUMBER,
+  reissuedAssignments,
   reissuedColumns,
 } from "../account-writes.js";
 import type { SqliteStorage } from "../database.js";
@@ -60,9 +60,15 @@ function createNow<T>(
   number: NumberToRecord,
   answer: T,
 ): T {
-  const { account_count } = prepared(db, NEXT_ORDINAL).get(account.businessId) as { account_count: number };
+  const { account_count, kyc_tier } = prepared(db, NEXT_ORDINAL).get(account.businessId) as {
+    account_count: number;
+    kyc_tier: number | null;
+  };
+  const columns = accountColumns(account);
   prepared(db, INSERT_ACCOUNT).run({
-    ...accountColumns(account),
+    ...columns,
+    // The business's KYC level is a floor under the tier (issue 46), read with its row, as on PostgreSQL.
+    tier: Math.max(columns.tier ?? 1, kyc_tier ?? 1),
     deactivated_at: null,
     ordinal: account_count,
   });
@@ -83,11 +89,11 @@ function createNow<T>(
 export const PERMANENT_LOOKUP =
   "select * from accounts where business_id = ? and kind = 'permanent' and email = ?";
 const NEXT_ORDINAL =
-  "update businesses set account_count = account_count + 1 where id = ? returning account_count";
+  "update businesses set account_count = account_count + 1 where id = ? returning account_count, kyc_tier";
 
 const insertSql = (table: string, columns: readonly string[]) =>
   `insert into ${table} (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`;
 const INSERT_ACCOUNT = insertSql("accounts", ACCOUNT_COLUMNS);
 const INSERT_NUMBER = insertSql("account_numbers", NUMBER_COLUMNS);
-const REISSUE_ACCOUNT = `update accounts set ${REISSUED_COLUMNS.map((c) => `${c} = @${c}`).join(", ")}
+const REISSUE_ACCOUNT = `update accounts set ${reissuedAssignments("max", () => "")}
   where id = @id`;

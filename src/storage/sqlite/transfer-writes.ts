@@ -73,8 +73,8 @@ function ingestNow<R>(
 
 const INSERT_TRANSACTION = `insert into transactions (${TRANSACTION_COLUMNS.join(", ")})
   values (${TRANSACTION_COLUMNS.map((c) => `@${c}`).join(", ")})`;
-const SET_ACCOUNT_TOTALS =
-  "update accounts set total_received = @total_received, transfer_count = @transfer_count where id = @account_id";
+const SET_ACCOUNT_TOTALS = `update accounts set total_received = @total_received, transfer_count = @transfer_count,
+  received_day = @received_day, received_on_day = @received_on_day where id = @account_id`;
 
 // PostgreSQL reads the same in one call (migration 0036, vas_transfer_lookups).
 /** The account a number was issued to, with the number's retirement, the business's fee and the charges. */
