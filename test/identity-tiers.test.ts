@@ -224,6 +224,24 @@ for (const dialect of DIALECTS) {
       for (const row of rows) assert.match(row.second_identity_fingerprint ?? "", /^[0-9a-f]{64}$/);
     });
 
+    test("two requests racing to add an identity: one adds it, the other is 409", async () => {
+      const number = await open({ bvn: "22345678901" });
+      const answers = await Promise.all([
+        addIdentity(number, { nin: "32345678905" }),
+        addIdentity(number, { nin: "32345678906" }),
+      ]);
+      assert.deepEqual(answers.map((answer) => answer.statusCode).sort(), [200, 409], answers[1]?.body);
+      const [won] = answers.filter((answer) => answer.statusCode === 200);
+      assert.equal(won?.json().data.tier, 2);
+      const row = await h.storage.db
+        .selectFrom("accounts")
+        .select("second_identity_last4")
+        .where("account_number", "=", number)
+        .executeTakeFirstOrThrow();
+      const winner = answers[0]?.statusCode === 200 ? "8905" : "8906";
+      assert.equal(row.second_identity_last4, winner, "the one answered 200 is the one kept");
+    });
+
     test("an identity registered in another name is 422 IDENTITY_MISMATCH, and nothing changes", async () => {
       const number = await open({ name: "Chidi Eze", bvn: "22345678901" });
       assert.equal(

@@ -34,6 +34,8 @@ export interface ConsoleAccount {
   isTemporary: boolean;
   status: AccountStatus;
   totalReceived: number;
+  /** Its KYC tier (issue 46). */
+  tier: number;
   createdAt: string;
 }
 
@@ -107,6 +109,7 @@ export class ConsoleSearch {
       isTemporary: row.kind === "temporary",
       status: statusOf(row, now),
       totalReceived: Number(row.totalReceived),
+      tier: Number(row.tier),
       createdAt: row.createdAt,
     }));
   }

@@ -98,6 +98,7 @@ function accountsWithBusiness(db: Executor) {
       "a.deactivated_at as deactivatedAt",
       "a.expires_at as expiresAt",
       "a.total_received as totalReceived",
+      "a.tier",
       "a.created_at as createdAt",
     ])
     .limit(CONSOLE_RESULTS);
