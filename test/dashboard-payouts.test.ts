@@ -135,8 +135,21 @@ for (const dialect of DIALECTS) {
       const paid = await page.locator("dl.details").innerText();
       assert.match(paid, /Status\s+Successful/);
       assert.match(paid, /Fee\s+NGN 25\.00\s+VAT on the fee\s+NGN 1\.88\s+Stamp duty\s+NGN 50\.00/);
+      // Its NIP session id, what any bank traces it by, is on its page; the list finds it by it.
+      const sessionId = /NIP session id\s+(\d{30})/.exec(paid)?.[1];
+      assert.ok(sessionId, "the payout's page shows its NIP session id");
+      const payoutUrl = page.url();
       await page.getByRole("link", { name: "Payouts", exact: true }).first().click();
       assert.match(await page.locator("dl.figures").innerText(), /Paid out\s+NGN\s12,000\.00/);
+      await page.getByLabel("NIP session id").fill(sessionId);
+      await page.getByRole("button", { name: "Show" }).click();
+      const found = page.getByRole("table", { name: "Payouts, newest first" });
+      assert.equal(
+        await found.getByRole("row").count(),
+        2,
+        "the header and the one payout with that session id",
+      );
+      assert.equal(await found.getByRole("link").first().getAttribute("href"), new URL(payoutUrl).pathname);
 
       // A refund of part of the payment, from its page.
       await page.getByRole("link", { name: "Transactions" }).click();
