@@ -40,6 +40,8 @@ describe("a route's zod contract, as Fastify runs it", () => {
       name: "Ada Obi",
       email: "ada@example.com",
       identity: { type: "nin", number: "12345678901" },
+      // A NIN alone: no second identity beside it (a BVN and a NIN make tier 2).
+      second: null,
     });
     assert.deepEqual(
       run(
