@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
-import type { Payout, Transaction } from "../src/core/api-types.js";
+import type { Balance, Payout, Transaction } from "../src/core/api-types.js";
 import { formatNaira } from "../src/ledger/kobo.js";
 import { remittanceReport } from "../src/ledger-audit/charges.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
@@ -204,6 +204,18 @@ for (const dialect of DIALECTS) {
       assert.equal(posted.paid_out, 2_000_000);
       assert.equal(posted.vat_payable, 188);
       assert.equal(posted.stamp_duty_payable, 5_000);
+      // GET /balance answers them, and its sum still holds with them.
+      const balance = (await h.request({ url: `${API}/balance`, as: b })).json().data as Balance;
+      assert.deepEqual([balance.totalVat, balance.totalStampDuty], [188, 5_000]);
+      assert.equal(
+        balance.totalReceived,
+        balance.available +
+          balance.pending +
+          balance.totalPaidOut +
+          balance.totalFees +
+          balance.totalVat +
+          balance.totalStampDuty,
+      );
       // Below the threshold no stamp duty; a failed payout gives everything back.
       const failed = await payOut(b, FAILED, 500_000);
       assert.equal(failed.statusCode, 202, failed.body);
@@ -302,6 +314,9 @@ for (const dialect of DIALECTS) {
       assert.equal(shown.response.statusCode, 200, shown.response.body);
       const body = shown.response.body;
       assert.match(body, /To remit for 2026-11/);
+      const badMonth = await admin.get("/admin/charges?month=2026-13");
+      assert.equal(badMonth.response.statusCode, 400);
+      assert.match(badMonth.response.body, /A month is written as year and month/);
       assert.ok(body.includes(`<strong>${naira(report.total)}</strong>`), "the month's total");
       assert.ok(body.includes(naira(report.vat)) && body.includes(naira(report.stampDuty)));
       for (const b of report.businesses) assert.ok(body.includes(`/admin/businesses/${b.businessId}`));
@@ -378,6 +393,10 @@ for (const dialect of DIALECTS) {
       assert.match(text, /Total NGN 65\.00/);
       const october = await client.get("/dashboard/charges?month=2026-10");
       assert.match(october.response.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "), /Total NGN 0\.00/);
+      // A month that is not one is said, not guessed at.
+      const bad = await client.get("/dashboard/charges?month=2026-13");
+      assert.equal(bad.response.statusCode, 400);
+      assert.match(bad.response.body, /role="alert">A month is written as year and month, like 2026-11/);
     });
   });
 }

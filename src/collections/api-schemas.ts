@@ -84,6 +84,8 @@ export const balanceSchema = z
     totalReceived: kobo("Everything received, gross of fees.").min(0),
     totalPaidOut: kobo("Every payout the bank made and kept (a reversed one comes back out).").min(0),
     totalFees: kobo("Every fee taken, on transfers and payouts.").min(0),
+    totalVat: kobo("VAT charged on those fees (docs/ledger.md, charges), held for the state.").min(0),
+    totalStampDuty: kobo("Stamp duty charged on the business's transfers, held for the state.").min(0),
     currency: z.literal("NGN"),
   })
   .meta({ description: "The business's balances, from its ledger accounts." });

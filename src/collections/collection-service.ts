@@ -333,6 +333,8 @@ export class CollectionService {
       totalReceived: 0 - balances.settlement, // never -0
       totalPaidOut: balances.paid_out,
       totalFees: balances.revenue,
+      totalVat: balances.vat_payable,
+      totalStampDuty: balances.stamp_duty_payable,
       currency: CURRENCY,
     };
   }

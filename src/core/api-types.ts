@@ -206,6 +206,10 @@ export interface Balance {
   totalPaidOut: number;
   /** Integer kobo (NGN 1 = 100 kobo). Every fee taken, on transfers and payouts. */
   totalFees: number;
+  /** Integer kobo (NGN 1 = 100 kobo). VAT charged on those fees (docs/ledger.md, charges), held for the state. */
+  totalVat: number;
+  /** Integer kobo (NGN 1 = 100 kobo). Stamp duty charged on the business's transfers, held for the state. */
+  totalStampDuty: number;
   currency: string;
 }
 

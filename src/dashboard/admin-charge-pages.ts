@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { lagosDate } from "../core/lagos-time.js";
 import { validationFailed } from "../errors.js";
 import type { ChargeSchedule } from "../ledger/charges.js";
 import { formatPercent, parsePercent } from "../ledger/fees.js";
+import { monthAsked } from "./charge-pages.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { koboToNairaText, nairaToKobo } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -57,16 +57,14 @@ function scheduleOf(form: Form): ChargeSchedule {
 
 export function adminChargePages(pages: FastifyInstance, deps: DashboardDependencies): void {
   const view = async (query: Record<string, unknown>, form?: Form) => {
-    const month =
-      typeof query.month === "string" && /^\d{4}-\d{2}$/.test(query.month)
-        ? query.month
-        : lagosDate(Date.now()).slice(0, 7);
+    const { month, monthError } = monthAsked(query.month, Date.now());
     const report = await deps.charges.report(month);
     const names = new Map((await deps.businesses.listBusinesses()).map((b) => [b.businessId, b.name]));
     return {
       title: "Charges",
       form: form ?? formOf(await deps.charges.schedule()),
       month,
+      monthError,
       report,
       names,
       notice: doneNotice(query, {
@@ -75,9 +73,10 @@ export function adminChargePages(pages: FastifyInstance, deps: DashboardDependen
     };
   };
 
-  pages.get("/charges", async (request, reply) =>
-    page(reply, "admin-charges", await view(request.query as Record<string, unknown>)),
-  );
+  pages.get("/charges", async (request, reply) => {
+    const data = await view(request.query as Record<string, unknown>);
+    return page(reply, "admin-charges", data, data.monthError ? 400 : 200);
+  });
 
   pages.post("/charges", async (request, reply) => {
     const session = signedIn(request);

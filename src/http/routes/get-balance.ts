@@ -22,7 +22,7 @@ export const contract = {
     summary: "The business's balance",
     description:
       "Read from the business's ledger accounts (docs/ledger.md), in integer kobo: " +
-      "`totalReceived = available + pending + totalPaidOut + totalFees`, always. With `at`, the balance as it stood then: the balance after each " +
+      "`totalReceived = available + pending + totalPaidOut + totalFees + totalVat + totalStampDuty`, always. With `at`, the balance as it stood then: the balance after each " +
       "ledger account's last entry at or before that instant, an index lookup (never a sum over history).",
     security: SIGNED,
     tags: ["Collections"],
