@@ -62,7 +62,11 @@ describe("no global hot row on postgres", {
     const locked = await holder.query("select id from ledger_accounts where business_id = $1 for update", [
       a.businessId,
     ]);
-    assert.equal(locked.rowCount, 3, "A's settlement, available and revenue rows are held");
+    assert.equal(
+      locked.rowCount,
+      5,
+      "A's settlement, available and revenue rows, and its two charges' accounts (issue 46), are held",
+    );
     let intoA: Promise<unknown> | undefined;
     let aDone = false;
     try {
