@@ -83,6 +83,8 @@ for (const dialect of DIALECTS) {
         totalReceived: MAX,
         totalPaidOut: 0,
         totalFees: 0,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       });
       assertFailCode(await pay(1), 422, "AMOUNT_ABOVE_LIMIT");

@@ -49,6 +49,8 @@ for (const dialect of DIALECTS) {
         totalReceived: 150_001,
         totalPaidOut: 0,
         totalFees: 0,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       });
       const before = await client.getBalance({ at: new Date(Date.parse(paid.createdAt) - 1) });
@@ -58,6 +60,8 @@ for (const dialect of DIALECTS) {
         totalReceived: 0,
         totalPaidOut: 0,
         totalFees: 0,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       });
       assert.equal((await client.getBalance({ at: paid.createdAt })).available, 150_000);

@@ -108,6 +108,8 @@ for (const dialect of DATABASE_KINDS) {
         totalReceived: 150_000,
         totalPaidOut: 0,
         totalFees: 0,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       });
     });
@@ -250,6 +252,8 @@ for (const dialect of DATABASE_KINDS) {
         totalReceived: 4_001_033,
         totalPaidOut: 0,
         totalFees: 20_015,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       });
     });

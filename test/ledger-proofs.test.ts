@@ -182,6 +182,8 @@ for (const dialect of DIALECTS) {
         totalReceived: 0,
         totalPaidOut: 0,
         totalFees: 0,
+        totalVat: 0,
+        totalStampDuty: 0,
         currency: "NGN",
       };
       assert.deepEqual(await at((times[0] as number) - 1), zero);
@@ -191,6 +193,8 @@ for (const dialect of DIALECTS) {
         totalReceived: 10_000,
         totalPaidOut: 0,
         totalFees: 100,
+        totalVat: 0,
+        totalStampDuty: 0,
       });
       assert.deepEqual(await at((times[1] as number) + MINUTE), {
         ...zero,
@@ -198,6 +202,8 @@ for (const dialect of DIALECTS) {
         totalReceived: 30_000,
         totalPaidOut: 0,
         totalFees: 300,
+        totalVat: 0,
+        totalStampDuty: 0,
       });
       const current = (await get("/balance", payee)).data;
       assert.deepEqual(await at(clock + 365 * 24 * 60 * MINUTE), current);

@@ -142,6 +142,8 @@ for (const dialect of DIALECTS) {
         pending: 0,
         totalPaidOut: before.totalPaidOut + 250_000,
         totalFees: before.totalFees + 1_000,
+        totalVat: 0,
+        totalStampDuty: 0,
       });
       const events = await h.request({ url: `${API}/events?type=payout.successful`, as: business });
       const data = (events.json() as { data: Array<{ data: Payout }> }).data;
@@ -185,6 +187,8 @@ for (const dialect of DIALECTS) {
         ...before,
         available: before.available - 5_000,
         totalFees: before.totalFees + 5_000,
+        totalVat: 0,
+        totalStampDuty: 0,
       });
       const events = await h.request({ url: `${API}/events?type=payout.reversed`, as: business });
       assert.equal((events.json() as { data: unknown[] }).data.length, 1);
