@@ -1,3 +1,4 @@
+import { lagosDate } from "../core/lagos-time.js";
 import { formatNaira } from "../ledger/kobo.js";
 
 // KYC tiers (issue 46, item 5): what an account may receive follows how its holder was
@@ -97,6 +98,26 @@ export function tierLimitBroken(
 /** The account's day total after a credit of `amount` on `today`. */
 export const receivedOnDay = (received: Pick<Received, "day" | "onDay">, amount: number, today: string) =>
   (received.day === today ? received.onDay : 0) + amount;
+
+/**
+ * A credit of `amount` at `now` to an account whose row says its tier (`storedTier`) and what it
+ * received: the limit it would break, if any, and the account's day (Africa/Lagos) and day total
+ * once credited. The transfer's one call into the tiers.
+ */
+export function tierCheck(
+  limits: TierLimits,
+  storedTier: number,
+  amount: number,
+  received: Received,
+  now: number,
+): { broken: { code: TierLimitBroken; message: string } | undefined; day: string; onDay: number } {
+  const day = lagosDate(now);
+  return {
+    broken: tierLimitBroken(limits, tierOf(storedTier), amount, received, day),
+    day,
+    onDay: receivedOnDay(received, amount, day),
+  };
+}
 
 /**
  * A tier's limits as an operator writes them: `single,daily,total`, each a whole number of kobo

@@ -1,16 +1,9 @@
 import { randomUUID } from "node:crypto";
-import {
-  CBN_TIER_LIMITS,
-  receivedOnDay,
-  type TierLimits,
-  tierLimitBroken,
-  tierOf,
-} from "../accounts/tiers.js";
+import { CBN_TIER_LIMITS, type TierLimits, tierCheck } from "../accounts/tiers.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
-import { lagosDate } from "../core/lagos-time.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import {
   AppError,
@@ -201,18 +194,16 @@ export class CollectionService {
     const businessId = account.business_id;
     // The account's row is held (storage's lock): what it received today and in total cannot
     // move under this check, so two credits racing each other are checked one after the other.
-    const today = lagosDate(now);
-    const received = {
-      total: Number(account.total_received),
-      day: account.received_day,
-      onDay: Number(account.received_on_day),
-    };
-    const broken = tierLimitBroken(
+    const { broken, day, onDay } = tierCheck(
       this.options.tierLimits ?? CBN_TIER_LIMITS,
-      tierOf(Number(account.tier)),
+      Number(account.tier),
       transfer.amount,
-      received,
-      today,
+      {
+        total: Number(account.total_received),
+        day: account.received_day,
+        onDay: Number(account.received_on_day),
+      },
+      now,
     );
     if (broken) throw new DeclinedCredit(broken.code, broken.message, businessId);
     const nowIso = new Date(now).toISOString();
@@ -280,8 +271,8 @@ export class CollectionService {
       accountTotals: {
         total_received: paid,
         transfer_count: Number(account.transfer_count) + 1,
-        received_day: today,
-        received_on_day: receivedOnDay(received, transfer.amount, today),
+        received_day: day,
+        received_on_day: onDay,
       },
       result: { transaction, duplicate: false, payment },
     };
