@@ -176,6 +176,8 @@ export interface LockedLedger {
   verification: VerificationStatus | undefined;
   /** The business's payout terms, read with its verification (undefined as it is). */
   terms: PayoutTermsRecord | undefined;
+  /** The charges' schedule in force, read in the same statement (undefined as the terms are). */
+  charges: ChargeSchedule | undefined;
   heads: Heads;
   /** The newest entry's time on those heads (undefined before the first). */
   latestEntry: string | undefined;

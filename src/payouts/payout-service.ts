@@ -13,14 +13,13 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
-import { type Charges, payoutCharges } from "../ledger/charges.js";
+import { type Charges, NO_CHARGES, payoutCharges } from "../ledger/charges.js";
 import { heldFor } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
 import type { PayoutRecord, PayoutTermsRecord } from "../ledger/ledger-records.js";
 import { payoutFee } from "../ledger/payout-fees.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
-import { readChargeSchedule } from "../storage/charge-repository.js";
 import type { Storage } from "../storage/database.js";
 import { isNegativeBalanceRefusal, isUniqueViolationOf } from "../storage/errors.js";
 import {
@@ -168,10 +167,11 @@ export class PayoutService {
       };
       payout = await this.options.ledger.post(
         locks,
-        async (trx, { verification, terms, heads, latestEntry, volume }) => {
+        async (trx, { verification, terms, charges: schedule, heads, latestEntry, volume }) => {
           const { dailyLimit, fee } = this.termsFor(order, limited, terms);
-          // Read in the payout's transaction: the schedule the hold charges by is the one in force.
-          const charges = payoutCharges(amount, fee, await readChargeSchedule(trx));
+          // Read with the terms, in the payout's transaction: the schedule the hold charges by is
+          // the one in force (NO_CHARGES for a business that does not exist: refused below).
+          const charges = payoutCharges(amount, fee, schedule ?? NO_CHARGES);
           const needed = heldFor(amount, fee, charges);
           if (verification !== "completed")
             throw order.channel === "api" ? businessNotVerified() : payoutsPaused();

@@ -3,7 +3,9 @@ import type { PayoutStatus } from "../core/api-types.js";
 import type { PayoutFilter, PayoutsCounted } from "../core/payouts-counted.js";
 import type { RowLocks } from "../core/row-locks.js";
 import type { Executor } from "./executor.js";
+import type { ChargeScheduleTable } from "./schema-ledger.js";
 import type { PayoutPhase, PayoutPostingsTable, PayoutsTable } from "./schema-payouts.js";
+import { chargeScheduleOf } from "./transfer-writes.js";
 
 // Payouts and their ledger postings, through the query builder on both dialects: what a payout's
 // transaction reads under the business's ledger locks; its write is the ledger's port's
@@ -47,23 +49,46 @@ export async function payoutGateOf(db: Executor, businessId: string, keyId: stri
  * change sees it. Undefined when there is no such business.
  */
 export async function lockedBusiness(db: Executor, locks: RowLocks, businessId: string) {
+  // The charges' schedule (one row) is read in the same statement, by scalar subqueries: the lock
+  // stays on the business's row alone (one on the schedule's row would make every payout wait).
   const row = await locks
     .locking(
       db
         .selectFrom("businesses")
-        .select([
-          "verification_status",
-          "payouts_enabled",
-          "payout_limit_kobo",
-          "payout_daily_limit_kobo",
-          "payout_fee_tiers",
-        ])
-        .where("id", "=", businessId),
+        .select((eb) => {
+          const schedule = (column: keyof ChargeScheduleTable) =>
+            eb.selectFrom("charge_schedule").select(column).where("charge_schedule.id", "=", 1);
+          return [
+            "verification_status",
+            "payouts_enabled",
+            "payout_limit_kobo",
+            "payout_daily_limit_kobo",
+            "payout_fee_tiers",
+            schedule("vat_basis_points").as("charge_vat_basis_points"),
+            schedule("stamp_duty_kobo").as("charge_stamp_duty_kobo"),
+            schedule("stamp_duty_threshold_kobo").as("charge_stamp_duty_threshold_kobo"),
+            schedule("stamp_duty_on_payouts").as("charge_stamp_duty_on_payouts"),
+            schedule("stamp_duty_on_credits").as("charge_stamp_duty_on_credits"),
+          ];
+        })
+        .where("businesses.id", "=", businessId),
     )
     .executeTakeFirst();
   if (!row) return undefined;
-  const { verification_status: verification, ...terms } = row;
-  return { verification, terms };
+  const {
+    verification_status: verification,
+    payouts_enabled,
+    payout_limit_kobo,
+    payout_daily_limit_kobo,
+    payout_fee_tiers,
+    ...charges
+  } = row;
+  return {
+    verification,
+    terms: { payouts_enabled, payout_limit_kobo, payout_daily_limit_kobo, payout_fee_tiers },
+    // A subquery's value may be null to the types; the schedule's row always exists (0043).
+    charges: chargeScheduleOf(charges as Parameters<typeof chargeScheduleOf>[0]),
+  };
 }
 
 /** Turns API payouts on or off, and sets the limits (null: the defaults); false when there is no such business. */

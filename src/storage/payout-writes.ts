@@ -79,14 +79,28 @@ async function locked(
   const { businessId, volumeSince } = asked;
   const business = asked.business ? await lockedBusiness(trx, locks, businessId) : undefined;
   if (asked.business && !business) {
-    return { verification: undefined, terms: undefined, heads: new Map(), latestEntry: undefined, volume: 0 };
+    return {
+      verification: undefined,
+      terms: undefined,
+      charges: undefined,
+      heads: new Map(),
+      latestEntry: undefined,
+      volume: 0,
+    };
   }
   const heads = await ledger.lockedHeads(trx, businessId, asked.accounts, asked.now);
   const latestEntry = await latestEntryTime(trx, heads.values());
   const volume = volumeSince
     ? await payoutVolumeSince(trx, businessId, volumeSince.since, volumeSince.counted)
     : 0;
-  return { verification: business?.verification, terms: business?.terms, heads, latestEntry, volume };
+  return {
+    verification: business?.verification,
+    terms: business?.terms,
+    charges: business?.charges,
+    heads,
+    latestEntry,
+    volume,
+  };
 }
 
 const movedTo = ({ status, failure_reason, session_id, nip_codes, updated_at }: PayoutRecord) => ({
