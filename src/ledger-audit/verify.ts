@@ -150,11 +150,12 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       "the transactions' and the kept payouts' stamp duty",
     );
     expect("pending", held, "the pending payouts' amounts, fees and charges");
+    expect("held", Number(row?.held ?? 0), "the held credits' amounts");
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
       "available",
       Number(row?.net ?? 0) + payoutsOut,
-      "the transactions' net amounts less the payouts held, paid out and their fees",
+      "the credited transactions' net amounts less the payouts held, paid out and their fees",
     );
     if (row && Number(row.max_ordinal) !== Number(row.count))
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);

@@ -37,7 +37,8 @@ export interface TransactionRecord {
   /** The payer's bank's CBN code, when the bank's notification gave it (what a refund is sent to). */
   payer_bank_code: string | null;
   narration: string;
-  status: "successful";
+  /** As it arrived: `successful` (credited) or `held` (issue 46: its later state is in held_credits). */
+  status: "successful" | "held";
   /** When the bank says the payer was debited (the notification's time). */
   value_at: string;
   /** When the service recorded it: never earlier than the business's previous transaction. */
@@ -64,6 +65,10 @@ export interface CreditedAccount {
   received_day: string | null;
   /** Kobo received on `received_day`, gross of fees. */
   received_on_day: number;
+  /** Who may pay in (JSON of AllowedPayer[]; null: anyone): accounts/allowed-payers.ts. */
+  allowed_payers: string | null;
+  /** What a credit its rules do not take becomes: `decline` or `hold`. */
+  on_mismatch: string;
 }
 
 /** An account's totals after a transfer into it (its row is held: nothing else moves them). */

@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { AccountKind, IdentityType } from "../core/account-kinds.js";
-import type { AmountPolicy } from "../core/api-types.js";
+import type { AmountPolicy, OnMismatch } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
@@ -119,6 +119,8 @@ export const ACCOUNT_COLUMNS = [
   "expires_at",
   "expected_amount",
   "amount_policy",
+  "allowed_payers",
+  "on_mismatch",
   "deactivated_at",
   "created_at",
   "updated_at",
@@ -164,6 +166,10 @@ export interface AccountsTable {
   received_day: Generated<string | null>;
   /** Kobo received on received_day, gross of fees: the tier's daily limit is checked on it. */
   received_on_day: Generated<number>;
+  /** Who may pay in: JSON of AllowedPayer[] (null: anyone). Issue 46, item 6. */
+  allowed_payers: Generated<string | null>;
+  /** What a credit its rules do not take becomes: `decline` (the default) or `hold`. */
+  on_mismatch: Generated<OnMismatch>;
   created_at: string;
   updated_at: string;
 }
