@@ -258,6 +258,9 @@ export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, 
 
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
+/** A held credit's decision asked of a transaction that is not held (never was, or was decided): 422. */
+export const creditNotHeld = (why: string) =>
+  new AppError(ErrorCode.CREDIT_NOT_HELD, 422, `This transaction is not held: ${why}`);
 export const accountNotPermanent = () =>
   new AppError(
     ErrorCode.ACCOUNT_NOT_PERMANENT,

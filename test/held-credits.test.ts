@@ -155,6 +155,69 @@ for (const dialect of DIALECTS) {
       assert.equal(detail.totalReceived, 50_000);
     });
 
+    test("accept: held → available with its fee and charges taken then, payment.accepted, once", async () => {
+      await h.services.collections.setFee(business.businessId, { basisPoints: 100, capKobo: null });
+      const number = await open("/account/generate", {
+        allowedPayers: [{ name: PAYER.name }],
+        onMismatch: "hold",
+      });
+      const held = await receive(notification(number, 40_000, STRANGER));
+      const before = await get("/balance");
+      const accept = (id: string) =>
+        h.request({ url: `${API}/transactions/${id}/accept`, body: {}, as: business });
+      const response = await accept(held.transaction.id);
+      assert.equal(response.statusCode, 200, response.body);
+      const accepted = response.json().data;
+      assert.equal(accepted.status, "successful");
+      assert.equal(accepted.fee, 400, "1 % of 40,000, the fee in force at acceptance");
+      assert.equal(
+        accepted.netAmount,
+        40_000 - 400 - accepted.charges.reduce((t: number, c: { amount: number }) => t + c.amount, 0),
+      );
+      const after = await get("/balance");
+      assert.equal(before.held - after.held, 40_000, "out of held");
+      assert.equal(after.available - before.available, accepted.netAmount, "its net into available");
+      assert.equal(after.totalFees - before.totalFees, 400);
+      assert.equal(after.totalReceived, before.totalReceived, "it came in at its arrival");
+      assert.deepEqual(await get(`/transactions/${held.transaction.id}`), accepted);
+      const event = (await eventsOf("payment.accepted")).find((e) => e.data.id === held.transaction.id);
+      assert.equal(event?.data.status, "successful");
+      const again = await accept(held.transaction.id);
+      assert.equal(again.statusCode, 422, again.body);
+      assert.equal(again.json().error.code, "CREDIT_NOT_HELD");
+      const credited = await receive(notification(number, 1_000));
+      const notHeld = await accept(credited.transaction.id);
+      assert.equal(notHeld.statusCode, 422);
+      assert.equal(notHeld.json().error.code, "CREDIT_NOT_HELD");
+      const unknown = await accept("txn_00000000000000000000000000000000");
+      assert.equal(unknown.statusCode, 404);
+      const other = await h.createBusiness({ name: "Other Ltd" });
+      const theirs = await h.request({
+        url: `${API}/transactions/${held.transaction.id}/accept`,
+        body: {},
+        as: other,
+      });
+      assert.equal(theirs.statusCode, 404, "another business's held credit is not found");
+      await h.services.collections.setFee(business.businessId, { basisPoints: 0, capKobo: null });
+      await assertLedgerInvariants(h.storage.db);
+    });
+
+    test("two acceptances of one held credit at once: one accepts it, the other is refused", async () => {
+      const number = await open("/account/generate", {
+        allowedPayers: [{ name: PAYER.name }],
+        onMismatch: "hold",
+      });
+      const held = await receive(notification(number, 9_000, STRANGER));
+      const results = await Promise.all(
+        // Two requests (their bodies differ, so neither is the other's replay).
+        [1, 2].map((n) =>
+          h.request({ url: `${API}/transactions/${held.transaction.id}/accept`, body: { n }, as: business }),
+        ),
+      );
+      assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 422]);
+      await assertLedgerInvariants(h.storage.db);
+    });
+
     test("decline with an expected amount: refused as before, now with payment.declined", async () => {
       const number = await open("/account/generate/temporary", { duration: 600, expectedAmount: 50_000 });
       const wrong = notification(number, 49_000);

@@ -31,6 +31,7 @@ export function buildServerApp(
   const domain = {
     ...{ accounts, lifecycle, collections, collectionReads, banks, payouts, payoutListing, refunds },
     ...{ settlements, settlementTerms, events, webhooks, redelivery, reconciliation },
+    heldCredits: services.heldCredits,
   };
   const app = buildApp({
     authenticator: services.authenticator,

@@ -45,6 +45,25 @@ export interface TransactionRecord {
   created_at: string;
 }
 
+/**
+ * The business's decision on a credit that came in held (issue 46, item 6): the held_credits
+ * table's row. `accepted` took its fee and charges (posted as `posting_id`); `returned` sends it
+ * back to its payer (the refund `refund_id`).
+ */
+export interface HeldCreditRecord {
+  transaction_id: string;
+  business_id: string;
+  state: "accepted" | "returned";
+  fee: number;
+  vat: number;
+  stamp_duty: number;
+  posting_id: string | null;
+  refund_id: string | null;
+  decided_at: string;
+  decided_by_type: string | null;
+  decided_by_id: string | null;
+}
+
 /** What the acceptance rules and a transfer's posting read of the account a number was issued to. */
 export interface CreditedAccount {
   id: string;

@@ -4,6 +4,7 @@ import type { AmountPolicy, OnMismatch } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
+import type { HeldCreditRecord } from "../ledger/ledger-records.js";
 import type { DeadlineMissesTable, DeadlineScansTable } from "./schema-deadlines.js";
 import type {
   EventsTable,
@@ -268,6 +269,7 @@ export interface Database {
   ledger_checkpoints: LedgerCheckpointsTable;
   transfer_conflicts: TransferConflictsTable;
   declined_credits: DeclinedCreditsTable;
+  held_credits: HeldCreditsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -294,6 +296,9 @@ export interface Database {
   deadline_misses: DeadlineMissesTable;
   deadline_scans: DeadlineScansTable;
 }
+
+/** A decision on a credit that came in held (issue 46, item 6): ledger/ledger-records.ts. */
+export type HeldCreditsTable = HeldCreditRecord;
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */
 export interface VirtualBankAccountsTable {

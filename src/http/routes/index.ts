@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
+import * as acceptTransaction from "./accept-transaction.js";
 import * as addIdentity from "./add-identity.js";
 import * as createPayout from "./create-payout.js";
 import * as createWebhook from "./create-webhook.js";
@@ -78,6 +79,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listPayouts,
   getPayout,
   refundTransaction,
+  acceptTransaction,
   listSettlements,
   getSettlement,
   listSettlementTransactions,

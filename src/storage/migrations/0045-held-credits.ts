@@ -7,6 +7,11 @@ import { NEGATIVE_BALANCE_REFUSAL } from "./0019-balances-not-negative.js";
 // (on_mismatch: `decline`, the bank reverses it; or `hold`, credited to the business's `held`
 // ledger account until it is accepted or returned). A held balance never goes below zero either:
 // migration 0019's refusal is made again with `held` among its kinds (0019 is not edited).
+//
+// A held credit's transaction is written as it came (`status` `held`; transactions are
+// append-only), and the business's decision on it is a row of held_credits, moved under the
+// business's ledger locks: `accepted` (its fee and charges, and the posting that took them),
+// `returned` (the refund that sends it back: `refund_id`). No row: still held.
 
 const KINDS_BEFORE = ["available", "pending"];
 const KINDS_NOW = ["available", "pending", "held"];
@@ -43,9 +48,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("on_mismatch", "text", (c) => c.notNull().defaultTo("decline"))
     .execute();
   await refuseNegative(db, KINDS_NOW);
+  await db.schema
+    .createTable("held_credits")
+    .addColumn("transaction_id", "text", (c) => c.primaryKey().references("transactions.id"))
+    .addColumn("business_id", "text", (c) => c.notNull().references("businesses.id"))
+    .addColumn("state", "text", (c) => c.notNull())
+    .addColumn("fee", "bigint", (c) => c.notNull().defaultTo(0))
+    .addColumn("vat", "bigint", (c) => c.notNull().defaultTo(0))
+    .addColumn("stamp_duty", "bigint", (c) => c.notNull().defaultTo(0))
+    .addColumn("posting_id", "text", (c) => c.unique())
+    .addColumn("refund_id", "text")
+    .addColumn("decided_at", "text", (c) => c.notNull())
+    .addColumn("decided_by_type", "text")
+    .addColumn("decided_by_id", "text")
+    .execute();
+  await db.schema
+    .createIndex("held_credits_business")
+    .on("held_credits")
+    .columns(["business_id", "state"])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable("held_credits").execute();
   await refuseNegative(db, KINDS_BEFORE);
   await db.schema.alterTable("accounts").dropColumn("on_mismatch").execute();
   await db.schema.alterTable("accounts").dropColumn("allowed_payers").execute();
