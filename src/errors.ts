@@ -82,6 +82,7 @@ export const ErrorCode = {
   TIER_TOTAL_LIMIT: "TIER_TOTAL_LIMIT",
   PAYER_NOT_ALLOWED: "PAYER_NOT_ALLOWED",
   CREDIT_NOT_HELD: "CREDIT_NOT_HELD",
+  CREDIT_HELD: "CREDIT_HELD",
   IDENTITY_MISMATCH: "IDENTITY_MISMATCH",
   // Money out: banks and name enquiry.
   ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
@@ -259,6 +260,13 @@ export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, 
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
 /** A held credit's decision asked of a transaction that is not held (never was, or was decided): 422. */
+export const creditHeld = () =>
+  new AppError(
+    ErrorCode.CREDIT_HELD,
+    422,
+    "This credit is held: accept it (POST /transactions/{id}/accept) or return it (POST /transactions/{id}/return)",
+  );
+/** A held credit's decision asked of a transaction that is not held: 422. */
 export const creditNotHeld = (why: string) =>
   new AppError(ErrorCode.CREDIT_NOT_HELD, 422, `This transaction is not held: ${why}`);
 export const accountNotPermanent = () =>

@@ -55,7 +55,8 @@ export class HeldCredits {
         if (!row) throw transactionNotFound();
         if (row.status !== "held") throw creditNotHeld("it was credited as it came");
         const decided = await findHeldCredit(trx, id);
-        if (decided) throw creditNotHeld(`it was ${decided.state}`);
+        // Held again after a return the bank did not make: it may be accepted.
+        if (decided && decided.state !== "held") throw creditNotHeld(`it was ${decided.state}`);
         const amount = Number(row.amount);
         const { fee, charges } = acceptedCharges(
           amount,
@@ -95,6 +96,7 @@ export class HeldCredits {
         return {
           credit: {
             record,
+            ...(decided ? { from: "held" as const } : {}),
             posting: { id: postingId, businessId, entries: posted.entries, heads: movedHeads(heads, legs) },
             events: [event],
           },

@@ -166,8 +166,8 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     expect("pending", held, "the pending payouts' amounts, fees and charges");
     expect(
       "held",
-      Number(row?.held ?? 0) - acceptedOf("amount"),
-      "the held credits' amounts, less those accepted",
+      Number(row?.held ?? 0) - acceptedOf("amount") + (out.get("held") ?? 0),
+      "the held credits' amounts, less those accepted and those returned",
     );
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
@@ -204,6 +204,7 @@ function payoutEffects(
   rows: ReadonlyArray<{
     business_id: string;
     status: PayoutStatus;
+    source?: string | null;
     amount: number;
     fee: number;
     vat: number;
@@ -216,7 +217,14 @@ function payoutEffects(
     if (!(row.status in PHASES_OF_STATUS)) continue;
     const effect = effects.get(row.business_id) ?? new Map<LedgerAccountKind, number>();
     const charges = { vat: Number(row.vat), stampDuty: Number(row.stamp_duty) };
-    for (const [kind, kobo] of ledgerEffect(row.status, Number(row.amount), Number(row.fee), charges)) {
+    const source = row.source === "held" ? "held" : "available";
+    for (const [kind, kobo] of ledgerEffect(
+      row.status,
+      Number(row.amount),
+      Number(row.fee),
+      charges,
+      source,
+    )) {
       effect.set(kind, (effect.get(kind) ?? 0) + kobo);
     }
     effects.set(row.business_id, effect);

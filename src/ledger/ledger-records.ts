@@ -53,7 +53,8 @@ export interface TransactionRecord {
 export interface HeldCreditRecord {
   transaction_id: string;
   business_id: string;
-  state: "accepted" | "returned";
+  /** `held` again: its return failed (the refund's void gave the money back to held). */
+  state: "held" | "accepted" | "returned";
   fee: number;
   vat: number;
   stamp_duty: number;
@@ -114,6 +115,8 @@ export interface ConflictInput {
 export interface PayoutRecord {
   /** `po_` and 32 hex digits: also the reference the bank is asked with (it executes it once). */
   id: string;
+  /** Where its hold took the money from: `available`, or `held` (a held credit's return, issue 46); absent: available. */
+  source?: "available" | "held";
   business_id: string;
   /** The business's own reference (its id when it gave none): unique within the business. */
   reference: string;

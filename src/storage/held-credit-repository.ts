@@ -63,3 +63,20 @@ export async function feeScheduleOf(db: Executor, businessId: string) {
     capKobo: row.fee_cap_kobo === null ? null : Number(row.fee_cap_kobo),
   };
 }
+
+/**
+ * Up to `limit` credits that came in held before `before` and are held still (no decision, or held
+ * again after a return the bank did not make): the oldest first, for the job that returns them.
+ */
+export function expiredHeldCredits(db: Executor, before: string, limit: number) {
+  return db
+    .selectFrom("transactions as t")
+    .leftJoin("held_credits as h", "h.transaction_id", "t.id")
+    .select(["t.id", "t.business_id"])
+    .where("t.status", "=", "held")
+    .where("t.created_at", "<", before)
+    .where((eb) => eb.or([eb("h.transaction_id", "is", null), eb("h.state", "=", "held")]))
+    .orderBy("t.created_at")
+    .limit(limit)
+    .execute();
+}

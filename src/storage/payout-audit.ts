@@ -10,12 +10,13 @@ export function payoutTotals(db: Executor, businessId?: string) {
     .select((eb) => [
       "business_id",
       "status",
+      "source",
       eb.fn.sum<number>("amount").as("amount"),
       eb.fn.sum<number>("fee").as("fee"),
       eb.fn.sum<number>("vat").as("vat"),
       eb.fn.sum<number>("stamp_duty").as("stamp_duty"),
     ])
-    .groupBy(["business_id", "status"]);
+    .groupBy(["business_id", "status", "source"]);
   if (businessId !== undefined) query = query.where("business_id", "=", businessId);
   return query.execute();
 }

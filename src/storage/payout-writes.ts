@@ -151,6 +151,10 @@ export async function writeHeldCredit(
       .updateTable("held_credits")
       .set({
         state: record.state,
+        fee: record.fee,
+        vat: record.vat,
+        stamp_duty: record.stamp_duty,
+        posting_id: record.posting_id,
         refund_id: record.refund_id,
         decided_at: record.decided_at,
         decided_by_type: record.decided_by_type,

@@ -4,6 +4,7 @@ import { Schemas } from "../answers.js";
 import type { ContractScope } from "../contract-validation.js";
 import { pathParameter, type RouteContract } from "../openapi-components.js";
 import { NO_FIELDS, writeOperation, writeRoute } from "../write-operations.js";
+import { TRANSACTION_NOT_FOUND } from "./refund-transaction.js";
 
 /** The transaction id in a held credit's decision's path. */
 export const HELD_TRANSACTION_PARAMETER = pathParameter("id", "The held transaction's id.", {
@@ -27,11 +28,7 @@ export const contract = {
     tag: "Collections",
     pathParameter: HELD_TRANSACTION_PARAMETER,
     success: { status: 200, description: "Accepted: the transaction.", schema: Schemas.TransactionResponse },
-    notFound: {
-      description:
-        "No route (`NOT_FOUND`), or the calling business has no transaction with this id (`TRANSACTION_NOT_FOUND`).",
-      codes: [ErrorCode.TRANSACTION_NOT_FOUND],
-    },
+    notFound: TRANSACTION_NOT_FOUND,
     unprocessable: {
       description: "The transaction is not held (`CREDIT_NOT_HELD`)",
       codes: [ErrorCode.CREDIT_NOT_HELD],

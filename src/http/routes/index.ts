@@ -31,6 +31,7 @@ import * as redeliverEvent from "./redeliver-event.js";
 import * as refundTransaction from "./refund-transaction.js";
 import * as requeryTransaction from "./requery-transaction.js";
 import * as resolveBankAccount from "./resolve-bank-account.js";
+import * as returnTransaction from "./return-transaction.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
 import * as sandboxTransfer from "./sandbox-transfer.js";
@@ -80,6 +81,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getPayout,
   refundTransaction,
   acceptTransaction,
+  returnTransaction,
   listSettlements,
   getSettlement,
   listSettlementTransactions,

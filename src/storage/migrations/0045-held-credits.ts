@@ -67,10 +67,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("held_credits")
     .columns(["business_id", "state"])
     .execute();
+  // A payout's source: a held credit's return takes its money from held (ledger/holds.ts).
+  await db.schema
+    .alterTable("payouts")
+    .addColumn("source", "text", (c) => c.notNull().defaultTo("available"))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("held_credits").execute();
+  await db.schema.alterTable("payouts").dropColumn("source").execute();
   await refuseNegative(db, KINDS_BEFORE);
   await db.schema.alterTable("accounts").dropColumn("on_mismatch").execute();
   await db.schema.alterTable("accounts").dropColumn("allowed_payers").execute();
