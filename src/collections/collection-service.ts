@@ -200,6 +200,12 @@ export class CollectionService {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;
+    // The account's own rules (issue 46, item 6), where the expected amount's always were (before
+    // the tier's limits): a credit they do not take is declined, or held; a held one is still
+    // checked against the tier's limits below (it did reach the account).
+    const mismatch = mismatchOf(transfer, account);
+    if (mismatch && account.on_mismatch !== "hold")
+      throw new DeclinedCredit(mismatch.code, mismatch.message, businessId);
     // The account's row is held (storage's lock): what it received today and in total cannot
     // move under this check, so two credits racing each other are checked one after the other.
     const today = lagosDate(now);
@@ -216,10 +222,6 @@ export class CollectionService {
       today,
     );
     if (broken) throw new DeclinedCredit(broken.code, broken.message, businessId);
-    // The account's own rules (issue 46, item 6): a credit they do not take is declined, or held.
-    const mismatch = mismatchOf(transfer, account);
-    if (mismatch && account.on_mismatch !== "hold")
-      throw new DeclinedCredit(mismatch.code, mismatch.message, businessId);
     const nowIso = new Date(now).toISOString();
     // The business's ledger rows are held, so its transfers take turns: the ordinal follows its
     // last transaction, and so does the recording time, which never goes back within a business

@@ -67,6 +67,8 @@ export interface ModelBusiness {
   available: number;
   /** Held for payouts the bank has not finished. */
   pending: number;
+  /** Credits held by their account's rules until accepted or returned (issue 46, item 6). */
+  held: number;
   /** Paid out and kept by the bank (reversals come back out of it). */
   paidOut: number;
   received: number;
@@ -142,6 +144,7 @@ export class Model {
       fee: { basisPoints: 0, capKobo: null },
       available: 0,
       pending: 0,
+      held: 0,
       paidOut: 0,
       received: 0,
       fees: 0,

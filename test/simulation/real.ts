@@ -101,6 +101,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
     assert.deepEqual(await collections.balance(who), {
       available: business.available,
       pending: business.pending,
+      held: business.held,
       totalReceived: business.received,
       totalPaidOut: business.paidOut,
       totalFees: business.fees,
@@ -113,11 +114,13 @@ export async function compare(model: Model, real: Real): Promise<void> {
       { vat: business.vat, stampDuty: business.stampDuty },
       `${business.name}: charges`,
     );
-    // Money is conserved: what came in is available, held, paid out, or earned as fees, VAT and stamp duty.
+    // Money is conserved: what came in is available, pending, held (issue 46), paid out, or earned as
+    // fees, VAT and stamp duty.
     assert.equal(
       business.received,
       business.available +
         business.pending +
+        business.held +
         business.paidOut +
         business.fees +
         business.vat +
