@@ -51,7 +51,7 @@ export function payerOf(sessionId: string) {
 async function receive(real: Real, notification: SentNotification): Promise<Outcome> {
   const { payee } = payerOf(notification.sessionId);
   try {
-    const { duplicate } = await real.services.collections.receive({
+    const { duplicate, transaction } = await real.services.collections.receive({
       ...notification,
       payer: {
         name: "Sim Payer",
@@ -62,7 +62,8 @@ async function receive(real: Real, notification: SentNotification): Promise<Outc
       narration: "",
       paidAt: new Date().toISOString(),
     });
-    return duplicate ? "duplicate" : "credited";
+    if (duplicate) return "duplicate";
+    return transaction.status === "held" ? "held" : "credited";
   } catch (error) {
     if (error instanceof AppError) return error.code as Outcome;
     throw error;
