@@ -47,6 +47,7 @@ export function heldPages(pages: FastifyInstance, deps: DashboardDependencies): 
 
 /** A refusal (not held any more, the payer's account not named): back to the payment, with its words. */
 function refused(reply: FastifyReply, id: string, error: unknown) {
-  if (!isAppError(error) || error.statusCode >= 500) throw error;
+  // Not this business's payment (or no such one): the dashboard's own 404, as every page answers it.
+  if (!isAppError(error) || error.statusCode >= 500 || error.statusCode === 404) throw error;
   return reply.redirect(`/dashboard/transactions/${id}?refused=${encodeURIComponent(error.message)}`, 303);
 }
