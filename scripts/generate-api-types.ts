@@ -14,16 +14,19 @@ import {
   accountStatusSchema,
   accountSummarySchema,
   amountPolicyEnum,
+  onMismatchEnum,
   paginationSchema,
   paymentProgressSchema,
   paymentStatusEnum,
   permanentAccountSchema,
   temporaryAccountSchema,
 } from "../src/accounts/answer-schemas.js";
+import { allowedPayerSchema } from "../src/accounts/validation.js";
 import {
   balanceSchema,
   sandboxTransferRequestSchema,
   transactionSchema,
+  transactionStatusEnum,
 } from "../src/collections/api-schemas.js";
 import {
   deliverySchema,
@@ -101,6 +104,18 @@ const ACCOUNTS_AND_COLLECTIONS: Declaration[] = [
     "AMOUNT_POLICIES",
   ),
   union(
+    "OnMismatch",
+    onMismatchEnum,
+    "What a credit an account's rules do not take becomes: declined (the bank reverses it) or held until the business decides.",
+    "ON_MISMATCH",
+  ),
+  union(
+    "TransactionStatus",
+    transactionStatusEnum,
+    "A transaction's state: credited, held until the business accepts or returns it, or returned to its payer.",
+    "TRANSACTION_STATUSES",
+  ),
+  union(
     "PaymentStatus",
     paymentStatusEnum,
     "How far an account that expects an amount has been paid.",
@@ -117,6 +132,11 @@ const ACCOUNTS_AND_COLLECTIONS: Declaration[] = [
   answer("TemporaryAccount", temporaryAccountSchema, "`data` of a generate-temporary answer."),
   answer("AccountSummary", accountSummarySchema, "One item of the account list."),
   answer("PaymentProgress", paymentProgressSchema, "What an account has been paid, against what it expects."),
+  answer(
+    "AllowedPayer",
+    allowedPayerSchema,
+    "A payer an account takes credits from: an account at a bank, or a name (two shared words).",
+  ),
   answer("AccountDetail", accountDetailSchema, "GET /account/:accountNumber."),
   answer("Pagination", paginationSchema, "A list's `pagination`."),
   answer("Transaction", transactionSchema, "Every amount in integer kobo."),
@@ -207,6 +227,8 @@ function typeOf(schema: z.ZodType, walk: Walk, indent: string): string {
     }
     case "object":
       return `{\n${fields(schema as z.ZodObject, walk, `${indent}  `)}${indent}}`;
+    case "union":
+      return (def.options as z.ZodType[]).map((option) => typeOf(option, walk, indent)).join(" | ");
   }
   throw new Error(`no TypeScript for a zod ${def.type}`);
 }
@@ -236,6 +258,8 @@ function declare(declaration: Declaration, names: Map<Def, string>): string {
     );
   }
   const walk = { names, body: declaration.kind === "body" };
+  if (schema._zod.def.type === "union")
+    return `${doc}export type ${name} = ${typeOf(schema, { ...walk, names: new Map() }, "")};\n`;
   return `${doc}export interface ${name} {\n${fields(schema as z.ZodObject, walk, "  ")}}\n`;
 }
 

@@ -80,6 +80,9 @@ export const ErrorCode = {
   TIER_SINGLE_LIMIT: "TIER_SINGLE_LIMIT",
   TIER_DAILY_LIMIT: "TIER_DAILY_LIMIT",
   TIER_TOTAL_LIMIT: "TIER_TOTAL_LIMIT",
+  PAYER_NOT_ALLOWED: "PAYER_NOT_ALLOWED",
+  CREDIT_NOT_HELD: "CREDIT_NOT_HELD",
+  CREDIT_HELD: "CREDIT_HELD",
   IDENTITY_MISMATCH: "IDENTITY_MISMATCH",
   // Money out: banks and name enquiry.
   ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
@@ -256,6 +259,16 @@ export const eventNotFound = () => new AppError(ErrorCode.EVENT_NOT_FOUND, 404, 
 
 export const transactionNotFound = () =>
   new AppError(ErrorCode.TRANSACTION_NOT_FOUND, 404, "Transaction not found");
+/** A held credit's decision asked of a transaction that is not held (never was, or was decided): 422. */
+export const creditHeld = () =>
+  new AppError(
+    ErrorCode.CREDIT_HELD,
+    422,
+    "This credit is held: accept it (POST /transactions/{id}/accept) or return it (POST /transactions/{id}/return)",
+  );
+/** A held credit's decision asked of a transaction that is not held: 422. */
+export const creditNotHeld = (why: string) =>
+  new AppError(ErrorCode.CREDIT_NOT_HELD, 422, `This transaction is not held: ${why}`);
 export const accountNotPermanent = () =>
   new AppError(
     ErrorCode.ACCOUNT_NOT_PERMANENT,
@@ -276,6 +289,7 @@ export const TRANSFER_REFUSALS = [
   ErrorCode.TIER_SINGLE_LIMIT,
   ErrorCode.TIER_DAILY_LIMIT,
   ErrorCode.TIER_TOTAL_LIMIT,
+  ErrorCode.PAYER_NOT_ALLOWED,
 ] as const;
 export type TransferRefusalCode = (typeof TRANSFER_REFUSALS)[number];
 

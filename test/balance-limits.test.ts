@@ -80,6 +80,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await balanceOf(h, business), {
         available: MAX,
         pending: 0,
+        held: 0,
         totalReceived: MAX,
         totalPaidOut: 0,
         totalFees: 0,

@@ -46,6 +46,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await client.getBalance(), {
         available: 150_001,
         pending: 0,
+        held: 0,
         totalReceived: 150_001,
         totalPaidOut: 0,
         totalFees: 0,
@@ -57,6 +58,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(before, {
         available: 0,
         pending: 0,
+        held: 0,
         totalReceived: 0,
         totalPaidOut: 0,
         totalFees: 0,

@@ -105,6 +105,7 @@ for (const dialect of DATABASE_KINDS) {
       assert.deepEqual(balance, {
         available: 150_000,
         pending: 0,
+        held: 0,
         totalReceived: 150_000,
         totalPaidOut: 0,
         totalFees: 0,
@@ -249,6 +250,7 @@ for (const dialect of DATABASE_KINDS) {
       assert.deepEqual((await get("/balance", feePayer)).json().data, {
         available: 3_981_018,
         pending: 0,
+        held: 0,
         totalReceived: 4_001_033,
         totalPaidOut: 0,
         totalFees: 20_015,

@@ -32,6 +32,7 @@ test("the harness builds the very app production builds: same routes, same setti
       "check-payouts",
       "settle",
       "reconcile",
+      "return-held-credits",
       "watch-deadlines",
       "send-mail",
       "virtual-bank-payout-notices",

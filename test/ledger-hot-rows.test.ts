@@ -64,8 +64,8 @@ describe("no global hot row on postgres", {
     ]);
     assert.equal(
       locked.rowCount,
-      5,
-      "A's settlement, available and revenue rows, and its two charges' accounts (issue 46), are held",
+      6,
+      "A's settlement, available and revenue rows, its two charges' accounts and its held account (issue 46), are held",
     );
     let intoA: Promise<unknown> | undefined;
     let aDone = false;

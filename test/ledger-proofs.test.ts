@@ -179,6 +179,7 @@ for (const dialect of DIALECTS) {
       const zero = {
         available: 0,
         pending: 0,
+        held: 0,
         totalReceived: 0,
         totalPaidOut: 0,
         totalFees: 0,
@@ -285,7 +286,11 @@ for (const dialect of DIALECTS) {
       const one = await runVas(["ledger", "verify", "--business", business.businessId, "--json"], env);
       assert.equal(one.code, 0, one.stderr);
       const report = JSON.parse(one.stdout);
-      assert.equal(report.ledgerAccounts, 5, "available, revenue, settlement and the two charges' accounts");
+      assert.equal(
+        report.ledgerAccounts,
+        6,
+        "available, held, revenue, settlement and the two charges' accounts",
+      );
       assert.ok(report.entries > 0 && report.transactions > 0, one.stdout);
       assert.deepEqual(report.drifts, []);
       assert.equal((await runVas(["ledger", "verify", "--business", "nope"], env)).code, 2);

@@ -98,6 +98,7 @@ for (const dialect of DIALECTS) {
         "TIER_SINGLE_LIMIT",
         "TIER_DAILY_LIMIT",
         "TIER_TOTAL_LIMIT",
+        "held",
         "payout held",
         "payout INSUFFICIENT_BALANCE",
         "refund held",

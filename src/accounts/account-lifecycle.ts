@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor, ForBusiness } from "../core/actor.js";
-import type { AccountDetail, AmountPolicy } from "../core/api-types.js";
+import type { AccountDetail, AmountPolicy, OnMismatch } from "../core/api-types.js";
 import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { ListedAccount } from "../core/listed-account.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
@@ -32,6 +32,7 @@ import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repo
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
+import { allowedPayersOf } from "./allowed-payers.js";
 import { paymentProgress } from "./amount-policy.js";
 import { checkIdentity, fingerprint, LABEL } from "./identity-check.js";
 import { identityTier, type Tier } from "./tiers.js";
@@ -55,6 +56,9 @@ interface AccountRecord extends ListedAccount {
   /** Kobo (null: it takes any transfers). */
   expectedAmount: number | null;
   amountPolicy: AmountPolicy | null;
+  /** JSON of AllowedPayer[] (null: anyone), and what a mismatch becomes (issue 46, item 6). */
+  allowedPayers: string | null;
+  onMismatch: OnMismatch;
   /** Kobo received, all transfers, gross of fees. */
   totalReceived: number;
   /** Its KYC tier (tiers.ts). */
@@ -238,6 +242,8 @@ export class AccountLifecycle {
       ...accountSummary(account, this.options.provider.bankName, this.now()),
       expectedAmount: expected,
       amountPolicy: account.amountPolicy,
+      allowedPayers: allowedPayersOf(account.allowedPayers),
+      onMismatch: account.onMismatch,
       totalReceived: Number(account.totalReceived),
       ...paymentProgress(expected, Number(account.totalReceived)),
       tier: Number(account.tier),

@@ -295,6 +295,8 @@ export class AccountService {
       version: 1,
       createdAt: now,
       updatedAt: now,
+      allowedPayers: input.allowedPayers ?? null,
+      onMismatch: input.onMismatch ?? "decline",
     };
   }
 

@@ -4,7 +4,12 @@ import { MAX_LIMIT, type Pagination } from "../core/validation.js";
 import { VIRTUAL_BANK_NAME } from "../providers/virtual-bank.js";
 import type { AccountDetail } from "./account-lifecycle.js";
 import type { AccountSummary, PermanentAccount, TemporaryAccount } from "./account-views.js";
-import { DEFAULT_DURATION_MINUTES, MAX_DURATION_MINUTES, MIN_DURATION_MINUTES } from "./validation.js";
+import {
+  allowedPayersSchema,
+  DEFAULT_DURATION_MINUTES,
+  MAX_DURATION_MINUTES,
+  MIN_DURATION_MINUTES,
+} from "./validation.js";
 
 // The account endpoints' answers as zod schemas: what the routes answer with, what the OpenAPI
 // document shows and what core/api-types.ts is generated from (scripts/generate-api-types.ts).
@@ -43,6 +48,9 @@ const expectedAmount = z
 
 /** How an expected amount is applied: one exact transfer, one of at least it, or any until the total reaches it. */
 export const amountPolicyEnum = z.enum(["exact", "atLeast", "accumulate"]);
+
+/** What a credit an account's rules do not take becomes (issue 46, item 6). */
+export const onMismatchEnum = z.enum(["decline", "hold"]);
 
 /** How far an account that expects an amount has been paid. */
 export const paymentStatusEnum = z.enum(["pending", "partially_paid", "paid", "overpaid"]);
@@ -133,6 +141,13 @@ export const accountDetailSchema = accountSummarySchema
   .extend({
     expectedAmount,
     amountPolicy,
+    allowedPayers: allowedPayersSchema.nullable().meta({
+      description:
+        "Who may pay in: accounts (`{accountNumber, bankCode}`) and names (`{name}`); `null`: anyone.",
+    }),
+    onMismatch: onMismatchEnum.meta({
+      description: "What a credit the account's rules do not take becomes: `decline` or `hold`.",
+    }),
     totalReceived: kobo("Integer kobo received into the account so far, gross of fees."),
     ...paymentProgressSchema.shape,
     tier: z

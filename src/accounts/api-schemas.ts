@@ -9,13 +9,16 @@ import {
 import { DEFAULT_MAX_TRANSFER_KOBO } from "../ledger/kobo.js";
 import { amountPolicyEnum } from "./answer-schemas.js";
 import {
+  allowedPayersSchema,
   BVN_FIELDS,
   DEFAULT_DURATION_MINUTES,
   identitySchema,
+  MAX_ALLOWED_PAYERS,
   MAX_DURATION_MINUTES,
   MAX_NAME_LENGTH,
   MIN_DURATION_MINUTES,
   NIN_FIELDS,
+  onMismatchSchema,
 } from "./validation.js";
 
 import { BIDI, codePoints, EMAIL_ON_THE_WIRE, NAME_ON_THE_WIRE } from "./wire-patterns.js";
@@ -99,6 +102,30 @@ const requestFields = {
     .optional()
     .meta({
       description: `Alias of \`nin\`, used when no BVN, \`nin\` or \`NIN\` is sent. ${ignored}`,
+    }),
+  // Issue 46, item 6: who may pay in.
+  allowedPayers: allowedPayersSchema
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        `Who may pay into the account: 1 to ${MAX_ALLOWED_PAYERS} payers, each an account ` +
+        "(`{accountNumber, bankCode}`: the payer's 10-digit account and its bank's CBN code, as the " +
+        "bank's notification gives them) or a name (`{name}`: taken when the payer's name shares two " +
+        "words with it, the words every company name carries left out). Absent or `null`: anyone. " +
+        "A credit from anyone else is what `onMismatch` says. Checked after the other fields.",
+      examples: [[{ accountNumber: "0123456789", bankCode: "058" }, { name: "Ada Obi" }]],
+    }),
+  onMismatch: onMismatchSchema
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "What a credit from a payer not in `allowedPayers`, or one the `expectedAmount`'s policy refuses, " +
+        "becomes: `decline` (the default: refused, the bank reverses it, `payment.declined`) or `hold` " +
+        "(credited to the held balance, `payment.held`, until the business accepts or returns it: " +
+        "POST /transactions/{id}/accept or /return; returned by itself after HELD_CREDIT_DAYS).",
+      examples: ["hold"],
     }),
 };
 

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { IdentityType } from "../core/account-kinds.js";
-import { AMOUNT_POLICIES, type AmountPolicy } from "../core/api-types.js";
+import {
+  type AllowedPayer,
+  AMOUNT_POLICIES,
+  type AmountPolicy,
+  ON_MISMATCH,
+  type OnMismatch,
+} from "../core/api-types.js";
 import { type Body, emailSchema, FirstSent, fields, isSent, parsedBy } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
@@ -48,10 +54,52 @@ export interface Identity {
   number: string;
 }
 
+/** The most payers an account may name (issue 46, item 6). */
+export const MAX_ALLOWED_PAYERS = 20;
+const PAYERS_RULE = `allowedPayers must be a list of 1 to ${MAX_ALLOWED_PAYERS} payers, each {accountNumber, bankCode} or {name}`;
+
+/** A payer an account takes credits from: its account (10 digits) at a bank (its CBN code), or a name. */
+export const allowedPayerSchema = z.union([
+  z.strictObject({
+    accountNumber: z.string().regex(/^\d{10}$/),
+    bankCode: z.string().regex(/^\d{3,6}$/),
+  }),
+  z.strictObject({
+    name: z
+      .string()
+      .max(MAX_NAME_LENGTH)
+      .regex(/[\p{L}\p{N}]/u),
+  }),
+]);
+
+/** `allowedPayers`: who may pay in (absent or null: anyone). */
+export const allowedPayersSchema = z
+  .array(allowedPayerSchema, { error: PAYERS_RULE })
+  .min(1, { error: PAYERS_RULE })
+  .max(MAX_ALLOWED_PAYERS, { error: PAYERS_RULE });
+
+/** `onMismatch`: what a credit the account's rules do not take becomes. */
+export const onMismatchSchema = z.enum(ON_MISMATCH, {
+  error: `onMismatch must be one of ${ON_MISMATCH.join(", ")}`,
+});
+
+/** The payer rules' fields, optional on both kinds of account, checked after the others. */
+const PAYER_FIELDS = { allowedPayers: allowedPayersSchema, onMismatch: onMismatchSchema };
+
+/** Who may pay in and what a mismatch becomes, as read (defaults: anyone, `decline`). */
+const payerRules = (read: { allowedPayers?: AllowedPayer[] | null; onMismatch?: OnMismatch | null }) => ({
+  allowedPayers: read.allowedPayers ?? null,
+  onMismatch: read.onMismatch ?? "decline",
+});
+
 export interface PermanentInput {
   name: string;
   email: string;
   identity: Identity;
+  /** Who may pay in (issue 46, item 6): null or absent, anyone. */
+  allowedPayers?: AllowedPayer[] | null;
+  /** What a credit from anyone else, or one its expected amount's policy refuses, becomes (absent: `decline`). */
+  onMismatch?: OnMismatch;
   /**
    * A NIN sent beside the BVN that won (issue 46): kept too, for tier 2, when it is 11 digits; one
    * that is not is ignored, as every identity after the first was before. Null: none.
@@ -93,9 +141,15 @@ function secondIdentity(body: Body, first: Identity): Identity | null {
 
 /** Validates a generate-permanent body: name, then email, then identity; the first problem wins. */
 export const parsePermanentInput = (body: Body): PermanentInput => {
-  const { name, email, identity } = fields(body, PERMANENT_FIELDS);
-  const first = identityOf(identity);
-  return { name, email, identity: first, second: secondIdentity(body, first) };
+  const read = fields(body, PERMANENT_FIELDS, PAYER_FIELDS);
+  const first = identityOf(read.identity);
+  return {
+    name: read.name,
+    email: read.email,
+    identity: first,
+    second: secondIdentity(body, first),
+    ...payerRules(read),
+  };
 };
 
 /**
@@ -109,6 +163,7 @@ export function temporaryRule(maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): (bod
     duration: durationSchema,
     expectedAmount: koboSchema("expectedAmount", maxTransferKobo),
     amountPolicy: amountPolicySchema,
+    ...PAYER_FIELDS,
   };
   return (body) => {
     const read = fields(body, PERMANENT_FIELDS, optional);
@@ -124,6 +179,7 @@ export function temporaryRule(maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO): (bod
       durationMinutes: duration ?? DEFAULT_DURATION_MINUTES,
       expectedAmount: expectedAmount ?? null,
       amountPolicy: amountPolicy ?? (expectedAmount === undefined ? null : "exact"),
+      ...payerRules(read),
     };
   };
 }

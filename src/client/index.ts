@@ -132,6 +132,11 @@ export interface VasClient extends MoneyOutClient {
    * `refundOf`; held at once and answered `pending`.
    */
   refund(transactionId: string, input?: RefundInput, options?: RequestOptions): Promise<Payout>;
+  /**
+   * POST /transactions/:id/accept: a held credit (issue 46) moved to the available balance, its
+   * fee and charges taken now; answered `successful`.
+   */
+  acceptHeld(transactionId: string, options?: RequestOptions): Promise<Transaction>;
   /** GET /balance: now, or as it stood `at` an instant. */
   getBalance(query?: { at?: Date | string }, options?: RequestOptions): Promise<Balance>;
   /** GET /events: one page, newest first, optionally of one type. */
@@ -241,6 +246,10 @@ export function createClient(options: ClientOptions): VasClient {
     async refund(transactionId, input = {}, requestOptions) {
       const path = `/transactions/${encodeURIComponent(transactionId)}/refund`;
       return (await call<{ data: Payout }>("POST", path, input, requestOptions)).data;
+    },
+    async acceptHeld(transactionId, requestOptions) {
+      const path = `/transactions/${encodeURIComponent(transactionId)}/accept`;
+      return (await call<{ data: Transaction }>("POST", path, {}, requestOptions)).data;
     },
     async listEvents(query = {}, requestOptions) {
       const params = new URLSearchParams();

@@ -1,4 +1,5 @@
 import { accountStatus } from "../accounts/account-status.js";
+import { allowedPayersOf, payerAllowed } from "../accounts/allowed-payers.js";
 import { DEFAULT_AMOUNT_POLICY, policyRefusal } from "../accounts/amount-policy.js";
 import { type AppError, transferRefused } from "../errors.js";
 import type { LedgerAccountKind } from "../ledger/kinds.js";
@@ -66,22 +67,48 @@ function refusalOf(
     case "active":
       break;
   }
+  return undefined;
+}
+
+/** A credit the account's own rules do not take: from a payer it does not name, or an amount its policy refuses. */
+export interface Mismatch {
+  code: "PAYER_NOT_ALLOWED" | "AMOUNT_MISMATCH" | "ALREADY_PAID";
+  message: string;
+}
+
+/**
+ * The account's own rules (issue 46, item 6), after the rules above and the tier's limits: who may
+ * pay (allowedPayers), then its expected amount's policy. What a mismatch becomes is the account's
+ * `on_mismatch` (declined or held): the caller's decision. A held credit counts as a transfer (its
+ * ordinal) but not as paid, so an account whose total received is zero has been paid nothing.
+ */
+export function mismatchOf(
+  notification: Pick<TransferNotification, "amount" | "accountNumber" | "payer">,
+  account: CreditedAccount,
+): Mismatch | undefined {
+  if (!payerAllowed(allowedPayersOf(account.allowed_payers), notification.payer)) {
+    return {
+      code: "PAYER_NOT_ALLOWED",
+      message: `account ${notification.accountNumber} does not take transfers from ${notification.payer.name} (${notification.payer.accountNumber})`,
+    };
+  }
   if (account.expected_amount === null) return undefined;
   const expected = Number(account.expected_amount);
+  const paid = Number(account.total_received);
   const refusal = policyRefusal(
     account.amount_policy ?? DEFAULT_AMOUNT_POLICY,
     expected,
-    Number(account.total_received),
-    Number(account.transfer_count),
+    paid,
+    paid > 0 ? Number(account.transfer_count) : 0,
     notification.amount,
   );
   if (refusal?.code === "ALREADY_PAID")
-    return transferRefused("ALREADY_PAID", `account ${notification.accountNumber} has already been paid`);
+    return { code: "ALREADY_PAID", message: `account ${notification.accountNumber} has already been paid` };
   if (refusal?.code === "AMOUNT_MISMATCH") {
-    return transferRefused(
-      "AMOUNT_MISMATCH",
-      `account ${notification.accountNumber} accepts ${refusal.accepts} ${expected} kobo (${formatNaira(expected)}), not ${notification.amount}`,
-    );
+    return {
+      code: "AMOUNT_MISMATCH",
+      message: `account ${notification.accountNumber} accepts ${refusal.accepts} ${expected} kobo (${formatNaira(expected)}), not ${notification.amount}`,
+    };
   }
   return undefined;
 }
@@ -95,6 +122,7 @@ const BALANCE_NAMES: Record<LedgerAccountKind, string> = {
   revenue: "total fees",
   vat_payable: "VAT collected",
   stamp_duty_payable: "stamp duty collected",
+  held: "held balance",
 };
 
 /**

@@ -28,6 +28,9 @@ const instant = (description: string) =>
     .datetime()
     .meta({ description: `${description} (UTC, milliseconds).`, examples: ["2026-01-01T09:30:00.000Z"] });
 
+/** A transaction's state (issue 46, item 6): credited, held until the business decides, or returned. */
+export const transactionStatusEnum = z.enum(["successful", "held", "returned"]);
+
 /** One transaction: an accepted inbound transfer. */
 export const transactionSchema = z
   .strictObject({
@@ -66,7 +69,10 @@ export const transactionSchema = z
       description:
         "The bank's unique id for the transfer (what a customer's bank app shows as its reference).",
     }),
-    status: z.literal("successful").meta({ description: "Only accepted transfers are recorded." }),
+    status: transactionStatusEnum.meta({
+      description:
+        "`successful`: credited to the available balance; `held`: in the held balance (the account's `onMismatch` is `hold`) until it is accepted (then `successful`, its fee taken) or returned to its payer (`returned`).",
+    }),
     paidAt: instant("When the bank debited the payer: the value time"),
     createdAt: instant("When the service recorded it: `from` and `to` filter on this"),
     balanceAfter: kobo("The business's available balance right after this transaction."),
@@ -81,6 +87,9 @@ export const balanceSchema = z
   .strictObject({
     available: kobo("What the business can pay out now: received, less fees, held and paid out.").min(0),
     pending: kobo("Held for payouts the bank has not finished (amount and fee); 0 when none is.").min(0),
+    held: kobo(
+      "Credits held until the business accepts or returns them (an account's `onMismatch` is `hold`), and credits an operator blocked; never paid out or settled.",
+    ).min(0),
     totalReceived: kobo("Everything received, gross of fees.").min(0),
     totalPaidOut: kobo("Every payout the bank made and kept (a reversed one comes back out).").min(0),
     totalFees: kobo("Every fee taken, on transfers and payouts.").min(0),

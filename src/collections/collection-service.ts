@@ -15,6 +15,7 @@ import {
 } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import { type FeeSchedule, MAX_BASIS_POINTS } from "../ledger/fees.js";
+import { postHeldArrival } from "../ledger/held.js";
 import { LEDGER_ACCOUNT_KINDS } from "../ledger/kinds.js";
 import type { AccountFound, TransferPosting, TransferWrites } from "../ledger/ledger-port.js";
 import type { ConflictInput, TransactionRecord } from "../ledger/ledger-records.js";
@@ -27,7 +28,7 @@ import type { Executor } from "../storage/executor.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { accept, beyondLimitRefusal, CURRENCY } from "./acceptance.js";
+import { accept, beyondLimitRefusal, CURRENCY, mismatchOf } from "./acceptance.js";
 import { DeclinedCredit, recordDeclined } from "./declined.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
@@ -192,6 +193,12 @@ export class CollectionService {
     const now = this.now();
     const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
     const businessId = account.business_id;
+    // The account's own rules (issue 46, item 6), where the expected amount's always were (before
+    // the tier's limits): a credit they do not take is declined, or held; a held one is still
+    // checked against the tier's limits below (it did reach the account).
+    const mismatch = mismatchOf(transfer, account);
+    if (mismatch && account.on_mismatch !== "hold")
+      throw new DeclinedCredit(mismatch.code, mismatch.message, businessId);
     // The account's row is held (storage's lock): what it received today and in total cannot
     // move under this check, so two credits racing each other are checked one after the other.
     const { broken, day, onDay } = tierCheck(
@@ -214,14 +221,16 @@ export class CollectionService {
     const ordinal = (last?.ordinal ?? 0) + 1;
     const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
     const id = `txn_${randomUUID().replaceAll("-", "")}`;
-    const posted = postTransfer(heads, {
-      transactionId: id,
-      amount: transfer.amount,
-      schedule: ledger.fee,
-      charges: ledger.charges,
-      createdAt,
-      received: Number(account.total_received),
-    });
+    const posted = mismatch
+      ? postHeldArrival(heads, { transactionId: id, amount: transfer.amount, createdAt, received: 0 })
+      : postTransfer(heads, {
+          transactionId: id,
+          amount: transfer.amount,
+          schedule: ledger.fee,
+          charges: ledger.charges,
+          createdAt,
+          received: Number(account.total_received),
+        });
     if ("beyondLimit" in posted) throw beyondLimitRefusal(transfer, posted.beyondLimit);
     const { fee, charges, entries } = posted;
     const row: TransactionRecord = {
@@ -244,23 +253,33 @@ export class CollectionService {
       payer_bank_name: transfer.payer.bankName,
       payer_bank_code: transfer.payer.bankCode ?? null,
       narration: transfer.narration,
-      status: "successful",
+      status: mismatch ? "held" : "successful",
       value_at: transfer.paidAt,
       created_at: createdAt,
     };
     const expected = account.expected_amount === null ? null : Number(account.expected_amount);
-    // What counts as received: the transfer's whole amount, before the fee.
-    const paid = Number(account.total_received) + transfer.amount;
+    // What counts as received: the transfer's whole amount, before the fee; a held credit only
+    // once it is accepted.
+    const paid = Number(account.total_received) + (mismatch ? 0 : transfer.amount);
     const payment =
-      expected === null ? null : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
+      expected === null || mismatch
+        ? null
+        : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
     const transaction = transactionView(row);
     const event = eventToWrite(
-      {
-        businessId,
-        type: "payment.received",
-        accountNumber: transfer.accountNumber,
-        data: { ...transaction, payment },
-      },
+      mismatch
+        ? {
+            businessId,
+            type: "payment.held",
+            accountNumber: transfer.accountNumber,
+            data: { ...transaction, reason: { code: mismatch.code, message: mismatch.message } },
+          }
+        : {
+            businessId,
+            type: "payment.received",
+            accountNumber: transfer.accountNumber,
+            data: { ...transaction, payment },
+          },
       createdAt,
     );
     return {
@@ -321,6 +340,7 @@ export class CollectionService {
     return {
       available: balances.available,
       pending: balances.pending,
+      held: balances.held,
       totalReceived: 0 - balances.settlement, // never -0
       totalPaidOut: balances.paid_out,
       totalFees: balances.revenue,

@@ -3,9 +3,10 @@ import type { TransactionScope } from "../core/transaction-queries.js";
 import { accountNotFound } from "../errors.js";
 import { chargeLines } from "../ledger/charges.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
-import type { TransactionRecord } from "../ledger/ledger-records.js";
+import type { HeldCreditRecord, TransactionRecord } from "../ledger/ledger-records.js";
 import { findAccountByAnyNumber } from "../storage/account-repository.js";
 import type { Executor } from "../storage/executor.js";
+import { heldCreditsOf } from "../storage/held-credit-repository.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
 import {
   findTransactionBySession,
@@ -42,6 +43,29 @@ export const transactionView = (row: TransactionRecord, refundedAmount = 0): Tra
   balanceAfter: Number(row.balance_after),
   refundedAmount,
 });
+
+/** A transaction with the decision on it, if it came in held: its view as the API answers it. */
+export function heldView(
+  row: TransactionRecord,
+  credit: HeldCreditRecord | undefined,
+  refunded = 0,
+): Transaction {
+  const view = transactionView(row, refunded);
+  if (row.status !== "held") return view;
+  if (credit?.state === "accepted") {
+    const fee = Number(credit.fee);
+    const vat = Number(credit.vat);
+    const stampDuty = Number(credit.stamp_duty);
+    return {
+      ...transactionView(
+        { ...row, fee, vat, stamp_duty: stampDuty, net_amount: Number(row.amount) - fee - vat - stampDuty },
+        refunded,
+      ),
+      status: "successful",
+    };
+  }
+  return { ...view, status: credit?.state === "returned" ? "returned" : "held" };
+}
 
 export interface TransactionPage {
   items: Transaction[];
@@ -119,7 +143,12 @@ export async function viewsOf(db: Executor, rows: readonly TransactionRecord[]):
     rows.map((row) => row.id),
     AMOUNT_OUT_STATUSES,
   );
-  return rows.map((row) => transactionView(row, refunded.get(row.id) ?? 0));
+  // A credit that came in held answers as the business decided it (issue 46).
+  const decisions = await heldCreditsOf(
+    db,
+    rows.filter((row) => row.status === "held").map((row) => row.id),
+  );
+  return rows.map((row) => heldView(row, decisions.get(row.id), refunded.get(row.id) ?? 0));
 }
 
 /** Whether a transaction found by its session id is in the scope and the time range asked for. */

@@ -31,6 +31,7 @@ export function buildServerApp(
   const domain = {
     ...{ accounts, lifecycle, collections, collectionReads, banks, payouts, payoutListing, refunds },
     ...{ settlements, settlementTerms, events, webhooks, redelivery, reconciliation },
+    heldCredits: services.heldCredits,
   };
   const app = buildApp({
     authenticator: services.authenticator,
@@ -129,6 +130,9 @@ export const LEDGER_CHECKPOINT_INTERVAL_MS = 60 * 60_000;
 /** How often credits and payouts are compared with the CBN's deadlines (issue 46, item 3). */
 export const DEADLINE_WATCH_INTERVAL_MS = 60_000;
 
+/** How often held credits past HELD_CREDIT_DAYS are looked for and returned (issue 46, item 6). */
+export const HELD_CREDIT_INTERVAL_MS = 60_000;
+
 /** A whole server: services, background jobs, the app (and the metrics app on METRICS_PORT). */
 export interface Server {
   services: Services;
@@ -218,6 +222,18 @@ export async function composeServer(config: Config, overrides: Overrides = {}): 
     name: "reconcile",
     intervalMs: config.reconciliation.intervalMs,
     run: () => reconcilePass(services, log),
+  });
+  jobs.add({
+    // Issue 46, item 6: held credits neither accepted nor returned in HELD_CREDIT_DAYS go back.
+    name: "return-held-credits",
+    intervalMs: HELD_CREDIT_INTERVAL_MS,
+    run: async () => {
+      const now = (overrides.now ?? Date.now)();
+      const pass = await services.refunds.returnExpired(new Date(now - config.heldCreditMs).toISOString());
+      for (const id of pass.returned)
+        log.info({ transactionId: id }, "held credit returned after HELD_CREDIT_DAYS");
+      for (const id of pass.failed) log.warn({ transactionId: id }, "held credit could not be returned");
+    },
   });
   jobs.add({
     name: "watch-deadlines",

@@ -23,6 +23,7 @@ import type { Operators } from "../businesses/operators.js";
 import type { BankNotifications } from "../collections/bank-notifications.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
+import type { HeldCredits } from "../collections/held-credits.js";
 import type { Config } from "../config/load.js";
 import type { EventService } from "../events/event-service.js";
 import type { Metrics } from "../http/metrics.js";
@@ -75,6 +76,8 @@ export interface Services {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** A business's decisions on its held credits (issue 46, item 6). */
+  heldCredits: HeldCredits;
   /** The dashboard's reads of payments: the search, the export, collections per day. */
   collectionReads: CollectionReads;
   /** The banks a payout can go to, and name enquiry. */

@@ -20,6 +20,7 @@ import { UserService } from "../businesses/user-service.js";
 import { BankNotifications } from "../collections/bank-notifications.js";
 import { CollectionReads } from "../collections/collection-reads.js";
 import { CollectionService } from "../collections/collection-service.js";
+import { HeldCredits } from "../collections/held-credits.js";
 import type { Config } from "../config/load.js";
 import { EventService } from "../events/event-service.js";
 import { Metrics } from "../http/metrics.js";
@@ -231,6 +232,7 @@ export async function openServices(config: Config, overrides: Overrides = {}): P
         now,
       }),
       collections,
+      heldCredits: new HeldCredits({ ledger: stores.ledger, now }),
       collectionReads: new CollectionReads({ storage: opened, now }),
       ...money,
       mailer: mail.mailer,

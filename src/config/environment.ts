@@ -262,6 +262,9 @@ export const envSchema = z.object({
     })
     .optional(),
   RECONCILE_INTERVAL_SECONDS: integerString("RECONCILE_INTERVAL_SECONDS", 1, 86_400).default(300),
+  // Issue 46, item 6: a held credit neither accepted nor returned in this many days is returned
+  // (docs/deploy.md: within the CBN's 14-working-day window for reversals).
+  HELD_CREDIT_DAYS: integerString("HELD_CREDIT_DAYS", 1, 90).default(7),
   SANDBOX_PAYOUT_SETTLE_MS: integerString("SANDBOX_PAYOUT_SETTLE_MS", 0, 10_000).default(2_000),
   SANDBOX_PAYOUT_REVERSE_MS: integerString("SANDBOX_PAYOUT_REVERSE_MS", 0, 20_000).default(10_000),
   // Up to 10^12 kobo (NGN 10 billion): far below 2^53, so no sum of a few thousand overflows.

@@ -101,6 +101,8 @@ export type Config = Readonly<{
     /** How often the job reads the bank's statement for credits no notification brought (RECONCILE_INTERVAL_SECONDS). */
     intervalMs: number;
   };
+  /** A held credit neither accepted nor returned this long after it came is returned (HELD_CREDIT_DAYS). */
+  heldCreditMs: number;
   /** Events (and their deliveries and attempts) older than this are removed. */
   eventRetentionDays: number;
   webhooks: {
@@ -243,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkIntervalMs: e.SETTLEMENT_CHECK_INTERVAL_MS,
     },
     reconciliation: { intervalMs: e.RECONCILE_INTERVAL_SECONDS * 1_000 },
+    heldCreditMs: e.HELD_CREDIT_DAYS * 86_400_000,
     mail: {
       transport: e.SMTP_URL
         ? ({

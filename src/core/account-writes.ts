@@ -1,5 +1,5 @@
 import type { AccountKind, IdentityType } from "./account-kinds.js";
-import type { AmountPolicy } from "./api-types.js";
+import type { AllowedPayer, AmountPolicy, OnMismatch } from "./api-types.js";
 import type { EventToWrite } from "./event-to-write.js";
 import type { UnitOfWork } from "./unit-of-work.js";
 
@@ -40,6 +40,9 @@ export interface AccountToCreate extends AccountIdentity {
   /** Kobo; null: it takes any transfers. */
   expectedAmount?: number | null;
   amountPolicy?: AmountPolicy | null;
+  /** Who may pay in (null: anyone) and what a mismatch becomes (issue 46, item 6). */
+  allowedPayers: AllowedPayer[] | null;
+  onMismatch: OnMismatch;
 }
 
 /** A number issued to an account, less what the account gives it (its id, business and version). */

@@ -12,6 +12,14 @@ export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 export const AMOUNT_POLICIES = ["exact", "atLeast", "accumulate"] as const;
 export type AmountPolicy = (typeof AMOUNT_POLICIES)[number];
 
+/** What a credit an account's rules do not take becomes: declined (the bank reverses it) or held until the business decides. */
+export const ON_MISMATCH = ["decline", "hold"] as const;
+export type OnMismatch = (typeof ON_MISMATCH)[number];
+
+/** A transaction's state: credited, held until the business accepts or returns it, or returned to its payer. */
+export const TRANSACTION_STATUSES = ["successful", "held", "returned"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
 /** How far an account that expects an amount has been paid. */
 export const PAYMENT_STATUSES = ["pending", "partially_paid", "paid", "overpaid"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -34,6 +42,9 @@ export const EVENT_TYPES = [
   "settlement.failed",
   "settlement_account.updated",
   "payment.declined",
+  "payment.held",
+  "payment.accepted",
+  "payment.returned",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -107,6 +118,16 @@ export interface PaymentProgress {
   paymentStatus: PaymentStatus | null;
 }
 
+/** A payer an account takes credits from: an account at a bank, or a name (two shared words). */
+export type AllowedPayer =
+  | {
+      accountNumber: string;
+      bankCode: string;
+    }
+  | {
+      name: string;
+    };
+
 /** GET /account/:accountNumber. */
 export interface AccountDetail {
   /** The bank that holds the account. */
@@ -128,6 +149,10 @@ export interface AccountDetail {
   expectedAmount: number | null;
   /** How `expectedAmount` is applied (`exact`, `atLeast`, `accumulate`); `null` without one. */
   amountPolicy: AmountPolicy | null;
+  /** Who may pay in: accounts (`{accountNumber, bankCode}`) and names (`{name}`); `null`: anyone. */
+  allowedPayers: AllowedPayer[] | null;
+  /** What a credit the account's rules do not take becomes: `decline` or `hold`. */
+  onMismatch: OnMismatch;
   /** Integer kobo received into the account so far, gross of fees. */
   totalReceived: number;
   /** Integer kobo paid so far, gross of fees (the same as `totalReceived`). */
@@ -182,8 +207,8 @@ export interface Transaction {
   narration: string;
   /** The bank's unique id for the transfer (what a customer's bank app shows as its reference). */
   sessionId: string;
-  /** Only accepted transfers are recorded. */
-  status: "successful";
+  /** `successful`: credited to the available balance; `held`: in the held balance (the account's `onMismatch` is `hold`) until it is accepted (then `successful`, its fee taken) or returned to its payer (`returned`). */
+  status: TransactionStatus;
   /** When the bank debited the payer: the value time (UTC, milliseconds). */
   paidAt: string;
   /** When the service recorded it: `from` and `to` filter on this (UTC, milliseconds). */
@@ -200,6 +225,8 @@ export interface Balance {
   available: number;
   /** Integer kobo (NGN 1 = 100 kobo). Held for payouts the bank has not finished (amount and fee); 0 when none is. */
   pending: number;
+  /** Integer kobo (NGN 1 = 100 kobo). Credits held until the business accepts or returns them (an account's `onMismatch` is `hold`), and credits an operator blocked; never paid out or settled. */
+  held: number;
   /** Integer kobo (NGN 1 = 100 kobo). Everything received, gross of fees. */
   totalReceived: number;
   /** Integer kobo (NGN 1 = 100 kobo). Every payout the bank made and kept (a reversed one comes back out). */
@@ -232,7 +259,7 @@ export interface Delivery {
 /** Something that happened to the business's accounts or money. */
 export interface Event {
   id: string;
-  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `webhook.test` (sent on request to one endpoint). */
+  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint). */
   type: EventType;
   /** 1, 2, 3... per business, without gaps, in the order the changes committed. */
   sequence: number;

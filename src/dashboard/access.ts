@@ -70,6 +70,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /transactions/find": "collections",
   "GET /transactions/:id": "read",
   "POST /transactions/:id/refund": "money",
+  "POST /transactions/:id/accept": "money",
+  "POST /transactions/:id/return": "money",
   "GET /payouts": "read",
   "POST /payouts/review": "money",
   "POST /payouts": "money",

@@ -7,6 +7,7 @@ import { historyWithWho } from "./activity.js";
 import { BUSINESS_SURFACE, ownBusiness } from "./business-scope.js";
 import { chargePages } from "./charge-pages.js";
 import { collectionsChart } from "./collections-chart.js";
+import { heldPages } from "./held-pages.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
@@ -34,6 +35,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   moneyPages(pages, deps);
   payoutPages(pages, deps);
   transactionPages(pages, deps);
+  heldPages(pages, deps);
   settlementPages(pages, deps);
   chargePages(pages, deps);
   webhookPages(pages, deps);

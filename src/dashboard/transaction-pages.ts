@@ -12,6 +12,7 @@ import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
+import { HELD_NOTICES } from "./held-pages.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { confirmMoney, ledToSetUp } from "./money-gate.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
@@ -118,14 +119,15 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const session = signedIn(request);
     const forBusiness = await actingFor(deps.businesses, session.businessId);
     const { id } = request.params as { id: string };
-    const { found } = request.query as { found?: string };
+    const { found, held, refused } = request.query as { found?: string; held?: string; refused?: string };
     const notice =
       found === "recovered"
         ? "Found at the bank and credited now: its notification never came. Your webhooks get its payment.received."
         : found === "recorded"
           ? "This payment was already here."
-          : undefined;
-    return page(reply, "transaction", { ...(await data(forBusiness, session.userId, id, {})), notice });
+          : (HELD_NOTICES[held ?? ""] ?? undefined);
+    const shown = { ...(await data(forBusiness, session.userId, id, {})), notice };
+    return page(reply, "transaction", refused ? { ...shown, heldError: refused.slice(0, 300) } : shown);
   });
 
   pages.post("/transactions/:id/refund", async (request, reply) => {

@@ -29,6 +29,10 @@ export const eventTypeSchema = z
     "settlement_account.updated",
     // Issue 46: a credit refused at the notification (the bank reverses it).
     "payment.declined",
+    // Issue 46, item 6: held credits.
+    "payment.held",
+    "payment.accepted",
+    "payment.returned",
     "webhook.test",
   ])
   .meta({
@@ -40,7 +44,10 @@ export const eventTypeSchema = z
       "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
       "endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, " +
       "`reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank " +
-      "reverses), `webhook.test` (sent on request to one endpoint).",
+      "reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit " +
+      "its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the " +
+      "transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the " +
+      "transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint).",
   });
 
 /** Where an event's delivery to one endpoint stands. */

@@ -31,6 +31,16 @@ export function forSerializing(node: Node): Node {
     if (branches.length === 2 && values.length === 1 && values[0]) {
       return { ...forSerializing(values[0]), nullable: true };
     }
+    // Objects of different fields (an allowed payer: an account or a name, issue 46): one object
+    // of every branch's fields, none required, writes each value's own fields as JSON.stringify does.
+    if (branches.every((branch) => branch.type === "object" && branch.properties)) {
+      const properties = Object.assign({}, ...branches.map((branch) => branch.properties)) as Node;
+      return {
+        type: "object",
+        properties: mapValues(properties, forSerializing),
+        additionalProperties: false,
+      };
+    }
     // Not a nullable: written by whichever branch fits, which JSON.stringify does not need.
     throw new Error(`no fast serializer for anyOf ${JSON.stringify(node)}`);
   }

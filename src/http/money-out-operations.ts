@@ -25,7 +25,8 @@ export interface MoneyOutOperation {
   summary: string;
   description: string;
   pathParameter?: unknown;
-  requestBody: { schema: z.ZodType; required: boolean };
+  /** The body's schema; none for an operation that takes no fields (a held credit's return). */
+  requestBody?: { schema: z.ZodType; required: boolean };
   success: string;
   /** What the 400 says besides the key, the JSON and the HTTP layer. */
   badRequest: string;
@@ -50,7 +51,9 @@ export function moneyOutOperation(o: MoneyOutOperation) {
       ...(o.pathParameter ? [o.pathParameter] : []),
       PARAMETERS.RequestId,
     ],
-    requestBody: { required: o.requestBody.required, content: json(o.requestBody.schema) },
+    ...(o.requestBody
+      ? { requestBody: { required: o.requestBody.required, content: json(o.requestBody.schema) } }
+      : {}),
     responses: {
       202: ok(o.success, Schemas.PayoutResponse, "Idempotent-Replayed"),
       400: failure(

@@ -3,6 +3,7 @@ import { ledgerEffect, PHASES_OF_STATUS } from "../ledger/holds.js";
 import { type LedgerAccountKind, NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
 import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
 import type { Executor } from "../storage/executor.js";
+import { acceptedHeldTotals } from "../storage/held-credit-repository.js";
 import {
   accountsWithWrongTotals,
   checkpointsOf,
@@ -128,8 +129,13 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
   let transactions = 0;
   const payouts = payoutEffects(await payoutTotals(db, businessId));
   const inflows = new Map((await transactionTotals(db, businessId)).map((row) => [row.business_id, row]));
-  for (const id of new Set([...inflows.keys(), ...payouts.keys()])) {
+  // Held credits the business accepted (issue 46): out of held, their nets into available.
+  const accepted = new Map((await acceptedHeldTotals(db, businessId)).map((row) => [row.business_id, row]));
+  for (const id of new Set([...inflows.keys(), ...payouts.keys(), ...accepted.keys()])) {
     const row = inflows.get(id);
+    const taken = accepted.get(id);
+    const acceptedOf = (field: "amount" | "fee" | "vat" | "stamp_duty" | "net") =>
+      Number(taken?.[field] ?? 0);
     const out = payouts.get(id) ?? new Map<LedgerAccountKind, number>();
     transactions += Number(row?.count ?? 0);
     const where = `business ${id}`;
@@ -142,19 +148,32 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       ["pending", "paid_out", "revenue", "available", "vat_payable", "stamp_duty_payable"] as const
     ).map((kind) => out.get(kind) ?? 0) as [number, number, number, number, number, number];
     expect("settlement", -Number(row?.amount ?? 0), "minus the transactions' amounts");
-    expect("revenue", Number(row?.fee ?? 0) + payoutFees, "the transactions' and the kept payouts' fees");
-    expect("vat_payable", Number(row?.vat ?? 0) + payoutVat, "the transactions' and the kept payouts' VAT");
+    expect(
+      "revenue",
+      Number(row?.fee ?? 0) + acceptedOf("fee") + payoutFees,
+      "the transactions' (accepted credits' too) and the kept payouts' fees",
+    );
+    expect(
+      "vat_payable",
+      Number(row?.vat ?? 0) + acceptedOf("vat") + payoutVat,
+      "the transactions' (accepted credits' too) and the kept payouts' VAT",
+    );
     expect(
       "stamp_duty_payable",
-      Number(row?.stamp_duty ?? 0) + payoutStampDuty,
-      "the transactions' and the kept payouts' stamp duty",
+      Number(row?.stamp_duty ?? 0) + acceptedOf("stamp_duty") + payoutStampDuty,
+      "the transactions' (accepted credits' too) and the kept payouts' stamp duty",
     );
     expect("pending", held, "the pending payouts' amounts, fees and charges");
+    expect(
+      "held",
+      Number(row?.held ?? 0) - acceptedOf("amount") + (out.get("held") ?? 0),
+      "the held credits' amounts, less those accepted and those returned",
+    );
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
       "available",
-      Number(row?.net ?? 0) + payoutsOut,
-      "the transactions' net amounts less the payouts held, paid out and their fees",
+      Number(row?.net ?? 0) + acceptedOf("net") + payoutsOut,
+      "the credited transactions' net amounts less the payouts held, paid out and their fees",
     );
     if (row && Number(row.max_ordinal) !== Number(row.count))
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);
@@ -185,6 +204,7 @@ function payoutEffects(
   rows: ReadonlyArray<{
     business_id: string;
     status: PayoutStatus;
+    source?: string | null;
     amount: number;
     fee: number;
     vat: number;
@@ -197,7 +217,14 @@ function payoutEffects(
     if (!(row.status in PHASES_OF_STATUS)) continue;
     const effect = effects.get(row.business_id) ?? new Map<LedgerAccountKind, number>();
     const charges = { vat: Number(row.vat), stampDuty: Number(row.stamp_duty) };
-    for (const [kind, kobo] of ledgerEffect(row.status, Number(row.amount), Number(row.fee), charges)) {
+    const source = row.source === "held" ? "held" : "available";
+    for (const [kind, kobo] of ledgerEffect(
+      row.status,
+      Number(row.amount),
+      Number(row.fee),
+      charges,
+      source,
+    )) {
       effect.set(kind, (effect.get(kind) ?? 0) + kobo);
     }
     effects.set(row.business_id, effect);

@@ -24,6 +24,12 @@ function checkKobo(amount: number, fee: number, charges: Charges = NO_CHARGE): v
     throw new RangeError("amount, fee and charges together leave safe integers");
 }
 
+/**
+ * Where a payout's hold takes its money from, and where a void or a reversal gives it back: the
+ * available balance, or (a held credit returned to its payer, issue 46) the held one.
+ */
+export type HoldSource = Extract<LedgerAccountKind, "available" | "held">;
+
 /** What a hold takes from available: the amount, the fee and the charges. */
 export const heldFor = (amount: number, fee: number, charges: Charges = NO_CHARGE) =>
   amount + fee + chargesTotal(charges);
@@ -34,11 +40,16 @@ function balanced(legs: Leg[]): Leg[] {
 }
 
 /** The hold: amount, fee and charges from available to pending. The database refuses it past available. */
-export function holdLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
+export function holdLegs(
+  amount: number,
+  fee: number,
+  charges: Charges = NO_CHARGE,
+  source: HoldSource = "available",
+): Leg[] {
   checkKobo(amount, fee, charges);
   const held = heldFor(amount, fee, charges);
   return balanced([
-    { kind: "available", amount: -held },
+    { kind: source, amount: -held },
     { kind: "pending", amount: held },
   ]);
 }
@@ -57,21 +68,26 @@ export function postHoldLegs(amount: number, fee: number, charges: Charges = NO_
 }
 
 /** The bank did not pay: the whole hold, fee and charges included, back to available. */
-export function voidHoldLegs(amount: number, fee: number, charges: Charges = NO_CHARGE): Leg[] {
+export function voidHoldLegs(
+  amount: number,
+  fee: number,
+  charges: Charges = NO_CHARGE,
+  source: HoldSource = "available",
+): Leg[] {
   checkKobo(amount, fee, charges);
   const held = heldFor(amount, fee, charges);
   return balanced([
     { kind: "pending", amount: -held },
-    { kind: "available", amount: held },
+    { kind: source, amount: held },
   ]);
 }
 
 /** A paid payout sent back by the receiving bank: the amount back to available; the fee stays earned. */
-export function reversalLegs(amount: number): Leg[] {
+export function reversalLegs(amount: number, source: HoldSource = "available"): Leg[] {
   checkKobo(amount, 0);
   return balanced([
     { kind: "paid_out", amount: -amount },
-    { kind: "available", amount },
+    { kind: source, amount },
   ]);
 }
 
@@ -84,16 +100,17 @@ export function phaseLegs(
   amount: number,
   fee: number,
   charges: Charges = NO_CHARGE,
+  source: HoldSource = "available",
 ): Leg[] {
   switch (phase) {
     case "hold":
-      return holdLegs(amount, fee, charges);
+      return holdLegs(amount, fee, charges, source);
     case "post":
       return postHoldLegs(amount, fee, charges);
     case "void":
-      return voidHoldLegs(amount, fee, charges);
+      return voidHoldLegs(amount, fee, charges, source);
     case "reversal":
-      return reversalLegs(amount);
+      return reversalLegs(amount, source);
   }
 }
 
@@ -109,8 +126,9 @@ export function phaseEntries(
   transactionId: string,
   createdAt: string,
   charges: Charges = NO_CHARGE,
+  source: HoldSource = "available",
 ): { entries: ChainedEntry[]; moved: AccountHead[] } {
-  const legs = phaseLegs(phase, amount, fee, charges);
+  const legs = phaseLegs(phase, amount, fee, charges, source);
   const entries = postLegs(heads, transactionId, legs, createdAt);
   const kinds = new Set(legs.map((leg) => leg.kind));
   return { entries, moved: [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head) };
@@ -135,11 +153,12 @@ export function ledgerEffect(
   amount: number,
   fee: number,
   charges: Charges = NO_CHARGE,
+  source: HoldSource = "available",
 ): Map<LedgerAccountKind, number> {
   const effect = new Map<LedgerAccountKind, number>();
   if (amount === 0) return effect;
   for (const phase of PHASES_OF_STATUS[status]) {
-    for (const leg of phaseLegs(phase, amount, fee, charges))
+    for (const leg of phaseLegs(phase, amount, fee, charges, source))
       effect.set(leg.kind, (effect.get(leg.kind) ?? 0) + leg.amount);
   }
   return effect;

@@ -3,8 +3,9 @@
  * balance: minus everything received), what it may use (available), what is held for payouts the
  * bank has not finished (pending), what its payouts took out of the bank (paid_out), and the
  * service's fees (revenue), and the charges collected for the state on them, owed until remitted
- * (vat_payable, stamp_duty_payable: ledger/charges.ts). The ledger's arithmetic and the tables
- * both speak these.
+ * (vat_payable, stamp_duty_payable: ledger/charges.ts), and the credits held until the business
+ * accepts or returns them, or an operator releases or returns a blocked one (held: issue 46,
+ * collections/held-credits.ts). The ledger's arithmetic and the tables both speak these.
  */
 export type LedgerAccountKind =
   | "settlement"
@@ -13,7 +14,8 @@ export type LedgerAccountKind =
   | "paid_out"
   | "revenue"
   | "vat_payable"
-  | "stamp_duty_payable";
+  | "stamp_duty_payable"
+  | "held";
 
 /**
  * The kinds every business has one ledger account of from its first transfer, in the order they
@@ -22,6 +24,7 @@ export type LedgerAccountKind =
  */
 export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = [
   "available",
+  "held",
   "revenue",
   "settlement",
   "stamp_duty_payable",
@@ -31,6 +34,7 @@ export const LEDGER_ACCOUNT_KINDS: readonly LedgerAccountKind[] = [
 /** Every kind a business's ledger account can be, opened or not. */
 export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
   "available",
+  "held",
   "paid_out",
   "pending",
   "revenue",
@@ -43,8 +47,8 @@ export const EVERY_LEDGER_ACCOUNT_KIND: readonly LedgerAccountKind[] = [
 export const everyLedgerAccountOf = (businessId: string): LedgerAccountToOpen[] =>
   ledgerAccountsOf(businessId, EVERY_LEDGER_ACCOUNT_KIND);
 
-/** The kinds whose balance never goes below zero (the database refuses it too: migration 0019). */
-export const NON_NEGATIVE_KINDS: readonly LedgerAccountKind[] = ["available", "pending"];
+/** The kinds whose balance never goes below zero (the database refuses it too: migrations 0019, 0045). */
+export const NON_NEGATIVE_KINDS: readonly LedgerAccountKind[] = ["available", "pending", "held"];
 
 /** A business's ledger account id: deterministic, so it is found without a lookup. */
 export const ledgerAccountId = (businessId: string, kind: LedgerAccountKind) => `${businessId}:${kind}`;

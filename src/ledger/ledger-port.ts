@@ -10,6 +10,7 @@ import type {
   AccountTotals,
   ConflictInput,
   CreditedAccount,
+  HeldCreditRecord,
   PayoutRecord,
   PayoutTermsRecord,
   SettlementRecord,
@@ -132,9 +133,23 @@ export interface PayoutPosting {
   settlement?: SettlementRecord;
 }
 
+/**
+ * A decision on a held credit (issue 46, item 6): its row, written whole (a first decision) or
+ * moved (`from`: the state it was read at under the locks), the posting it makes (an acceptance's)
+ * and its events.
+ */
+export interface HeldCreditWrite {
+  record: HeldCreditRecord;
+  from?: HeldCreditRecord["state"];
+  posting?: LedgerPosting;
+  events: readonly EventToWrite[];
+}
+
 /** What a money-out write decided under the locks: what it posts (nothing: no write) and its answer. */
 export interface Decided<R> {
   posting?: PayoutPosting;
+  /** A held credit's decision, written in the same transaction (after the payout's posting). */
+  credit?: HeldCreditWrite;
   result: R;
 }
 

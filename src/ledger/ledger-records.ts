@@ -37,11 +37,32 @@ export interface TransactionRecord {
   /** The payer's bank's CBN code, when the bank's notification gave it (what a refund is sent to). */
   payer_bank_code: string | null;
   narration: string;
-  status: "successful";
+  /** As it arrived: `successful` (credited) or `held` (issue 46: its later state is in held_credits). */
+  status: "successful" | "held";
   /** When the bank says the payer was debited (the notification's time). */
   value_at: string;
   /** When the service recorded it: never earlier than the business's previous transaction. */
   created_at: string;
+}
+
+/**
+ * The business's decision on a credit that came in held (issue 46, item 6): the held_credits
+ * table's row. `accepted` took its fee and charges (posted as `posting_id`); `returned` sends it
+ * back to its payer (the refund `refund_id`).
+ */
+export interface HeldCreditRecord {
+  transaction_id: string;
+  business_id: string;
+  /** `held` again: its return failed (the refund's void gave the money back to held). */
+  state: "held" | "accepted" | "returned";
+  fee: number;
+  vat: number;
+  stamp_duty: number;
+  posting_id: string | null;
+  refund_id: string | null;
+  decided_at: string;
+  decided_by_type: string | null;
+  decided_by_id: string | null;
 }
 
 /** What the acceptance rules and a transfer's posting read of the account a number was issued to. */
@@ -64,6 +85,10 @@ export interface CreditedAccount {
   received_day: string | null;
   /** Kobo received on `received_day`, gross of fees. */
   received_on_day: number;
+  /** Who may pay in (JSON of AllowedPayer[]; null: anyone): accounts/allowed-payers.ts. */
+  allowed_payers: string | null;
+  /** What a credit its rules do not take becomes: `decline` or `hold`. */
+  on_mismatch: string;
 }
 
 /** An account's totals after a transfer into it (its row is held: nothing else moves them). */
@@ -90,6 +115,8 @@ export interface ConflictInput {
 export interface PayoutRecord {
   /** `po_` and 32 hex digits: also the reference the bank is asked with (it executes it once). */
   id: string;
+  /** Where its hold took the money from: `available`, or `held` (a held credit's return, issue 46); absent: available. */
+  source?: "available" | "held";
   business_id: string;
   /** The business's own reference (its id when it gave none): unique within the business. */
   reference: string;

@@ -40,6 +40,7 @@ export function phasePosting(
     id,
     createdAt,
     { vat: Number(payout.vat), stampDuty: Number(payout.stamp_duty) },
+    payout.source ?? "available",
   );
   return { id, businessId: payout.business_id, phase, createdAt, entries, heads: moved };
 }

@@ -4,6 +4,7 @@ import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { chargeLines } from "../ledger/charges.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
+import type { HeldCreditWrite } from "../ledger/ledger-port.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import type { Executor } from "../storage/executor.js";
@@ -82,6 +83,12 @@ export interface PayoutOrder {
   fingerprint: string;
   /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
   refund?: { transactionId: string; paymentAmount: number };
+  /**
+   * A held credit's return (issue 46): the hold takes the money from `held`, with no fee, no
+   * charges and no limit, and `decide` says, under the ledger locks, what the credit's decision
+   * is (it refuses one that is not held).
+   */
+  heldReturn?: { decide: (trx: Executor, payout: PayoutRecord) => Promise<HeldCreditWrite> };
   /** A settlement: its id, and its own row, read for in the hold's transaction under the ledger locks. */
   settlement?: { id: string; cover: (trx: Executor, payout: PayoutRecord) => Promise<SettlementRecord> };
 }

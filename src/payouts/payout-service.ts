@@ -13,7 +13,7 @@ import {
 } from "../core/money-out-errors.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { businessNotVerified } from "../errors.js";
-import { type Charges, NO_CHARGES, payoutCharges } from "../ledger/charges.js";
+import { type Charges, NO_CHARGE, NO_CHARGES, payoutCharges } from "../ledger/charges.js";
 import { heldFor } from "../ledger/holds.js";
 import { everyLedgerAccountOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
@@ -29,6 +29,7 @@ import {
   payoutGateOf,
 } from "../storage/payout-repository.js";
 import type { BankService } from "./banks.js";
+import { heldAgain } from "./held-returns.js";
 import { allowsAddress } from "./payout-ips.js";
 import { holdPosting, type MoneyOutLedger, movePosting, postingTime } from "./payout-ledger.js";
 import {
@@ -150,7 +151,9 @@ export class PayoutService {
     const businessId = business.businessId;
     const { amount } = order;
     // A settlement goes to the business's own account, past its cool-off: no limit applies.
-    const limited = order.channel !== "settlement";
+    // A held credit's return sends back money the business never took: no limit, no fee (issue 46).
+    const limited = order.channel !== "settlement" && !order.heldReturn;
+    const source = order.heldReturn ? "held" : "available";
     const id = `po_${randomUUID().replaceAll("-", "")}`;
     let payout: Payout;
     try {
@@ -168,10 +171,13 @@ export class PayoutService {
       payout = await this.options.ledger.post(
         locks,
         async (trx, { verification, terms, charges: schedule, heads, latestEntry, volume }) => {
-          const { dailyLimit, fee } = this.termsFor(order, limited, terms);
+          const { dailyLimit, fee } = order.heldReturn
+            ? { dailyLimit: Number.POSITIVE_INFINITY, fee: 0 }
+            : this.termsFor(order, limited, terms);
           // Read with the terms, in the payout's transaction: the schedule the hold charges by is
-          // the one in force (NO_CHARGES for a business that does not exist: refused below).
-          const charges = payoutCharges(amount, fee, schedule ?? NO_CHARGES);
+          // the one in force (NO_CHARGES for a business that does not exist: refused below). A
+          // held credit's return charges nothing.
+          const charges = order.heldReturn ? NO_CHARGE : payoutCharges(amount, fee, schedule ?? NO_CHARGES);
           const needed = heldFor(amount, fee, charges);
           if (verification !== "completed")
             throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
@@ -182,15 +188,16 @@ export class PayoutService {
               `today's payouts would come to ${formatNaira(volume + amount)}, above the daily limit of ${formatNaira(dailyLimit)}`,
             );
           }
-          const available = heads.get("available")?.balance ?? 0;
+          const available = heads.get(source)?.balance ?? 0;
           if (available < needed) {
             throw insufficientBalance(
-              `the available balance is ${formatNaira(available)}: this payout needs ${formatNaira(needed)} (amount ${formatNaira(amount)}, fee ${formatNaira(fee)}${chargesText(charges)})`,
+              `the ${source} balance is ${formatNaira(available)}: this payout needs ${formatNaira(needed)} (amount ${formatNaira(amount)}, fee ${formatNaira(fee)}${chargesText(charges)})`,
             );
           }
           const row: PayoutRecord = {
             id,
             business_id: businessId,
+            source,
             reference: order.reference ?? id,
             amount,
             fee,
@@ -217,7 +224,12 @@ export class PayoutService {
             settlement_id: order.settlement?.id ?? null,
           };
           const settlement = await order.settlement?.cover(trx, row);
-          return { posting: holdPosting(row, heads, createdAt, settlement), result: payoutView(row) };
+          const credit = await order.heldReturn?.decide(trx, row);
+          return {
+            posting: holdPosting(row, heads, createdAt, settlement),
+            ...(credit ? { credit } : {}),
+            result: payoutView(row),
+          };
         },
         unit,
       );
@@ -289,7 +301,13 @@ export class PayoutService {
       const steps = row && TRANSITIONS[`${row.status}>${state.status}`];
       if (!row || !steps) return { result: undefined };
       const posting = movePosting(row, steps, state, heads, createdAt);
-      return { posting, result: posting.payout.moved };
+      // A held credit's return that fails, or comes back, gives the money back to held, and the
+      // credit is held again, to accept or return (issue 46).
+      const credit =
+        row.source === "held" && (steps.includes("void") || steps.includes("reversal"))
+          ? await heldAgain(trx, row, createdAt)
+          : undefined;
+      return { posting, ...(credit ? { credit } : {}), result: posting.payout.moved };
     });
     if (moved) {
       const view = payoutView(moved);

@@ -1,17 +1,27 @@
-import type { ForBusiness } from "../core/actor.js";
+import { type Actor, CLI, type ForBusiness } from "../core/actor.js";
 import type { Payout, RefundInput } from "../core/api-types.js";
 import { accountNotResolved, refundExceedsPayment } from "../core/money-out-errors.js";
 import { check, isSent, parsedBy } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
-import { AppError, ErrorCode, isAppError, transactionNotFound } from "../errors.js";
+import {
+  AppError,
+  creditHeld,
+  creditNotHeld,
+  ErrorCode,
+  isAppError,
+  transactionNotFound,
+} from "../errors.js";
+import { eventToWrite } from "../events/outbox.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { formatNaira, koboSchema } from "../ledger/kobo.js";
 import type { TransactionRecord } from "../ledger/ledger-records.js";
 import type { Storage } from "../storage/database.js";
+import { expiredHeldCredits, findHeldCredit } from "../storage/held-credit-repository.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import type { BankService } from "./banks.js";
-import { fingerprintOf, type PayoutRequest } from "./payout-model.js";
+import { returnDecision } from "./held-returns.js";
+import { fingerprintOf, type PayoutRequest, payoutView } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_FIELDS } from "./validation.js";
 
@@ -43,6 +53,9 @@ export interface RefundServiceOptions {
   banks: BankService;
 }
 
+/** What a held credit's return tells the payer's bank (issue 46). */
+export const RETURN_NARRATION = "Returned: payment not accepted";
+
 export class RefundService {
   constructor(private readonly options: RefundServiceOptions) {}
 
@@ -63,9 +76,10 @@ export class RefundService {
     // The reference is the business's own, as on POST /payouts: whatever front sends it (the
     // dashboard's form carries one), the API's rule refuses it alike, a 400 before anything is read.
     if (request.reference !== undefined) check(PAYOUT_FIELDS.reference, request.reference);
-    if (!TRANSACTION_ID.test(transactionId)) throw transactionNotFound();
-    const payment = await findTransaction(storage.db, business.businessId, transactionId);
-    if (!payment) throw transactionNotFound();
+    const payment = await this.paymentOf(business, transactionId);
+    // A held credit is not the business's until accepted: it is returned, from held (issue 46).
+    if (payment.status === "held" && (await findHeldCredit(storage.db, payment.id))?.state !== "accepted")
+      throw creditHeld();
     const narration = input.reason ?? DEFAULT_REFUND_NARRATION;
     const fingerprint = refundFingerprint(payment.id, input);
     const existing = await this.made(business, payment.id, input, request.reference);
@@ -109,6 +123,90 @@ export class RefundService {
   ): Promise<Payout | undefined> {
     if (reference !== undefined) check(PAYOUT_FIELDS.reference, reference);
     return this.options.payouts.byReference(business, reference, refundFingerprint(transactionId, input));
+  }
+
+  /**
+   * Returns one of the business's held credits to its payer (issue 46, item 6): a refund of its
+   * whole amount whose hold takes the money from held, with no fee, and `payment.returned`. 404 for
+   * anything not its own; 422 CREDIT_NOT_HELD for one not held (credited as it came, accepted,
+   * returned already); 422 ACCOUNT_NOT_RESOLVED when the payer's account cannot be named. A return
+   * the bank does not make leaves the credit held again.
+   */
+  async returnHeld(
+    business: ForBusiness,
+    actor: Actor,
+    transactionId: string,
+    request: PayoutRequest = { channel: "api" },
+  ): Promise<Payout> {
+    const payment = await this.paymentOf(business, transactionId);
+    if (payment.status !== "held") throw creditNotHeld("it was credited as it came");
+    const decided = await findHeldCredit(this.options.storage.db, payment.id);
+    if (decided && decided.state !== "held") throw creditNotHeld(`it was ${decided.state}`);
+    const amount = Number(payment.amount);
+    return this.options.payouts.hold(
+      business,
+      {
+        channel: request.channel,
+        amount,
+        destination: await this.payerOf(payment),
+        narration: RETURN_NARRATION,
+        fingerprint: fingerprintOf(["return", payment.id]),
+        refund: { transactionId: payment.id, paymentAmount: amount },
+        heldReturn: {
+          decide: (trx, payout) =>
+            returnDecision(trx, payment, payout, actor, (credit) =>
+              eventToWrite(
+                {
+                  businessId: payment.business_id,
+                  type: "payment.returned",
+                  accountNumber: payment.account_number,
+                  data: {
+                    transactionId: payment.id,
+                    accountNumber: payment.account_number,
+                    amount,
+                    sessionId: payment.session_id,
+                    status: "returned",
+                    refund: payoutView(payout),
+                    returnedAt: credit.decided_at,
+                  },
+                },
+                credit.decided_at,
+              ),
+            ),
+        },
+      },
+      request.unit,
+    );
+  }
+
+  /**
+   * Returns the held credits neither accepted nor returned that came before `before` (issue 46:
+   * HELD_CREDIT_DAYS), up to `limit` a pass. Each return is decided under its business's ledger
+   * locks, which read the credit's state again: two processes passing at once return one credit
+   * once (the other's return is refused as not held, and skipped). One that cannot be returned (its
+   * payer's account cannot be named, its business not verified) stays held and is counted.
+   */
+  async returnExpired(before: string, limit = 100): Promise<{ returned: string[]; failed: string[] }> {
+    const returned: string[] = [];
+    const failed: string[] = [];
+    for (const { id, business_id } of await expiredHeldCredits(this.options.storage.db, before, limit)) {
+      try {
+        await this.returnHeld({ businessId: business_id, businessName: "" }, CLI, id, { channel: "api" });
+        returned.push(id);
+      } catch (error) {
+        if (isAppError(error) && error.code === ErrorCode.CREDIT_NOT_HELD) continue;
+        failed.push(id);
+      }
+    }
+    return { returned, failed };
+  }
+
+  /** One of the business's transactions; anything else (another business's included) is 404. */
+  private async paymentOf(business: ForBusiness, transactionId: string): Promise<TransactionRecord> {
+    if (!TRANSACTION_ID.test(transactionId)) throw transactionNotFound();
+    const payment = await findTransaction(this.options.storage.db, business.businessId, transactionId);
+    if (!payment) throw transactionNotFound();
+    return payment;
   }
 
   /** The payer's account, named by its bank; 422 ACCOUNT_NOT_RESOLVED when it cannot be. */

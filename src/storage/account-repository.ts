@@ -89,6 +89,8 @@ const ACCOUNT = [
   "a.business_id as businessId",
   "a.expected_amount as expectedAmount",
   "a.amount_policy as amountPolicy",
+  "a.allowed_payers as allowedPayers",
+  "a.on_mismatch as onMismatch",
   "a.total_received as totalReceived",
   "a.transfer_count as transferCount",
   "a.tier",

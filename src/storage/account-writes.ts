@@ -5,6 +5,7 @@ import type {
   NumberToRecord,
   ReissuedFields,
 } from "../core/account-writes.js";
+import { allowedPayersColumn } from "../core/allowed-payers-column.js";
 import type { AccountNumbersTable, AccountRow, NewAccount } from "./schema.js";
 
 // Core's AccountWrites (core/account-writes.ts), implemented per dialect in sqlite/ and
@@ -35,6 +36,8 @@ export const accountColumns = (account: AccountToCreate): AccountColumns => ({
   expires_at: account.expiresAt ?? null,
   expected_amount: account.expectedAmount ?? null,
   amount_policy: account.amountPolicy ?? null,
+  allowed_payers: allowedPayersColumn(account.allowedPayers),
+  on_mismatch: account.onMismatch,
 });
 
 /** An issued number's columns, less what the account gives it. */

@@ -45,7 +45,11 @@ export function unbalancedTransactions(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** Per business: the sums of its transactions' amounts, fees, charges and nets, their count and highest ordinal. */
+/**
+ * Per business: the sums of its transactions' amounts, fees, charges and nets, their count and
+ * highest ordinal; the nets of those credited as they came (`net`), and the amounts of those that
+ * came in held (`held`: issue 46, their acceptance or return is in held_credits).
+ */
 export function transactionTotals(db: Executor, businessId?: string) {
   let query = db
     .selectFrom("transactions")
@@ -55,7 +59,8 @@ export function transactionTotals(db: Executor, businessId?: string) {
       eb.fn.sum<number>("fee").as("fee"),
       eb.fn.sum<number>("vat").as("vat"),
       eb.fn.sum<number>("stamp_duty").as("stamp_duty"),
-      eb.fn.sum<number>("net_amount").as("net"),
+      sql<number>`sum(case when status = 'held' then 0 else net_amount end)`.as("net"),
+      sql<number>`sum(case when status = 'held' then amount else 0 end)`.as("held"),
       eb.fn.count<number>("id").as("count"),
       eb.fn.max<number>("ordinal").as("max_ordinal"),
     ])
@@ -108,13 +113,18 @@ export function accountsWithWrongTotals(db: Executor, businessId?: string) {
       "a.id",
       "a.total_received",
       "a.transfer_count",
-      eb.fn.coalesce(eb.fn.sum<number>("t.amount"), sql<number>`0`).as("sum"),
+      // A credit that came in held is received once it is accepted (issue 46).
+      sql<number>`coalesce(sum(case when t.status = 'held' then 0 else t.amount end), 0)`.as("sum"),
       eb.fn.count<number>("t.id").as("count"),
     ])
     .groupBy(["a.id", "a.total_received", "a.transfer_count"])
     .having((eb) =>
       eb.or([
-        eb(eb.fn.coalesce(eb.fn.sum("t.amount"), sql`0`), "!=", eb.ref("a.total_received")),
+        eb(
+          sql`coalesce(sum(case when t.status = 'held' then 0 else t.amount end), 0)`,
+          "!=",
+          eb.ref("a.total_received"),
+        ),
         eb(eb.fn.count("t.id"), "!=", eb.ref("a.transfer_count")),
       ]),
     );

@@ -45,6 +45,7 @@ import * as nipSessions from "./migrations/0041-nip-sessions.js";
 import * as deadlines from "./migrations/0042-deadlines.js";
 import * as charges from "./migrations/0043-charges.js";
 import * as identityTiers from "./migrations/0044-identity-tiers.js";
+import * as heldCredits from "./migrations/0045-held-credits.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -92,6 +93,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0042-deadlines": deadlines,
   "0043-charges": charges,
   "0044-identity-tiers": identityTiers,
+  "0045-held-credits": heldCredits,
 };
 
 /** Every migration, in the order they apply. */

@@ -10,12 +10,13 @@ export function payoutTotals(db: Executor, businessId?: string) {
     .select((eb) => [
       "business_id",
       "status",
+      "source",
       eb.fn.sum<number>("amount").as("amount"),
       eb.fn.sum<number>("fee").as("fee"),
       eb.fn.sum<number>("vat").as("vat"),
       eb.fn.sum<number>("stamp_duty").as("stamp_duty"),
     ])
-    .groupBy(["business_id", "status"]);
+    .groupBy(["business_id", "status", "source"]);
   if (businessId !== undefined) query = query.where("business_id", "=", businessId);
   return query.execute();
 }
@@ -48,15 +49,17 @@ export function unbalancedPayoutPostings(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** Ledger entries whose posting is neither a transaction nor a payout's posting. */
+/** Ledger entries whose posting is neither a transaction, a payout's posting nor a held credit's acceptance. */
 export function entriesWithoutPosting(db: Executor, businessId?: string) {
   let query = db
     .selectFrom("ledger_entries as e")
     .leftJoin("transactions as t", "t.id", "e.transaction_id")
     .leftJoin("payout_postings as s", "s.id", "e.transaction_id")
+    .leftJoin("held_credits as h", "h.posting_id", "e.transaction_id")
     .select(["e.ledger_account_id", "e.sequence", "e.transaction_id"])
     .where("t.id", "is", null)
     .where("s.id", "is", null)
+    .where("h.posting_id", "is", null)
     .limit(1000);
   if (businessId !== undefined) query = query.where("e.business_id", "=", businessId);
   return query.execute();

@@ -3,6 +3,7 @@ import type { RowLocks } from "../core/row-locks.js";
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
 import type {
   Heads,
+  HeldCreditWrite,
   LedgerPosting,
   LockedLedger,
   PayoutLedger,
@@ -57,8 +58,9 @@ export function payoutLedger(
       writeTransaction(
         storage,
         async (trx) => {
-          const { posting, result } = await decide(trx, await locked(trx, asked, ledger, locks));
+          const { posting, credit, result } = await decide(trx, await locked(trx, asked, ledger, locks));
           if (posting) await writePayoutPosting(trx, posting, ledger, deliveries);
+          if (credit) await writeHeldCredit(trx, credit, ledger, deliveries);
           return result;
         },
         unit,
@@ -146,4 +148,38 @@ async function writePayoutPosting(
   }
   if (posting.settlement) await trx.insertInto("settlements").values(posting.settlement).execute();
   for (const event of posting.events) await deliveries.recordEvent(trx, event);
+}
+
+/** A held credit's decision, whole (issue 46): its row (inserted, or moved from the state it was read at), its posting, its events. */
+export async function writeHeldCredit(
+  trx: Executor,
+  credit: HeldCreditWrite,
+  ledger: LedgerWrites,
+  deliveries: DeliveryDialect<Executor>,
+): Promise<void> {
+  const { record } = credit;
+  if (credit.from === undefined) {
+    await trx.insertInto("held_credits").values(record).execute();
+  } else {
+    const moved = await trx
+      .updateTable("held_credits")
+      .set({
+        state: record.state,
+        fee: record.fee,
+        vat: record.vat,
+        stamp_duty: record.stamp_duty,
+        posting_id: record.posting_id,
+        refund_id: record.refund_id,
+        decided_at: record.decided_at,
+        decided_by_type: record.decided_by_type,
+        decided_by_id: record.decided_by_id,
+      })
+      .where("transaction_id", "=", record.transaction_id)
+      .where("state", "=", credit.from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1)
+      throw new Error(`held credit ${record.transaction_id} was not ${credit.from} under the ledger's locks`);
+  }
+  if (credit.posting) await ledger.post(trx, [credit.posting]);
+  for (const event of credit.events) await deliveries.recordEvent(trx, event);
 }

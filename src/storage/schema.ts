@@ -1,9 +1,10 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { AccountKind, IdentityType } from "../core/account-kinds.js";
-import type { AmountPolicy } from "../core/api-types.js";
+import type { AmountPolicy, OnMismatch } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
+import type { HeldCreditRecord } from "../ledger/ledger-records.js";
 import type { DeadlineMissesTable, DeadlineScansTable } from "./schema-deadlines.js";
 import type {
   EventsTable,
@@ -119,6 +120,8 @@ export const ACCOUNT_COLUMNS = [
   "expires_at",
   "expected_amount",
   "amount_policy",
+  "allowed_payers",
+  "on_mismatch",
   "deactivated_at",
   "created_at",
   "updated_at",
@@ -164,6 +167,10 @@ export interface AccountsTable {
   received_day: Generated<string | null>;
   /** Kobo received on received_day, gross of fees: the tier's daily limit is checked on it. */
   received_on_day: Generated<number>;
+  /** Who may pay in: JSON of AllowedPayer[] (null: anyone). Issue 46, item 6. */
+  allowed_payers: Generated<string | null>;
+  /** What a credit its rules do not take becomes: `decline` (the default) or `hold`. */
+  on_mismatch: Generated<OnMismatch>;
   created_at: string;
   updated_at: string;
 }
@@ -262,6 +269,7 @@ export interface Database {
   ledger_checkpoints: LedgerCheckpointsTable;
   transfer_conflicts: TransferConflictsTable;
   declined_credits: DeclinedCreditsTable;
+  held_credits: HeldCreditsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -288,6 +296,9 @@ export interface Database {
   deadline_misses: DeadlineMissesTable;
   deadline_scans: DeadlineScansTable;
 }
+
+/** A decision on a credit that came in held (issue 46, item 6): ledger/ledger-records.ts. */
+export type HeldCreditsTable = HeldCreditRecord;
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */
 export interface VirtualBankAccountsTable {

@@ -2,6 +2,7 @@ import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
 import type { AccountService } from "../accounts/account-service.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
+import type { HeldCredits } from "../collections/held-credits.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
 import type { PayoutListing } from "../payouts/payout-listing.js";
@@ -18,6 +19,8 @@ export interface DomainServices {
   accounts: AccountService;
   lifecycle: AccountLifecycle;
   collections: CollectionService;
+  /** A business's decisions on its held credits (issue 46, item 6). */
+  heldCredits: HeldCredits;
   /** The dashboard's reads of payments: the search, the export, collections per day. */
   collectionReads: CollectionReads;
   banks: BankService;

@@ -92,6 +92,8 @@ class GenerateTemporary extends Step {
     readonly minutes: number,
     readonly expected: number | null,
     readonly policy: Policy | null,
+    /** `onMismatch: hold` (issue 46, item 6). */
+    readonly hold = false,
   ) {
     super();
   }
@@ -105,6 +107,7 @@ class GenerateTemporary extends Step {
     };
     if (this.expected !== null) body.expectedAmount = this.expected;
     if (this.expected !== null && this.policy !== null) body.amountPolicy = this.policy;
+    if (this.hold) body.onMismatch = "hold";
     const account = await real.services.accounts.generateTemporary(
       forBusiness(model, this.business),
       CLI,
@@ -119,6 +122,7 @@ class GenerateTemporary extends Step {
       expiresAt: model.now + this.minutes * 60_000,
       expected: this.expected,
       policy: this.expected === null ? null : (this.policy ?? "exact"),
+      hold: this.hold,
       deactivated: false,
       received: 0,
       transfers: 0,
@@ -128,7 +132,7 @@ class GenerateTemporary extends Step {
     });
   }
   toString() {
-    return `temporary(b${this.business}, ${this.minutes} min, ${this.expected ?? "any"} ${this.policy ?? ""})`;
+    return `temporary(b${this.business}, ${this.minutes} min, ${this.expected ?? "any"} ${this.policy ?? ""}${this.hold ? ", hold" : ""})`;
   }
 }
 
@@ -251,6 +255,7 @@ class Transfer extends Step {
     model.sent.push(notification);
     assert.equal(await send(real, notification), expected, `transfer ${amount} into ${number}`);
     if (expected === "credited") model.credit(notification);
+    if (expected === "held") model.holdCredit(notification);
   }
   toString() {
     return `transfer(${JSON.stringify(this.target)}, ${JSON.stringify(this.amount)})`;
@@ -277,6 +282,7 @@ class Resend extends Step {
     const expected = model.outcome(notification);
     assert.equal(await send(real, notification), expected, `resend ${JSON.stringify(notification)}`);
     if (expected === "credited") model.credit(notification);
+    if (expected === "held") model.holdCredit(notification);
   }
   toString() {
     return `resend(#${this.pick}, ${this.change})`;
@@ -315,16 +321,18 @@ class Concurrent extends Step {
     model.sent.push(...batch);
     // With the first sent twice, either of its two may be the one recorded.
     const firsts = outcomes.slice(0, batch.length);
-    if (this.twice && firsts[0] === "duplicate") firsts[0] = "credited";
+    if (this.twice && firsts[0] === "duplicate") firsts[0] = expected[0] === "held" ? "held" : "credited";
     assert.deepEqual(firsts, expected);
     if (this.twice && batch[0]) {
       const pair = [outcomes[0], outcomes[batch.length]].sort();
       assert.deepEqual(
         pair,
-        expected[0] === "credited" ? ["credited", "duplicate"] : [expected[0], expected[0]],
+        expected[0] === "credited" || expected[0] === "held"
+          ? [expected[0], "duplicate"].sort()
+          : [expected[0], expected[0]],
       );
     }
-    const credited = batch.filter((_, i) => expected[i] === "credited");
+    const credited = batch.filter((_, i) => expected[i] === "credited" || expected[i] === "held");
     const order = new Map<string, number>();
     for (const index of new Set(credited.map((n) => model.owner(n.accountNumber)?.businessIndex ?? 0))) {
       const page = await real.services.collections.listTransactions(
@@ -335,7 +343,10 @@ class Concurrent extends Step {
       for (const [position, t] of page.items.entries()) order.set(t.sessionId, -position);
     }
     credited.sort((a, b) => (order.get(a.sessionId) ?? 0) - (order.get(b.sessionId) ?? 0));
-    for (const notification of credited) model.credit(notification);
+    for (const notification of credited) {
+      if (expected[batch.indexOf(notification)] === "held") model.holdCredit(notification);
+      else model.credit(notification);
+    }
   }
   toString() {
     return `concurrent(${JSON.stringify(this.targets)}, twice ${this.twice})`;
@@ -405,8 +416,9 @@ class Refund extends Step {
     const { t, index } = paid[this.pick % paid.length] as (typeof paid)[number];
     const left = t.amount - model.refunded(index, t.sessionId);
     const amount = this.part ?? left;
-    const expected =
-      amount < 1
+    const expected = model.heldSessions.has(t.sessionId)
+      ? "CREDIT_HELD"
+      : amount < 1
         ? "REFUND_EXCEEDS_PAYMENT"
         : model.hold(index, {
             kind: "refund",
@@ -493,8 +505,9 @@ export const steps: Array<fc.Arbitrary<Command>> = [
       fc.integer({ min: 1, max: 120 }),
       fc.option(fc.integer({ min: 1, max: 100_000 }), { freq: 3 }),
       fc.option(fc.constantFrom<Policy>("exact", "atLeast", "accumulate"), { freq: 4 }),
+      fc.boolean(),
     )
-    .map(([b, minutes, expected, policy]) => new GenerateTemporary(b, minutes, expected, policy)),
+    .map(([b, minutes, expected, policy, hold]) => new GenerateTemporary(b, minutes, expected, policy, hold)),
   fc.tuple(fc.nat(20), fc.boolean()).map(([pick, active]) => new SetActive(pick, active)),
   fc.integer({ min: 0, max: 150 }).map((minutes) => new Jump(minutes)),
   fc
@@ -602,5 +615,10 @@ export function coverageScenario(): Command[] {
     new Transfer(issued(4), any(1)), // past the total
     new GeneratePermanent(2, 2, true),
     new Transfer(issued(5), any(400_000)), // tier 2: within its single credit
+    // Held credits (issue 46, item 6): an exact account that holds what its policy refuses.
+    new GenerateTemporary(2, 600, 50_000, "exact", true),
+    new Transfer(issued(6), expected(1)), // held: not the amount
+    new Transfer(issued(6), expected(0)), // credited: the amount, still unpaid
+    new Transfer(issued(6), expected(0)), // held: already paid
   ];
 }

@@ -13,6 +13,8 @@ export interface ModelAccount {
   expiresAt: number | null;
   expected: number | null;
   policy: Policy | null;
+  /** Its `onMismatch` is `hold` (issue 46, item 6): a payment its policy refuses is held instead. */
+  hold?: boolean;
   deactivated: boolean;
   received: number;
   transfers: number;
@@ -67,6 +69,8 @@ export interface ModelBusiness {
   available: number;
   /** Held for payouts the bank has not finished. */
   pending: number;
+  /** Credits held by their account's rules until accepted or returned (issue 46, item 6). */
+  held: number;
   /** Paid out and kept by the bank (reversals come back out of it). */
   paidOut: number;
   received: number;
@@ -91,6 +95,7 @@ export interface SentNotification {
 
 export type Outcome =
   | "credited"
+  | "held"
   | "duplicate"
   | "TRANSFER_CONFLICT"
   | "AMOUNT_ABOVE_LIMIT"
@@ -124,6 +129,8 @@ export class Model {
   readonly accounts: ModelAccount[] = [];
   /** Session ids recorded, with what they were recorded as. */
   readonly recorded = new Map<string, SentNotification>();
+  /** The session ids of credits held (issue 46): not refunded as payments are (CREDIT_HELD). */
+  readonly heldSessions = new Set<string>();
   /** Every notification sent (recorded or refused), for duplicates and conflicts. */
   readonly sent: SentNotification[] = [];
   /** Nothing charged until the operator sets it. */
@@ -142,6 +149,7 @@ export class Model {
       fee: { basisPoints: 0, capKobo: null },
       available: 0,
       pending: 0,
+      held: 0,
       paidOut: 0,
       received: 0,
       fees: 0,
@@ -274,19 +282,48 @@ export class Model {
     if (account.numbers.at(-1) !== notification.accountNumber) return "ACCOUNT_RETIRED";
     if (account.deactivated) return "ACCOUNT_DEACTIVATED";
     if (account.expiresAt !== null && this.now >= account.expiresAt) return "ACCOUNT_EXPIRED";
+    let mismatch: "ALREADY_PAID" | "AMOUNT_MISMATCH" | undefined;
     if (account.expected !== null) {
       const paid =
         account.policy === "accumulate" ? account.received >= account.expected : account.transfers > 0;
-      if (paid) return "ALREADY_PAID";
-      if (account.policy === "exact" && notification.amount !== account.expected) return "AMOUNT_MISMATCH";
-      if (account.policy === "atLeast" && notification.amount < account.expected) return "AMOUNT_MISMATCH";
+      if (paid) mismatch = "ALREADY_PAID";
+      else if (account.policy === "exact" && notification.amount !== account.expected)
+        mismatch = "AMOUNT_MISMATCH";
+      else if (account.policy === "atLeast" && notification.amount < account.expected)
+        mismatch = "AMOUNT_MISMATCH";
     }
+    // Declined, or (issue 46, item 6) held and still checked against the tier's limits.
+    if (mismatch && !account.hold) return mismatch;
     const limit = TIER_LIMITS[account.tier];
     if (notification.amount > limit.single) return "TIER_SINGLE_LIMIT";
     const today = account.day === lagosDay(this.now) ? account.onDay : 0;
     if (today + notification.amount > limit.daily) return "TIER_DAILY_LIMIT";
     if (account.received + notification.amount > limit.total) return "TIER_TOTAL_LIMIT";
-    return "credited";
+    return mismatch ? "held" : "credited";
+  }
+
+  /**
+   * Records a held notification (issue 46): the whole amount in the business's held balance, no fee;
+   * the account's day counts it (the tier's daily limit), its total received does not.
+   */
+  holdCredit(notification: SentNotification): void {
+    const account = this.owner(notification.accountNumber);
+    if (!account) throw new Error(`model: no account ${notification.accountNumber}`);
+    const business = this.businesses[account.businessIndex] as ModelBusiness;
+    account.onDay = (account.day === lagosDay(this.now) ? account.onDay : 0) + notification.amount;
+    account.day = lagosDay(this.now);
+    business.received += notification.amount;
+    business.held += notification.amount;
+    this.heldSessions.add(notification.sessionId);
+    business.transactions.push({
+      sessionId: notification.sessionId,
+      accountNumber: notification.accountNumber,
+      amount: notification.amount,
+      fee: 0,
+      charges: [],
+      balanceAfter: business.available,
+    });
+    this.recorded.set(notification.sessionId, notification);
   }
 
   /** Records a credited notification: the account's totals, the business's balances and statement. */

@@ -50,7 +50,7 @@ export function payerOf(sessionId: string) {
 async function receive(real: Real, notification: SentNotification): Promise<Outcome> {
   const { payee } = payerOf(notification.sessionId);
   try {
-    const { duplicate } = await real.services.collections.receive({
+    const { duplicate, transaction } = await real.services.collections.receive({
       ...notification,
       payer: {
         name: "Sim Payer",
@@ -61,7 +61,8 @@ async function receive(real: Real, notification: SentNotification): Promise<Outc
       narration: "",
       paidAt: new Date().toISOString(),
     });
-    return duplicate ? "duplicate" : "credited";
+    if (duplicate) return "duplicate";
+    return transaction.status === "held" ? "held" : "credited";
   } catch (error) {
     if (error instanceof AppError) return error.code as Outcome;
     throw error;
@@ -100,6 +101,7 @@ export async function compare(model: Model, real: Real): Promise<void> {
     assert.deepEqual(await collections.balance(who), {
       available: business.available,
       pending: business.pending,
+      held: business.held,
       totalReceived: business.received,
       totalPaidOut: business.paidOut,
       totalFees: business.fees,
@@ -108,11 +110,13 @@ export async function compare(model: Model, real: Real): Promise<void> {
       totalStampDuty: business.stampDuty,
       currency: "NGN",
     });
-    // Money is conserved: what came in is available, held, paid out, or earned as fees, VAT and stamp duty.
+    // Money is conserved: what came in is available, pending, held (issue 46), paid out, or earned as
+    // fees, VAT and stamp duty.
     assert.equal(
       business.received,
       business.available +
         business.pending +
+        business.held +
         business.paidOut +
         business.fees +
         business.vat +

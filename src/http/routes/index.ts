@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiServices } from "../../web/domain-services.js";
 import type { RouteContract } from "../openapi-components.js";
+import * as acceptTransaction from "./accept-transaction.js";
 import * as addIdentity from "./add-identity.js";
 import * as createPayout from "./create-payout.js";
 import * as createWebhook from "./create-webhook.js";
@@ -30,6 +31,7 @@ import * as redeliverEvent from "./redeliver-event.js";
 import * as refundTransaction from "./refund-transaction.js";
 import * as requeryTransaction from "./requery-transaction.js";
 import * as resolveBankAccount from "./resolve-bank-account.js";
+import * as returnTransaction from "./return-transaction.js";
 import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
 import * as sandboxTransfer from "./sandbox-transfer.js";
@@ -78,6 +80,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listPayouts,
   getPayout,
   refundTransaction,
+  acceptTransaction,
+  returnTransaction,
   listSettlements,
   getSettlement,
   listSettlementTransactions,

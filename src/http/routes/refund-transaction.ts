@@ -8,6 +8,13 @@ import { moneyOutOperation } from "../money-out-operations.js";
 import { pathParameter, type RouteContract } from "../openapi-components.js";
 import { writeRoute } from "../write-operations.js";
 
+/** A write on one of the business's transactions: its 404. */
+export const TRANSACTION_NOT_FOUND = {
+  description:
+    "No route (`NOT_FOUND`), or the calling business has no transaction with this id (`TRANSACTION_NOT_FOUND`).",
+  codes: [ErrorCode.TRANSACTION_NOT_FOUND],
+};
+
 /** This route's operation in the OpenAPI document. */
 export const contract = {
   method: "post",
@@ -31,21 +38,18 @@ export const contract = {
     requestBody: { schema: Schemas.RefundRequest, required: false },
     success: "Held and sent to the bank: the refund, a payout `pending`.",
     badRequest: "the body breaks a rule",
-    notFound: {
-      description:
-        "No route (`NOT_FOUND`), or the calling business has no transaction with this id (`TRANSACTION_NOT_FOUND`).",
-      codes: [ErrorCode.TRANSACTION_NOT_FOUND],
-    },
+    notFound: TRANSACTION_NOT_FOUND,
     unprocessable: {
       description:
         "The refunds would exceed the payment (`REFUND_EXCEEDS_PAYMENT`), the payer's account cannot be named " +
         "(`ACCOUNT_NOT_RESOLVED`), a limit (`PAYOUT_LIMIT_EXCEEDED`) or the balance (`INSUFFICIENT_BALANCE`) " +
-        "refuses it",
+        "refuses it, or the transaction is a held credit (`CREDIT_HELD`: accept or return it)",
       codes: [
         ErrorCode.REFUND_EXCEEDS_PAYMENT,
         ErrorCode.ACCOUNT_NOT_RESOLVED,
         ErrorCode.PAYOUT_LIMIT_EXCEEDED,
         ErrorCode.INSUFFICIENT_BALANCE,
+        ErrorCode.CREDIT_HELD,
       ],
     },
   }),

@@ -113,11 +113,12 @@ with input as (
 ), account as (
   insert into accounts (id, business_id, ordinal, kind, account_number, account_name, customer_name, email,
     identity_type, identity_fingerprint, identity_last4, second_identity_fingerprint, second_identity_last4, tier,
-    version, duration_minutes, expires_at, expected_amount, amount_policy, deactivated_at, created_at, updated_at)
+    version, duration_minutes, expires_at, expected_amount, amount_policy, allowed_payers, on_mismatch, deactivated_at,
+    created_at, updated_at)
   select f.id, @business_id, c.base + f.rank, f.kind, f.account_number, f.account_name, f.customer_name, f.email,
     f.identity_type, f.identity_fingerprint, f.identity_last4, f.second_identity_fingerprint,
     f.second_identity_last4, greatest(f.tier, coalesce(c.kyc_tier, 1)), 1, f.duration_minutes, f.expires_at,
-    f.expected_amount, f.amount_policy, null, f.created_at, f.updated_at
+    f.expected_amount, f.amount_policy, f.allowed_payers, f.on_mismatch, null, f.created_at, f.updated_at
   from fresh f cross join counted c
   returning id
 ), issued as (
