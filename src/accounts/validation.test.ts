@@ -399,11 +399,13 @@ describe("parseBusinessName: the customer-name rules, named 'business name'", ()
 });
 
 describe("parsePermanentInput", () => {
-  test("returns only name, email, identity and the second identity", () => {
+  test("returns only name, email, identity, the second identity and who may pay in", () => {
     assert.deepEqual(Object.keys(parsePermanentInput({ ...valid, duration: 5, extra: "x" })).sort(), [
+      "allowedPayers",
       "email",
       "identity",
       "name",
+      "onMismatch",
       "second",
     ]);
   });

@@ -23,6 +23,11 @@ function samples(schema: Node, nulls: boolean): unknown {
     const value = (schema.anyOf as Node[]).find((branch) => branch.type !== "null") ?? {};
     return nulls ? null : samples(value, nulls);
   }
+  if (Array.isArray(schema.anyOf)) {
+    // Objects of different fields (an allowed payer: an account or a name): each branch in turn.
+    const branches = schema.anyOf as Node[];
+    return samples(branches[nulls ? 0 : branches.length - 1] ?? {}, nulls);
+  }
   if (Array.isArray(schema.type)) {
     const [type] = (schema.type as string[]).filter((name) => name !== "null");
     return nulls ? null : samples({ ...schema, type }, nulls);

@@ -42,6 +42,9 @@ describe("a route's zod contract, as Fastify runs it", () => {
       identity: { type: "nin", number: "12345678901" },
       // A NIN alone: no second identity beside it (a BVN and a NIN make tier 2).
       second: null,
+      // Anyone may pay in, and a credit an account's rules refuse is declined (issue 46).
+      allowedPayers: null,
+      onMismatch: "decline",
     });
     assert.deepEqual(
       run(
