@@ -25,6 +25,7 @@ import {
 } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 import { completeOnSqlite } from "./sqlite/complete-records.js";
+import { useWal } from "./sqlite/wal.js";
 import type { AnswerRecords } from "./unit-of-work.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -147,8 +148,8 @@ function openSqlite(file: string, options: StorageOptions): SqliteStorage {
   // another server) wait for the write lock instead of failing. In WAL mode NORMAL never
   // corrupts the database and loses nothing when the process crashes; only a power cut or OS
   // crash can roll back the last commits. FULL also survives those, at one fsync per commit.
-  connection.pragma("journal_mode = WAL");
   connection.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  useWal(connection, options.busyTimeoutMs ?? 5000);
   connection.pragma(`synchronous = ${options.sqliteSynchronous === "full" ? "FULL" : "NORMAL"}`);
   connection.pragma("foreign_keys = ON");
   connection.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
