@@ -83,6 +83,10 @@ export const ErrorCode = {
   PAYER_NOT_ALLOWED: "PAYER_NOT_ALLOWED",
   CREDIT_NOT_HELD: "CREDIT_NOT_HELD",
   CREDIT_HELD: "CREDIT_HELD",
+  // Issue 46, item 7: an operator's blocks on disputed credits (the console, the CLI).
+  CREDIT_NOT_BLOCKABLE: "CREDIT_NOT_BLOCKABLE",
+  BLOCK_NOT_STANDING: "BLOCK_NOT_STANDING",
+  BLOCK_NOT_FOUND: "BLOCK_NOT_FOUND",
   IDENTITY_MISMATCH: "IDENTITY_MISMATCH",
   // Money out: banks and name enquiry.
   ACCOUNT_NOT_RESOLVED: "ACCOUNT_NOT_RESOLVED",
@@ -266,6 +270,13 @@ export const creditHeld = () =>
     422,
     "This credit is held: accept it (POST /transactions/{id}/accept) or return it (POST /transactions/{id}/return)",
   );
+/** A block asked of a credit that cannot take it (held, returned, nothing left of it, blocked already): 422. */
+export const creditNotBlockable = (why: string) =>
+  new AppError(ErrorCode.CREDIT_NOT_BLOCKABLE, 422, `This credit cannot be blocked: ${why}`);
+/** A release or a return asked of a block that no longer stands: 422. */
+export const blockNotStanding = (state: string) =>
+  new AppError(ErrorCode.BLOCK_NOT_STANDING, 422, `This block no longer stands: it was ${state}`);
+export const blockNotFound = () => new AppError(ErrorCode.BLOCK_NOT_FOUND, 404, "No block has this id");
 /** A held credit's decision asked of a transaction that is not held: 422. */
 export const creditNotHeld = (why: string) =>
   new AppError(ErrorCode.CREDIT_NOT_HELD, 422, `This transaction is not held: ${why}`);

@@ -72,6 +72,7 @@ describe("the permission tables", () => {
         "POST /businesses/:id/payout-terms",
         "POST /charges",
       ],
+      "Block an amount of a disputed credit": ["POST /blocks", "POST /blocks/:id/:action"],
       "Reset a user's two-factor": ["POST /businesses/:id/users/:userId/reset-two-factor"],
       "Invite operators": [
         "POST /operators",

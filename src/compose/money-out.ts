@@ -1,7 +1,9 @@
 import type { Clock } from "../clock.js";
+import { CreditBlocks } from "../collections/credit-blocks.js";
 import type { Config } from "../config/load.js";
 import type { Metrics } from "../http/metrics.js";
 import { BankService } from "../payouts/banks.js";
+import { BlockReturns } from "../payouts/block-returns.js";
 import { PayoutListing } from "../payouts/payout-listing.js";
 import { PayoutService } from "../payouts/payout-service.js";
 import { PayoutSettings } from "../payouts/payout-settings.js";
@@ -39,6 +41,8 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
     now,
   });
   const { coolOffMs } = config.settlements;
+  const refunds = new RefundService({ storage, payouts, banks });
+  const creditBlocks = new CreditBlocks({ storage, ledger: stores.ledger, now });
   return {
     banks,
     payouts,
@@ -49,7 +53,9 @@ export function moneyOut({ config, storage, stores, bank, embedded, metrics, now
       attentionAfterQueries: config.payouts.attentionAfterQueries,
       now,
     }),
-    refunds: new RefundService({ storage, payouts, banks }),
+    refunds,
+    creditBlocks,
+    blockReturns: new BlockReturns({ storage, blocks: creditBlocks, payouts, refunds }),
     settlementTerms: new SettlementTermsService({
       storage,
       deliveries: stores.deliveries,

@@ -32,6 +32,8 @@ export function buildServerApp(
     ...{ accounts, lifecycle, collections, collectionReads, banks, payouts, payoutListing, refunds },
     ...{ settlements, settlementTerms, events, webhooks, redelivery, reconciliation },
     heldCredits: services.heldCredits,
+    creditBlocks: services.creditBlocks,
+    blockReturns: services.blockReturns,
   };
   const app = buildApp({
     authenticator: services.authenticator,

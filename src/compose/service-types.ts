@@ -23,6 +23,7 @@ import type { Operators } from "../businesses/operators.js";
 import type { BankNotifications } from "../collections/bank-notifications.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
+import type { CreditBlocks } from "../collections/credit-blocks.js";
 import type { HeldCredits } from "../collections/held-credits.js";
 import type { Config } from "../config/load.js";
 import type { EventService } from "../events/event-service.js";
@@ -32,6 +33,7 @@ import type { ChargesService } from "../ledger-audit/charges.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { MailNotices } from "../mail/notices.js";
 import type { BankService } from "../payouts/banks.js";
+import type { BlockReturns } from "../payouts/block-returns.js";
 import type { PayoutListing } from "../payouts/payout-listing.js";
 import type { PayoutNotifications } from "../payouts/payout-notifications.js";
 import type { PayoutService } from "../payouts/payout-service.js";
@@ -90,6 +92,9 @@ export interface Services {
   payoutListing: PayoutListing;
   /** Refunds of inbound transactions to their payers: payouts with `refundOf`. */
   refunds: RefundService;
+  /** Operators' blocks on disputed credits (issue 46, item 7), and their returns. */
+  creditBlocks: CreditBlocks;
+  blockReturns: BlockReturns;
   /** A business's settlement account, schedule and reserve. */
   settlementTerms: SettlementTermsService;
   /** Settlements: made by hand or on the schedule (the settle job), and read. */

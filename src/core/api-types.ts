@@ -45,6 +45,8 @@ export const EVENT_TYPES = [
   "payment.held",
   "payment.accepted",
   "payment.returned",
+  "payment.blocked",
+  "payment.released",
   "webhook.test",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -259,7 +261,7 @@ export interface Delivery {
 /** Something that happened to the business's accounts or money. */
 export interface Event {
   id: string;
-  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint). */
+  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: `transactionId`, `accountNumber`, `amount` returned, `sessionId`, `status` `returned`, the `refund` payout that returns it, `returnedAt`; for a block's return, the `block` too), `payment.blocked` and `payment.released` (data: the block `{id, transactionId, accountNumber, sessionId, amount, currency, reason, state, refundId, blockedAt, decidedAt}`: an operator's block on a credit its payer's bank disputes, out of the available balance into held, and its release back), `webhook.test` (sent on request to one endpoint). */
   type: EventType;
   /** 1, 2, 3... per business, without gaps, in the order the changes committed. */
   sequence: number;

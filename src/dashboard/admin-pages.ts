@@ -4,6 +4,7 @@ import { checkForm } from "../core/form-fields.js";
 import { validationFailed } from "../errors.js";
 import { MAIL_QUEUED_WORDS } from "../mail/mailer.js";
 import { historyWithWho } from "./activity.js";
+import { adminBlockPages } from "./admin-block-pages.js";
 import { adminChargePages } from "./admin-charge-pages.js";
 import { adminDeadlinePages } from "./admin-deadline-pages.js";
 import { adminOperatorPages } from "./admin-operator-pages.js";
@@ -62,6 +63,7 @@ export function adminPages(pages: FastifyInstance, deps: DashboardDependencies):
   adminSearchPages(pages, deps);
   adminOperatorPages(pages, deps);
   adminDeadlinePages(pages, deps);
+  adminBlockPages(pages, deps);
 
   pages.get("/", async (request, reply) =>
     reply.redirect(request.session?.role === "operator" ? ADMIN_SURFACE.home : "/admin/login", 303),

@@ -40,6 +40,10 @@ export const CONSOLE_ACCESS: Readonly<Record<string, ConsoleAccess>> = {
   "POST /reconciliation": "operator",
   "GET /reconciliation/:id": "operator",
   "GET /deadlines": "operator",
+  // Blocks on disputed credits (issue 46, item 7): read by any operator, moved by an admin (money).
+  "GET /blocks": "operator",
+  "POST /blocks": "admin",
+  "POST /blocks/:id/:action": "admin",
   "GET /charges": "operator",
   "POST /charges": "admin",
   "GET /accounts": "operator",

@@ -175,19 +175,23 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
 
   async function data(forBusiness: ForBusiness, userId: string, id: string, form: Form) {
     const transaction = await deps.collections.getTransaction(forBusiness, id);
-    const [refunds, user, event, endpoints] = await Promise.all([
+    const [refunds, user, event, endpoints, blocks] = await Promise.all([
       deps.payoutListing.refundsOf(forBusiness, transaction.id),
       deps.users.getUser(userId),
       deps.events.ofTransaction(forBusiness, transaction),
       deps.webhooks.list(forBusiness),
+      deps.creditBlocks.ofCredit(forBusiness.businessId, transaction.id),
     ]);
-    const left = transaction.amount - transaction.refundedAmount;
+    // What an operator's standing block holds of it is not the business's to refund (issue 46).
+    const blocked = blocks.filter((b) => b.state === "blocked").reduce((sum, b) => sum + b.amount, 0);
+    const left = transaction.amount - transaction.refundedAmount - blocked;
     return {
       title: `Payment from ${transaction.payer.name}`,
       transaction,
       event,
       urls: Object.fromEntries(endpoints.map((endpoint) => [endpoint.id, endpoint.url])),
       refunds,
+      blocks,
       left,
       needsCode: user.totpEnabled,
       form: {

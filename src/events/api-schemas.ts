@@ -33,6 +33,9 @@ export const eventTypeSchema = z
     "payment.held",
     "payment.accepted",
     "payment.returned",
+    // Issue 46, item 7: an operator's block on a credit the payer's bank disputes.
+    "payment.blocked",
+    "payment.released",
     "webhook.test",
   ])
   .meta({
@@ -46,8 +49,12 @@ export const eventTypeSchema = z
       "`reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank " +
       "reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit " +
       "its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the " +
-      "transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the " +
-      "transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint).",
+      "transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: " +
+      "`transactionId`, `accountNumber`, `amount` returned, `sessionId`, `status` `returned`, the `refund` payout " +
+      "that returns it, `returnedAt`; for a block's return, the `block` too), " +
+      "`payment.blocked` and `payment.released` (data: the block `{id, transactionId, accountNumber, sessionId, " +
+      "amount, currency, reason, state, refundId, blockedAt, decidedAt}`: an operator's block on a credit its payer's " +
+      "bank disputes, out of the available balance into held, and its release back), `webhook.test` (sent on request to one endpoint).",
   });
 
 /** Where an event's delivery to one endpoint stands. */

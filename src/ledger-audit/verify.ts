@@ -2,6 +2,7 @@ import type { PayoutStatus } from "../core/api-types.js";
 import { ledgerEffect, PHASES_OF_STATUS } from "../ledger/holds.js";
 import { type LedgerAccountKind, NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
 import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
+import { blockTotals } from "../storage/credit-block-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { acceptedHeldTotals } from "../storage/held-credit-repository.js";
 import {
@@ -131,7 +132,14 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
   const inflows = new Map((await transactionTotals(db, businessId)).map((row) => [row.business_id, row]));
   // Held credits the business accepted (issue 46): out of held, their nets into available.
   const accepted = new Map((await acceptedHeldTotals(db, businessId)).map((row) => [row.business_id, row]));
-  for (const id of new Set([...inflows.keys(), ...payouts.keys(), ...accepted.keys()])) {
+  // Operators' blocks on disputed credits (issue 46, item 7): placed into held, released back.
+  const blocks = new Map(
+    (await blockTotals(db, businessId)).map((row) => [
+      row.business_id,
+      Number(row.placed) - Number(row.released),
+    ]),
+  );
+  for (const id of new Set([...inflows.keys(), ...payouts.keys(), ...accepted.keys(), ...blocks.keys()])) {
     const row = inflows.get(id);
     const taken = accepted.get(id);
     const acceptedOf = (field: "amount" | "fee" | "vat" | "stamp_duty" | "net") =>
@@ -164,16 +172,17 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       "the transactions' (accepted credits' too) and the kept payouts' stamp duty",
     );
     expect("pending", held, "the pending payouts' amounts, fees and charges");
+    const blocked = blocks.get(id) ?? 0;
     expect(
       "held",
-      Number(row?.held ?? 0) - acceptedOf("amount") + (out.get("held") ?? 0),
-      "the held credits' amounts, less those accepted and those returned",
+      Number(row?.held ?? 0) - acceptedOf("amount") + (out.get("held") ?? 0) + blocked,
+      "the held credits' amounts and the blocks', less those accepted, released and returned",
     );
     expect("paid_out", paidOut, "the successful payouts' amounts");
     expect(
       "available",
-      Number(row?.net ?? 0) + acceptedOf("net") + payoutsOut,
-      "the credited transactions' net amounts less the payouts held, paid out and their fees",
+      Number(row?.net ?? 0) + acceptedOf("net") + payoutsOut - blocked,
+      "the credited transactions' net amounts less the payouts held, paid out and their fees, and the blocks standing",
     );
     if (row && Number(row.max_ordinal) !== Number(row.count))
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);

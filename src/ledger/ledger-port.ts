@@ -9,6 +9,7 @@ import type { LedgerAccountKind, LedgerAccountToOpen } from "./kinds.js";
 import type {
   AccountTotals,
   ConflictInput,
+  CreditBlockRecord,
   CreditedAccount,
   HeldCreditRecord,
   PayoutRecord,
@@ -145,11 +146,25 @@ export interface HeldCreditWrite {
   events: readonly EventToWrite[];
 }
 
+/**
+ * An operator's block on a disputed credit (issue 46, item 7): its row, written whole (a block
+ * made) or moved (`from`: the state it was read at under the locks), the posting it makes (a
+ * block's or a release's; a return's is its refund's hold) and its events.
+ */
+export interface CreditBlockWrite {
+  record: CreditBlockRecord;
+  from?: CreditBlockRecord["state"];
+  posting?: LedgerPosting;
+  events: readonly EventToWrite[];
+}
+
 /** What a money-out write decided under the locks: what it posts (nothing: no write) and its answer. */
 export interface Decided<R> {
   posting?: PayoutPosting;
   /** A held credit's decision, written in the same transaction (after the payout's posting). */
   credit?: HeldCreditWrite;
+  /** An operator's block on a credit, made or moved, written in the same transaction (after the payout's posting). */
+  block?: CreditBlockWrite;
   result: R;
 }
 

@@ -65,6 +65,36 @@ export interface HeldCreditRecord {
   decided_by_id: string | null;
 }
 
+/**
+ * An operator's block on a credit its payer's bank disputes (issue 46, item 7): `amount` moved from
+ * available to held by the posting `id`; `released` (back, by `release_posting_id`) or `returned`
+ * (by the refund `refund_id`; `blocked` again when the bank does not make it).
+ */
+export interface CreditBlockRecord {
+  id: string;
+  transaction_id: string;
+  business_id: string;
+  amount: number;
+  reason: string;
+  state: "blocked" | "released" | "returned";
+  release_posting_id: string | null;
+  refund_id: string | null;
+  created_at: string;
+  /** Who blocked it: an operator (its id), or the CLI (no id). */
+  created_by_type: string;
+  created_by_id: string | null;
+  decided_at: string | null;
+  decided_by_type: string | null;
+  decided_by_id: string | null;
+}
+
+/** A block as the console lists it: with its credit's account, session id and amount. */
+export interface ListedBlock extends CreditBlockRecord {
+  account_number: string;
+  session_id: string;
+  credit_amount: number;
+}
+
 /** What the acceptance rules and a transfer's posting read of the account a number was issued to. */
 export interface CreditedAccount {
   id: string;

@@ -4,7 +4,7 @@ import type { PayoutsCounted } from "../core/payouts-counted.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { chargeLines } from "../ledger/charges.js";
 import { AMOUNT_OUT_STATUSES, type HoldPhase as PayoutPhase } from "../ledger/holds.js";
-import type { HeldCreditWrite } from "../ledger/ledger-port.js";
+import type { Decided } from "../ledger/ledger-port.js";
 import type { PayoutRecord, SettlementRecord } from "../ledger/ledger-records.js";
 import type { BankPayoutState } from "../providers/payout-rail.js";
 import type { Executor } from "../storage/executor.js";
@@ -82,13 +82,25 @@ export interface PayoutOrder {
   /** What a reused reference must match (fingerprintOf). */
   fingerprint: string;
   /** A refund: the payment it pays back, whose amount its refunds never exceed in total. */
-  refund?: { transactionId: string; paymentAmount: number };
+  refund?: {
+    transactionId: string;
+    paymentAmount: number;
+    /** The operator's block this refund returns (its own amount is not counted against it). */
+    blockId?: string;
+  };
   /**
    * A held credit's return (issue 46): the hold takes the money from `held`, with no fee, no
    * charges and no limit, and `decide` says, under the ledger locks, what the credit's decision
-   * is (it refuses one that is not held).
+   * is (it refuses one that is not held), or the block's (an operator's block returned).
    */
-  heldReturn?: { decide: (trx: Executor, payout: PayoutRecord) => Promise<HeldCreditWrite> };
+  heldReturn?: {
+    decide: (trx: Executor, payout: PayoutRecord) => Promise<Pick<Decided<never>, "credit" | "block">>;
+    /**
+     * An operator's return of a blocked credit (item 7): the business's verification does not
+     * hold it up, for the money is the payer's, due back within a business day.
+     */
+    byOperator?: boolean;
+  };
   /** A settlement: its id, and its own row, read for in the hold's transaction under the ledger locks. */
   settlement?: { id: string; cover: (trx: Executor, payout: PayoutRecord) => Promise<SettlementRecord> };
 }

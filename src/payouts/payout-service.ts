@@ -179,7 +179,7 @@ export class PayoutService {
           // held credit's return charges nothing.
           const charges = order.heldReturn ? NO_CHARGE : payoutCharges(amount, fee, schedule ?? NO_CHARGES);
           const needed = heldFor(amount, fee, charges);
-          if (verification !== "completed")
+          if (verification !== "completed" && !order.heldReturn?.byOperator)
             throw order.channel === "api" ? businessNotVerified() : payoutsPaused();
           const createdAt = postingTime(latestEntry, locks.now);
           if (order.refund) await assertRefundable(trx, order.refund, amount);
@@ -224,10 +224,10 @@ export class PayoutService {
             settlement_id: order.settlement?.id ?? null,
           };
           const settlement = await order.settlement?.cover(trx, row);
-          const credit = await order.heldReturn?.decide(trx, row);
+          const decision = await order.heldReturn?.decide(trx, row);
           return {
             posting: holdPosting(row, heads, createdAt, settlement),
-            ...(credit ? { credit } : {}),
+            ...decision,
             result: payoutView(row),
           };
         },
@@ -303,11 +303,11 @@ export class PayoutService {
       const posting = movePosting(row, steps, state, heads, createdAt);
       // A held credit's return that fails, or comes back, gives the money back to held, and the
       // credit is held again, to accept or return (issue 46).
-      const credit =
+      const again =
         row.source === "held" && (steps.includes("void") || steps.includes("reversal"))
           ? await heldAgain(trx, row, createdAt)
           : undefined;
-      return { posting, ...(credit ? { credit } : {}), result: posting.payout.moved };
+      return { posting, ...again, result: posting.payout.moved };
     });
     if (moved) {
       const view = payoutView(moved);

@@ -11,17 +11,17 @@ import {
   isAppError,
   transactionNotFound,
 } from "../errors.js";
-import { eventToWrite } from "../events/outbox.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { formatNaira, koboSchema } from "../ledger/kobo.js";
 import type { TransactionRecord } from "../ledger/ledger-records.js";
+import { blockedAmounts } from "../storage/credit-block-repository.js";
 import type { Storage } from "../storage/database.js";
 import { expiredHeldCredits, findHeldCredit } from "../storage/held-credit-repository.js";
 import { refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import type { BankService } from "./banks.js";
-import { returnDecision } from "./held-returns.js";
-import { fingerprintOf, type PayoutRequest, payoutView } from "./payout-model.js";
+import { returnDecision, returnedEvent } from "./held-returns.js";
+import { fingerprintOf, type PayoutRequest } from "./payout-model.js";
 import type { PayoutService } from "./payout-service.js";
 import { MAX_PAYOUT_NARRATION_LENGTH, PAYOUT_FIELDS } from "./validation.js";
 
@@ -87,10 +87,13 @@ export class RefundService {
     const paymentAmount = Number(payment.amount);
     const refunded =
       (await refundedAmounts(storage.db, [payment.id], AMOUNT_OUT_STATUSES)).get(payment.id) ?? 0;
-    const amount = input.amount ?? paymentAmount - refunded;
-    if (amount < 1 || refunded + amount > paymentAmount) {
+    // What an operator's block holds of it goes back through the block, if at all (issue 46).
+    const blocked = (await blockedAmounts(storage.db, [payment.id])).get(payment.id) ?? 0;
+    const left = paymentAmount - refunded - blocked;
+    const amount = input.amount ?? left;
+    if (amount < 1 || amount > left) {
       throw refundExceedsPayment(
-        `${formatNaira(paymentAmount - refunded)} is left to refund of this ${formatNaira(paymentAmount)} payment`,
+        `${formatNaira(left)} is left to refund of this ${formatNaira(paymentAmount)} payment${blocked > 0 ? ` (${formatNaira(blocked)} of it is blocked: a dispute by the payer's bank)` : ""}`,
       );
     }
     const destination = await this.payerOf(payment);
@@ -153,26 +156,11 @@ export class RefundService {
         fingerprint: fingerprintOf(["return", payment.id]),
         refund: { transactionId: payment.id, paymentAmount: amount },
         heldReturn: {
-          decide: (trx, payout) =>
-            returnDecision(trx, payment, payout, actor, (credit) =>
-              eventToWrite(
-                {
-                  businessId: payment.business_id,
-                  type: "payment.returned",
-                  accountNumber: payment.account_number,
-                  data: {
-                    transactionId: payment.id,
-                    accountNumber: payment.account_number,
-                    amount,
-                    sessionId: payment.session_id,
-                    status: "returned",
-                    refund: payoutView(payout),
-                    returnedAt: credit.decided_at,
-                  },
-                },
-                credit.decided_at,
-              ),
+          decide: async (trx, payout) => ({
+            credit: await returnDecision(trx, payment, payout, actor, () =>
+              returnedEvent(payment, payout, amount),
             ),
+          }),
         },
       },
       request.unit,
@@ -210,7 +198,7 @@ export class RefundService {
   }
 
   /** The payer's account, named by its bank; 422 ACCOUNT_NOT_RESOLVED when it cannot be. */
-  private async payerOf(payment: TransactionRecord) {
+  async payerOf(payment: TransactionRecord) {
     const bankCode = payment.payer_bank_code;
     const unresolvable = (why: string) =>
       new AppError(ErrorCode.ACCOUNT_NOT_RESOLVED, 422, `The payer's account cannot be refunded: ${why}`);

@@ -46,6 +46,7 @@ import * as deadlines from "./migrations/0042-deadlines.js";
 import * as charges from "./migrations/0043-charges.js";
 import * as identityTiers from "./migrations/0044-identity-tiers.js";
 import * as heldCredits from "./migrations/0045-held-credits.js";
+import * as creditBlocks from "./migrations/0046-credit-blocks.js";
 
 // Listed here rather than read from a folder, so the compiled service carries them with it.
 const migrations: Readonly<Record<string, Migration>> = {
@@ -94,6 +95,7 @@ const migrations: Readonly<Record<string, Migration>> = {
   "0043-charges": charges,
   "0044-identity-tiers": identityTiers,
   "0045-held-credits": heldCredits,
+  "0046-credit-blocks": creditBlocks,
 };
 
 /** Every migration, in the order they apply. */

@@ -49,17 +49,21 @@ export function unbalancedPayoutPostings(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** Ledger entries whose posting is neither a transaction, a payout's posting nor a held credit's acceptance. */
+/** Ledger entries whose posting is neither a transaction, a payout's posting, a held credit's acceptance nor a block's move. */
 export function entriesWithoutPosting(db: Executor, businessId?: string) {
   let query = db
     .selectFrom("ledger_entries as e")
     .leftJoin("transactions as t", "t.id", "e.transaction_id")
     .leftJoin("payout_postings as s", "s.id", "e.transaction_id")
     .leftJoin("held_credits as h", "h.posting_id", "e.transaction_id")
+    .leftJoin("credit_blocks as b", "b.id", "e.transaction_id")
+    .leftJoin("credit_blocks as r", "r.release_posting_id", "e.transaction_id")
     .select(["e.ledger_account_id", "e.sequence", "e.transaction_id"])
     .where("t.id", "is", null)
     .where("s.id", "is", null)
     .where("h.posting_id", "is", null)
+    .where("b.id", "is", null)
+    .where("r.id", "is", null)
     .limit(1000);
   if (businessId !== undefined) query = query.where("e.business_id", "=", businessId);
   return query.execute();

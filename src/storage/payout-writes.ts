@@ -2,6 +2,7 @@ import type { DeliveryDialect } from "../core/delivery-dialect.js";
 import type { RowLocks } from "../core/row-locks.js";
 import type { LedgerAccountToOpen } from "../ledger/kinds.js";
 import type {
+  CreditBlockWrite,
   Heads,
   HeldCreditWrite,
   LedgerPosting,
@@ -58,10 +59,12 @@ export function payoutLedger(
       writeTransaction(
         storage,
         async (trx) => {
-          const { posting, credit, result } = await decide(trx, await locked(trx, asked, ledger, locks));
+          const decided = await decide(trx, await locked(trx, asked, ledger, locks));
+          const { posting, credit, block } = decided;
           if (posting) await writePayoutPosting(trx, posting, ledger, deliveries);
           if (credit) await writeHeldCredit(trx, credit, ledger, deliveries);
-          return result;
+          if (block) await writeCreditBlock(trx, block, ledger, deliveries);
+          return decided.result;
         },
         unit,
       ),
@@ -182,4 +185,35 @@ export async function writeHeldCredit(
   }
   if (credit.posting) await ledger.post(trx, [credit.posting]);
   for (const event of credit.events) await deliveries.recordEvent(trx, event);
+}
+
+/** An operator's block, whole (issue 46, item 7): its row (inserted, or moved from the state it was read at), its posting, its events. */
+export async function writeCreditBlock(
+  trx: Executor,
+  block: CreditBlockWrite,
+  ledger: LedgerWrites,
+  deliveries: DeliveryDialect<Executor>,
+): Promise<void> {
+  const { record } = block;
+  if (block.from === undefined) {
+    await trx.insertInto("credit_blocks").values(record).execute();
+  } else {
+    const moved = await trx
+      .updateTable("credit_blocks")
+      .set({
+        state: record.state,
+        release_posting_id: record.release_posting_id,
+        refund_id: record.refund_id,
+        decided_at: record.decided_at,
+        decided_by_type: record.decided_by_type,
+        decided_by_id: record.decided_by_id,
+      })
+      .where("id", "=", record.id)
+      .where("state", "=", block.from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1)
+      throw new Error(`credit block ${record.id} was not ${block.from} under the ledger's locks`);
+  }
+  if (block.posting) await ledger.post(trx, [block.posting]);
+  for (const event of block.events) await deliveries.recordEvent(trx, event);
 }

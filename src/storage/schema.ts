@@ -4,7 +4,7 @@ import type { AmountPolicy, OnMismatch } from "../core/api-types.js";
 import type { ApiKeyStatus, VerificationStatus } from "../core/business-states.js";
 import type { RequestRecordState } from "../core/request-record-claims.js";
 import type { RequestRecordKind } from "../core/unit-of-work.js";
-import type { HeldCreditRecord } from "../ledger/ledger-records.js";
+import type { CreditBlockRecord, HeldCreditRecord } from "../ledger/ledger-records.js";
 import type { DeadlineMissesTable, DeadlineScansTable } from "./schema-deadlines.js";
 import type {
   EventsTable,
@@ -270,6 +270,7 @@ export interface Database {
   transfer_conflicts: TransferConflictsTable;
   declined_credits: DeclinedCreditsTable;
   held_credits: HeldCreditsTable;
+  credit_blocks: CreditBlocksTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -299,6 +300,9 @@ export interface Database {
 
 /** A decision on a credit that came in held (issue 46, item 6): ledger/ledger-records.ts. */
 export type HeldCreditsTable = HeldCreditRecord;
+
+/** An operator's block on a disputed credit (issue 46, item 7): ledger/ledger-records.ts. */
+export type CreditBlocksTable = CreditBlockRecord;
 
 /** The embedded Virtual Bank's own accounts (see providers/virtual-bank-store.ts). */
 export interface VirtualBankAccountsTable {

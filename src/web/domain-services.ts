@@ -2,9 +2,11 @@ import type { AccountLifecycle } from "../accounts/account-lifecycle.js";
 import type { AccountService } from "../accounts/account-service.js";
 import type { CollectionReads } from "../collections/collection-reads.js";
 import type { CollectionService } from "../collections/collection-service.js";
+import type { CreditBlocks } from "../collections/credit-blocks.js";
 import type { HeldCredits } from "../collections/held-credits.js";
 import type { EventService } from "../events/event-service.js";
 import type { BankService } from "../payouts/banks.js";
+import type { BlockReturns } from "../payouts/block-returns.js";
 import type { PayoutListing } from "../payouts/payout-listing.js";
 import type { PayoutService } from "../payouts/payout-service.js";
 import type { RefundService } from "../payouts/refunds.js";
@@ -28,6 +30,10 @@ export interface DomainServices {
   /** Reading payouts: a business's own, and (the console) every business's. */
   payoutListing: PayoutListing;
   refunds: RefundService;
+  /** Operators' blocks on credits their payers' banks dispute: made, released, read (issue 46, item 7). */
+  creditBlocks: CreditBlocks;
+  /** A block returned to the payer: a refund from held. */
+  blockReturns: BlockReturns;
   settlements: SettlementService;
   settlementTerms: SettlementTermsService;
   events: EventService;
