@@ -203,15 +203,19 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
 /**
  * The list's filters as a search: GET /transactions' own (account, from and to as minutes in
  * the business's time zone, as the form labels them; `to` takes its whole minute; an ISO
- * instant is taken as it is) and the payer's name and the amount, each refused in the words of
- * its label.
+ * instant is taken as it is), the payer's name and the amount, each refused in the words of
+ * its label, and `status=held`: only the credits held now (issue 46).
  */
 export function searchOf(
   filters: Record<string, string>,
   limit: number,
   timeZone: string,
 ): TransactionSearch {
-  const { payerName, amount, ...rest } = filters;
+  const { payerName, amount, status, ...rest } = filters;
+  if (status !== undefined && status !== "held") {
+    const message = "Show must be every transaction or the held ones";
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, message, { fields: { status: message } });
+  }
   for (const [field, seconds] of [
     ["from", ":00.000"],
     ["to", ":59.999"],
@@ -248,6 +252,7 @@ export function searchOf(
     ...check(transactionQuery, { ...rest, limit: `${limit}` }),
     ...(extra.payerName !== undefined ? { payerName: extra.payerName } : {}),
     ...(extra.amount !== undefined ? { amount: extra.amount } : {}),
+    ...(status === "held" ? { held: true } : {}),
   };
 }
 
