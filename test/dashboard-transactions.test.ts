@@ -343,7 +343,61 @@ for (const dialect of DIALECTS) {
       );
       const refused = await client.get("/dashboard/transactions?status=lost");
       assert.equal(refused.response.statusCode, 400);
-      assert.match(refused.response.body, /Show must be every transaction or the held ones/);
+      assert.match(
+        refused.response.body,
+        /Show must be every transaction, the held ones or the declined ones/,
+      );
+    });
+
+    test("Show: declined lists the payments refused at arrival, from their events (issue 46)", async () => {
+      const client = await signedIn();
+      const empty = await client.get("/dashboard/transactions?status=declined");
+      assert.equal(empty.response.statusCode, 200);
+      assert.match(empty.response.body, /No payment was declined\./);
+      const guarded = await h.services.accounts.generatePermanent(business, CLI, {
+        ...permanentInputOf({ email: `declines.${dialect}@customers.example` }),
+        allowedPayers: [{ name: "Ada Obi" }],
+      });
+      const number = guarded.account.accountNumber;
+      const sent = [];
+      for (const amount of [12_345, 67_800]) {
+        const stranger = notification(number, amount, new Date().toISOString(), {
+          payer: { name: "Zainab Stranger", accountNumber: "0555555555", bankName: "Far Bank" },
+        });
+        await assert.rejects(h.services.collections.receive(stranger), { code: "PAYER_NOT_ALLOWED" });
+        sent.push(stranger);
+      }
+      const events = await h.services.events.list(business, { page: 1, limit: 10, type: "payment.declined" });
+      assert.equal(events.items.length, 2);
+      const shown = await client.get("/dashboard/transactions?status=declined");
+      assert.equal(shown.response.statusCode, 200);
+      const body = shown.response.body;
+      assert.match(body, /<option value="declined" selected>/);
+      const rows = [
+        ...body.matchAll(/<tr>\s*<td><a href="\/dashboard\/events\/(evt_[0-9a-f]{32})"[\s\S]*?<\/tr>/g),
+      ];
+      assert.deepEqual(
+        rows.map((row) => row[1]),
+        events.items.map((event) => event.id),
+        "newest first, each linking to its event",
+      );
+      const [newest, oldest] = rows.map((row) => row[0]) as [string, string];
+      for (const [row, notice] of [
+        [newest, sent[1]],
+        [oldest, sent[0]],
+      ] as const) {
+        assert.ok(row.includes(`<code>${notice?.sessionId}</code>`), row);
+        assert.ok(row.includes(number), row);
+        assert.ok(row.includes("Zainab Stranger"), row);
+        assert.ok(row.includes("<code>PAYER_NOT_ALLOWED</code>"), row);
+      }
+      assert.match(newest, /NGN 678\.00/);
+      assert.match(oldest, /NGN 123\.45/);
+      assert.doesNotMatch(body, /Export these/, "declined payments are not transactions to export");
+      // A page past the last is empty, as the events' pages are.
+      const past = await client.get("/dashboard/transactions?status=declined&page=2");
+      assert.match(past.response.body, /No payment was declined\./);
+      assert.doesNotMatch(past.response.body, /Zainab Stranger/);
     });
   });
 

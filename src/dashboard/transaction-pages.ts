@@ -12,6 +12,7 @@ import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
+import { declinedPayments } from "./declined-pages.js";
 import { HELD_NOTICES } from "./held-pages.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { confirmMoney, ledToSetUp } from "./money-gate.js";
@@ -36,6 +37,11 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const filters = filtersOf(request.query);
     const balance = await deps.collections.balance(forBusiness);
     const view = { title: "Transactions", filters, balance, exportable: false };
+    // Declined payments (issue 46) were never transactions: their events list them.
+    if (filters.status === "declined") {
+      const { declined, pagination } = await declinedPayments(deps, forBusiness, filters.page);
+      return page(reply, "transactions", { ...view, items: [], declined, pagination });
+    }
     try {
       const listed = await deps.collectionReads.search(
         forBusiness,
@@ -213,7 +219,7 @@ export function searchOf(
 ): TransactionSearch {
   const { payerName, amount, status, ...rest } = filters;
   if (status !== undefined && status !== "held") {
-    const message = "Show must be every transaction or the held ones";
+    const message = "Show must be every transaction, the held ones or the declined ones (not exported)";
     throw new AppError(ErrorCode.VALIDATION_FAILED, 400, message, { fields: { status: message } });
   }
   for (const [field, seconds] of [
