@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
+import type { Payout } from "../src/core/api-types.js";
 import { DEFAULT_PAYOUT_FEE_TIERS } from "../src/ledger/payout-fees.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 
 // The operator's payout settings from the CLI, against the database a server uses: the fee each
 // future payout of a business pays, its API switch and limits, and a key's payout addresses,
@@ -184,6 +186,129 @@ for (const dialect of DIALECTS) {
       const any = await runVas(["key", "set-payout-ips", business.keyId, "--any"], env);
       assert.match(any.stdout, /sends payouts from any address/);
       assert.equal(await h.services.payoutSettings.keyPayoutIps(business.keyId), null);
+    });
+  });
+
+  describe(`vas payouts list on ${dialect}`, () => {
+    const masterKey = randomBytes(32);
+    let h: Harness;
+    let business: TestBusiness;
+    let other: TestBusiness;
+    let env: NodeJS.ProcessEnv;
+    const made: Payout[] = [];
+    before(async () => {
+      // The sandbox's bank finishes a payout as soon as it is asked.
+      h = await createHarness({ dialect, masterKey, env: { SANDBOX_PAYOUT_SETTLE_MS: "0" } });
+      business = await h.createBusiness({ name: "Listed Ltd" });
+      other = await h.createBusiness({ name: "Elsewhere Ltd" });
+      env = cliEnv(h, masterKey);
+      await h.services.payoutSettings.setApiPayouts(business.businessId, true);
+      const generated = await h.request({ url: `${API}/account/generate`, body: customer(), as: business });
+      const { accountNumber } = generated.json().data;
+      const paid = await h.request({
+        url: `${API}/sandbox/transfers`,
+        body: { accountNumber, amount: 1_000_000 },
+        as: business,
+      });
+      assert.equal(paid.statusCode, 201, paid.body);
+      for (const [outcome, amount] of [
+        ["successful", 12_345],
+        ["failed", 6_789],
+      ] as const) {
+        const to = SANDBOX_PAYEES.find((payee) => payee.outcome === outcome);
+        assert.ok(to, outcome);
+        const response = await h.request({
+          url: `${API}/payouts`,
+          body: { amount, bankCode: to.bankCode, accountNumber: to.accountNumber },
+          as: business,
+          headers: { "idempotency-key": randomUUID() },
+        });
+        assert.equal(response.statusCode, 202, response.body);
+        made.push(response.json().data);
+      }
+      for (let pass = 0; pass < 2; pass++) await h.services.payoutTracker.run();
+    });
+    after(() => h.close());
+
+    /** The business's payouts as GET /payouts answers them (the same listing). */
+    const api = async (query = "") => {
+      const response = await h.request({ url: `${API}/payouts${query}`, as: business });
+      assert.equal(response.statusCode, 200, response.body);
+      const { data, pagination } = response.json() as { data: Payout[]; pagination: Record<string, number> };
+      return { data, pagination };
+    };
+
+    test("a table of the business's payouts, filtered as GET /payouts filters them", async () => {
+      const [paid, failed] = (await api()).data;
+      assert.deepEqual(
+        [paid?.id, paid?.status, failed?.id, failed?.status].sort(),
+        [made[0]?.id, "successful", made[1]?.id, "failed"].sort(),
+      );
+      const successful = (await api("?status=successful")).data[0] as Payout;
+      assert.match(successful.sessionId ?? "", /^\d{30}$/);
+
+      const all = await runVas(["payouts", "list", "--business", business.businessId], env);
+      assert.equal(all.code, 0, all.stderr);
+      const lines = all.stdout.trimEnd().split("\n");
+      assert.match(lines[0] ?? "", /^id +createdAt +amount +fee +charges +status +to +sessionId +refundOf$/);
+      assert.equal(lines.length, 4, all.stdout);
+      assert.ok(lines.some((line) => line.includes(successful.id) && line.includes("NGN 123.45")));
+      assert.ok(
+        lines.some((line) => line.includes(successful.sessionId ?? "-") && / successful /.test(line)),
+      );
+      assert.ok(lines.some((line) => line.includes(made[1]?.id ?? "-") && / failed /.test(line)));
+      assert.equal(lines[3], "Page 1 of 1, 2 payouts in all.");
+
+      const bySession = await runVas(
+        [
+          "payouts",
+          "list",
+          "--business",
+          business.businessId,
+          "--session-id",
+          successful.sessionId ?? "",
+          "--json",
+        ],
+        env,
+      );
+      assert.equal(bySession.code, 0, bySession.stderr);
+      assert.deepEqual(JSON.parse(bySession.stdout), await api(`?sessionId=${successful.sessionId}`));
+      assert.deepEqual(
+        JSON.parse(bySession.stdout).data.map((p: Payout) => p.id),
+        [successful.id],
+      );
+      const failedOnly = await runVas(
+        ["payouts", "list", "--business", business.businessId, "--status", "failed", "--json"],
+        env,
+      );
+      assert.deepEqual(
+        JSON.parse(failedOnly.stdout).data.map((p: Payout) => p.id),
+        [made[1]?.id],
+      );
+      const one = await runVas(["payouts", "list", "--business", business.businessId, "--limit", "1"], env);
+      assert.equal(one.code, 0, one.stderr);
+      assert.match(one.stdout, /Page 1 of 2, 2 payouts in all\.\n$/);
+      assert.equal(one.stdout.trimEnd().split("\n").length, 3, one.stdout);
+
+      const none = await runVas(["payouts", "list", "--business", other.businessId], env);
+      assert.equal(none.code, 0, none.stderr);
+      assert.equal(none.stdout, "(none)\n");
+    });
+
+    test("bad options are usage errors, an unknown business an error", async () => {
+      for (const [args, message] of [
+        [["--session-id", "12345"], /--session-id must be a NIP session id: 30 digits/],
+        [["--status", "lost"], /--status must be pending, successful, failed, reversed/],
+        [["--limit", "0"], /--limit must be a whole number from 1 to 100/],
+        [[], /--business is required/],
+      ] as const) {
+        const business_ = args.length === 0 ? [] : ["--business", business.businessId];
+        const refused = await runVas(["payouts", "list", ...business_, ...args], env);
+        assert.equal(refused.code, 2, refused.stdout);
+        assert.match(refused.stderr, message);
+      }
+      const unknown = await runVas(["payouts", "list", "--business", randomUUID()], env);
+      assert.equal(unknown.code, 1, unknown.stdout);
     });
   });
 }

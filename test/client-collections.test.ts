@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { VasApiError, type VasClient } from "../src/client/index.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { createHarness, type Harness } from "./helpers/harness.js";
 import { listeningClient } from "./helpers/sdk.js";
@@ -14,6 +15,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       h = await createHarness({ dialect });
       const business = await h.createBusiness();
+      // A held credit's return is money out: the business lets its API keys send it.
+      await h.services.payoutSettings.setApiPayouts(business.businessId, true);
       client = await listeningClient(h, business);
     });
     after(() => h.close());
@@ -110,6 +113,58 @@ for (const dialect of DIALECTS) {
         [2_000, 3_000, "partially_paid"],
       );
       await assert.rejects(client.getTransaction("txn_00000000000000000000000000000000"), {
+        code: "TRANSACTION_NOT_FOUND",
+      });
+    });
+
+    test("held credits accepted and returned (issue 46, item 6)", async () => {
+      const account = await client.generateAccount({
+        name: "Ada Obi",
+        email: "held.sdk@example.com",
+        bvn: "22345678901",
+        allowedPayers: [{ name: "Ada Obi" }],
+        onMismatch: "hold",
+      });
+      const payer = SANDBOX_PAYEES.find((p) => p.outcome === "successful");
+      assert.ok(payer);
+      const fromStranger = (amount: number) =>
+        client.sandbox.transfer({
+          accountNumber: account.accountNumber,
+          amount,
+          payerName: "Chidi Eze",
+          payerAccountNumber: payer.accountNumber,
+          payerBankCode: payer.bankCode,
+        });
+      const kept = await fromStranger(7_000);
+      const sentBack = await fromStranger(3_000);
+      assert.deepEqual([kept.status, sentBack.status], ["held", "held"]);
+      const balance = await client.getBalance();
+      const accepted = await client.acceptHeld(kept.id);
+      assert.deepEqual([accepted.id, accepted.status, accepted.amount], [kept.id, "successful", 7_000]);
+      const returned = await client.returnHeld(sentBack.id, { idempotencyKey: "return-held-once" });
+      assert.deepEqual(
+        [returned.status, returned.amount, returned.fee, returned.refundOf, returned.accountNumber],
+        ["pending", 3_000, 0, sentBack.id, payer.accountNumber],
+      );
+      // The same key again is the same return, not a second one.
+      assert.deepEqual(
+        await client.returnHeld(sentBack.id, { idempotencyKey: "return-held-once" }),
+        returned,
+      );
+      assert.equal((await client.getTransaction(sentBack.id)).status, "returned");
+      const after = await client.getBalance();
+      assert.deepEqual(
+        [after.held, after.pending, after.available],
+        [balance.held - 10_000, balance.pending + 3_000, balance.available + accepted.netAmount],
+      );
+      for (const decided of [kept.id, sentBack.id]) {
+        await assert.rejects(client.returnHeld(decided), (error) => {
+          assert.ok(error instanceof VasApiError);
+          assert.deepEqual([error.status, error.code], [422, "CREDIT_NOT_HELD"]);
+          return true;
+        });
+      }
+      await assert.rejects(client.returnHeld("txn_00000000000000000000000000000000"), {
         code: "TRANSACTION_NOT_FOUND",
       });
     });

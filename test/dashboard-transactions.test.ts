@@ -9,6 +9,7 @@ import { CLI, type ForBusiness } from "../src/core/actor.js";
 import type { Transaction } from "../src/core/api-types.js";
 import { check } from "../src/core/validation.js";
 import { utcToZonedMinute, zonedTime } from "../src/core/zoned-time.js";
+import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { openRecordingPage, skipWithoutBrowser } from "./helpers/browser.js";
 import { browserSuite } from "./helpers/browser-suite.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -291,6 +292,112 @@ for (const dialect of DIALECTS) {
       assert.match(shown.response.body, /Your balance after<\/dt><dd>NGN [\d,]+\.\d{2}</);
       assert.match(shown.response.body, /https:\/\/hooks\.ledgerfoods\.example\/vas/);
       assert.match(shown.response.body, /data-label="State">pending</);
+    });
+
+    // Last: it adds payments the tests above do not count.
+    test("Show: held lists only the credits held now, not those accepted or returned (issue 46)", async () => {
+      const client = await signedIn();
+      const holding = await h.services.accounts.generatePermanent(business, CLI, {
+        ...permanentInputOf({ email: `held.${dialect}@customers.example` }),
+        allowedPayers: [{ name: "Ada Obi" }],
+        onMismatch: "hold",
+      });
+      const refundable = SANDBOX_PAYEES.find((payee) => payee.outcome === "successful");
+      assert.ok(refundable);
+      const payer = { name: "Kemi Stranger", accountNumber: refundable.accountNumber, bankName: "Sandbox" };
+      const held: Transaction[] = [];
+      for (const amount of [11_000, 12_000, 13_000, 14_000]) {
+        const { transaction } = await h.services.collections.receive(
+          notification(holding.account.accountNumber, amount, new Date().toISOString(), {
+            payer: { ...payer, bankCode: refundable.bankCode },
+          }),
+        );
+        assert.equal(transaction.status, "held");
+        held.push(transaction);
+      }
+      const [accepted, returned, ...still] = held as [Transaction, Transaction, Transaction, Transaction];
+      await h.services.heldCredits.accept(business, CLI, accepted.id);
+      await h.services.refunds.returnHeld(business, CLI, returned.id, { channel: "dashboard" });
+
+      const ids = (body: string) =>
+        [...body.matchAll(/href="\/dashboard\/transactions\/(txn_[0-9a-f]{32})"/g)].map((m) => m[1]);
+      const shown = await client.get("/dashboard/transactions?status=held");
+      assert.equal(shown.response.statusCode, 200);
+      assert.deepEqual(ids(shown.response.body), still.map((t) => t.id).reverse());
+      assert.match(shown.response.body, /<option value="held" selected>/);
+      assert.match(shown.response.body, /Export these 2 as CSV/);
+      // With the other filters: the held ones among a payer's, and none of an account without any.
+      const byAmount = await client.get("/dashboard/transactions?status=held&amount=140");
+      assert.deepEqual(ids(byAmount.response.body), [still[1]?.id]);
+      const elsewhere = await client.get(`/dashboard/transactions?status=held&accountNumber=${accounts[0]}`);
+      assert.deepEqual(ids(elsewhere.response.body), []);
+      // Every transaction, as before: the decided ones too.
+      const every = ids((await client.get("/dashboard/transactions")).response.body);
+      for (const t of held) assert.ok(every.includes(t.id), t.id);
+      const csv = await client.get("/dashboard/transactions/export?status=held");
+      assert.equal(csv.response.statusCode, 200);
+      const rows = parse(csv.response.body, { columns: true }) as Record<string, string>[];
+      assert.deepEqual(
+        rows.map((row) => [row.id, row.status]),
+        still.map((t) => [t.id, "held"]).reverse(),
+      );
+      const refused = await client.get("/dashboard/transactions?status=lost");
+      assert.equal(refused.response.statusCode, 400);
+      assert.match(
+        refused.response.body,
+        /Show must be every transaction, the held ones or the declined ones/,
+      );
+    });
+
+    test("Show: declined lists the payments refused at arrival, from their events (issue 46)", async () => {
+      const client = await signedIn();
+      const empty = await client.get("/dashboard/transactions?status=declined");
+      assert.equal(empty.response.statusCode, 200);
+      assert.match(empty.response.body, /No payment was declined\./);
+      const guarded = await h.services.accounts.generatePermanent(business, CLI, {
+        ...permanentInputOf({ email: `declines.${dialect}@customers.example` }),
+        allowedPayers: [{ name: "Ada Obi" }],
+      });
+      const number = guarded.account.accountNumber;
+      const sent = [];
+      for (const amount of [12_345, 67_800]) {
+        const stranger = notification(number, amount, new Date().toISOString(), {
+          payer: { name: "Zainab Stranger", accountNumber: "0555555555", bankName: "Far Bank" },
+        });
+        await assert.rejects(h.services.collections.receive(stranger), { code: "PAYER_NOT_ALLOWED" });
+        sent.push(stranger);
+      }
+      const events = await h.services.events.list(business, { page: 1, limit: 10, type: "payment.declined" });
+      assert.equal(events.items.length, 2);
+      const shown = await client.get("/dashboard/transactions?status=declined");
+      assert.equal(shown.response.statusCode, 200);
+      const body = shown.response.body;
+      assert.match(body, /<option value="declined" selected>/);
+      const rows = [
+        ...body.matchAll(/<tr>\s*<td><a href="\/dashboard\/events\/(evt_[0-9a-f]{32})"[\s\S]*?<\/tr>/g),
+      ];
+      assert.deepEqual(
+        rows.map((row) => row[1]),
+        events.items.map((event) => event.id),
+        "newest first, each linking to its event",
+      );
+      const [newest, oldest] = rows.map((row) => row[0]) as [string, string];
+      for (const [row, notice] of [
+        [newest, sent[1]],
+        [oldest, sent[0]],
+      ] as const) {
+        assert.ok(row.includes(`<code>${notice?.sessionId}</code>`), row);
+        assert.ok(row.includes(number), row);
+        assert.ok(row.includes("Zainab Stranger"), row);
+        assert.ok(row.includes("<code>PAYER_NOT_ALLOWED</code>"), row);
+      }
+      assert.match(newest, /NGN 678\.00/);
+      assert.match(oldest, /NGN 123\.45/);
+      assert.doesNotMatch(body, /Export these/, "declined payments are not transactions to export");
+      // A page past the last is empty, as the events' pages are.
+      const past = await client.get("/dashboard/transactions?status=declined&page=2");
+      assert.match(past.response.body, /No payment was declined\./);
+      assert.doesNotMatch(past.response.body, /Zainab Stranger/);
     });
   });
 

@@ -15,11 +15,14 @@ import { compare, type Real, tally } from "./simulation/real.js";
 
 // A model-based simulation (issue 17): random sequences of generate, re-issue, deactivate,
 // reactivate, clock jumps past expiry, fee changes and transfers (valid, duplicated, conflicting,
-// wrong amount, expired, retired, unknown, past a KYC tier's limits, concurrent), and money out (issue 26: payouts to
+// wrong amount, expired, retired, unknown, past a KYC tier's limits, concurrent, held by their
+// account's rules), and money out (issue 26: payouts to
 // destinations that succeed, fail or are reversed, refunds in part and in full, settlements, the
-// bank finishing them) over three businesses, on the real services; after every step, accounts,
+// bank finishing them) over three businesses, on the real services; held credits accepted and
+// returned (issue 46, item 6: a return the payer's bank refuses leaves the credit held again);
+// after every step, accounts,
 // balances, statements and payouts are compared with an in-memory model (test/simulation/model.ts),
-// money is conserved (in = available + pending + paid out + fees + VAT + stamp duty, the charges
+// money is conserved (in = available + pending + held + paid out + fees + VAT + stamp duty, the charges
 // schedule changing as the operator sets it), and the run ends with
 // `vas ledger verify`.
 //
@@ -105,6 +108,11 @@ for (const dialect of DIALECTS) {
         "refund REFUND_EXCEEDS_PAYMENT",
         "settle held",
         "settle NOTHING_TO_SETTLE",
+        "accept accepted",
+        "accept CREDIT_NOT_HELD",
+        "return returned",
+        "return CREDIT_NOT_HELD",
+        "held again",
       ]) {
         assert.ok((tally.get(outcome) ?? 0) > 0, `no ${outcome} in ${JSON.stringify(seen)}`);
       }

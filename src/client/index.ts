@@ -1,10 +1,12 @@
 import type {
   AccountDetail,
   AccountSummary,
+  AllowedPayer,
   AmountPolicy,
   Balance,
   Event,
   EventType,
+  OnMismatch,
   Pagination,
   Payout,
   PermanentAccount,
@@ -62,6 +64,10 @@ export interface CustomerInput {
   email: string;
   bvn?: string;
   nin?: string;
+  /** Who may pay in (issue 46): accounts and names; absent or `null`, anyone. */
+  allowedPayers?: AllowedPayer[] | null;
+  /** What a credit the account's rules do not take becomes: `decline` (the default) or `hold`. */
+  onMismatch?: OnMismatch;
 }
 
 /** The identity an account lacks (POST /account/:accountNumber/identity): its BVN or its NIN. */
@@ -137,6 +143,12 @@ export interface VasClient extends MoneyOutClient {
    * fee and charges taken now; answered `successful`.
    */
   acceptHeld(transactionId: string, options?: RequestOptions): Promise<Transaction>;
+  /**
+   * POST /transactions/:id/return: a held credit (issue 46) sent back whole to its payer, a refund
+   * (`refundOf` the transaction) taken from the held balance with no fee; answered `pending`. Pass
+   * your own `idempotencyKey` to retry it safely from another process.
+   */
+  returnHeld(transactionId: string, options?: RequestOptions): Promise<Payout>;
   /** GET /balance: now, or as it stood `at` an instant. */
   getBalance(query?: { at?: Date | string }, options?: RequestOptions): Promise<Balance>;
   /** GET /events: one page, newest first, optionally of one type. */
@@ -250,6 +262,10 @@ export function createClient(options: ClientOptions): VasClient {
     async acceptHeld(transactionId, requestOptions) {
       const path = `/transactions/${encodeURIComponent(transactionId)}/accept`;
       return (await call<{ data: Transaction }>("POST", path, {}, requestOptions)).data;
+    },
+    async returnHeld(transactionId, requestOptions) {
+      const path = `/transactions/${encodeURIComponent(transactionId)}/return`;
+      return (await call<{ data: Payout }>("POST", path, {}, requestOptions)).data;
     },
     async listEvents(query = {}, requestOptions) {
       const params = new URLSearchParams();

@@ -8,10 +8,12 @@ import type { TransactionQuery } from "./validation.js";
 // The dashboard's transactions (issue 28, item 8): GET /transactions' query with the payer's
 // name and the amount, a page of it, and all of it for an export.
 
-/** GET /transactions' query, and part of the payer's name and the exact amount (kobo). */
+/** GET /transactions' query, and part of the payer's name, the exact amount (kobo), and held credits only. */
 export interface TransactionSearch extends TransactionQuery {
   payerName?: string;
   amount?: number;
+  /** Only the credits held now, to accept or return (issue 46). */
+  held?: boolean;
 }
 
 /** Rows an export reads at a time: one query each, in constant memory whatever the range. */
@@ -24,10 +26,11 @@ const matchOf = (search: TransactionSearch): TransactionMatch => ({
   ...(search.sessionId !== undefined ? { sessionId: search.sessionId } : {}),
   ...(search.payerName !== undefined ? { payerName: search.payerName } : {}),
   ...(search.amount !== undefined ? { amount: search.amount } : {}),
+  ...(search.held ? { held: true } : {}),
 });
 
 /**
- * One page of the search: without a payer or an amount it is GET /transactions' own page (its
+ * One page of the search: without a payer, an amount or `held` it is GET /transactions' own page (its
  * index paths); with one, a count and an offset over the business's (or account's) rows.
  */
 export async function searchTransactions(
@@ -35,7 +38,7 @@ export async function searchTransactions(
   businessId: string,
   search: TransactionSearch,
 ): Promise<TransactionPage> {
-  if (search.payerName === undefined && search.amount === undefined) {
+  if (search.payerName === undefined && search.amount === undefined && !search.held) {
     return listTransactions(db, businessId, search);
   }
   const { page, limit } = search;

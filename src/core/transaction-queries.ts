@@ -21,6 +21,8 @@ export interface TransactionMatch {
   payerName?: string;
   /** The amount paid, in kobo. */
   amount?: number;
+  /** Only the credits held now (issue 46): came in held, neither accepted nor returned. */
+  held?: boolean;
 }
 
 /** Where a search's walk is: the last row given, in the order of the search. */

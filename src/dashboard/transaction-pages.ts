@@ -12,6 +12,7 @@ import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { refundInput } from "../payouts/refunds.js";
 import { actingFor } from "./business-scope.js";
+import { declinedPayments } from "./declined-pages.js";
 import { HELD_NOTICES } from "./held-pages.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { confirmMoney, ledToSetUp } from "./money-gate.js";
@@ -36,6 +37,11 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
     const filters = filtersOf(request.query);
     const balance = await deps.collections.balance(forBusiness);
     const view = { title: "Transactions", filters, balance, exportable: false };
+    // Declined payments (issue 46) were never transactions: their events list them.
+    if (filters.status === "declined") {
+      const { declined, pagination } = await declinedPayments(deps, forBusiness, filters.page);
+      return page(reply, "transactions", { ...view, items: [], declined, pagination });
+    }
     try {
       const listed = await deps.collectionReads.search(
         forBusiness,
@@ -207,15 +213,19 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
 /**
  * The list's filters as a search: GET /transactions' own (account, from and to as minutes in
  * the business's time zone, as the form labels them; `to` takes its whole minute; an ISO
- * instant is taken as it is) and the payer's name and the amount, each refused in the words of
- * its label.
+ * instant is taken as it is), the payer's name and the amount, each refused in the words of
+ * its label, and `status=held`: only the credits held now (issue 46).
  */
 export function searchOf(
   filters: Record<string, string>,
   limit: number,
   timeZone: string,
 ): TransactionSearch {
-  const { payerName, amount, ...rest } = filters;
+  const { payerName, amount, status, ...rest } = filters;
+  if (status !== undefined && status !== "held") {
+    const message = "Show must be every transaction, the held ones or the declined ones (not exported)";
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 400, message, { fields: { status: message } });
+  }
   for (const [field, seconds] of [
     ["from", ":00.000"],
     ["to", ":59.999"],
@@ -252,6 +262,7 @@ export function searchOf(
     ...check(transactionQuery, { ...rest, limit: `${limit}` }),
     ...(extra.payerName !== undefined ? { payerName: extra.payerName } : {}),
     ...(extra.amount !== undefined ? { amount: extra.amount } : {}),
+    ...(status === "held" ? { held: true } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import {
   unbalancedPayoutPostings,
 } from "../storage/payout-audit.js";
 import { CHECKPOINT_KEY_SETTING, checkpointProblem } from "./checkpoint.js";
+import { verifyHeldCredits } from "./held-credits.js";
 
 // `vas ledger verify`: recompute the ledger from its entries and say where anything stored
 // disagrees. Every balance is recomputed from entries, every chain rehashed, every transaction
@@ -188,6 +189,10 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);
   }
   await verifyPayoutPostings(db, found, businessId);
+  const withHeld = accounts
+    .filter((account) => account.kind === "held")
+    .map((account) => account.business_id);
+  await verifyHeldCredits(db, (where, problem) => found.add(where, problem), balances, withHeld, businessId);
   for (const row of await accountsWithWrongTotals(db, businessId)) {
     found.add(
       `account ${row.id}`,

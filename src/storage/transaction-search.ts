@@ -5,7 +5,8 @@ import { beforeRow } from "./keyset.js";
 import { ordinalColumn, scoped, type TransactionRow } from "./transaction-repository.js";
 
 // The dashboard's search of a business's transactions (issue 28, item 8): GET /transactions'
-// filters and two a finance lead asks for, the payer's name and the amount. One WHERE for the
+// filters and two a finance lead asks for, the payer's name and the amount (and, issue 46, the
+// credits held now). One WHERE for the
 // page (a count and an offset, as the API pages) and for the export (keyset batches in the
 // same order, so a year of a busy business streams in constant memory).
 
@@ -27,6 +28,22 @@ function matching(db: Executor, scope: TransactionScope, match: TransactionMatch
   if (match.to !== undefined) query = query.where(time, "<=", match.to);
   if (match.sessionId !== undefined) query = query.where("session_id", "=", match.sessionId);
   if (match.amount !== undefined) query = query.where("amount", "=", match.amount);
+  if (match.held) {
+    // Came in held, and no decision took it out of held (one held again after a failed return is held).
+    query = query
+      .where("status", "=", "held")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("held_credits")
+              .select("held_credits.transaction_id")
+              .whereRef("held_credits.transaction_id", "=", "transactions.id")
+              .where("held_credits.state", "!=", "held"),
+          ),
+        ),
+      );
+  }
   if (match.payerName !== undefined) {
     const pattern = containsPattern(match.payerName);
     query = query.where(sql<SqlBool>`lower(payer_name) like ${pattern} escape '\\'`);

@@ -7,6 +7,7 @@ import { check } from "../../src/core/validation.js";
 import { AppError } from "../../src/errors.js";
 import { setChargeSchedule } from "../../src/ledger-audit/charges.js";
 import { SANDBOX_PAYEES } from "../../src/providers/bank-directory.js";
+import { acceptHeld, type HeldAnswer, returnHeld } from "./held.js";
 import {
   MAX_TRANSFER_KOBO,
   type Model,
@@ -471,10 +472,100 @@ class BankFinishes extends Step {
       await real.services.payoutTracker.run();
       await real.services.bankPayoutNotices?.run();
     }
-    model.finishPayouts();
+    // A held credit's return the payer's bank refused: the credit is held again (issue 46).
+    for (let again = model.finishPayouts(); again > 0; again--) count("held again");
   }
   toString() {
     return "bank finishes";
+  }
+}
+
+/** Whose bank a held credit's payer banks with: one that pays a return, or one that refuses it. */
+type PayerBank = "successful" | "failed";
+
+/**
+ * A credit that came in held (issue 46), by `pick` among all of them (held now or decided), or among
+ * those whose payer's bank does `payer` when there are any.
+ */
+function heldCredit(model: Model, pick: number, payer: PayerBank | null) {
+  const all = [...model.decisions.keys()];
+  const theirs = payer === null ? all : all.filter((sessionId) => payerOf(sessionId).outcome === payer);
+  const from = theirs.length > 0 ? theirs : all;
+  const sessionId = from[pick % from.length] as string;
+  return { sessionId, businessIndex: model.decisions.get(sessionId)?.businessIndex ?? 0 };
+}
+
+/** The real id of the transaction recorded under a session id (as the API's requery finds it). */
+async function transactionId(model: Model, real: Real, sessionId: string, index: number) {
+  const page = await real.services.collections.listTransactions(
+    forBusiness(model, index),
+    check(transactionQuery, { sessionId }),
+  );
+  return page.items[0]?.id as string;
+}
+
+/** What a decision on a held credit answered: `done`, or the refusal's code. */
+async function decisionOf(call: Promise<unknown>, done: HeldAnswer): Promise<string> {
+  try {
+    await call;
+    return done;
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode < 500) return error.code;
+    throw error;
+  }
+}
+
+/** The business accepts a held credit (POST /transactions/{id}/accept's service): its fee and charges taken now. */
+class AcceptHeld extends Step {
+  constructor(
+    readonly pick: number,
+    readonly payer: PayerBank | null = null,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.decisions.size > 0;
+  }
+  async step(model: Model, real: Real) {
+    const { sessionId, businessIndex } = heldCredit(model, this.pick, this.payer);
+    const id = await transactionId(model, real, sessionId, businessIndex);
+    const expected = acceptHeld(model, sessionId);
+    const answered = await decisionOf(
+      real.services.heldCredits.accept(forBusiness(model, businessIndex), CLI, id),
+      "accepted",
+    );
+    count(`accept ${answered}`);
+    assert.equal(answered, expected, `accept ${sessionId}`);
+  }
+  toString() {
+    return `accept(#${this.pick}${this.payer === null ? "" : `, payer's bank ${this.payer}`})`;
+  }
+}
+
+/** The business returns a held credit to its payer (POST /transactions/{id}/return's service): a refund from held. */
+class ReturnHeld extends Step {
+  constructor(
+    readonly pick: number,
+    readonly payer: PayerBank | null = null,
+  ) {
+    super();
+  }
+  override check(model: Readonly<Model>) {
+    return model.decisions.size > 0;
+  }
+  async step(model: Model, real: Real) {
+    const { sessionId, businessIndex } = heldCredit(model, this.pick, this.payer);
+    const id = await transactionId(model, real, sessionId, businessIndex);
+    const expected = returnHeld(model, sessionId, payerOf(sessionId).outcome);
+    const answered = await decisionOf(
+      real.services.refunds.returnHeld(forBusiness(model, businessIndex), CLI, id, { channel: "dashboard" }),
+      "returned",
+    );
+    count(`return ${answered}`);
+    assert.equal(answered, expected, `return ${sessionId}`);
+  }
+  toString() {
+    return `return(#${this.pick}${this.payer === null ? "" : `, payer's bank ${this.payer}`})`;
   }
 }
 
@@ -541,6 +632,12 @@ export const steps: Array<fc.Arbitrary<Command>> = [
     .map(([pick, part]) => new Refund(pick, part)),
   business.map((b) => new Settle(b)),
   fc.constant(new BankFinishes()),
+  // Held credits decided (issue 46, item 6): any of them, so decided ones are refused too.
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(fc.nat(100), fc.constantFrom<PayerBank | null>(null, "successful", "failed"), fc.boolean())
+      .map(([pick, payer, accept]) => (accept ? new AcceptHeld(pick, payer) : new ReturnHeld(pick, payer))),
+  ),
   fc
     .record({
       vatBasisPoints: fc.constantFrom(0, 750, 1_000, 333),
@@ -620,5 +717,15 @@ export function coverageScenario(): Command[] {
     new Transfer(issued(6), expected(1)), // held: not the amount
     new Transfer(issued(6), expected(0)), // credited: the amount, still unpaid
     new Transfer(issued(6), expected(0)), // held: already paid
+    // Four held credits from consecutive sessions: their payers' banks both pay and refuse returns.
+    new Transfer(issued(6), expected(1)), // held
+    new Transfer(issued(6), expected(2)), // held
+    new ReturnHeld(0, "failed"), // returned: the payer's bank will refuse it
+    new ReturnHeld(0, "successful"), // returned
+    new ReturnHeld(0, "successful"), // the same again: not held
+    new BankFinishes(), // one return paid, the other refused: its credit held again
+    new AcceptHeld(0, "failed"), // the credit held again, accepted: fee and charges taken now
+    new AcceptHeld(0, "failed"), // the same again: not held
+    new ReturnHeld(0, "failed"), // accepted: not held
   ];
 }

@@ -60,6 +60,14 @@ export interface ModelPayout {
   status: "pending" | PayoutOutcome;
   /** A refund's payment (its session id). */
   refundOf: string | null;
+  /** A held credit's return (issue 46): taken from held, and given back there when the bank does not pay. */
+  source?: "held";
+}
+
+/** Where a credit that came in held stands (issue 46, item 6). */
+export interface HeldDecision {
+  businessIndex: number;
+  state: "held" | "accepted" | "returned";
 }
 
 export interface ModelBusiness {
@@ -129,8 +137,10 @@ export class Model {
   readonly accounts: ModelAccount[] = [];
   /** Session ids recorded, with what they were recorded as. */
   readonly recorded = new Map<string, SentNotification>();
-  /** The session ids of credits held (issue 46): not refunded as payments are (CREDIT_HELD). */
+  /** The session ids of credits held and never accepted (issue 46): not refunded as payments are (CREDIT_HELD). */
   readonly heldSessions = new Set<string>();
+  /** Every credit that came in held, oldest first, by session id: held now, accepted or returned. */
+  readonly decisions = new Map<string, HeldDecision>();
   /** Every notification sent (recorded or refused), for duplicates and conflicts. */
   readonly sent: SentNotification[] = [];
   /** Nothing charged until the operator sets it. */
@@ -242,12 +252,29 @@ export class Model {
       .reduce((sum, p) => sum + p.amount, 0);
   }
 
-  /** The bank finishes every pending payout as its destination does: posted, voided, or posted and sent back. */
-  finishPayouts(): void {
+  /**
+   * The bank finishes every pending payout as its destination does: posted, voided, or posted and
+   * sent back. A held credit's return that does not stay paid gives its amount back to held, and
+   * the credit is held again. Answers how many were.
+   */
+  finishPayouts(): number {
+    let heldAgain = 0;
     for (const business of this.businesses) {
       for (const payout of business.payouts.filter((p) => p.status === "pending")) {
         const held = payout.amount + payout.fee + payout.vat + payout.stampDuty;
         business.pending -= held;
+        payout.status = payout.outcome;
+        if (payout.source === "held") {
+          if (payout.outcome === "successful") {
+            business.paidOut += payout.amount;
+            continue;
+          }
+          business.held += payout.amount;
+          const decision = this.decisions.get(payout.refundOf ?? "");
+          if (decision) decision.state = "held";
+          heldAgain++;
+          continue;
+        }
         if (payout.outcome === "failed") {
           business.available += held;
         } else {
@@ -257,9 +284,9 @@ export class Model {
           if (payout.outcome === "reversed") business.available += payout.amount;
           else business.paidOut += payout.amount;
         }
-        payout.status = payout.outcome;
       }
     }
+    return heldAgain;
   }
 
   owner(number: string): ModelAccount | undefined {
@@ -315,6 +342,7 @@ export class Model {
     business.received += notification.amount;
     business.held += notification.amount;
     this.heldSessions.add(notification.sessionId);
+    this.decisions.set(notification.sessionId, { businessIndex: account.businessIndex, state: "held" });
     business.transactions.push({
       sessionId: notification.sessionId,
       accountNumber: notification.accountNumber,

@@ -1,3 +1,6 @@
+import type { Payout } from "../../core/api-types.js";
+import { check } from "../../core/validation.js";
+import { isAppError } from "../../errors.js";
 import { formatNaira } from "../../ledger/kobo.js";
 import {
   formatPayoutFeeTiers,
@@ -6,9 +9,11 @@ import {
   parsePayoutFeeTiers,
 } from "../../ledger/payout-fees.js";
 import type { PayoutTerms } from "../../payouts/payout-settings.js";
+import { type PayoutQuery, payoutQuery } from "../../payouts/validation.js";
 import { businessId, type Command, json, parse, positionals, UsageError } from "../command.js";
+import { formatTable } from "../table.js";
 
-// Money out from the CLI: the operator's payout settings of a business.
+// Money out from the CLI: the operator's payout settings of a business, and its payouts.
 
 /** A schedule as people read it: "up to 500000 kobo: 1000 kobo; ...; above: 5000 kobo". */
 const describe = (tiers: readonly PayoutFeeTier[]) =>
@@ -29,7 +34,88 @@ const describeTerms = (id: string, terms: PayoutTerms) =>
   `at most ${formatNaira(terms.perPayoutLimit)} a payout${terms.defaults.perPayoutLimit ? " (default)" : ""}, ` +
   `${formatNaira(terms.dailyLimit)} a day${terms.defaults.dailyLimit ? " (default)" : ""}\n`;
 
+/** A payout as a table row: naira amounts, the charges summed, where it went. */
+const payoutRow = (p: Payout) => ({
+  id: p.id,
+  createdAt: p.createdAt,
+  amount: formatNaira(p.amount),
+  fee: formatNaira(p.fee),
+  charges: formatNaira(p.charges.reduce((sum, charge) => sum + charge.amount, 0)),
+  status: p.status,
+  to: `${p.accountName}, ${p.bankName} ${p.accountNumber}`,
+  sessionId: p.sessionId ?? "",
+  refundOf: p.refundOf ?? "",
+});
+
+/** The API's parameter names in a refusal of the query, as the command's options. */
+const OPTION_OF: Readonly<Record<string, string>> = {
+  sessionId: "--session-id",
+  status: "--status",
+  limit: "--limit",
+  page: "--page",
+};
+
 export const PAYOUT_COMMANDS: readonly Command[] = [
+  {
+    name: "payouts list",
+    synopsis:
+      "--business <businessId> [--session-id <30 digits>] [--status pending|successful|failed|reversed] [--limit <n>] [--page <n>] [--json]",
+    description: [
+      "The business's payouts, refunds and settlements, newest first, as GET /payouts lists them",
+      "(its filters; --limit 1 to 100, default 10): amount, fee, charges, status, destination, the",
+      "NIP session id a bank traces it by, and the payment a refund returns. --json prints the",
+      "API's payouts and pagination.",
+    ],
+    run: async (args, { io, services }) => {
+      const { values, positionals: rest } = parse(args, {
+        business: { type: "string" },
+        "session-id": { type: "string" },
+        status: { type: "string" },
+        limit: { type: "string" },
+        page: { type: "string" },
+        json: { type: "boolean" },
+      });
+      positionals(rest, 0, "no positional arguments");
+      if (values.business === undefined) throw new UsageError("--business is required");
+      const business = businessId(values.business);
+      const raw: Record<string, string> = {};
+      for (const [name, value] of [
+        ["sessionId", values["session-id"]],
+        ["status", values.status],
+        ["limit", values.limit],
+        ["page", values.page],
+      ] as const)
+        if (value !== undefined) raw[name] = value;
+      let query: PayoutQuery;
+      try {
+        query = check(payoutQuery, raw);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        const field = error.message.split(" ")[0] ?? "";
+        throw new UsageError(`${OPTION_OF[field] ?? field}${error.message.slice(field.length)}`);
+      }
+      const { payoutListing, businesses } = await services();
+      const summary = await businesses.getBusiness(business);
+      const listed = await payoutListing.list({ businessId: business, businessName: summary.name }, query);
+      if (values.json) return json(io, { data: listed.items, pagination: listed.pagination });
+      io.stdout(
+        formatTable(listed.items.map(payoutRow), [
+          "id",
+          "createdAt",
+          "amount",
+          "fee",
+          "charges",
+          "status",
+          "to",
+          "sessionId",
+          "refundOf",
+        ]),
+      );
+      const { page, pages, total } = listed.pagination;
+      if (total > 0)
+        io.stdout(`Page ${page} of ${pages}, ${total} payout${total === 1 ? "" : "s"} in all.\n`);
+    },
+  },
   {
     name: "business set-payouts",
     synopsis: "<businessId> [--api on|off] [--json]",
