@@ -167,7 +167,7 @@ for (const dialect of DIALECTS) {
       await caught(
         sql`update held_credits set state = 'held' where transaction_id = ${a}`,
         sql`update held_credits set state = 'accepted' where transaction_id = ${a}`,
-        `business ${business.businessId}: held entries sum to 30000, the 2 credits held now are 40000`,
+        `business ${business.businessId}: held entries sum to 30000, the 2 credits held now and the 0 blocks standing are 40000`,
       );
       // Its fee (150 bp of NGN 100) said another than its posting took.
       await caught(

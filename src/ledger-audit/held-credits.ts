@@ -1,4 +1,5 @@
 import { ledgerAccountId } from "../ledger/kinds.js";
+import { standingBlocks } from "../storage/credit-block-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { acceptancePostings, creditsHeldNow, heldReturns } from "../storage/held-credit-audit.js";
 
@@ -6,7 +7,7 @@ import { acceptancePostings, creditsHeldNow, heldReturns } from "../storage/held
 // verify.ts's totals (which compare flows: what came in held, less what acceptances and returns
 // took): each acceptance's posting sums to zero, took exactly its credit's amount out of held and
 // put its fee, charges and net where its decision says; the held balance is exactly the credits
-// held now (a return on its way has moved its money to pending, a failed one has brought it back
+// held now and the operators' blocks standing (a return on its way has moved its money to pending, a failed one has brought it back
 // and made its credit held again); a returned credit names a return of it, from held, that the
 // bank has not refused.
 
@@ -54,14 +55,17 @@ export async function verifyHeldCredits(
     }
   }
   const heldNow = new Map((await creditsHeldNow(db, businessId)).map((row) => [row.business_id, row]));
-  for (const id of new Set([...businesses, ...heldNow.keys()])) {
+  // And what operators' blocks on disputed credits hold now (item 7).
+  const blocked = new Map((await standingBlocks(db, businessId)).map((row) => [row.business_id, row]));
+  for (const id of new Set([...businesses, ...heldNow.keys(), ...blocked.keys()])) {
     const credits = heldNow.get(id);
+    const blocks = blocked.get(id);
     const balance = balances.get(ledgerAccountId(id, "held")) ?? 0;
-    const amount = Number(credits?.amount ?? 0);
+    const amount = Number(credits?.amount ?? 0) + Number(blocks?.amount ?? 0);
     if (balance !== amount)
       report(
         `business ${id}`,
-        `held entries sum to ${balance}, the ${Number(credits?.count ?? 0)} credits held now are ${amount}`,
+        `held entries sum to ${balance}, the ${Number(credits?.count ?? 0)} credits held now and the ${Number(blocks?.count ?? 0)} blocks standing are ${amount}`,
       );
   }
   for (const row of await heldReturns(db, businessId)) {

@@ -86,6 +86,21 @@ export function blockTotals(db: Executor, businessId?: string) {
   return query.execute();
 }
 
+/** Per business, its blocks standing now: their count and kobo (`vas ledger verify`: held besides the credits held). */
+export function standingBlocks(db: Executor, businessId?: string) {
+  let query = db
+    .selectFrom("credit_blocks")
+    .select((eb) => [
+      "business_id",
+      eb.fn.count<number>("id").as("count"),
+      eb.fn.sum<number>("amount").as("amount"),
+    ])
+    .where("state", "=", "blocked")
+    .groupBy("business_id");
+  if (businessId !== undefined) query = query.where("business_id", "=", businessId);
+  return query.execute();
+}
+
 /** A credit by its transaction id or its NIP session id, whichever business's (the operator's look-up). */
 export function creditOf(db: Executor, idOrSessionId: string): Promise<TransactionRecord | undefined> {
   const column = /^txn_[0-9a-f]{32}$/.test(idOrSessionId)
