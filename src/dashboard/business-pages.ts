@@ -18,6 +18,7 @@ import { settlementPages } from "./settlement-pages.js";
 import { refusal, signedIn, signInRoutes } from "./sign-in.js";
 import { signUpPages } from "./signup-pages.js";
 import { teamPages } from "./team-pages.js";
+import { transactionDetailPages } from "./transaction-detail-pages.js";
 import { transactionPages } from "./transaction-pages.js";
 import { webhookPages } from "./webhook-pages.js";
 
@@ -35,6 +36,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   moneyPages(pages, deps);
   payoutPages(pages, deps);
   transactionPages(pages, deps);
+  transactionDetailPages(pages, deps);
   heldPages(pages, deps);
   settlementPages(pages, deps);
   chargePages(pages, deps);
