@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { deadlinePass } from "../src/compose/server.js";
+import { deadlinePass } from "../src/compose/jobs.js";
 import type { Payout } from "../src/core/api-types.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
