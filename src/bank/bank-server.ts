@@ -27,7 +27,8 @@ import {
   rsaPublicKey,
   verifyParams,
 } from "../providers/bank-signing.js";
-import { DEFAULT_PAYOUT_DELAYS, VirtualBank } from "../providers/virtual-bank.js";
+import { VirtualBank } from "../providers/virtual-bank.js";
+import { DEFAULT_PAYOUT_DELAYS } from "../providers/virtual-bank-payouts.js";
 import { accountData, answer, answerOf } from "./answers.js";
 import { BankDatabase } from "./bank-database.js";
 import { bankStore } from "./bank-store.js";
