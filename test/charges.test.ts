@@ -6,7 +6,6 @@ import type { Balance, Payout, Transaction } from "../src/core/api-types.js";
 import { formatNaira } from "../src/ledger/kobo.js";
 import { remittanceReport } from "../src/ledger-audit/charges.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { ledgerBalances } from "../src/storage/ledger-repository.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -22,6 +21,7 @@ import {
 import { signedUpBusiness } from "./helpers/members.js";
 import { notification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
+import { type Destination, payee, payoutTo, postPayout } from "./helpers/payouts.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
 const PASSWORD = "lagos harbour ferry at dawn 7";
@@ -32,11 +32,6 @@ const naira = (kobo: number) => formatNaira(kobo);
 // and the month's remittance report equal to the month's charge postings after a few hundred
 // seeded random movements.
 
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 const SUCCESSFUL = payee("successful");
 const FAILED = payee("failed");
 const SETTLE_MS = 2_000;
@@ -98,19 +93,8 @@ for (const dialect of DIALECTS) {
       return (paid.json() as { data: Transaction }).data;
     };
 
-    const payOut = async (
-      as: TestBusiness,
-      to: { bankCode: string; accountNumber: string },
-      amount: number,
-    ) => {
-      const response = await h.request({
-        url: `${API}/payouts`,
-        body: { amount, bankCode: to.bankCode, accountNumber: to.accountNumber },
-        as,
-        headers: { "idempotency-key": randomUUID() },
-      });
-      return response;
-    };
+    const payOut = (as: TestBusiness, to: Destination, amount: number) =>
+      postPayout(h, as, payoutTo(to, amount));
 
     const bankSettles = async () => {
       await h.services.payoutTracker.run();

@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { after, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
-import {
-  launchBrowser,
-  listenOnLoopback,
-  openRecordingPage,
-  skipWithoutBrowser as skip,
-} from "./helpers/browser.js";
+import { openRecordingPage, signInInBrowser, skipWithoutBrowser as skip } from "./helpers/browser.js";
+import { browserSuite } from "./helpers/browser-suite.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 import { signedUpOwner } from "./helpers/members.js";
 import { notification } from "./helpers/notifications.js";
@@ -21,23 +16,12 @@ const PASSWORD = "correct horse battery staple 42";
 
 for (const dialect of DIALECTS) {
   describe(`held credits in the dashboard, in a browser, on ${dialect}`, { skip }, () => {
-    let h: Harness;
-    let browser: Browser;
-    let origin: string;
-
-    before(async () => {
-      h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
-      origin = await listenOnLoopback(h.app);
-      browser = await launchBrowser();
-    });
-
-    after(async () => {
-      await browser?.close();
-      await assertLedgerInvariants(h.storage.db);
-      await h?.close();
-    });
+    // Registered before the suite's own closing: hooks run in the order they are registered.
+    after(() => assertLedgerInvariants(suite.h.storage.db));
+    const suite = browserSuite({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
 
     test("a held payment is shown held and accepted from its page", async () => {
+      const { h, browser, origin } = suite;
       const email = `owner.${dialect}@heldpay.example`;
       const user = await signedUpOwner(h.services, { businessName: "Held Pay", email, password: PASSWORD });
       const forBusiness = { businessId: user.businessId as string, businessName: "Held Pay" };
@@ -59,10 +43,7 @@ for (const dialect of DIALECTS) {
       assert.equal(transaction.status, "held");
 
       const { page } = await openRecordingPage(browser);
-      await page.goto(`${origin}/dashboard/login`);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signInInBrowser(page, origin, { email, password: PASSWORD });
       await page.getByRole("heading", { name: "Held Pay" }).waitFor();
 
       await page.goto(`${origin}/dashboard/transactions/${transaction.id}`);

@@ -1,19 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { describe, test } from "node:test";
 import { totpCode } from "../src/businesses/totp.js";
 import { CLI } from "../src/core/actor.js";
 import { DEFAULT_CHARGES } from "../src/ledger/charges.js";
 import { setChargeSchedule } from "../src/ledger-audit/charges.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
-import {
-  launchBrowser,
-  listenOnLoopback,
-  openRecordingPage,
-  skipWithoutBrowser as skip,
-} from "./helpers/browser.js";
+import { openRecordingPage, signInInBrowser, skipWithoutBrowser as skip } from "./helpers/browser.js";
+import { browserSuite } from "./helpers/browser-suite.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness, permanentInputOf, verifyBusiness } from "./helpers/harness.js";
+import { permanentInputOf, verifyBusiness } from "./helpers/harness.js";
 import { lastMail, linkIn } from "./helpers/mail-files.js";
 import { signedUpOwner } from "./helpers/members.js";
 
@@ -28,43 +23,32 @@ const MEMBER_PASSWORD = "kano market before the rains 8";
 
 for (const dialect of DIALECTS) {
   describe(`money out in the dashboard, in a browser, on ${dialect}`, { skip }, () => {
-    let h: Harness;
-    let browser: Browser;
-    let origin: string;
     // The service's clock runs ahead on demand, so each two-factor code is a step of its own.
     let offset = 0;
     const now = () => Date.now() + offset;
 
-    before(async () => {
-      h = await createHarness({
-        dialect,
-        now,
-        // The sandbox's bank finishes a payout as soon as it is asked about.
-        // A new authenticator moves no money for an hour (issue 43): the clock crosses it.
-        env: {
-          SIGN_IN_RATE_LIMIT_PER_MIN: "0",
-          SANDBOX_PAYOUT_SETTLE_MS: "0",
-          SANDBOX_PAYOUT_REVERSE_MS: "0",
-          MONEY_COOL_OFF_HOURS: "1",
-          DASHBOARD_SESSION_IDLE_MINUTES: "180",
-        },
-      });
-      origin = await listenOnLoopback(h.app);
-      browser = await launchBrowser();
-    });
-
-    after(async () => {
-      await browser?.close();
-      await h?.close();
+    const suite = browserSuite({
+      dialect,
+      now,
+      // The sandbox's bank finishes a payout as soon as it is asked about.
+      // A new authenticator moves no money for an hour (issue 43): the clock crosses it.
+      env: {
+        SIGN_IN_RATE_LIMIT_PER_MIN: "0",
+        SANDBOX_PAYOUT_SETTLE_MS: "0",
+        SANDBOX_PAYOUT_REVERSE_MS: "0",
+        MONEY_COOL_OFF_HOURS: "1",
+        DASHBOARD_SESSION_IDLE_MINUTES: "180",
+      },
     });
 
     /** What the bank's side does between two looks at a page: asked, it answers; told, it notifies. */
     async function bankCatchesUp(): Promise<void> {
-      await h.services.payoutTracker.run();
-      await h.services.bankPayoutNotices?.run();
+      await suite.h.services.payoutTracker.run();
+      await suite.h.services.bankPayoutNotices?.run();
     }
 
     test("fund in the sandbox, resolve a destination, confirm a payout with its fee, see it successful, refund a payment", async () => {
+      const { h, browser, origin } = suite;
       const email = `owner.${dialect}@kolapayouts.example`;
       const user = await signedUpOwner(h.services, {
         businessName: "Kola Payouts",
@@ -85,12 +69,7 @@ for (const dialect of DIALECTS) {
 
       const { context, page, requested, problems } = await openRecordingPage(browser);
 
-      await page.goto(`${origin}/dashboard/login`);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByLabel("Code").fill(code());
-      await page.getByRole("button", { name: "Continue" }).click();
+      await signInInBrowser(page, origin, { email, password: PASSWORD, code });
       await page.getByRole("heading", { name: "Kola Payouts" }).waitFor();
 
       // Fund the account from a sandbox account a refund can reach (the form's first choice).
@@ -194,6 +173,7 @@ for (const dialect of DIALECTS) {
     // to set it up; the new authenticator waits out its cool-off (the injected clock crosses
     // it); and someone holding the password and a recovery code cannot turn it off.
     test("a finance member is led to set up two-factor, waits out its cool-off, then pays; a recovery code turns nothing off", async () => {
+      const { h, browser, origin } = suite;
       const ownerEmail = `owner2.${dialect}@ladipayouts.example`;
       const owner = await signedUpOwner(h.services, {
         businessName: "Ladi Payouts",
@@ -215,10 +195,7 @@ for (const dialect of DIALECTS) {
       assert.ok(destination?.accountName);
 
       const { context, page, problems } = await openRecordingPage(browser);
-      await page.goto(`${origin}/dashboard/login`);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(MEMBER_PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signInInBrowser(page, origin, { email, password: MEMBER_PASSWORD });
       await page.getByRole("heading", { name: "Ladi Payouts" }).waitFor();
       const review = async () => {
         await page.goto(`${origin}/dashboard/payouts`);
@@ -265,12 +242,11 @@ for (const dialect of DIALECTS) {
 
       // The password and a recovery code sign in, and turn nothing off.
       await page.getByRole("button", { name: "Sign out" }).click();
-      await page.goto(`${origin}/dashboard/login`);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(MEMBER_PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByLabel("Code").fill(recovery[0] ?? "");
-      await page.getByRole("button", { name: "Continue" }).click();
+      await signInInBrowser(page, origin, {
+        email,
+        password: MEMBER_PASSWORD,
+        code: () => recovery[0] ?? "",
+      });
       await page.getByRole("heading", { name: "Ladi Payouts" }).waitFor();
       await page.goto(`${origin}/dashboard/security`);
       await page.getByLabel("Your password, to turn it off").fill(MEMBER_PASSWORD);

@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { describe, test } from "node:test";
 import { totpCode } from "../src/businesses/totp.js";
-import {
-  launchBrowser,
-  listenOnLoopback,
-  openRecordingPage,
-  skipWithoutBrowser as skip,
-} from "./helpers/browser.js";
+import { openRecordingPage, signInInBrowser, skipWithoutBrowser as skip } from "./helpers/browser.js";
 import { signUpInBrowser } from "./helpers/browser-sign-up.js";
+import { browserSuite } from "./helpers/browser-suite.js";
 import { DIALECTS } from "./helpers/databases.js";
-import { createHarness, type Harness } from "./helpers/harness.js";
 import { lastMail, linkIn, pathOf } from "./helpers/mail-files.js";
 import { signedUpOwner } from "./helpers/members.js";
 import { enrolAuthenticator } from "./helpers/two-factor.js";
@@ -25,21 +19,10 @@ const OPERATOR_PASSWORD = "lagos harbour ferry at dawn 7";
 
 for (const dialect of DIALECTS) {
   describe(`the team in a browser on ${dialect}`, { skip }, () => {
-    let h: Harness;
-    let browser: Browser;
-    let origin: string;
-
-    before(async () => {
-      h = await createHarness({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
-      origin = await listenOnLoopback(h.app);
-      browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await h?.close();
-    });
+    const suite = browserSuite({ dialect, env: { SIGN_IN_RATE_LIMIT_PER_MIN: "0" } });
 
     test("an invited viewer joins from the mailed link, sees no button they cannot use, and the server refuses their POST", async () => {
+      const { h, browser, origin } = suite;
       const owner = await openRecordingPage(browser);
       const ownerEmail = `owner.${dialect}@teamfoods.example`;
       const viewerEmail = `viewer.${dialect}@teamfoods.example`;
@@ -106,6 +89,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("an operator resets a user's lost two-factor from the console: confirmed, audited, the user mailed", async () => {
+      const { h, browser, origin } = suite;
       const email = `lost.${dialect}@phone.example`;
       const user = await signedUpOwner(h.services, {
         businessName: "Lost Phone Ltd",
@@ -120,12 +104,12 @@ for (const dialect of DIALECTS) {
       const operatorSecret = await enrolAuthenticator(h.services.secondFactor, created.id, OPERATOR_PASSWORD);
 
       const operator = await openRecordingPage(browser);
-      await operator.page.goto(`${origin}/admin/login`);
-      await operator.page.getByLabel("Email").fill(operatorEmail);
-      await operator.page.getByLabel("Password").fill(OPERATOR_PASSWORD);
-      await operator.page.getByRole("button", { name: "Sign in" }).click();
-      await operator.page.getByLabel("Code").fill(totpCode(operatorSecret, Date.now()));
-      await operator.page.getByRole("button", { name: "Continue" }).click();
+      await signInInBrowser(operator.page, origin, {
+        email: operatorEmail,
+        password: OPERATOR_PASSWORD,
+        code: () => totpCode(operatorSecret, Date.now()),
+        path: "/admin/login",
+      });
       await operator.page.goto(`${origin}/admin/businesses/${user.businessId}`);
       await operator.page.getByRole("heading", { name: "People" }).waitFor();
       // Without the tick the server refuses, and says why.

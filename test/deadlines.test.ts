@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { deadlinePass } from "../src/compose/server.js";
+import { deadlinePass } from "../src/compose/jobs.js";
 import type { Payout } from "../src/core/api-types.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { notification } from "./helpers/notifications.js";
+import { makePayout, payee } from "./helpers/payouts.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
 // Issue 46, item 3: the CBN's deadlines watched, on each database. A credit whose bank paid time
@@ -19,12 +18,6 @@ const HOUR = 3_600_000;
 const SETTLE_MS = 1_000;
 const REVERSE_MS = 2_000;
 const OPERATOR_PASSWORD = "deadlines are the bank's own 46";
-
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 
 interface LogLine {
   level: number;
@@ -78,17 +71,7 @@ for (const dialect of DIALECTS) {
       const line = text.split("\n").find((l) => l.startsWith(`${series} `));
       return line === undefined ? 0 : Number(line.slice(series.length + 1));
     };
-    const pay = async (outcome: string, amount: number) => {
-      const destination = payee(outcome);
-      const response = await h.request({
-        url: `${API}/payouts`,
-        body: { amount, bankCode: destination.bankCode, accountNumber: destination.accountNumber },
-        as: business,
-        headers: { "idempotency-key": randomUUID() },
-      });
-      assert.equal(response.statusCode, 202, response.body);
-      return (response.json() as { data: Payout }).data;
-    };
+    const pay = (outcome: string, amount: number) => makePayout(h, business, payee(outcome), amount);
     const status = async (id: string) => {
       const response = await h.request({ url: `${API}/payouts/${id}`, as: business });
       return (response.json() as { data: Payout }).data.status;

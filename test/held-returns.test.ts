@@ -2,22 +2,17 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Payout, Transaction } from "../src/core/api-types.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
 import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 import { notification } from "./helpers/notifications.js";
+import { payee } from "./helpers/payouts.js";
 
 // Issue 46, item 6: a held credit returned to its payer, a refund of its whole amount taken from
 // held (no fee, no limit), once; a return the bank does not make leaves the credit held again, to
 // accept or return; a held credit is not refunded as a payment is.
 
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 const SUCCESSFUL = payee("successful");
 const FAILED = payee("failed");
 const SETTLE_MS = 2_000;

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,10 +7,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Faults } from "../src/bank/faults.js";
 import type { Payout } from "../src/core/api-types.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { type BankProcess, clientKeyFiles, freePort, startBankProcess } from "./helpers/bank-process.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { type Destination, makePayout, payee } from "./helpers/payouts.js";
 
 // Issue 26, item 7: payouts with PROVIDER=http against the Virtual Bank as a process of its own,
 // over real ports, on each database. Each way a bank fails (it refuses, fails after accepting,
@@ -20,11 +19,6 @@ import { API, createHarness, customer, type Harness, type TestBusiness } from ".
 // verifies.
 
 const APP_ID = "vas-payout-app";
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 
 for (const dialect of DIALECTS) {
   describe(`payouts through the bank process on ${dialect}`, () => {
@@ -79,15 +73,8 @@ for (const dialect of DIALECTS) {
     });
 
     /** Makes a payout, then sets these faults at the bank (its name enquiry is answered), and checks until it is final. */
-    async function payOut(destination: { bankCode: string; accountNumber: string }, faults: Partial<Faults>) {
-      const response = await h.request({
-        url: `${API}/payouts`,
-        body: { amount: 100_000, bankCode: destination.bankCode, accountNumber: destination.accountNumber },
-        as: business,
-        headers: { "idempotency-key": randomUUID() },
-      });
-      assert.equal(response.statusCode, 202, response.body);
-      const payout = response.json().data as Payout;
+    async function payOut(destination: Destination, faults: Partial<Faults>) {
+      const payout = await makePayout(h, business, destination, 100_000);
       made.push(payout);
       await bank.setFaults(faults);
       return waitFor(payout.id, (p) => p.status !== "pending");

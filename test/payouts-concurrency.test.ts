@@ -4,10 +4,10 @@ import { after, before, describe, test } from "node:test";
 import { sign } from "../src/auth/signature.js";
 import { CLI } from "../src/core/actor.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { cliEnv } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { payee, payoutTo } from "./helpers/payouts.js";
 import { type ServerProcess, startServerProcess } from "./helpers/server-process.js";
 
 // Issue 26, item 3: no overdraft, ever. 100 payouts that together exceed the balance, sent at
@@ -15,7 +15,7 @@ import { type ServerProcess, startServerProcess } from "./helpers/server-process
 // 422 INSUFFICIENT_BALANCE with nothing held; `available` never went below zero (the ledger's
 // entries say so: `vas ledger verify` walks every balance they passed through).
 
-const PAYEE = SANDBOX_PAYEES.find((p) => p.outcome === "successful") ?? SANDBOX_PAYEES[0];
+const PAYEE = payee("successful");
 const FUNDED = 1_000_000; // NGN 10,000
 const AMOUNT = 100_000; // NGN 1,000, fee NGN 10: 101,000 kobo each
 const FEE = 1_000;
@@ -68,17 +68,7 @@ for (const dialect of DIALECTS) {
 
     /** POST /payouts to a real process; each its own reference (a version 1 signature covers the body only). */
     const payout = (base: string, i: number, as: TestBusiness = business) =>
-      post(
-        base,
-        "/payouts",
-        {
-          amount: AMOUNT,
-          bankCode: PAYEE?.bankCode,
-          accountNumber: PAYEE?.accountNumber,
-          reference: `race-${i}`,
-        },
-        as,
-      );
+      post(base, "/payouts", payoutTo(PAYEE, AMOUNT, { reference: `race-${i}` }), as);
 
     test("exactly those that fit are accepted; available never below zero", async () => {
       const answers = await Promise.all(

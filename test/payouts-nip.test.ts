@@ -4,10 +4,10 @@ import { after, before, describe, test } from "node:test";
 import type { Balance, Payout } from "../src/core/api-types.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
 import { PayoutTracker } from "../src/payouts/payout-tracker.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { type Destination, makePayout, payee } from "./helpers/payouts.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
 // Issue 46, items 1 and 2, over signed HTTP on both databases with the embedded Virtual Bank: a
@@ -17,11 +17,6 @@ import { signedInOperator } from "./helpers/two-factor.js";
 // needs attention in the console, with the codes seen, once in the log and the metric; a transfer
 // the bank answered is never sent again.
 
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 const SUCCESSFUL = payee("successful");
 const UNKNOWN_SUCCESSFUL = payee("unknown_successful");
 const UNKNOWN_FAILED = payee("unknown_failed");
@@ -76,16 +71,10 @@ for (const dialect of DIALECTS) {
     const balance = async () =>
       ((await h.request({ url: `${API}/balance`, as: business })).json() as { data: Balance }).data;
     /** A payout made to `destination`, then sent by the tracker as the server does at once. */
-    const made = async (destination: { bankCode: string; accountNumber: string }, amount: number) => {
-      const response = await h.request({
-        url: `${API}/payouts`,
-        body: { amount, bankCode: destination.bankCode, accountNumber: destination.accountNumber },
-        as: business,
-        headers: { "idempotency-key": randomUUID() },
-      });
-      assert.equal(response.statusCode, 202, response.body);
+    const made = async (destination: Destination, amount: number) => {
+      const payout = await makePayout(h, business, destination, amount);
       await h.services.payoutTracker.run();
-      return (response.json() as { data: Payout }).data;
+      return payout;
     };
     /** Time passes and the tracker asks again. */
     const later = async (ms: number) => {

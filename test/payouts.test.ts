@@ -5,21 +5,16 @@ import type { Balance, Payout, Transaction } from "../src/core/api-types.js";
 import { providerRejected, providerUnavailable } from "../src/errors.js";
 import { verifyLedger } from "../src/ledger-audit/verify.js";
 import { PayoutTracker } from "../src/payouts/payout-tracker.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { assertFailCode, assertValidation } from "./helpers/assertions.js";
 import { DIALECTS } from "./helpers/databases.js";
 import { API, createHarness, customer, type Harness, type TestBusiness } from "./helpers/harness.js";
+import { payee, payoutTo, postPayout } from "./helpers/payouts.js";
 
 // POST /payouts, GET /payouts and GET /payouts/{id} over signed HTTP on both databases, with the
 // embedded Virtual Bank: every refusal in the contract's order, the hold, and each destination's
 // outcome reached both ways the service learns it (the bank's notifications, the tracker's query),
 // on the ledger, which `vas ledger verify` finds clean at the end.
 
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 const SUCCESSFUL = payee("successful");
 const FAILED = payee("failed");
 const REVERSED = payee("reversed");
@@ -59,19 +54,7 @@ for (const dialect of DIALECTS) {
     }
 
     /** POST /payouts with an Idempotency-Key (null: none). */
-    const pay = (body: unknown, key: string | null = randomUUID(), as = business) =>
-      h.request({
-        url: `${API}/payouts`,
-        body,
-        as,
-        headers: key === null ? {} : { "idempotency-key": key },
-      });
-    const to = (destination: { bankCode: string; accountNumber: string }, amount: number, extra = {}) => ({
-      amount,
-      bankCode: destination.bankCode,
-      accountNumber: destination.accountNumber,
-      ...extra,
-    });
+    const pay = (body: unknown, key?: string | null, as = business) => postPayout(h, as, body, key);
     const balance = async (as = business) =>
       ((await h.request({ url: `${API}/balance`, as })).json() as { data: Balance }).data;
     const get = async (id: string) => {
@@ -100,15 +83,15 @@ for (const dialect of DIALECTS) {
       assertValidation(await pay(bad), "amount must be a whole number of kobo from 1 to 9007199254740991");
       assertValidation(await pay({ amount: 100, bankCode: "058" }), "accountNumber is required");
       assertValidation(
-        await pay(to({ bankCode: "999", accountNumber: SUCCESSFUL.accountNumber }, 100)),
+        await pay(payoutTo({ bankCode: "999", accountNumber: SUCCESSFUL.accountNumber }, 100)),
         "bankCode 999 is not a bank in GET /banks",
       );
       const typo = `${SUCCESSFUL.accountNumber.slice(0, 9)}${(Number(SUCCESSFUL.accountNumber[9]) + 1) % 10}`;
-      assert.equal((await pay(to({ bankCode: "058", accountNumber: typo }, 100))).statusCode, 400);
-      assertFailCode(await pay(to(UNRESOLVABLE, 100)), 422, "ACCOUNT_NOT_RESOLVED");
-      assertFailCode(await pay(to(SUCCESSFUL, 500_000_001)), 422, "PAYOUT_LIMIT_EXCEEDED");
+      assert.equal((await pay(payoutTo({ bankCode: "058", accountNumber: typo }, 100))).statusCode, 400);
+      assertFailCode(await pay(payoutTo(UNRESOLVABLE, 100)), 422, "ACCOUNT_NOT_RESOLVED");
+      assertFailCode(await pay(payoutTo(SUCCESSFUL, 500_000_001)), 422, "PAYOUT_LIMIT_EXCEEDED");
       const before = await balance();
-      const refused = await pay(to(SUCCESSFUL, before.available));
+      const refused = await pay(payoutTo(SUCCESSFUL, before.available));
       assertFailCode(refused, 422, "INSUFFICIENT_BALANCE");
       assert.match((refused.json() as { message: string }).message, /needs NGN/);
       assert.deepEqual(await balance(), before, "nothing held");
@@ -118,7 +101,7 @@ for (const dialect of DIALECTS) {
 
     test("a payout holds amount and fee, then the bank's success posts the hold", async () => {
       const before = await balance();
-      const payout = await made(to(SUCCESSFUL, 250_000, { narration: "Invoice 1042" }));
+      const payout = await made(payoutTo(SUCCESSFUL, 250_000, { narration: "Invoice 1042" }));
       assert.equal(payout.status, "pending");
       assert.equal(payout.fee, 1_000, "up to NGN 5,000: NGN 10");
       assert.equal(payout.accountName, SUCCESSFUL.accountName);
@@ -156,7 +139,7 @@ for (const dialect of DIALECTS) {
 
     test("a failed payout voids its hold: amount and fee back", async () => {
       const before = await balance();
-      const payout = await made(to(FAILED, 1_000_000));
+      const payout = await made(payoutTo(FAILED, 1_000_000));
       assert.equal(payout.fee, 2_500, "up to NGN 50,000: NGN 25");
       assert.equal((await balance()).available, before.available - 1_002_500);
       // Told nothing by the bank: the tracker asks it again when its next check is due.
@@ -175,7 +158,7 @@ for (const dialect of DIALECTS) {
 
     test("a reversal after success credits the amount back and keeps the fee", async () => {
       const before = await balance();
-      const payout = await made(to(REVERSED, 6_000_000));
+      const payout = await made(payoutTo(REVERSED, 6_000_000));
       assert.equal(payout.fee, 5_000, "above NGN 50,000: NGN 50");
       await bankTells(SETTLE_MS);
       assert.equal((await get(payout.id)).status, "successful");
@@ -195,7 +178,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a reference is the business's own: the same details answer the payout, others are 409", async () => {
-      const body = to(SUCCESSFUL, 10_000, { reference: "inv-7" });
+      const body = payoutTo(SUCCESSFUL, 10_000, { reference: "inv-7" });
       const first = await made(body);
       assert.equal(first.reference, "inv-7");
       const again = await made(body);
@@ -214,11 +197,11 @@ for (const dialect of DIALECTS) {
     test("a key limited to other addresses cannot pay out; from a listed one it can", async () => {
       await h.services.payoutSettings.setKeyPayoutIps(business.keyId, "203.0.113.7, 10.0.0.0/8");
       try {
-        const refused = await pay(to(SUCCESSFUL, 1_000, { reference: "away" }));
+        const refused = await pay(payoutTo(SUCCESSFUL, 1_000, { reference: "away" }));
         assertFailCode(refused, 403, "PAYOUT_IP_NOT_ALLOWED");
         assert.match(refused.json().message, /127\.0\.0\.1 is not one of them/);
         await h.services.payoutSettings.setKeyPayoutIps(business.keyId, "127.0.0.0/8");
-        assert.equal((await pay(to(SUCCESSFUL, 1_000, { reference: "home" }))).statusCode, 202);
+        assert.equal((await pay(payoutTo(SUCCESSFUL, 1_000, { reference: "home" }))).statusCode, 202);
       } finally {
         await h.services.payoutSettings.setKeyPayoutIps(business.keyId, null);
       }
@@ -226,7 +209,7 @@ for (const dialect of DIALECTS) {
 
     test("a retried request with its Idempotency-Key is answered once, one payout made", async () => {
       const key = randomUUID();
-      const body = to(SUCCESSFUL, 20_000);
+      const body = payoutTo(SUCCESSFUL, 20_000);
       const first = await pay(body, key);
       const second = await pay(body, key);
       assert.equal(first.statusCode, 202);
@@ -239,7 +222,7 @@ for (const dialect of DIALECTS) {
       assert.equal(today.statusCode, 200);
       await h.services.payoutSettings.setLimits(business.businessId, { dailyLimit: 1_000_000 });
       try {
-        const refused = await pay(to(SUCCESSFUL, 900_000));
+        const refused = await pay(payoutTo(SUCCESSFUL, 900_000));
         assertFailCode(refused, 422, "PAYOUT_LIMIT_EXCEEDED");
         assert.match((refused.json() as { message: string }).message, /daily limit of NGN 10,000\.00/);
       } finally {
@@ -279,7 +262,7 @@ for (const dialect of DIALECTS) {
     });
 
     test("a bank that cannot answer leaves a payout pending, asked again later, never failed", async () => {
-      const payout = (await pay(to(SUCCESSFUL, 30_000))).json().data as Payout;
+      const payout = (await pay(payoutTo(SUCCESSFUL, 30_000))).json().data as Payout;
       let queries = 0;
       let transfers = 0;
       const unreachable = new PayoutTracker({

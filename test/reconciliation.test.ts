@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { sql } from "kysely";
 import type { VasApiError } from "../src/client/index.js";
-import { logReport } from "../src/compose/server.js";
+import { logReport } from "../src/compose/jobs.js";
 import { CLI } from "../src/core/actor.js";
 import { lagosDate, lagosDayWindow } from "../src/core/lagos-time.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";

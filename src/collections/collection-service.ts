@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { CBN_TIER_LIMITS, type TierLimits, tierCheck } from "../accounts/tiers.js";
+import { CBN_TIER_LIMITS, type TierLimits } from "../accounts/tiers.js";
 import { type Clock, isoNow } from "../clock.js";
 import type { ForBusiness } from "../core/actor.js";
 import type { Balance, SandboxTransferInput, Transaction } from "../core/api-types.js";
@@ -13,13 +13,10 @@ import {
   transferConflict,
   validationFailed,
 } from "../errors.js";
-import { eventToWrite } from "../events/outbox.js";
 import { type FeeSchedule, MAX_BASIS_POINTS } from "../ledger/fees.js";
-import { postHeldArrival } from "../ledger/held.js";
 import { LEDGER_ACCOUNT_KINDS } from "../ledger/kinds.js";
-import type { AccountFound, TransferPosting, TransferWrites } from "../ledger/ledger-port.js";
+import type { TransferWrites } from "../ledger/ledger-port.js";
 import type { ConflictInput, TransactionRecord } from "../ledger/ledger-records.js";
-import { postTransfer } from "../ledger/posting.js";
 import type { TransferNotification } from "../providers/transfer-notification.js";
 import { sandboxNotification } from "../providers/virtual-bank.js";
 import { updateFeeSchedule } from "../storage/business-repository.js";
@@ -28,30 +25,18 @@ import type { Executor } from "../storage/executor.js";
 import { ledgerBalances, ledgerBalancesAt } from "../storage/ledger-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
 import { writeTransaction } from "../storage/transactions.js";
-import { accept, beyondLimitRefusal, CURRENCY, mismatchOf } from "./acceptance.js";
+import { CURRENCY } from "./acceptance.js";
+import {
+  type CreditRules,
+  decideCredit,
+  type PaymentVariance,
+  type ReceivedTransfer,
+} from "./credit-decision.js";
 import { DeclinedCredit, recordDeclined } from "./declined.js";
 import { listTransactions, type TransactionPage, transactionView, viewsOf } from "./transaction-listing.js";
 import { type BalanceQuery, parseNotification, TRANSACTION_ID, type TransactionQuery } from "./validation.js";
 
-export type { Balance, Transaction, TransactionPage };
-
-/** What ingesting a notification did: recorded it now, or found it recorded already. */
-export interface ReceivedTransfer {
-  transaction: Transaction;
-  duplicate: boolean;
-  /**
-   * When it was recorded now into an account that expects an amount: the expected amount, the
-   * total paid with this transfer and the variance (paid − expected: negative while short), in
-   * kobo, for the `payment.received` event. Null otherwise.
-   */
-  payment: PaymentVariance | null;
-}
-
-export interface PaymentVariance {
-  expectedAmount: number;
-  amountPaid: number;
-  variance: number;
-}
+export type { Balance, PaymentVariance, ReceivedTransfer, Transaction, TransactionPage };
 
 export interface CollectionServiceOptions {
   storage: Storage;
@@ -85,10 +70,15 @@ const sandboxOff = () =>
 /** Inbound transfers: the one ingestion path, the ledger postings, and what a business reads of them. */
 export class CollectionService {
   private readonly now: Clock;
+  private readonly rules: CreditRules;
   private readonly conflictListeners: Array<(conflict: ConflictInput) => void> = [];
 
   constructor(private readonly options: CollectionServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.rules = {
+      maxTransferKobo: options.maxTransferKobo,
+      tierLimits: options.tierLimits ?? CBN_TIER_LIMITS,
+    };
   }
 
   /**
@@ -174,127 +164,11 @@ export class CollectionService {
         ledgerKinds: LEDGER_ACCOUNT_KINDS,
         post: (found) => {
           if (payee !== undefined && found?.account.business_id !== payee) throw accountNotFound();
-          return this.post(transfer, found);
+          return decideCredit(transfer, found, this.now(), this.rules);
         },
       },
       unit,
     );
-  }
-
-  /**
-   * The acceptance rules, then the transfer's transaction, ledger entries and event, from what
-   * storage read under its locks (so the clock is read there too). Synchronous: on SQLite it
-   * runs inside the write.
-   */
-  private post(
-    transfer: TransferNotification,
-    found: AccountFound | undefined,
-  ): TransferPosting<ReceivedTransfer> {
-    const now = this.now();
-    const { account, ledger } = accept(transfer, found, now, this.options.maxTransferKobo);
-    const businessId = account.business_id;
-    // The account's own rules (issue 46, item 6), where the expected amount's always were (before
-    // the tier's limits): a credit they do not take is declined, or held; a held one is still
-    // checked against the tier's limits below (it did reach the account).
-    const mismatch = mismatchOf(transfer, account);
-    if (mismatch && account.on_mismatch !== "hold")
-      throw new DeclinedCredit(mismatch.code, mismatch.message, businessId);
-    // The account's row is held (storage's lock): what it received today and in total cannot
-    // move under this check, so two credits racing each other are checked one after the other.
-    const { broken, day, onDay } = tierCheck(
-      this.options.tierLimits ?? CBN_TIER_LIMITS,
-      Number(account.tier),
-      transfer.amount,
-      {
-        total: Number(account.total_received),
-        day: account.received_day,
-        onDay: Number(account.received_on_day),
-      },
-      now,
-    );
-    if (broken) throw new DeclinedCredit(broken.code, broken.message, businessId);
-    const nowIso = new Date(now).toISOString();
-    // The business's ledger rows are held, so its transfers take turns: the ordinal follows its
-    // last transaction, and so does the recording time, which never goes back within a business
-    // (several processes' clocks may), so a time range is an ordinal range.
-    const { last, heads } = ledger;
-    const ordinal = (last?.ordinal ?? 0) + 1;
-    const createdAt = last !== undefined && last.created_at > nowIso ? last.created_at : nowIso;
-    const id = `txn_${randomUUID().replaceAll("-", "")}`;
-    const posted = mismatch
-      ? postHeldArrival(heads, { transactionId: id, amount: transfer.amount, createdAt, received: 0 })
-      : postTransfer(heads, {
-          transactionId: id,
-          amount: transfer.amount,
-          schedule: ledger.fee,
-          charges: ledger.charges,
-          createdAt,
-          received: Number(account.total_received),
-        });
-    if ("beyondLimit" in posted) throw beyondLimitRefusal(transfer, posted.beyondLimit);
-    const { fee, charges, entries } = posted;
-    const row: TransactionRecord = {
-      id,
-      business_id: businessId,
-      account_id: account.id,
-      account_number: transfer.accountNumber,
-      ordinal,
-      account_ordinal: Number(account.transfer_count) + 1,
-      session_id: transfer.sessionId,
-      amount: transfer.amount,
-      fee,
-      vat: charges.vat,
-      stamp_duty: charges.stampDuty,
-      net_amount: transfer.amount - fee - charges.vat - charges.stampDuty,
-      currency: transfer.currency,
-      balance_after: posted.available,
-      payer_name: transfer.payer.name,
-      payer_account_number: transfer.payer.accountNumber,
-      payer_bank_name: transfer.payer.bankName,
-      payer_bank_code: transfer.payer.bankCode ?? null,
-      narration: transfer.narration,
-      status: mismatch ? "held" : "successful",
-      value_at: transfer.paidAt,
-      created_at: createdAt,
-    };
-    const expected = account.expected_amount === null ? null : Number(account.expected_amount);
-    // What counts as received: the transfer's whole amount, before the fee; a held credit only
-    // once it is accepted.
-    const paid = Number(account.total_received) + (mismatch ? 0 : transfer.amount);
-    const payment =
-      expected === null || mismatch
-        ? null
-        : { expectedAmount: expected, amountPaid: paid, variance: paid - expected };
-    const transaction = transactionView(row);
-    const event = eventToWrite(
-      mismatch
-        ? {
-            businessId,
-            type: "payment.held",
-            accountNumber: transfer.accountNumber,
-            data: { ...transaction, reason: { code: mismatch.code, message: mismatch.message } },
-          }
-        : {
-            businessId,
-            type: "payment.received",
-            accountNumber: transfer.accountNumber,
-            data: { ...transaction, payment },
-          },
-      createdAt,
-    );
-    return {
-      transaction: row,
-      entries,
-      heads: heads.values(),
-      event,
-      accountTotals: {
-        total_received: paid,
-        transfer_count: Number(account.transfer_count) + 1,
-        received_day: day,
-        received_on_day: onDay,
-      },
-      result: { transaction, duplicate: false, payment },
-    };
   }
 
   /**

@@ -67,19 +67,21 @@ export function postHoldLegs(amount: number, fee: number, charges: Charges = NO_
   return balanced(legs);
 }
 
-/** The bank did not pay: the whole hold, fee and charges included, back to available. */
+/**
+ * The bank did not pay: the whole hold, fee and charges included, back to where it came from. The
+ * hold's legs turned: each sign flipped, in the reverse order (pending first, as it was last).
+ */
 export function voidHoldLegs(
   amount: number,
   fee: number,
   charges: Charges = NO_CHARGE,
   source: HoldSource = "available",
 ): Leg[] {
-  checkKobo(amount, fee, charges);
-  const held = heldFor(amount, fee, charges);
-  return balanced([
-    { kind: "pending", amount: -held },
-    { kind: source, amount: held },
-  ]);
+  return balanced(
+    holdLegs(amount, fee, charges, source)
+      .map((leg) => ({ kind: leg.kind, amount: -leg.amount }))
+      .reverse(),
+  );
 }
 
 /** A paid payout sent back by the receiving bank: the amount back to available; the fee stays earned. */

@@ -8,28 +8,28 @@ import type {
   IssuedVirtualAccount,
   VirtualAccountRequest,
 } from "./account-provider.js";
-import { type BankDirectory, SANDBOX_BANKS, SANDBOX_PAYEES } from "./bank-directory.js";
+import { type BankDirectory, SANDBOX_BANKS } from "./bank-directory.js";
 import type { BankStatement, StatementPage, StatementWindow } from "./bank-statement.js";
-import { DEFAULT_NIP_READING, NIP_CODES, type NipReading, nipSessionId } from "./nip.js";
+import { DEFAULT_NIP_READING, type NipReading } from "./nip.js";
 import { nubanFromSerial, SERIAL_SPACE } from "./nuban.js";
 import {
   type BankPayoutState,
   type BankTransferAnswer,
   type PayoutRail,
   readTransferAnswer,
-  SANDBOX_FAILURE_REASON,
-  SANDBOX_REVERSAL_REASON,
   type TransferOutRequest,
 } from "./payout-rail.js";
 import { SerialPermutation } from "./serial-permutation.js";
 import type { TransferNotification } from "./transfer-notification.js";
-import { embeddedStatement } from "./virtual-bank-statement.js";
 import {
-  type BankAccountRecord,
-  type BankPayoutRecord,
-  payoutStatusAt,
-  type VirtualBankStore,
-} from "./virtual-bank-store.js";
+  DEFAULT_PAYOUT_DELAYS,
+  type PayoutDelays,
+  payoutAnswer,
+  sandboxPayee,
+  sandboxPayoutRecord,
+} from "./virtual-bank-payouts.js";
+import { embeddedStatement } from "./virtual-bank-statement.js";
+import type { BankAccountRecord, BankPayoutRecord, VirtualBankStore } from "./virtual-bank-store.js";
 
 /** The name the Virtual Bank gives itself: the specification's `bankName`. */
 export const VIRTUAL_BANK_NAME = "Virtual Bank";
@@ -75,13 +75,6 @@ export interface VirtualBankOptions {
   /** How the service reads the NIP codes it answers (NIP_UNKNOWN_CODES): it is the service's rail too. */
   nipReading?: NipReading;
 }
-
-export interface PayoutDelays {
-  settleMs: number;
-  reverseMs: number;
-}
-
-export const DEFAULT_PAYOUT_DELAYS: PayoutDelays = { settleMs: 2_000, reverseMs: 10_000 };
 
 /**
  * The embedded account provider. Account numbers are valid NUBANs whose serials come from a
@@ -160,8 +153,7 @@ export class VirtualBank
 
   /** Only the sandbox's destination accounts have a name here (bank-directory.ts). */
   async resolveAccount(bankCode: string, accountNumber: string): Promise<string | undefined> {
-    const payee = SANDBOX_PAYEES.find((p) => p.bankCode === bankCode && p.accountNumber === accountNumber);
-    return payee?.accountName ?? undefined;
+    return sandboxPayee(bankCode, accountNumber)?.accountName ?? undefined;
   }
 
   /**
@@ -175,28 +167,14 @@ export class VirtualBank
 
   /** The transfer as the bank answers it, before the service reads it (the Virtual Bank server answers this). */
   async sendTransfer(request: TransferOutRequest): Promise<BankTransferAnswer> {
-    const payee = SANDBOX_PAYEES.find(
-      (p) => p.bankCode === request.bankCode && p.accountNumber === request.accountNumber,
+    const recorded = await this.options.store.recordPayoutOnce(
+      sandboxPayoutRecord(
+        request,
+        this.options.institutionCode,
+        (this.options.now ?? Date.now)(),
+        this.options.payoutDelays ?? DEFAULT_PAYOUT_DELAYS,
+      ),
     );
-    if (!payee || payee.outcome === "unresolvable") {
-      throw providerRejected(`no account ${request.accountNumber} at bank ${request.bankCode}`);
-    }
-    const now = (this.options.now ?? Date.now)();
-    const delays = this.options.payoutDelays ?? DEFAULT_PAYOUT_DELAYS;
-    const settles = now + delays.settleMs;
-    const recorded = await this.options.store.recordPayoutOnce({
-      reference: request.reference,
-      bankCode: request.bankCode,
-      accountNumber: request.accountNumber,
-      accountName: request.accountName,
-      amount: request.amount,
-      outcome: payee.outcome,
-      sessionId: nipSessionId(this.options.institutionCode, now),
-      acceptedAt: new Date(now).toISOString(),
-      settlesAt: new Date(settles).toISOString(),
-      reversesAt: payee.outcome === "reversed" ? new Date(settles + delays.reverseMs).toISOString() : null,
-      notified: "pending",
-    });
     return this.answerOf(recorded, "transfer");
   }
 
@@ -236,34 +214,9 @@ export class VirtualBank
     return due.length;
   }
 
-  /**
-   * A transfer out's answer now, as the bank gives it to a transfer, a status query or a
-   * notification: its status, the NIP code and the bank's reason. Before it settles, an
-   * `unknown_*` destination answers a NIP timeout (FAILED 97 to the transfer, PENDING 01 to a
-   * query); any other is in progress (PENDING 09).
-   */
+  /** A transfer out's answer now, as the bank gives it (virtual-bank-payouts.ts). */
   answerOf(record: BankPayoutRecord, asked: "transfer" | "query" | "notification"): BankTransferAnswer {
-    const status = payoutStatusAt(record, new Date((this.options.now ?? Date.now)()).toISOString());
-    const unknown = record.outcome === "unknown_successful" || record.outcome === "unknown_failed";
-    const answer = (bankStatus: BankTransferAnswer["bankStatus"], code: string, reason: string | null) => ({
-      reference: record.reference,
-      bankStatus,
-      code,
-      sessionId: record.sessionId,
-      reason,
-    });
-    if (status === "pending") {
-      if (!unknown) return answer("pending", "09", null);
-      return asked === "transfer"
-        ? answer("failed", "97", NIP_CODES["97"]?.meaning ?? null)
-        : answer("pending", "01", null);
-    }
-    if (status === "failed") {
-      return record.outcome === "unknown_failed"
-        ? answer("failed", "25", NIP_CODES["25"]?.meaning ?? null)
-        : answer("failed", "06", payoutReason(status));
-    }
-    return answer(status, "00", payoutReason(status));
+    return payoutAnswer(record, asked, (this.options.now ?? Date.now)());
   }
 
   /** The service's reading of the bank's answer (providers/nip.ts). */
@@ -343,10 +296,6 @@ export function sandboxNotification(payment: SandboxPayment): TransferNotificati
     paidAt: payment.paidAt,
   };
 }
-
-/** The sandbox's reason for a status: why it failed or came back; null otherwise. */
-export const payoutReason = (status: BankPayoutState["status"]) =>
-  status === "failed" ? SANDBOX_FAILURE_REASON : status === "reversed" ? SANDBOX_REVERSAL_REASON : null;
 
 const issued = (record: BankAccountRecord): IssuedVirtualAccount => ({
   accountNumber: record.accountNumber,

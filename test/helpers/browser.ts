@@ -59,3 +59,31 @@ export async function openRecordingPage(browser: Browser): Promise<RecordingPage
   });
   return { context, page, requested, problems };
 }
+
+/** Who signs in, and where. */
+export interface BrowserSignIn {
+  email: string;
+  password: string;
+  /** The second factor, when the account asks for one: called once the page asks (a code is of its moment). */
+  code?: () => string;
+  /** The sign-in page: the dashboard's (default) or the console's, `/admin/login`. */
+  path?: string;
+}
+
+/**
+ * Signs in as a person does: the sign-in page, the email and the password, the button, then the
+ * second factor's code when one is given. Where the page lands is the caller's to check.
+ */
+export async function signInInBrowser(
+  page: Page,
+  origin: string,
+  { email, password, code, path = "/dashboard/login" }: BrowserSignIn,
+): Promise<void> {
+  await page.goto(`${origin}${path}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  if (code === undefined) return;
+  await page.getByLabel("Code").fill(code());
+  await page.getByRole("button", { name: "Continue" }).click();
+}

@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from "kysely";
+import { transferLookups } from "../postgres/transfer-lookups.js";
 import { POSTINGS_FUNCTION } from "../postgres/transfer-posting.js";
 
 // Issue 46, item 4: the charges the operator collects for the state (ledger/charges.ts).
@@ -19,89 +20,6 @@ const CHARGE_COLUMNS = `,
   c.stamp_duty_on_payouts as charge_stamp_duty_on_payouts,
   c.stamp_duty_on_credits as charge_stamp_duty_on_credits`;
 const CHARGE_JOIN = "\n  cross join charge_schedule c";
-
-/** vas_transfer_lookups as 0039 made it, with the schedule's columns and join when given. */
-const lookups = (
-  columns: string,
-  join: string,
-) => `create or replace function vas_transfer_lookups(p_session_ids text[], p_account_numbers text[]) returns text
-language plpgsql volatile as $$
-declare
-  v_existing jsonb;
-  v_found jsonb;
-  v_heads jsonb;
-  v_last jsonb;
-  v_business text;
-begin
-  if cardinality(p_session_ids) = 1 then
-    perform pg_advisory_xact_lock(hashtextextended('vas:session:' || p_session_ids[1], 0));
-    select to_jsonb(t) into v_existing from transactions t where t.session_id = p_session_ids[1];
-    if v_existing is not null then
-      return jsonb_build_object('existing', jsonb_build_array(v_existing), 'found', '[]'::jsonb,
-        'heads', '[]'::jsonb, 'last', '[]'::jsonb)::text;
-    end if;
-    select to_jsonb(f) into v_found from (
-      select a.*, n.account_number as looked_up_number, n.retired_at as number_retired_at,
-        b.fee_basis_points, b.fee_cap_kobo${columns}
-      from account_numbers n
-      join accounts a on a.id = n.account_id
-      join businesses b on b.id = a.business_id${join}
-      where n.account_number = p_account_numbers[1]
-      for update of a
-    ) f;
-    if v_found is null then
-      return jsonb_build_object('existing', '[]'::jsonb, 'found', '[]'::jsonb,
-        'heads', '[]'::jsonb, 'last', '[]'::jsonb)::text;
-    end if;
-    v_business := v_found->>'business_id';
-    select coalesce(jsonb_agg(to_jsonb(h) order by h.id), '[]'::jsonb) into v_heads from (
-      select l.id, l.business_id, l.kind, l.balance, l.entry_count, l.last_hash
-      from ledger_accounts l
-      where l.business_id = v_business
-      order by l.id
-      for update
-    ) h;
-    select coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) into v_last from (
-      select t.business_id, t.ordinal, t.created_at from transactions t
-      where t.business_id = v_business
-      order by t.ordinal desc limit 1
-    ) x;
-    return jsonb_build_object('existing', '[]'::jsonb, 'found', jsonb_build_array(v_found),
-      'heads', v_heads, 'last', v_last)::text;
-  end if;
-  perform pg_advisory_xact_lock(k) from (
-    select distinct hashtextextended('vas:session:' || s, 0) as k from unnest(p_session_ids) as s order by k
-  ) as sessions;
-  select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) into v_existing
-  from transactions t where t.session_id = any(p_session_ids);
-  select coalesce(jsonb_agg(to_jsonb(f)), '[]'::jsonb) into v_found from (
-    select a.*, n.account_number as looked_up_number, n.retired_at as number_retired_at,
-      b.fee_basis_points, b.fee_cap_kobo${columns}
-    from account_numbers n
-    join accounts a on a.id = n.account_id
-    join businesses b on b.id = a.business_id${join}
-    where n.account_number = any(p_account_numbers)
-    order by a.id
-    for update of a
-  ) f;
-  select coalesce(jsonb_agg(to_jsonb(h) order by h.id), '[]'::jsonb) into v_heads from (
-    select l.id, l.business_id, l.kind, l.balance, l.entry_count, l.last_hash
-    from ledger_accounts l
-    where l.business_id in (select f->>'business_id' from jsonb_array_elements(v_found) as f)
-    order by l.id
-    for update
-  ) h;
-  select coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) into v_last from (
-    select b.id as business_id, t.ordinal, t.created_at
-    from (select distinct f->>'business_id' as id from jsonb_array_elements(v_found) as f) b
-    cross join lateral (
-      select t.ordinal, t.created_at from transactions t
-      where t.business_id = b.id order by t.ordinal desc limit 1
-    ) t
-  ) x;
-  return jsonb_build_object('existing', v_existing, 'found', v_found, 'heads', v_heads, 'last', v_last)::text;
-end
-$$`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -141,14 +59,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       on conflict do nothing`.execute(db);
   }
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql.raw(lookups(CHARGE_COLUMNS, CHARGE_JOIN)).execute(db);
+  await sql.raw(transferLookups(CHARGE_COLUMNS, CHARGE_JOIN)).execute(db);
   await sql`drop function vas_post_transfers`.execute(db);
   await sql.raw(POSTINGS_FUNCTION.create).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql.raw(lookups("", "")).execute(db);
+    await sql.raw(transferLookups("", "")).execute(db);
   }
   for (const kind of ["stamp_duty_payable", "vat_payable"]) {
     await sql`delete from ledger_accounts where kind = ${kind} and entry_count = 0`.execute(db);
