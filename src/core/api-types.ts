@@ -31,6 +31,7 @@ export const EVENT_TYPES = [
   "account.reissued",
   "account.deactivated",
   "account.reactivated",
+  "account.updated",
   "endpoint.disabled",
   "endpoint.enabled",
   "payout.successful",
@@ -259,7 +260,7 @@ export interface Delivery {
 /** Something that happened to the business's accounts or money. */
 export interface Event {
   id: string;
-  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint). */
+  /** `payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` when the account expects an amount, else `null`), `account.expired` (data: the account as listed), `account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, `reissuedAt`), `account.deactivated`, `account.reactivated` and `account.updated` (its `allowedPayers` or `onMismatch` changed) (data: the account's detail), `endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, `reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank reverses), `payment.held` (data: the transaction, `held`, with `reason` `{code, message}`: a credit its account's rules do not take, under `onMismatch: hold`), `payment.accepted` (data: the transaction, `successful`, with the fee taken at its acceptance), `payment.returned` (data: the transaction, `returned`, and the `refund` payout that returns it), `webhook.test` (sent on request to one endpoint). */
   type: EventType;
   /** 1, 2, 3... per business, without gaps, in the order the changes committed. */
   sequence: number;
