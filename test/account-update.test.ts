@@ -174,6 +174,24 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await updatedEvents(number), []);
     });
 
+    test("credits racing the change: each taken under the rules before or after it, never anything else", async () => {
+      const number = await open();
+      const credits = Array.from({ length: 12 }, (_, i) => pay(number, 100 + i, STRANGER));
+      const change = patch(number, { allowedPayers: [{ name: "Ada Obi" }] });
+      const answers = await Promise.all(credits);
+      assert.equal((await change).statusCode, 200);
+      let taken = 0;
+      for (const answer of answers) {
+        if (answer.statusCode === 201) taken += answer.json().data.amount;
+        else {
+          assert.equal(answer.statusCode, 422, answer.body);
+          assert.equal(answer.json().error.code, "PAYER_NOT_ALLOWED");
+        }
+      }
+      assert.equal((await get(`/account/${number}`)).totalReceived, taken, "exactly the ones taken");
+      assert.equal((await pay(number, 1, STRANGER)).statusCode, 422, "after it, the new rules");
+    });
+
     test("another business's account, an unknown and a retired number are 404 ACCOUNT_NOT_FOUND", async () => {
       const body = { allowedPayers: [{ name: "Ada Obi" }] };
       const email = `retire.${dialect}@example.com`;
