@@ -168,5 +168,47 @@ for (const dialect of DIALECTS) {
         code: "TRANSACTION_NOT_FOUND",
       });
     });
+
+    // Issue 46, item 6: who may pay in, changed after the account was generated.
+    test("updateAccount: the next credit from anyone else is held, then anyone may pay again", async () => {
+      const account = await client.generateAccount({
+        name: "Bola Ade",
+        email: "sdk.update@example.com",
+        bvn: "22345678901",
+      });
+      const stranger = { payerName: "Chidi Eze", payerAccountNumber: "0987654321", payerBankCode: "044" };
+      const held = await client.updateAccount(account.accountNumber, {
+        allowedPayers: [{ accountNumber: "0123456789", bankCode: "058" }],
+        onMismatch: "hold",
+      });
+      assert.deepEqual(held, await client.getAccount(account.accountNumber));
+      assert.deepEqual(
+        [held.allowedPayers, held.onMismatch],
+        [[{ accountNumber: "0123456789", bankCode: "058" }], "hold"],
+      );
+      const kept = await client.sandbox.transfer({
+        accountNumber: account.accountNumber,
+        amount: 900,
+        ...stranger,
+      });
+      assert.equal(kept.status, "held");
+      const anyone = await client.updateAccount(account.accountNumber, { allowedPayers: null });
+      assert.deepEqual([anyone.allowedPayers, anyone.onMismatch], [null, "hold"]);
+      const paid = await client.sandbox.transfer({
+        accountNumber: account.accountNumber,
+        amount: 800,
+        ...stranger,
+      });
+      assert.equal(paid.status, "successful");
+      await assert.rejects(client.updateAccount(account.accountNumber, {}), (error) => {
+        assert.ok(error instanceof VasApiError);
+        assert.deepEqual([error.status, error.code], [400, "VALIDATION_FAILED"]);
+        assert.match(error.message, /send allowedPayers, onMismatch or both/);
+        return true;
+      });
+      await assert.rejects(client.updateAccount("0000000000", { onMismatch: "decline" }), {
+        code: "ACCOUNT_NOT_FOUND",
+      });
+    });
   });
 }

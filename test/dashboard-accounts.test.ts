@@ -235,6 +235,105 @@ for (const dialect of DIALECTS) {
       assert.equal(paid.transaction.amount, 10_000);
     });
 
+    // Issue 46, item 6: who may pay in, changed from the account's page as PATCH changes it.
+    test("who may pay in: one payer a line, the policy, every problem by its line; audited", async () => {
+      const { client, issue } = await signedIn();
+      const number = numberIn(
+        (
+          await issue({
+            kind: "permanent",
+            name: "Femi Ojo",
+            email: customerEmail(),
+            identityType: "bvn",
+            identityNumber: BVN,
+          })
+        ).headers.location,
+      ) as string;
+      const send = async (form: Record<string, string>) => {
+        const { token } = await client.get(`/dashboard/accounts/${number}`);
+        return client.post(`/dashboard/accounts/${number}/payers`, { _csrf: token ?? "", ...form });
+      };
+      const shown = await client.get(`/dashboard/accounts/${number}`);
+      assert.match(shown.response.body, /Anyone may pay into this account/);
+      assert.match(
+        shown.response.body,
+        /<input type="radio" id="onMismatch" name="onMismatch" value="decline" checked>/,
+      );
+
+      const refused = await send({ allowedPayers: "12345 058\r\nNgozi Okafor\r\n!!!", onMismatch: "keep" });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.match(
+        refused.body,
+        /id="allowedPayers-error">Who may pay in: line 1: an account is its 10-digit number, then its bank&#39;s code \(3 to 6 digits\), like 0123456789 058; line 3: a name is at most 200 characters, with a letter or a digit</,
+      );
+      assert.match(
+        refused.body,
+        /id="onMismatch-error">Choose what becomes of a payment from anyone else: decline it or hold it</,
+      );
+      assert.match(refused.body, /2 fields need a change/);
+      assert.match(refused.body, />12345 058\r?\nNgozi Okafor\r?\n!!!<\/textarea>/, "what was typed is kept");
+      const unchanged = await h.services.lifecycle.get(business, number);
+      assert.deepEqual([unchanged.allowedPayers, unchanged.onMismatch], [null, "decline"]);
+      const tooMany = await send({
+        allowedPayers: Array.from({ length: 21 }, (_, i) => `Payer Number${i}`).join("\n"),
+        onMismatch: "hold",
+      });
+      assert.equal(tooMany.statusCode, 400);
+      assert.match(tooMany.body, /at most 20 payers, one a line \(21 given\)/);
+
+      const saved = await send({ allowedPayers: "0123456789 058\n\n  Ngozi Okafor  \n", onMismatch: "hold" });
+      assert.equal(saved.statusCode, 303, saved.body);
+      assert.equal(saved.headers.location, `/dashboard/accounts/${number}?done=payers`);
+      const account = await h.services.lifecycle.get(business, number);
+      assert.deepEqual(account.allowedPayers, [
+        { accountNumber: "0123456789", bankCode: "058" },
+        { name: "Ngozi Okafor" },
+      ]);
+      assert.equal(account.onMismatch, "hold");
+      const page = await client.get(String(saved.headers.location));
+      assert.match(page.response.body, /Who may pay in is saved: it applies from the next payment/);
+      assert.match(page.response.body, /a payment from anyone else is held until you accept or return it/);
+      assert.match(page.response.body, /Account 0123456789 at the bank with code 058/);
+      assert.match(
+        page.response.body,
+        />0123456789 058\nNgozi Okafor<\/textarea>/,
+        "the form holds the rules now",
+      );
+      const held = await h.services.collections.sandboxTransfer(business, {
+        accountNumber: number,
+        amount: 10_000,
+        payerName: "Chidi Eze",
+      });
+      assert.equal(held.transaction.status, "held", "the next payment from anyone else");
+
+      const anyone = await send({ allowedPayers: "", onMismatch: "decline" });
+      assert.equal(anyone.statusCode, 303);
+      assert.equal((await h.services.lifecycle.get(business, number)).allowedPayers, null);
+      const security = await client.get("/dashboard/security");
+      const audited = security.response.body.match(
+        new RegExp(`Who may pay into an account changed: ${number}`, "g"),
+      );
+      assert.equal(audited?.length, 2, "each change in the activity, with the account's number");
+
+      const stranger = `stranger.${dialect}@elsewhere.example`;
+      const { business: elsewhere } = await signedUpBusiness(h.services, {
+        businessName: "Elsewhere Foods",
+        email: stranger,
+        password: PASSWORD,
+      });
+      await verifyBusiness(h.services, elsewhere.businessId);
+      const other = pageClient(h.app);
+      assert.equal((await other.signIn("/dashboard", stranger, PASSWORD)).statusCode, 303);
+      const { token } = await other.get("/dashboard/accounts");
+      const theirs = await other.post(`/dashboard/accounts/${number}/payers`, {
+        _csrf: token ?? "",
+        allowedPayers: "Ada Obi",
+        onMismatch: "hold",
+      });
+      assert.equal(theirs.statusCode, 404, "another business's account");
+      assert.equal((await h.services.lifecycle.get(business, number)).allowedPayers, null, "untouched");
+    });
+
     // Issue 43, item 1: the rule is the domain's, so the form refuses as the API does, and the
     // database refuses a number for such a business even when asked directly.
     test("a business not verified, or suspended, issues no number from the form", async () => {

@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
       );
       assertValidation(
         await get("/events?type=payment.sent"),
-        "type must be one of payment.received, account.expired, account.reissued, account.deactivated, account.reactivated, endpoint.disabled, endpoint.enabled, payout.successful, payout.failed, payout.reversed, refund.successful, refund.failed, settlement.successful, settlement.failed, settlement_account.updated, payment.declined, payment.held, payment.accepted, payment.returned, payment.blocked, payment.released, webhook.test",
+        "type must be one of payment.received, account.expired, account.reissued, account.deactivated, account.reactivated, account.updated, endpoint.disabled, endpoint.enabled, payout.successful, payout.failed, payout.reversed, refund.successful, refund.failed, settlement.successful, settlement.failed, settlement_account.updated, payment.declined, payment.held, payment.accepted, payment.returned, payment.blocked, payment.released, webhook.test",
       );
     });
 

@@ -137,8 +137,15 @@ for (const dialect of DIALECTS) {
       const temporary = (await post(TEMPORARY, customer())).json().data.accountNumber as string;
       const get = (url: string) => h.request({ url: `${API}${url}`, as: business });
       const checks: Array<
-        [method: "get" | "post" | "head", path: string, response: LightMyRequestResponse, status: number]
+        [
+          method: "get" | "post" | "head" | "patch",
+          path: string,
+          response: LightMyRequestResponse,
+          status: number,
+        ]
       > = [];
+      const patch = (url: string, body: unknown) =>
+        h.request({ method: "PATCH", url: `${API}${url}`, body, as: business });
       const paid = await post(SANDBOX, { accountNumber: number, amount: 150_000 });
       checks.push(["post", SANDBOX, paid, 201]);
       checks.push([
@@ -151,6 +158,19 @@ for (const dialect of DIALECTS) {
       checks.push(["post", SANDBOX, await post(SANDBOX, { accountNumber: number, amount: 1.5 }), 400]);
       checks.push(["get", ACCOUNT, await get(`/account/${number}`), 200]);
       checks.push(["get", ACCOUNT, await get("/account/0000000000"), 404]);
+      checks.push([
+        "patch",
+        ACCOUNT,
+        await patch(`/account/${temporary}`, { allowedPayers: [{ name: "Ada Obi" }] }),
+        200,
+      ]);
+      checks.push([
+        "patch",
+        ACCOUNT,
+        await patch(`/account/${number}`, { allowedPayers: null, extra: 1 }),
+        400,
+      ]);
+      checks.push(["patch", ACCOUNT, await patch("/account/0000000000", { onMismatch: "hold" }), 404]);
       checks.push(["post", `${ACCOUNT}/deactivate`, await post(`/account/${number}/deactivate`, ""), 200]);
       checks.push(["post", `${ACCOUNT}/reactivate`, await post(`/account/${number}/reactivate`, "{}"), 200]);
       checks.push([

@@ -72,6 +72,8 @@ for (const dialect of DIALECTS) {
         ["post", "/webhooks/{id}/recover", {}],
         ["post", "/payouts", { bankCode: PAYEE.bankCode, accountNumber: PAYEE.accountNumber }],
         ["post", "/transactions/{id}/refund", {}],
+        // Last: who may pay in, fuzzed, may decline the sandbox transfers above.
+        ["patch", "/account/{accountNumber}", {}],
       ] as const;
 
     const send = (method: "post" | "patch", path: string, body: unknown) => {

@@ -46,6 +46,16 @@ await client.GET("/account/list", { params: { query: { page: 2, limit: 50 } } })
 await client.HEAD("/account/list");
 const failed = permanent.error?.error;
 export const code: string | undefined = typeof failed === "object" ? failed.code : undefined;
+// Who may pay in, changed: null lets anyone pay.
+const updated = await client.PATCH("/account/{accountNumber}", {
+  params: { path: { accountNumber: "0184421779" } },
+  body: { allowedPayers: [{ accountNumber: "0123456789", bankCode: "058" }, { name: "Ada Obi" }], onMismatch: "hold" },
+});
+export const policy: "decline" | "hold" | undefined = updated.data?.data.onMismatch;
+await client.PATCH("/account/{accountNumber}", {
+  params: { path: { accountNumber: "0184421779" } },
+  body: { allowedPayers: null },
+});
 `,
   },
   "missing-name.ts": {

@@ -32,11 +32,12 @@ import { accountsDueExpiredEvent, markExpiredEvent } from "../storage/event-repo
 import type { Executor } from "../storage/executor.js";
 import { writeTransaction } from "../storage/transactions.js";
 import { accountSummary } from "./account-service.js";
+import { applyAccountUpdate } from "./account-update.js";
 import { allowedPayersOf } from "./allowed-payers.js";
 import { paymentProgress } from "./amount-policy.js";
 import { checkIdentity, fingerprint, LABEL } from "./identity-check.js";
 import { identityTier, type Tier } from "./tiers.js";
-import { accountNumberSchema, type Identity } from "./validation.js";
+import { type AccountUpdate, accountNumberSchema, type Identity } from "./validation.js";
 
 export type { AccountDetail };
 
@@ -163,6 +164,12 @@ export class AccountLifecycle {
       },
       unit,
     );
+  }
+
+  /** Changes who may pay into a permanent or temporary account, and what a mismatch becomes (account-update.ts). */
+  update(business: ForBusiness, _actor: Actor, number: string, update: AccountUpdate, unit?: UnitOfWork) {
+    const context = { ...this.options, now: this.now, detail: (row: AccountRecord) => this.detail(row) };
+    return applyAccountUpdate(context, business, parseNumber(number), update, unit);
   }
 
   /**

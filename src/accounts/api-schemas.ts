@@ -235,6 +235,34 @@ export const identityRequestSchema = z
     examples: [{ nin: "32345678901" }],
   });
 
+/** Body of PATCH /account/{accountNumber} (issue 46, item 6), as sent: who may pay in, the policy, or both. */
+export const accountUpdateRequestSchema = z
+  .strictObject({
+    allowedPayers: allowedPayersSchema
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          `Who may pay into the account from the next credit on, replacing the list it has: 1 to ${MAX_ALLOWED_PAYERS} ` +
+          "payers, each an account (`{accountNumber, bankCode}`) or a name (`{name}`), as at generate. `null`: " +
+          "anyone may pay. Absent: the list stays as it is.",
+        examples: [[{ accountNumber: "0123456789", bankCode: "058" }, { name: "Ada Obi" }]],
+      }),
+    onMismatch: onMismatchSchema.optional().meta({
+      description:
+        "What a credit from a payer not in `allowedPayers`, or one the `expectedAmount`'s policy refuses, " +
+        "becomes from the next credit on: `decline` or `hold`, as at generate (not `null`). Absent: it stays as it is.",
+      examples: ["hold"],
+    }),
+  })
+  .meta({
+    description:
+      "What to change: `allowedPayers`, `onMismatch` or both (at least one); any other field is refused " +
+      "(400 `VALIDATION_FAILED`, naming it), so that a misspelt field is not silently left as it was.",
+    minProperties: 1,
+    examples: [{ allowedPayers: [{ name: "Ada Obi" }], onMismatch: "hold" }, { allowedPayers: null }],
+  });
+
 /**
  * Query parameters of GET /account/list. The server reads them with parseListQuery (decimal
  * digits only, leading zeros allowed); these schemas state the same bounds.

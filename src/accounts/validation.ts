@@ -7,7 +7,7 @@ import {
   ON_MISMATCH,
   type OnMismatch,
 } from "../core/api-types.js";
-import { type Body, emailSchema, FirstSent, fields, isSent, parsedBy } from "../core/validation.js";
+import { type Body, check, emailSchema, FirstSent, fields, isSent, parsedBy } from "../core/validation.js";
 import { displayNameSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
 import { DEFAULT_MAX_TRANSFER_KOBO, koboSchema } from "../ledger/kobo.js";
@@ -58,19 +58,33 @@ export interface Identity {
 export const MAX_ALLOWED_PAYERS = 20;
 const PAYERS_RULE = `allowedPayers must be a list of 1 to ${MAX_ALLOWED_PAYERS} payers, each {accountNumber, bankCode} or {name}`;
 
+const PAYER_SHAPE = "allowedPayers: each payer is {accountNumber, bankCode} or {name}, nothing else";
+const PAYER_NUMBER = "allowedPayers: an accountNumber must be a string of exactly 10 digits";
+const PAYER_BANK = "allowedPayers: a bankCode must be a string of 3 to 6 digits (the bank's CBN code)";
+const PAYER_NAME = `allowedPayers: a name must be a string of at most ${MAX_NAME_LENGTH} characters with a letter or a digit`;
+
 /** A payer an account takes credits from: its account (10 digits) at a bank (its CBN code), or a name. */
-export const allowedPayerSchema = z.union([
-  z.strictObject({
-    accountNumber: z.string().regex(/^\d{10}$/),
-    bankCode: z.string().regex(/^\d{3,6}$/),
-  }),
-  z.strictObject({
-    name: z
-      .string()
-      .max(MAX_NAME_LENGTH)
-      .regex(/[\p{L}\p{N}]/u),
-  }),
-]);
+export const allowedPayerSchema = z.union(
+  [
+    z.strictObject(
+      {
+        accountNumber: z.string({ error: PAYER_NUMBER }).regex(/^\d{10}$/, { error: PAYER_NUMBER }),
+        bankCode: z.string({ error: PAYER_BANK }).regex(/^\d{3,6}$/, { error: PAYER_BANK }),
+      },
+      { error: PAYER_SHAPE },
+    ),
+    z.strictObject(
+      {
+        name: z
+          .string({ error: PAYER_NAME })
+          .max(MAX_NAME_LENGTH, { error: PAYER_NAME })
+          .regex(/[\p{L}\p{N}]/u, { error: PAYER_NAME }),
+      },
+      { error: PAYER_SHAPE },
+    ),
+  ],
+  { error: PAYER_SHAPE },
+);
 
 /** `allowedPayers`: who may pay in (absent or null: anyone). */
 export const allowedPayersSchema = z
@@ -201,3 +215,37 @@ export const temporaryInput = (maxTransferKobo = DEFAULT_MAX_TRANSFER_KOBO) =>
 export const parseIdentityInput = (body: Body): Identity =>
   identityOf(fields(body, { identity: IDENTITY }).identity);
 export const identityInput = parsedBy(parseIdentityInput);
+
+/** PATCH /account/{accountNumber} (issue 46, item 6): what is sent changes, what is absent stays. */
+export interface AccountUpdate {
+  /** Who may pay in from the next credit on; null: anyone. */
+  allowedPayers?: AllowedPayer[] | null;
+  onMismatch?: OnMismatch;
+}
+
+/** The fields an account's update may send; nothing else. */
+export const UPDATABLE_FIELDS = ["allowedPayers", "onMismatch"] as const;
+const NOTHING_TO_CHANGE = "send allowedPayers, onMismatch or both";
+
+/**
+ * An update's body: only the fields it may change (any other is refused, so that a misspelt field
+ * is not silently left as it was), at least one of them; `allowedPayers` a list or null (anyone),
+ * `onMismatch` one of its values (not null: it has no "unset").
+ */
+export const parseAccountUpdate = (body: Body): AccountUpdate => {
+  const stranger = Object.keys(body).find(
+    (field) => !(UPDATABLE_FIELDS as readonly string[]).includes(field),
+  );
+  if (stranger !== undefined) {
+    const named = /^[A-Za-z0-9_.-]{1,40}$/.test(stranger) ? stranger : "this field";
+    throw validationFailed(`${named} cannot be changed: ${NOTHING_TO_CHANGE}`);
+  }
+  const update: AccountUpdate = {};
+  if (Object.hasOwn(body, "allowedPayers"))
+    update.allowedPayers =
+      body.allowedPayers === null ? null : check(allowedPayersSchema, body.allowedPayers);
+  if (Object.hasOwn(body, "onMismatch")) update.onMismatch = check(onMismatchSchema, body.onMismatch);
+  if (Object.keys(update).length === 0) throw validationFailed(`nothing to change: ${NOTHING_TO_CHANGE}`);
+  return update;
+};
+export const accountUpdateInput = parsedBy(parseAccountUpdate);

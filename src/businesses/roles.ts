@@ -23,7 +23,7 @@ export type Permission =
   | "webhooks"
   /** Accounts: issue, re-issue, deactivate and reactivate. */
   | "accounts"
-  /** Payments in: find a payment at the bank, the sandbox's simulated transfer. */
+  /** Payments in: find a payment at the bank, who may pay into an account, the sandbox's simulated transfer. */
   | "collections"
   /** Payouts, refunds, the settlement account, schedule and settling now. */
   | "money"

@@ -73,6 +73,12 @@ export interface CustomerInput {
 /** The identity an account lacks (POST /account/:accountNumber/identity): its BVN or its NIN. */
 export type IdentityInput = { bvn: string } | { nin: string };
 
+/** What PATCH /account/:accountNumber changes (at least one): absent stays; `allowedPayers: null` lets anyone pay. */
+export interface AccountUpdateInput {
+  allowedPayers?: AllowedPayer[] | null;
+  onMismatch?: OnMismatch;
+}
+
 export interface AccountPage {
   data: AccountSummary[];
   pagination: Pagination;
@@ -111,6 +117,12 @@ export interface VasClient extends MoneyOutClient {
   accounts(query?: { limit?: number }): AsyncIterableIterator<AccountSummary>;
   /** GET /account/:accountNumber: the account, its status and what it has received. */
   getAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
+  /** PATCH /account/:accountNumber: who may pay in and what a credit from anyone else becomes, from the next credit on. */
+  updateAccount(
+    accountNumber: string,
+    update: AccountUpdateInput,
+    options?: RequestOptions,
+  ): Promise<AccountDetail>;
   /** POST /account/:accountNumber/deactivate: the account stops taking payments. */
   deactivateAccount(accountNumber: string, options?: RequestOptions): Promise<AccountDetail>;
   /** POST /account/:accountNumber/reactivate: the account takes payments again. */
@@ -216,6 +228,11 @@ export function createClient(options: ClientOptions): VasClient {
     async getAccount(accountNumber, requestOptions) {
       return (
         await call<{ data: AccountDetail }>("GET", accountPath(accountNumber), undefined, requestOptions)
+      ).data;
+    },
+    async updateAccount(accountNumber, update, requestOptions) {
+      return (
+        await call<{ data: AccountDetail }>("PATCH", accountPath(accountNumber), update, requestOptions)
       ).data;
     },
     async deactivateAccount(accountNumber, requestOptions) {

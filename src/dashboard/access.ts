@@ -65,6 +65,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /accounts/new": "accounts",
   "POST /accounts/:number/deactivate": "accounts",
   "POST /accounts/:number/reactivate": "accounts",
+  "POST /accounts/:number/payers": "collections",
   "GET /transactions": "read",
   "GET /transactions/export": "read",
   "POST /transactions/find": "collections",

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { nameSchema, permanentInput, temporaryInput } from "../accounts/validation.js";
+import { accountUpdateInput, nameSchema, permanentInput, temporaryInput } from "../accounts/validation.js";
 import { AMOUNT_POLICIES } from "../core/api-types.js";
 import { checkForm, digitsField, emailField, labelled } from "../core/form-fields.js";
 import { check } from "../core/validation.js";
@@ -8,11 +8,12 @@ import { formatNaira } from "../ledger/kobo.js";
 import { actingFor } from "./business-scope.js";
 import { type DashboardDependencies, doneRedirect, type Form, page } from "./kit.js";
 import { accountData, nairaToKobo } from "./money-pages.js";
+import { payersBody } from "./payer-lines.js";
 import { refusal, signedIn } from "./sign-in.js";
 
 // Accounts from the dashboard (issue 28, item 9): issue a permanent or a temporary account, as
 // the API's POST /account/generate and /account/generate/temporary do (the same rules, the same
-// bank), and stop or restart a permanent one taking payments.
+// bank), stop or restart a permanent one taking payments, and change who may pay into one.
 
 const IDENTITY_LABELS = { bvn: "BVN", nin: "NIN" } as const;
 /** Why an unverified business issues no number yet, by where its verification stands. */
@@ -116,6 +117,32 @@ export function accountPages(pages: FastifyInstance, deps: DashboardDependencies
       return doneRedirect(reply, `/dashboard/accounts/${encodeURIComponent(number)}`, `${change}d`);
     });
   }
+
+  // Who may pay in and what a payment from anyone else becomes (issue 46, item 6): the API's
+  // PATCH /account/{number}, its rules applied to what the form's lines say.
+  pages.post("/accounts/:number/payers", async (request, reply) => {
+    const session = signedIn(request);
+    const forBusiness = await actingFor(deps.businesses, session.businessId);
+    const { number } = request.params as { number: string };
+    const form = request.body as Form;
+    let update: ReturnType<typeof payersBody>;
+    try {
+      update = payersBody(form);
+      // The API's own rule on what the lines became, so the form takes only what PATCH takes.
+      await deps.lifecycle.update(forBusiness, session.actor, number, check(accountUpdateInput, update));
+    } catch (error) {
+      // Another business's account (or none) is the dashboard's 404, as on every form.
+      const data = await accountData(deps, forBusiness, number, "1");
+      const typed = { allowedPayers: form.allowedPayers ?? "", onMismatch: form.onMismatch ?? "" };
+      return refusal(reply, error, "account", { ...data, payersFailed: true, payersForm: typed });
+    }
+    await deps.users.record(session.actor, forBusiness.businessId, "account.updated", {
+      accountNumber: number,
+      allowedPayers: update.allowedPayers,
+      onMismatch: update.onMismatch,
+    });
+    return doneRedirect(reply, `/dashboard/accounts/${encodeURIComponent(number)}`, "payers");
+  });
 }
 
 /**

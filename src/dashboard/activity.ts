@@ -44,6 +44,7 @@ const WHAT: Readonly<Record<string, string>> = {
   "account.reissued": "Account re-issued: a new number for its customer",
   "account.deactivated": "Account deactivated",
   "account.reactivated": "Account reactivated",
+  "account.updated": "Who may pay into an account changed",
   "refund.confirmed": "Two-factor code given for a refund",
   "refund.code_failed": "Refund not sent: the two-factor code was wrong",
   "payouts.api_on": "Payouts through the API turned on",

@@ -169,6 +169,7 @@ export const ACCOUNT_NOTICES: Record<string, string> = {
   deactivated:
     "The account is deactivated: transfers to it are refused (the bank is told) until it is reactivated.",
   reactivated: "The account is reactivated: it takes payments again.",
+  payers: "Who may pay in is saved: it applies from the next payment into the account.",
 };
 
 /** A list page's filter form as its query: empty fields mean "any", and the page size is the page's. */

@@ -36,7 +36,7 @@ const PERMISSION_LABELS: Record<(typeof PERMISSIONS)[number], string> = {
   keys: "API keys",
   webhooks: "Webhooks and redelivery",
   accounts: "Issue, deactivate and reactivate accounts",
-  collections: "Find a payment at the bank; the sandbox's simulated transfer",
+  collections: "Find a payment at the bank; who may pay into an account; the sandbox's simulated transfer",
   money: "Payouts, refunds and settlements",
   business: "The business's details for verification",
   members: "Invite, change and remove members",

@@ -17,6 +17,8 @@ export const eventTypeSchema = z
     "account.reissued",
     "account.deactivated",
     "account.reactivated",
+    // Issue 46, item 6: who may pay in, changed (PATCH /account/{accountNumber}).
+    "account.updated",
     "endpoint.disabled",
     "endpoint.enabled",
     "payout.successful",
@@ -43,7 +45,8 @@ export const eventTypeSchema = z
       "`payment.received` (data: the transaction, with `payment` `{expectedAmount, amountPaid, variance}` " +
       "when the account expects an amount, else `null`), `account.expired` (data: the account as listed), " +
       "`account.reissued` (data: `email`, `previousAccountNumber`, `accountNumber`, `accountName`, `bankName`, " +
-      "`reissuedAt`), `account.deactivated` and `account.reactivated` (data: the account's detail), " +
+      "`reissuedAt`), `account.deactivated`, `account.reactivated` and `account.updated` (its `allowedPayers` or " +
+      "`onMismatch` changed) (data: the account's detail), " +
       "`endpoint.disabled` and `endpoint.enabled` (data: the webhook endpoint, to the business's other " +
       "endpoints), `payment.declined` (data: `accountNumber`, `amount`, `currency`, `sessionId`, `payer`, " +
       "`reason` `{code, message}`, `declinedAt`: a credit refused at the notification, which the bank " +

@@ -7,6 +7,7 @@ import {
   temporaryAccountSchema,
 } from "../accounts/answer-schemas.js";
 import {
+  accountUpdateRequestSchema,
   identityRequestSchema,
   permanentRequestSchema,
   temporaryRequestSchema,
@@ -94,6 +95,7 @@ export const Schemas = {
   PermanentAccountRequest: permanentRequestSchema,
   TemporaryAccountRequest: temporaryRequestSchema,
   IdentityRequest: identityRequestSchema,
+  AccountUpdateRequest: accountUpdateRequestSchema,
   PermanentAccount: permanentAccountSchema,
   TemporaryAccount: temporaryAccountSchema,
   AccountSummary: accountSummarySchema,

@@ -1,11 +1,13 @@
 import type { FastifyContextConfig, preValidationAsyncHookHandler } from "fastify";
 import type { z } from "zod";
 import type { Caller } from "../auth/authenticator.js";
+import type { Actor } from "../core/actor.js";
+import type { AccountDetail } from "../core/api-types.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { type Body, parsedBy } from "../core/validation.js";
 import { ErrorCode } from "../errors.js";
-import { callerOf } from "./authenticate.js";
-import { type ContractScope, ID_PARAMS } from "./contract-validation.js";
+import { actorOf, callerOf } from "./authenticate.js";
+import { ACCOUNT_NUMBER_PARAMS, type ContractScope, ID_PARAMS } from "./contract-validation.js";
 import {
   answersOf,
   EVERYWHERE,
@@ -22,9 +24,9 @@ import {
 } from "./openapi-components.js";
 import { answerOnce } from "./request-guard.js";
 
-// What the signed write operations (webhooks, events, sandbox transfers) share: their OpenAPI
-// shape (signed, answered once per request and Idempotency-Key, JSON bodies) and how a route
-// runs one.
+// What the signed write operations (webhooks, events, sandbox transfers, an account's update)
+// share: their OpenAPI shape (signed, answered once per request and Idempotency-Key, JSON bodies)
+// and how a route runs one.
 
 export const ENDPOINT_ID_PARAMETER = pathParameter(
   "id",
@@ -48,7 +50,7 @@ export interface WriteOperation {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Webhooks" | "Events" | "Sandbox" | "Collections";
+  tag: "Accounts" | "Webhooks" | "Events" | "Sandbox" | "Collections";
   pathParameter?: unknown;
   /** The request body's component schema, if it takes one. */
   requestBody?: { schema: z.ZodType; required: boolean };
@@ -150,6 +152,41 @@ export function writeRoute<B extends z.ZodType<unknown, Body>, T>(
         reply,
         (unit) => work(id, input, callerOf(request), unit),
         (result) => ({ statusCode: status, body: { status: "success", data: data(result) } }),
+      );
+    },
+  });
+}
+
+/**
+ * Registers a write on one of the business's accounts (`contract`'s path names :accountNumber):
+ * its body read by `body`, `work` run as one unit of work on the path's number, and the account
+ * it answers sent as 200 and stored for replays.
+ */
+export function accountWriteRoute<B extends z.ZodType<unknown, Body>>(
+  app: ContractScope,
+  contract: RouteContract,
+  body: B,
+  work: (
+    business: Caller,
+    actor: Actor,
+    accountNumber: string,
+    input: z.output<B>,
+    unit: UnitOfWork,
+  ) => Promise<AccountDetail>,
+): void {
+  app.route({
+    method: contract.method.toUpperCase() as "POST" | "PATCH",
+    url: contract.path,
+    schema: { params: ACCOUNT_NUMBER_PARAMS, body, response: answersOf(contract) },
+    handler: async (request, reply) => {
+      const { accountNumber } = request.params as { accountNumber: string };
+      // What the contract returned; the type provider cannot name a generic schema's output.
+      const input = request.body as z.output<B>;
+      return answerOnce<AccountDetail>(
+        request,
+        reply,
+        (unit) => work(callerOf(request), actorOf(request), accountNumber, input, unit),
+        (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
       );
     },
   });

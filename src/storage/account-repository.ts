@@ -1,4 +1,6 @@
 import { sql } from "kysely";
+import { allowedPayersColumn } from "../core/allowed-payers-column.js";
+import type { AllowedPayer, OnMismatch } from "../core/api-types.js";
 import { isUniqueViolationOf } from "./errors.js";
 import type { Executor } from "./executor.js";
 
@@ -57,6 +59,38 @@ export async function setKycLevel(
     .where("business_id", "=", businessId)
     .execute();
   return true;
+}
+
+/**
+ * Who may pay into an account and what a mismatch becomes (issue 46, item 6), each written only
+ * when given. True when either differed: an account already as asked is not written. The WHERE is
+ * judged on the row as committed (on PostgreSQL the UPDATE waits for a concurrent one's row lock).
+ */
+export async function setPayerRules(
+  db: Executor,
+  id: string,
+  rules: { allowedPayers?: readonly AllowedPayer[] | null; onMismatch?: OnMismatch; updatedAt: string },
+): Promise<boolean> {
+  const allowed = rules.allowedPayers === undefined ? undefined : allowedPayersColumn(rules.allowedPayers);
+  const result = await db
+    .updateTable("accounts")
+    .set({
+      ...(allowed === undefined ? {} : { allowed_payers: allowed }),
+      ...(rules.onMismatch === undefined ? {} : { on_mismatch: rules.onMismatch }),
+      updated_at: rules.updatedAt,
+    })
+    .where("id", "=", id)
+    .where((eb) =>
+      eb.or([
+        // A list is never "" (it holds a payer at least), so "" stands for "anyone" here.
+        ...(allowed === undefined
+          ? []
+          : [eb(eb.fn.coalesce("allowed_payers", sql.lit("")), "<>", allowed ?? "")]),
+        ...(rules.onMismatch === undefined ? [] : [eb("on_mismatch", "<>", rules.onMismatch)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** An account deactivated (at that time) or reactivated (null), given in the domain's names. */

@@ -1,12 +1,9 @@
-import type { AccountDetail } from "../../accounts/account-lifecycle.js";
 import { identityInput } from "../../accounts/validation.js";
 import { ErrorCode } from "../../errors.js";
 import type { ApiServices } from "../../web/domain-services.js";
 import { Schemas } from "../answers.js";
-import { actorOf, callerOf } from "../authenticate.js";
-import { ACCOUNT_NUMBER_PARAMS, type ContractScope } from "../contract-validation.js";
+import type { ContractScope } from "../contract-validation.js";
 import {
-  answersOf,
   failure,
   GENERATE_FAILURES,
   headers,
@@ -16,7 +13,7 @@ import {
   type RouteContract,
   STORAGE_UNAVAILABLE,
 } from "../openapi-components.js";
-import { answerOnce } from "../request-guard.js";
+import { accountWriteRoute } from "../write-operations.js";
 
 // A lifecycle operation's signing, tags, parameters and 404, with a body and answers of its own.
 const LIFECYCLE = lifecycleOperation(
@@ -59,22 +56,7 @@ export const contract = {
 
 /** POST /account/:accountNumber/identity: 200 with the account and its tier. */
 export function register(app: ContractScope, { lifecycle }: ApiServices): void {
-  app.post(
-    contract.path,
-    { schema: { params: ACCOUNT_NUMBER_PARAMS, body: identityInput, response: answersOf(contract) } },
-    async (request, reply) =>
-      answerOnce<AccountDetail>(
-        request,
-        reply,
-        (unit) =>
-          lifecycle.addIdentity(
-            callerOf(request),
-            actorOf(request),
-            request.params.accountNumber,
-            request.body,
-            unit,
-          ),
-        (account) => ({ statusCode: 200, body: { status: "success", data: account } }),
-      ),
+  accountWriteRoute(app, contract, identityInput, (business, actor, number, identity, unit) =>
+    lifecycle.addIdentity(business, actor, number, identity, unit),
   );
 }

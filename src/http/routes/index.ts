@@ -36,6 +36,7 @@ import * as rotateWebhookSecret from "./rotate-webhook-secret.js";
 import * as sandboxPayoutAccounts from "./sandbox-payout-accounts.js";
 import * as sandboxTransfer from "./sandbox-transfer.js";
 import * as testWebhook from "./test-webhook.js";
+import * as updateAccount from "./update-account.js";
 import * as updateWebhook from "./update-webhook.js";
 
 /** One signed operation of the API: its contract (the OpenAPI operation) and how the app serves it. */
@@ -53,6 +54,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   generateTemporary,
   listAccounts,
   getAccount,
+  updateAccount,
   deactivateAccount,
   reactivateAccount,
   addIdentity,
