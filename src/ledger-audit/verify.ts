@@ -1,5 +1,3 @@
-import type { PayoutStatus } from "../core/api-types.js";
-import { ledgerEffect, PHASES_OF_STATUS } from "../ledger/holds.js";
 import { type LedgerAccountKind, NON_NEGATIVE_KINDS } from "../ledger/kinds.js";
 import { entryHash, GENESIS_HASH } from "../ledger/posting.js";
 import { blockTotals } from "../storage/credit-block-repository.js";
@@ -16,14 +14,11 @@ import {
   transactionTotals,
   unbalancedTransactions,
 } from "../storage/ledger-audit.js";
-import {
-  entriesWithoutPosting,
-  payoutPostingsToVerify,
-  payoutTotals,
-  unbalancedPayoutPostings,
-} from "../storage/payout-audit.js";
+import { payoutTotals } from "../storage/payout-audit.js";
+import { readInSnapshot } from "../storage/snapshot.js";
 import { CHECKPOINT_KEY_SETTING, checkpointProblem } from "./checkpoint.js";
 import { verifyHeldCredits } from "./held-credits.js";
+import { payoutEffects, verifyPayoutPostings } from "./payout-checks.js";
 
 // `vas ledger verify`: recompute the ledger from its entries and say where anything stored
 // disagrees. Every balance is recomputed from entries, every chain rehashed, every transaction
@@ -67,7 +62,12 @@ export interface VerifyOptions {
 }
 
 /** Verifies the whole ledger, or one business's part of it. */
-export async function verifyLedger(db: Executor, options: VerifyOptions = {}): Promise<VerifyReport> {
+export function verifyLedger(db: Executor, options: VerifyOptions = {}): Promise<VerifyReport> {
+  // One snapshot: a payout settling or a transfer landing while it reads is not a drift.
+  return readInSnapshot(db, (snapshot) => verifyAt(snapshot, options));
+}
+
+async function verifyAt(db: Executor, options: VerifyOptions): Promise<VerifyReport> {
   const { businessId, checkpointKey } = options;
   const found = new Findings();
   const accounts = await ledgerAccountsToVerify(db, businessId);
@@ -188,7 +188,7 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     if (row && Number(row.max_ordinal) !== Number(row.count))
       found.add(where, `${row.count} transactions but the highest ordinal is ${row.max_ordinal}`);
   }
-  await verifyPayoutPostings(db, found, businessId);
+  await verifyPayoutPostings(db, (where, problem) => found.add(where, problem), businessId);
   const withHeld = accounts
     .filter((account) => account.kind === "held")
     .map((account) => account.business_id);
@@ -208,70 +208,6 @@ export async function verifyLedger(db: Executor, options: VerifyOptions = {}): P
     drifts: found.drifts,
     moreDrifts: found.more,
   };
-}
-
-/**
- * What payouts left on each business's ledger accounts, by what the ledger must show of each status
- * (ledger/holds.ts): their postings' legs, summed.
- */
-function payoutEffects(
-  rows: ReadonlyArray<{
-    business_id: string;
-    status: PayoutStatus;
-    source?: string | null;
-    amount: number;
-    fee: number;
-    vat: number;
-    stamp_duty: number;
-  }>,
-) {
-  const effects = new Map<string, Map<LedgerAccountKind, number>>();
-  for (const row of rows) {
-    // A status no payout can have is reported with its postings (verifyPayoutPostings).
-    if (!(row.status in PHASES_OF_STATUS)) continue;
-    const effect = effects.get(row.business_id) ?? new Map<LedgerAccountKind, number>();
-    const charges = { vat: Number(row.vat), stampDuty: Number(row.stamp_duty) };
-    const source = row.source === "held" ? "held" : "available";
-    for (const [kind, kobo] of ledgerEffect(
-      row.status,
-      Number(row.amount),
-      Number(row.fee),
-      charges,
-      source,
-    )) {
-      effect.set(kind, (effect.get(kind) ?? 0) + kobo);
-    }
-    effects.set(row.business_id, effect);
-  }
-  return effects;
-}
-
-/** Every payout's postings match its status; every posting balances; every entry has a posting. */
-async function verifyPayoutPostings(db: Executor, found: Findings, businessId?: string): Promise<void> {
-  const phases = new Map<string, { status: string; phases: string[] }>();
-  for (const row of await payoutPostingsToVerify(db, businessId)) {
-    const payout = phases.get(row.id) ?? { status: row.status, phases: [] };
-    if (row.phase !== null) payout.phases.push(row.phase);
-    phases.set(row.id, payout);
-  }
-  for (const [id, { status, phases: had }] of phases) {
-    const expected = PHASES_OF_STATUS[status as PayoutStatus] ?? [];
-    if (had.join(",") !== expected.join(","))
-      found.add(
-        `payout ${id}`,
-        `it is ${status} but its postings are [${had.join(", ")}], not [${expected.join(", ")}]`,
-      );
-  }
-  for (const row of await unbalancedPayoutPostings(db, businessId)) {
-    const problem = Number(row.entries) === 0 ? "has no entries" : `entries sum to ${row.sum}, not 0`;
-    found.add(`payout posting ${row.id}`, problem);
-  }
-  for (const entry of await entriesWithoutPosting(db, businessId)) {
-    found.add(
-      `entry ${entry.ledger_account_id}#${entry.sequence}`,
-      `its posting ${entry.transaction_id} is neither a transaction nor a payout's posting`,
-    );
-  }
 }
 
 /**

@@ -17,8 +17,8 @@ export const LEDGER_COMMANDS: readonly Command[] = [
       "chain, every transaction's sum (zero), each business's totals against its transactions, and",
       "each account's running totals, and every checkpoint (its MAC, and its entry still in the chain).",
       "Prints every drift, where and what; exit 1 when there is any.",
-      "Read-only; safe on a live database (a verify of a busy business may see a transfer land midway",
-      "and report it: run it again).",
+      "Read-only, in one snapshot of the database: safe on a live database, where what lands while it",
+      "reads is not a drift.",
     ],
     run: async (args, { io, services }) => {
       const { values, positionals: rest } = parse(args, {
