@@ -46,6 +46,13 @@ async function main(): Promise<void> {
     );
   }
   if (migrated.length > 0) log.info({ migrations: migrated }, "database migrated");
+  // A new installation charges nothing until the operator says so (docs/ledger.md, Charges): say so.
+  const charges = await server.services.charges.schedule();
+  if (charges.vatBasisPoints === 0 && !charges.stampDutyOnPayouts && !charges.stampDutyOnCredits) {
+    log.warn(
+      "No VAT or stamp duty is collected: the charges schedule is off, as a new installation starts. `vas charges set --defaults` collects the law's (VAT 7.5 % of fees, NGN 50 stamp duty on payouts of NGN 10,000 and more); see docs/ledger.md, Charges.",
+    );
+  }
   // Without SMTP_URL (development), mail is written to files: say where, so its links can be followed.
   if (config.mail.transport.kind === "files") {
     log.info(

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
 import type { Payout, Transaction } from "../src/core/api-types.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { assertFailCode } from "./helpers/assertions.js";
+import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
 import {
   API,
@@ -48,9 +49,11 @@ for (const dialect of DIALECTS) {
     let accountNumber: string;
     let operator: ReturnType<typeof pageClient>;
     let operatorId: string;
+    const masterKey = randomBytes(32);
     before(async () => {
       h = await createHarness({
         dialect,
+        masterKey,
         now: () => clock,
         env: { SANDBOX_PAYOUT_SETTLE_MS: String(SETTLE_MS), SIGN_IN_RATE_LIMIT_PER_MIN: "0" },
       });
@@ -295,6 +298,32 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(refused.statusCode, 403);
       assert.deepEqual(await h.services.creditBlocks.ofCredit(business.businessId, paid.id), []);
+    });
+
+    test("the CLI blocks by session id, lists, returns, and refuses what the console refuses", async () => {
+      const env = cliEnv(h, masterKey);
+      const paid = await credit(4_000);
+      const blocked = await runVas(
+        ["credits", "block", paid.sessionId, "--reason", "Recall 9001", "--json"],
+        env,
+      );
+      assert.equal(blocked.code, 0, blocked.stderr);
+      const block = JSON.parse(blocked.stdout) as { id: string; amount: number; state: string };
+      assert.deepEqual([block.amount, block.state], [4_000, "blocked"]);
+      assert.equal((await audited("credit.blocked", block.id))[0]?.actor_type, "cli");
+      const listed = await runVas(["credits", "blocks", "--business", business.businessId], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, new RegExp(block.id));
+      const returned = await runVas(["credits", "return", block.id], env);
+      assert.equal(returned.code, 0, returned.stderr);
+      assert.match(returned.stdout, /Returning NGN 40\.00 to the payer: refund po_[0-9a-f]{32}, pending/);
+      assert.equal((await blockOf(paid.id)).state, "returned");
+      const again = await runVas(["credits", "release", block.id], env);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /no longer stands: it was returned/);
+      const usage = await runVas(["credits", "block", paid.id], env);
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /--reason is required/);
     });
 
     test("the business sees a block on its payment's page, and cannot refund what it holds", async () => {

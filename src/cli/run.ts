@@ -8,6 +8,7 @@ import { BANK_COMMANDS } from "./commands/bank.js";
 import { BUSINESS_COMMANDS } from "./commands/businesses.js";
 import { CHARGE_COMMANDS } from "./commands/charges.js";
 import { COLLECTION_COMMANDS } from "./commands/collections.js";
+import { CREDIT_COMMANDS } from "./commands/credits.js";
 import { KEY_COMMANDS } from "./commands/keys.js";
 import { LEDGER_COMMANDS } from "./commands/ledger.js";
 import { OPERATOR_COMMANDS } from "./commands/operators.js";
@@ -31,6 +32,7 @@ const COMMANDS: readonly Command[] = [
   ...SETTLEMENT_COMMANDS,
   ...LEDGER_COMMANDS,
   ...CHARGE_COMMANDS,
+  ...CREDIT_COMMANDS,
   ...RECONCILIATION_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...OPERATOR_COMMANDS,
