@@ -214,7 +214,7 @@ for (const dialect of DIALECTS) {
         h.services.creditBlocks.block(CLI, { credit: `txn_${"0".repeat(32)}`, reason: "Dispute" }),
         (error: { code?: string }) => error.code === "TRANSACTION_NOT_FOUND",
       );
-      const refused = await send("/admin/blocks", { credit: "not-a-credit", reason: "Dispute" });
+      const refused = await send("/admin/blocks", { credit: "not a credit!", reason: "Dispute" });
       assert.equal(refused.statusCode, 400);
       assert.match(refused.body, /Credit must be a transaction id/);
       await h.services.creditBlocks.release(CLI, part.id);

@@ -3,7 +3,13 @@ import { type Clock, isoNow } from "../clock.js";
 import type { Actor } from "../core/actor.js";
 import type { EventToWrite } from "../core/event-to-write.js";
 import { insufficientBalance } from "../core/money-out-errors.js";
-import { blockNotFound, blockNotStanding, creditNotBlockable, transactionNotFound } from "../errors.js";
+import {
+  blockNotFound,
+  blockNotStanding,
+  creditNotBlockable,
+  transactionNotFound,
+  validationFailed,
+} from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
 import { blockLegs, postHeldLegs, releaseLegs } from "../ledger/held.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
@@ -19,6 +25,7 @@ import type { Executor } from "../storage/executor.js";
 import { findHeldCredit } from "../storage/held-credit-repository.js";
 import { findPayoutById, refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
+import { SESSION_ID, TRANSACTION_ID } from "./validation.js";
 
 // Erroneous credits (issue 46, item 7). When the payer's bank disputes a credit (sent in error:
 // the CBN has such a credit reversed within a business day where the funds are there), an operator
@@ -112,7 +119,7 @@ export class CreditBlocks {
    * INSUFFICIENT_BALANCE when the business's available balance does not have the amount.
    */
   async block(actor: Actor, input: BlockInput): Promise<CreditBlock> {
-    const found = await creditOf(this.options.storage.db, input.credit);
+    const found = await creditOf(this.options.storage.db, creditKey(input.credit));
     if (!found) throw transactionNotFound();
     const businessId = found.business_id;
     const now = isoNow(this.now);
@@ -291,3 +298,10 @@ function posted(
 /** A refund's status (undefined: none). */
 const refundStatus = async (trx: Executor, id: string | null) =>
   id === null ? undefined : (await findPayoutById(trx, id))?.status;
+
+/** How an operator names a credit: its transaction id, else its session id (NIP's 30 digits, or the sandbox's). */
+export function creditKey(credit: string): { id: string } | { sessionId: string } {
+  if (TRANSACTION_ID.test(credit)) return { id: credit };
+  if (SESSION_ID.test(credit)) return { sessionId: credit };
+  throw validationFailed("Credit must be a transaction id (txn_...) or the credit's session id");
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { creditKey } from "../collections/credit-blocks.js";
 import { check } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
@@ -22,8 +23,7 @@ export const MAX_BLOCK_REASON_LENGTH = 200;
 /** A block form's fields: the credit, the amount in naira (empty: all that is left), the reason. 400 naming the field. */
 function blockInput(form: Form) {
   const credit = (form.credit ?? "").trim();
-  if (!/^txn_[0-9a-f]{32}$/.test(credit) && !/^\d{30}$/.test(credit))
-    throw validationFailed("Credit must be a transaction id (txn_...) or a 30-digit NIP session id");
+  creditKey(credit);
   const amountText = (form.amount ?? "").trim();
   const reason = check(
     displayTextSchema("reason", MAX_BLOCK_REASON_LENGTH, "refuse"),

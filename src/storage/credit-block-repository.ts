@@ -101,13 +101,13 @@ export function standingBlocks(db: Executor, businessId?: string) {
   return query.execute();
 }
 
-/** A credit by its transaction id or its NIP session id, whichever business's (the operator's look-up). */
-export function creditOf(db: Executor, idOrSessionId: string): Promise<TransactionRecord | undefined> {
-  const column = /^txn_[0-9a-f]{32}$/.test(idOrSessionId)
-    ? "id"
-    : /^\d{30}$/.test(idOrSessionId)
-      ? "session_id"
-      : undefined;
-  if (column === undefined) return Promise.resolve(undefined);
-  return db.selectFrom("transactions").selectAll().where(column, "=", idOrSessionId).executeTakeFirst();
+/** A credit by its transaction id or its session id, whichever business's (the operator's look-up). */
+export function creditOf(
+  db: Executor,
+  key: { id: string } | { sessionId: string },
+): Promise<TransactionRecord | undefined> {
+  const query = db.selectFrom("transactions").selectAll();
+  return (
+    "id" in key ? query.where("id", "=", key.id) : query.where("session_id", "=", key.sessionId)
+  ).executeTakeFirst();
 }

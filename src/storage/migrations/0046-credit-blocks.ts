@@ -6,8 +6,9 @@ import { type Kysely, sql } from "kysely";
 // neither paid out nor settled, then either released (back to available) or returned to the payer
 // (a refund whose hold takes it from held). A block's row moves under the business's ledger locks:
 // `blocked` -> `released`, or `blocked` -> `returned` (`refund_id`; back to `blocked` when the bank
-// does not make that refund). A credit has at most one block standing at a time: the database
-// refuses a second (`credit_blocks_standing`).
+// does not make that refund). An operator blocks a credit once at a time (the domain checks it
+// under the ledger locks); the database does not refuse a second standing block, for a return the
+// payer's bank sends back after it succeeded stands its block again whatever stands meanwhile.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -27,13 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("decided_by_type", "text")
     .addColumn("decided_by_id", "text")
     .execute();
-  await db.schema
-    .createIndex("credit_blocks_standing")
-    .on("credit_blocks")
-    .column("transaction_id")
-    .unique()
-    .where(sql.ref("state"), "=", sql.lit("blocked"))
-    .execute();
+  await db.schema.createIndex("credit_blocks_credit").on("credit_blocks").column("transaction_id").execute();
   await db.schema
     .createIndex("credit_blocks_business")
     .on("credit_blocks")
