@@ -3,7 +3,6 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { CLI } from "../src/core/actor.js";
 import type { Payout, Transaction } from "../src/core/api-types.js";
-import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
 import { assertFailCode } from "./helpers/assertions.js";
 import { cliEnv, runVas } from "./helpers/cli.js";
 import { DIALECTS } from "./helpers/databases.js";
@@ -20,6 +19,7 @@ import { assertLedgerInvariants } from "./helpers/ledger-invariants.js";
 import { signedUpBusiness } from "./helpers/members.js";
 import { notification } from "./helpers/notifications.js";
 import { pageClient } from "./helpers/page-client.js";
+import { payee } from "./helpers/payouts.js";
 import { signedInOperator } from "./helpers/two-factor.js";
 
 // Issue 46, item 7: erroneous credits. An operator blocks an amount of a credit its payer's bank
@@ -27,11 +27,6 @@ import { signedInOperator } from "./helpers/two-factor.js";
 // releases it or returns it to the payer (a refund from held, no fee); a return the bank does not
 // make stands the block again. Each move audited, with its event; the business sees it.
 
-const payee = (outcome: string) => {
-  const found = SANDBOX_PAYEES.find((p) => p.outcome === outcome);
-  assert.ok(found, outcome);
-  return found;
-};
 const SUCCESSFUL = payee("successful");
 const FAILED = payee("failed");
 const SETTLE_MS = 2_000;
