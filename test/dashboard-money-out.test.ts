@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { totpCode } from "../src/businesses/totp.js";
 import { CLI } from "../src/core/actor.js";
 import { check } from "../src/core/validation.js";
+import { PAYOUT_CSV_COLUMNS } from "../src/dashboard/payout-export.js";
 import { isAppError } from "../src/errors.js";
 import { payoutQuery } from "../src/payouts/validation.js";
 import { SANDBOX_PAYEES } from "../src/providers/bank-directory.js";
@@ -268,6 +269,88 @@ for (const dialect of DIALECTS) {
       ]) {
         assert.ok(security.response.body.includes(line), `the activity shows "${line}"`);
       }
+    });
+
+    test("the payouts list exports as CSV: every page of its filter, refunds included, the API's fields; a filter it refuses is a 400", async () => {
+      const { owner, forBusiness, payment, payouts } = await business({ twoFactor: false });
+      for (let i = 0; i < 5; i++) {
+        await h.services.payouts.create(
+          forBusiness,
+          {
+            amount: 10_000 + i,
+            bankCode: PAID.bankCode,
+            accountNumber: PAID.accountNumber,
+            reference: `export-${i}`,
+          },
+          { channel: "dashboard" },
+        );
+      }
+      const refund = await h.services.refunds.refund(
+        forBusiness,
+        payment.id,
+        { amount: 2_500 },
+        { channel: "dashboard" },
+      );
+      const listed = await owner.get("/dashboard/payouts");
+      assert.match(listed.response.body, /Export these 6 as CSV/);
+      const exported = await owner.get("/dashboard/payouts/export");
+      assert.equal(exported.response.statusCode, 200);
+      assert.match(
+        String(exported.response.headers["content-disposition"]),
+        /filename="payouts-\d{4}-\d{2}-\d{2}\.csv"/,
+      );
+      const [header, ...lines] = exported.response.body.trim().split("\n");
+      assert.equal(header, PAYOUT_CSV_COLUMNS.join(","));
+      const column = (name: (typeof PAYOUT_CSV_COLUMNS)[number]) => PAYOUT_CSV_COLUMNS.indexOf(name);
+      const rows = lines.map((line) => line.split(","));
+      const all = await payouts();
+      assert.deepEqual(
+        rows.map((row) => row[column("id")]),
+        all.map((p) => p.id),
+        "every page of the list, newest first, across the export's batches",
+      );
+      const refundRow = rows.find((row) => row[column("id")] === refund.id);
+      assert.deepEqual(
+        [
+          refundRow?.[column("refund_of")],
+          refundRow?.[column("amount_kobo")],
+          refundRow?.[column("amount_naira")],
+        ],
+        [payment.id, "2500", "25.00"],
+      );
+      for (const row of rows)
+        assert.equal(row[column("account_number")], PAID.accountNumber, "leading zeros kept");
+      // The export reads in batches (500 a batch): in batches of 4, the same payouts, each once, in order.
+      const batched: string[] = [];
+      for await (const batch of h.services.payoutListing.batches(forBusiness, check(payoutQuery, {}), 4)) {
+        assert.ok(batch.length <= 4);
+        batched.push(...batch.map((p) => p.id));
+      }
+      assert.deepEqual(
+        batched,
+        all.map((p) => p.id),
+      );
+      const fees = all.reduce((sum, p) => sum + p.fee, 0);
+      assert.equal(
+        rows.reduce((sum, row) => sum + Number(row[column("fee_kobo")]), 0),
+        fees,
+      );
+      const none = await owner.get(`/dashboard/payouts/export?sessionId=${"9".repeat(30)}`);
+      assert.equal(
+        none.response.body.trim(),
+        PAYOUT_CSV_COLUMNS.join(","),
+        "a filter nothing matches: the header alone",
+      );
+      const refused = await owner.get("/dashboard/payouts/export?status=lost");
+      assert.equal(refused.response.statusCode, 400);
+      assert.match(refused.response.body, /status must be pending, successful, failed, reversed/);
+      const audit = await h.storage.db
+        .selectFrom("audit_log")
+        .select("action")
+        .where("business_id", "=", forBusiness.businessId)
+        .where("action", "=", "payouts.exported")
+        .execute();
+      assert.equal(audit.length, 2, "each export that ran is in the activity");
     });
 
     test("a refund from the transaction page: a part, then the rest, never more; the form sent twice refunds once", async () => {

@@ -74,6 +74,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   "POST /transactions/:id/accept": "money",
   "POST /transactions/:id/return": "money",
   "GET /payouts": "read",
+  "GET /payouts/export": "read",
   "POST /payouts/review": "money",
   "POST /payouts": "money",
   "GET /payouts/:id": "read",

@@ -38,6 +38,12 @@ const WHAT: Readonly<Record<string, string>> = {
   "payout.code_failed": "Payout not sent: the two-factor code was wrong",
   "refund.sent": "Refund sent",
   "transactions.exported": "Transactions exported as CSV",
+  "payouts.exported": "Payouts exported as CSV",
+  "held.accepted": "Held payment accepted into the available balance",
+  "held.returned": "Held payment returned to its payer",
+  "credit.blocked": "Payment blocked by an operator: its payer's bank disputes it",
+  "credit.released": "Block on a payment released by an operator",
+  "credit.returned": "Blocked payment returned to its payer by an operator",
   "business.time_zone_changed": "Time zone changed",
   "business.fee_changed": "Collection fee changed by an operator",
   "account.issued": "Account issued",
@@ -110,7 +116,8 @@ export function activityLines(entries: readonly ActivityEntry[]): ActivityLine[]
     if (entry.action.startsWith("account.") && typeof accountNumber === "string") {
       what = `${what}: ${accountNumber}`;
     }
-    if ((entry.action === "payout.sent" || entry.action === "refund.sent") && typeof amount === "number") {
+    const withAmount = ["payout.sent", "refund.sent", "credit.blocked", "credit.released", "credit.returned"];
+    if (withAmount.includes(entry.action) && typeof amount === "number") {
       what = `${what}: ${formatNaira(amount)}`;
     }
     return {

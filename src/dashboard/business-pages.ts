@@ -11,6 +11,7 @@ import { heldPages } from "./held-pages.js";
 import { keyPages } from "./key-pages.js";
 import { type DashboardDependencies, doneRedirect, type Form, notFoundPage, page } from "./kit.js";
 import { moneyPages } from "./money-pages.js";
+import { payoutExport } from "./payout-export.js";
 import { payoutPages } from "./payout-pages.js";
 import { recoveryPages } from "./recovery-pages.js";
 import { securityPages } from "./security-pages.js";
@@ -35,6 +36,7 @@ export function businessPages(pages: FastifyInstance, deps: DashboardDependencie
   accountPages(pages, deps);
   moneyPages(pages, deps);
   payoutPages(pages, deps);
+  payoutExport(pages, deps);
   transactionPages(pages, deps);
   transactionDetailPages(pages, deps);
   heldPages(pages, deps);

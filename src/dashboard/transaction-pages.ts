@@ -1,6 +1,3 @@
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { stringify } from "csv-stringify";
 import type { FastifyInstance } from "fastify";
 import type { TransactionSearch } from "../collections/transaction-search.js";
 import { transactionQuery } from "../collections/validation.js";
@@ -10,6 +7,7 @@ import { check } from "../core/validation.js";
 import { zonedMinuteToUtc } from "../core/zoned-time.js";
 import { AppError, ErrorCode, isAppError, validationFailed } from "../errors.js";
 import { actingFor } from "./business-scope.js";
+import { sendCsv } from "./csv-download.js";
 import { declinedPayments } from "./declined-pages.js";
 import { type DashboardDependencies, type Form, page } from "./kit.js";
 import { filtersOf, koboToNairaText, nairaToKobo, PAGE_SIZE } from "./money-pages.js";
@@ -76,15 +74,7 @@ export function transactionPages(pages: FastifyInstance, deps: DashboardDependen
       return refusal(reply, error, "transactions", view);
     }
     await deps.users.record(session.actor, forBusiness.businessId, "transactions.exported", { filters });
-    const csv = stringify({ header: true, columns: CSV_COLUMNS, escape_formulas: true });
-    pipeline(Readable.from(csvRecords(batches)), csv).catch((error: unknown) => {
-      request.log.warn({ err: error }, "a transaction export stopped before its end");
-    });
-    const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="transactions-${day}.csv"`)
-      .send(csv);
+    return sendCsv(reply, "transactions", CSV_COLUMNS, csvRecords(batches));
   });
 
   // Find a payment (issue 27): the API's requery. Found recorded, or at the bank and credited

@@ -63,6 +63,25 @@ export class PayoutListing {
     return { items: rows.map(payoutView), pagination };
   }
 
+  /**
+   * Every payout of the business the query selects (every page of it), newest first, in batches of
+   * `size`: the dashboard's export. Payouts made while it reads do not shift its pages: the range
+   * ends when it starts (the query's own `to` when earlier).
+   */
+  async *batches(business: ForBusiness, query: PayoutQuery, size = 500): AsyncGenerator<Payout[]> {
+    const now = new Date(this.now()).toISOString();
+    const pinned: PayoutQuery = {
+      ...query,
+      limit: size,
+      to: query.to !== undefined && query.to < now ? query.to : now,
+    };
+    for (let page = 1; ; page++) {
+      const { rows, pagination } = await this.page(business.businessId, { ...pinned, page });
+      yield rows.map(payoutView);
+      if (page >= pagination.pages) return;
+    }
+  }
+
   /** One of the business's payouts; anything else (another business's included) is 404. */
   async get(business: ForBusiness, id: string): Promise<Payout> {
     if (!PAYOUT_ID.test(id)) throw payoutNotFound();
