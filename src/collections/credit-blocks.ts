@@ -1,21 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow } from "../clock.js";
 import type { Actor } from "../core/actor.js";
-import type { EventToWrite } from "../core/event-to-write.js";
 import { insufficientBalance } from "../core/money-out-errors.js";
-import {
-  blockNotFound,
-  blockNotStanding,
-  creditNotBlockable,
-  transactionNotFound,
-  validationFailed,
-} from "../errors.js";
-import { eventToWrite } from "../events/outbox.js";
-import { blockLegs, postHeldLegs, releaseLegs } from "../ledger/held.js";
+import { blockNotFound, blockNotStanding, creditNotBlockable, transactionNotFound } from "../errors.js";
+import { blockLegs, movedHeads, postHeldLegs, releaseLegs } from "../ledger/held.js";
 import { AMOUNT_OUT_STATUSES } from "../ledger/holds.js";
 import { ledgerAccountsOf } from "../ledger/kinds.js";
 import { formatNaira } from "../ledger/kobo.js";
-import type { CreditBlockWrite, Heads, LockedLedger, PayoutLedger } from "../ledger/ledger-port.js";
+import type { CreditBlockWrite, LockedLedger, PayoutLedger } from "../ledger/ledger-port.js";
 import type { CreditBlockRecord, ListedBlock, TransactionRecord } from "../ledger/ledger-records.js";
 import type { Leg } from "../ledger/posting.js";
 import { blocksOf, creditOf, findCreditBlock, listCreditBlocks } from "../storage/credit-block-repository.js";
@@ -25,7 +17,14 @@ import type { Executor } from "../storage/executor.js";
 import { findHeldCredit } from "../storage/held-credit-repository.js";
 import { findPayoutById, refundedAmounts } from "../storage/payout-repository.js";
 import { findTransaction } from "../storage/transaction-repository.js";
-import { SESSION_ID, TRANSACTION_ID } from "./validation.js";
+import {
+  audit,
+  type BlockInput,
+  blockEvent,
+  blockView,
+  type CreditBlock,
+  creditKey,
+} from "./credit-block-records.js";
 
 // Erroneous credits (issue 46, item 7). When the payer's bank disputes a credit (sent in error:
 // the CBN has such a credit reversed within a business day where the funds are there), an operator
@@ -34,70 +33,6 @@ import { SESSION_ID, TRANSACTION_ID } from "./validation.js";
 // it to the payer (a refund from held: payouts/block-returns.ts). Each move is made under the
 // business's ledger locks (the ledger's port for money out), with the block's row, the operator
 // who made it and its event, in one write.
-
-/** A block as the console, the dashboard and the events show it. */
-export interface CreditBlock {
-  id: string;
-  transactionId: string;
-  accountNumber: string;
-  sessionId: string;
-  /** Kobo blocked. */
-  amount: number;
-  currency: "NGN";
-  reason: string;
-  state: CreditBlockRecord["state"];
-  /** The refund that returns it (state `returned`), else null. */
-  refundId: string | null;
-  blockedAt: string;
-  /** When it was released or returned, else null. */
-  decidedAt: string | null;
-}
-
-/** What an operator asks: the credit (its id or its NIP session id), how much (all that is left when absent) and why. */
-export interface BlockInput {
-  credit: string;
-  amount?: number;
-  reason: string;
-}
-
-export const blockView = (
-  record: CreditBlockRecord,
-  credit: Pick<TransactionRecord, "account_number" | "session_id">,
-): CreditBlock => ({
-  id: record.id,
-  transactionId: record.transaction_id,
-  accountNumber: credit.account_number,
-  sessionId: credit.session_id,
-  amount: Number(record.amount),
-  currency: "NGN",
-  reason: record.reason,
-  state: record.state,
-  refundId: record.refund_id,
-  blockedAt: record.created_at,
-  decidedAt: record.decided_at,
-});
-
-/** The event a block's move makes, with the block as its data. */
-export const blockEvent = (
-  type: "payment.blocked" | "payment.released",
-  record: CreditBlockRecord,
-  credit: TransactionRecord,
-): EventToWrite =>
-  eventToWrite(
-    {
-      businessId: record.business_id,
-      type,
-      accountNumber: credit.account_number,
-      data: blockView(record, credit),
-    },
-    record.decided_at ?? record.created_at,
-  );
-
-/** The heads `legs` moved, after them. */
-const movedHeads = (heads: Heads, legs: readonly Leg[]) => {
-  const kinds = new Set(legs.map((leg) => leg.kind));
-  return [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head);
-};
 
 export interface CreditBlocksOptions {
   storage: Storage;
@@ -152,6 +87,7 @@ export class CreditBlocks {
             record,
             events: [blockEvent("payment.blocked", record, credit)],
           });
+          await audit(trx, actor, "credit.blocked", record, { reason: record.reason });
           return { block: write, result: blockView(record, credit) };
         },
       );
@@ -189,6 +125,7 @@ export class CreditBlocks {
           from: "blocked",
           events: [blockEvent("payment.released", record, credit)],
         });
+        await audit(trx, actor, "credit.released", record);
         return { block: write, result: blockView(record, credit) };
       },
     );
@@ -298,10 +235,3 @@ function posted(
 /** A refund's status (undefined: none). */
 const refundStatus = async (trx: Executor, id: string | null) =>
   id === null ? undefined : (await findPayoutById(trx, id))?.status;
-
-/** How an operator names a credit: its transaction id, else its session id (NIP's 30 digits, or the sandbox's). */
-export function creditKey(credit: string): { id: string } | { sessionId: string } {
-  if (TRANSACTION_ID.test(credit)) return { id: credit };
-  if (SESSION_ID.test(credit)) return { sessionId: credit };
-  throw validationFailed("Credit must be a transaction id (txn_...) or the credit's session id");
-}

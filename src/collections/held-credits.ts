@@ -5,11 +5,10 @@ import type { Transaction } from "../core/api-types.js";
 import type { UnitOfWork } from "../core/unit-of-work.js";
 import { creditNotHeld, transactionNotFound } from "../errors.js";
 import { eventToWrite } from "../events/outbox.js";
-import { acceptedCharges, acceptLegs, postHeldLegs } from "../ledger/held.js";
+import { acceptedCharges, acceptLegs, movedHeads, postHeldLegs } from "../ledger/held.js";
 import { ledgerAccountsOf } from "../ledger/kinds.js";
-import type { Heads, PayoutLedger } from "../ledger/ledger-port.js";
+import type { PayoutLedger } from "../ledger/ledger-port.js";
 import type { HeldCreditRecord } from "../ledger/ledger-records.js";
-import type { Leg } from "../ledger/posting.js";
 import { readChargeSchedule } from "../storage/charge-repository.js";
 import type { Executor } from "../storage/executor.js";
 import { feeScheduleOf, findHeldCredit } from "../storage/held-credit-repository.js";
@@ -25,12 +24,6 @@ export interface HeldCreditsOptions {
   ledger: PayoutLedger<Executor>;
   now?: Clock;
 }
-
-/** The heads `legs` moved, after them. */
-const movedHeads = (heads: Heads, legs: readonly Leg[]) => {
-  const kinds = new Set(legs.map((leg) => leg.kind));
-  return [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head);
-};
 
 export class HeldCredits {
   private readonly now: Clock;

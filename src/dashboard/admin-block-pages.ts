@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { creditKey } from "../collections/credit-blocks.js";
+import { creditKey } from "../collections/credit-block-records.js";
 import { check } from "../core/validation.js";
 import { displayTextSchema } from "../display-name.js";
 import { validationFailed } from "../errors.js";
-import type { CreditBlockRecord } from "../ledger/ledger-records.js";
 import { type DashboardDependencies, doneNotice, doneRedirect, type Form, page } from "./kit.js";
 import { nairaToKobo } from "./money-pages.js";
 import { refusal, signedIn } from "./sign-in.js";
@@ -63,14 +62,7 @@ export function adminBlockPages(pages: FastifyInstance, deps: DashboardDependenc
     const session = signedIn(request);
     const form = request.body as Form;
     try {
-      const block = await deps.creditBlocks.block(session.actor, blockInput(form));
-      const business = (await deps.creditBlocks.find(block.id)).business_id;
-      await deps.users.record(session.actor, business, "credit.blocked", {
-        blockId: block.id,
-        transactionId: block.transactionId,
-        amount: block.amount,
-        reason: block.reason,
-      });
+      await deps.creditBlocks.block(session.actor, blockInput(form));
     } catch (error) {
       return refusal(reply, error, "admin-blocks", await view({}, form));
     }
@@ -82,18 +74,8 @@ export function adminBlockPages(pages: FastifyInstance, deps: DashboardDependenc
     const { id, action } = request.params as { id: string; action: string };
     try {
       if (action !== "release" && action !== "return") throw validationFailed("Release or return a block");
-      const found: CreditBlockRecord = await deps.creditBlocks.find(id);
-      const details = { blockId: id, transactionId: found.transaction_id, amount: Number(found.amount) };
-      if (action === "release") {
-        await deps.creditBlocks.release(session.actor, id);
-        await deps.users.record(session.actor, found.business_id, "credit.released", details);
-      } else {
-        const refund = await deps.blockReturns.returnBlock(session.actor, id);
-        await deps.users.record(session.actor, found.business_id, "credit.returned", {
-          ...details,
-          refundId: refund.id,
-        });
-      }
+      if (action === "release") await deps.creditBlocks.release(session.actor, id);
+      else await deps.blockReturns.returnBlock(session.actor, id);
       return doneRedirect(reply, "/admin/blocks", action === "release" ? "released" : "returned");
     } catch (error) {
       return refusal(reply, error, "admin-blocks", await view({}));

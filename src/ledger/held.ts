@@ -120,3 +120,9 @@ export function acceptedCharges(
 ): { fee: number; charges: Charges } {
   return creditCharges(amount, feeFor(amount, schedule), charges);
 }
+
+/** The heads `legs` moved, after them (what a posting hands the port to write). */
+export function movedHeads(heads: Map<LedgerAccountKind, AccountHead>, legs: readonly Leg[]): AccountHead[] {
+  const kinds = new Set(legs.map((leg) => leg.kind));
+  return [...heads.entries()].filter(([kind]) => kinds.has(kind)).map(([, head]) => head);
+}

@@ -1,4 +1,5 @@
-import { blockView, type CreditBlocks } from "../collections/credit-blocks.js";
+import { audit, blockView } from "../collections/credit-block-records.js";
+import type { CreditBlocks } from "../collections/credit-blocks.js";
 import type { Actor } from "../core/actor.js";
 import type { Payout } from "../core/api-types.js";
 import { blockNotStanding, transactionNotFound } from "../errors.js";
@@ -84,6 +85,7 @@ async function returnDecision(
     decided_by_type: actor.type,
     decided_by_id: actor.id,
   };
+  await audit(trx, actor, "credit.returned", record, { refundId: payout.id });
   const event = returnedEvent(payment, payout, record.amount, { block: blockView(record, payment) });
   return { record, from: "blocked", events: [event] };
 }

@@ -1,4 +1,4 @@
-import type { CreditBlock } from "../../collections/credit-blocks.js";
+import type { CreditBlock } from "../../collections/credit-block-records.js";
 import { CLI } from "../../core/actor.js";
 import { formatNaira } from "../../ledger/kobo.js";
 import type { ListedBlock } from "../../ledger/ledger-records.js";
@@ -8,7 +8,7 @@ import { formatTable } from "../table.js";
 // Erroneous credits from the CLI (issue 46, item 7), as the console's Blocks page: a credit its
 // payer's bank disputes blocked (out of available into held), then released or returned to the
 // payer. Each move is the domain's, under the business's ledger locks, recorded with the CLI as
-// its actor and in the audit log. See docs/ledger.md, Blocks on disputed credits.
+// its actor and in the audit log in the same transaction. See docs/ledger.md, Blocks on disputed credits.
 
 const blockText = (block: CreditBlock) =>
   `Block ${block.id}: ${formatNaira(block.amount)} of ${block.transactionId} (session ${block.sessionId}), ` +
@@ -47,18 +47,11 @@ export const CREDIT_COMMANDS: readonly Command[] = [
       const amount = values["amount-kobo"];
       if (amount !== undefined && !/^[1-9]\d{0,15}$/.test(amount))
         throw new UsageError("--amount-kobo must be a whole number of kobo, 1 or more");
-      const { creditBlocks, users } = await services();
+      const { creditBlocks } = await services();
       const block = await creditBlocks.block(CLI, {
         credit: credit ?? "",
         reason,
         ...(amount === undefined ? {} : { amount: Number(amount) }),
-      });
-      const found = await creditBlocks.find(block.id);
-      await users.record(CLI, found.business_id, "credit.blocked", {
-        blockId: block.id,
-        transactionId: block.transactionId,
-        amount: block.amount,
-        reason: block.reason,
       });
       if (values.json) json(io, block);
       else io.stdout(blockText(block));
@@ -71,14 +64,7 @@ export const CREDIT_COMMANDS: readonly Command[] = [
     run: async (args, { io, services }) => {
       const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
       const [id = ""] = positionals(rest, 1, "the block's id (blk_...)");
-      const { creditBlocks, users } = await services();
-      const found = await creditBlocks.find(id);
-      const block = await creditBlocks.release(CLI, id);
-      await users.record(CLI, found.business_id, "credit.released", {
-        blockId: id,
-        transactionId: block.transactionId,
-        amount: block.amount,
-      });
+      const block = await (await services()).creditBlocks.release(CLI, id);
       if (values.json) json(io, block);
       else io.stdout(blockText(block));
     },
@@ -93,15 +79,7 @@ export const CREDIT_COMMANDS: readonly Command[] = [
     run: async (args, { io, services }) => {
       const { values, positionals: rest } = parse(args, { json: { type: "boolean" } });
       const [id = ""] = positionals(rest, 1, "the block's id (blk_...)");
-      const { creditBlocks, blockReturns, users } = await services();
-      const found = await creditBlocks.find(id);
-      const refund = await blockReturns.returnBlock(CLI, id);
-      await users.record(CLI, found.business_id, "credit.returned", {
-        blockId: id,
-        transactionId: found.transaction_id,
-        amount: refund.amount,
-        refundId: refund.id,
-      });
+      const refund = await (await services()).blockReturns.returnBlock(CLI, id);
       if (values.json) json(io, refund);
       else
         io.stdout(
